@@ -1,0 +1,7 @@
+//! The pure core of pg_rating: game results, clocks, chess rules, rating maths and
+//! tournament logic as plain Rust. Nothing here knows about PostgreSQL, so every rule
+//! is tested with a fast `cargo test -p pg_rating_core` and can be fuzzed or benchmarked
+//! on its own; the `pg_rating` crate only converts types and reports errors.
+
+pub mod clock;
+pub mod result;

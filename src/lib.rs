@@ -1,0 +1,15 @@
+//! pg_rating: the PostgreSQL face of `pg_rating_core`. This crate converts types, reads and
+//! writes tables and reports errors; every rule it applies lives in the core crate.
+
+::pgrx::pg_module_magic!();
+
+/// Hooks for `cargo pgrx test`.
+#[cfg(test)]
+pub mod pg_test {
+    pub fn setup(_options: Vec<&str>) {}
+
+    #[must_use]
+    pub fn postgresql_conf_options() -> Vec<&'static str> {
+        vec![]
+    }
+}
