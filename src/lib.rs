@@ -1,7 +1,10 @@
 //! pg_rating: the PostgreSQL face of `pg_rating_core`. This crate converts types, reads and
 //! writes tables and reports errors; every rule it applies lives in the core crate.
 
-::pgrx::pg_module_magic!();
+::pgrx::pg_module_magic!(name, version);
+
+mod error;
+mod types;
 
 /// Hooks for `cargo pgrx test`.
 #[cfg(test)]

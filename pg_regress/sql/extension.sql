@@ -1,0 +1,48 @@
+-- The extension as a DBA sees it: what it is, and that DROP removes all of it.
+SELECT extname, extversion, extrelocatable, n.nspname AS schema
+FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+WHERE extname = 'pg_rating';
+
+-- every function of the extension has a comment and a declared volatility
+SELECT count(*) FILTER (WHERE obj_description(p.oid, 'pg_proc') IS NULL) AS functions_without_comment
+FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'pg_rating';
+
+-- a user object built on the extension's types blocks a plain DROP
+CREATE TABLE my_games (result game_result NOT NULL, clock clock_settings);
+DROP EXTENSION pg_rating;
+DROP TABLE my_games;
+
+-- DROP EXTENSION leaves nothing behind
+CREATE TEMP TABLE owned AS
+SELECT classid::regclass AS catalog, pg_describe_object(classid, objid, objsubid) AS object
+FROM pg_depend
+WHERE refclassid = 'pg_extension'::regclass
+  AND refobjid = (SELECT oid FROM pg_extension WHERE extname = 'pg_rating');
+SELECT count(*) > 0 AS owns_objects FROM owned;
+DROP EXTENSION pg_rating;
+SELECT count(*) AS extensions_left FROM pg_extension WHERE extname = 'pg_rating';
+SELECT count(*) AS types_left FROM pg_type
+WHERE typname IN ('game_result', 'game_result_type', 'clock_settings', 'clock_settings_type');
+SELECT count(*) AS functions_left FROM pg_proc WHERE probin LIKE '%pg_rating%';
+
+-- and it can be created again, here and in a second database of the same cluster
+CREATE EXTENSION pg_rating;
+SELECT game_score('(0-1,TIMEOUT)', false) AS works_again;
+CREATE DATABASE regress_extension_second;
+\c regress_extension_second
+CREATE EXTENSION pg_rating;
+SELECT game_score('(1/2-1/2,STALEMATE)') AS works_in_second_database;
+\c regress_extension
+DROP DATABASE regress_extension_second;
+
+-- a schema of the DBA's choice
+DROP EXTENSION pg_rating;
+CREATE SCHEMA rating;
+CREATE EXTENSION pg_rating SCHEMA rating;
+SELECT rating.game_score('(1-0,TIMEOUT)'::rating.game_result) AS in_own_schema;
+SELECT '(1/2-1/2,CHECKMATE)'::rating.game_result;
+ALTER EXTENSION pg_rating SET SCHEMA public;
+DROP EXTENSION pg_rating;
+DROP SCHEMA rating;
+CREATE EXTENSION pg_rating;

@@ -1,0 +1,67 @@
+# Shared by scripts/*.sh: machine set-up and throwaway PostgreSQL clusters.
+# Sourced, not run. Everything here is idempotent.
+
+PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
+PG_BIN=/usr/lib/postgresql/15/bin
+PGRX_VERSION=0.18.1
+REPO_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# Serialises installs into PostgreSQL's directories and `cargo pgrx test` runs between
+# concurrent invocations on one machine.
+PG_LOCK=/tmp/pg_rating_install.lock
+
+log() { printf '\n=== %s\n' "$*" >&2; }
+
+# Debian packages, cargo-pgrx and `cargo pgrx init`, each only when missing.
+ensure_setup() {
+    export PATH="$HOME/.cargo/bin:$PATH"
+    local missing=() pkg
+    for pkg in postgresql-15 postgresql-server-dev-15 libclang-dev sudo; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    if ((${#missing[@]})); then
+        log "installing Debian packages: ${missing[*]}"
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+    if ! cargo pgrx --version 2>/dev/null | grep -q "$PGRX_VERSION"; then
+        log "installing cargo-pgrx $PGRX_VERSION (takes about 9 minutes)"
+        cargo install --locked cargo-pgrx --version "$PGRX_VERSION"
+    fi
+    if ! grep -qs "pg15 = \"$PG_CONFIG\"" "$HOME/.pgrx/config.toml"; then
+        log "cargo pgrx init --pg15"
+        cargo pgrx init --pg15 "$PG_CONFIG" >/dev/null
+    fi
+}
+
+# Builds and installs the extension into PostgreSQL 15's directories (caller holds PG_LOCK).
+install_extension() {
+    log "cargo pgrx install $*"
+    (cd "$REPO_ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "$@")
+}
+
+# Starts a throwaway cluster as the postgres OS user on a private socket directory and
+# exports PGHOST/PGPORT/PGUSER for it. cluster_stop removes it again.
+cluster_start() {
+    CLUSTER_DIR=$(mktemp -d /tmp/pg_rating_cluster.XXXXXX)
+    chown postgres: "$CLUSTER_DIR"
+    export PGHOST=$CLUSTER_DIR PGPORT=$((20000 + RANDOM % 30000)) PGUSER=postgres
+    runuser -u postgres -- "$PG_BIN/initdb" -D "$CLUSTER_DIR/data" -A trust -U postgres \
+        --no-sync -E UTF8 --locale=C >/dev/null
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
+        -o "-k $CLUSTER_DIR -p $PGPORT -c listen_addresses='' -c fsync=off -c max_connections=50" \
+        start >/dev/null
+}
+
+cluster_stop() {
+    [[ -n "${CLUSTER_DIR:-}" && -d "$CLUSTER_DIR" ]] || return 0
+    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$CLUSTER_DIR"
+    CLUSTER_DIR=
+}
+
+# A fresh database with the extension created; prints nothing on success.
+fresh_database() {
+    local db=$1
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+    psql -X -q -d "$db" -c "CREATE EXTENSION pg_rating" >/dev/null
+}

@@ -1,0 +1,142 @@
+//! `game_result` and `clock_settings`: the domains live in sql/types.sql; this file holds the
+//! Rust functions that read them.
+
+use pg_rating_core::clock::{Clock, Interval as CoreInterval};
+use pg_rating_core::result::GameResult;
+use pgrx::prelude::*;
+use pgrx::{composite_type, default, PgSqlErrorCode};
+
+use crate::error::raise;
+
+extension_sql_file!(
+    "../sql/types.sql",
+    name = "types",
+    requires = [game_result_is_valid]
+);
+
+extension_sql_file!(
+    "../sql/types_functions.sql",
+    name = "types_functions",
+    requires = ["types", game_result_is_valid, game_score, clock_base_time]
+);
+
+/// The check behind the `game_result` domain.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn game_result_is_valid(game_end_type: &str, game_end_reason: &str) -> bool {
+    GameResult::parse(game_end_type, game_end_reason).is_ok()
+}
+
+/// Reads a `game_result` value; the domain has already checked it, but a value built from the
+/// base type (or a corrupted row) is reported rather than trusted.
+pub fn read_game_result(result: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> GameResult {
+    let field = |name: &str| -> String {
+        result
+            .get_by_name::<&str>(name)
+            .ok()
+            .flatten()
+            .map(str::to_owned)
+            .unwrap_or_default()
+    };
+    GameResult::parse(&field("game_end_type"), &field("game_end_reason")).unwrap_or_else(|e| {
+        raise(PgSqlErrorCode::ERRCODE_CHECK_VIOLATION, format!("invalid game_result: {e}"))
+    })
+}
+
+/// 1, 0.5 or 0: the score of the game for white, or for black when `for_white` is false.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["types"])]
+fn game_score(result: composite_type!("game_result"), for_white: default!(bool, true)) -> f64 {
+    read_game_result(&result).score(for_white)
+}
+
+/// Reads a `clock_settings` value: `None` when the clock is unset.
+pub fn read_clock(clock: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Clock> {
+    let field = |name: &str| clock.get_by_name::<Interval>(name).ok().flatten().map(to_core);
+    Some(Clock {
+        starting_time: field("starting_time")?,
+        move_increase: field("move_increase")?,
+    })
+}
+
+fn to_core(i: Interval) -> CoreInterval {
+    CoreInterval { months: i.months(), days: i.days(), micros: i.micros() }
+}
+
+fn interval_out_of_range() -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        "interval out of range in clock_base_time",
+    )
+}
+
+/// `starting_time + extra_move_multiplier * move_increase`, NULL when the clock is unset.
+#[pg_extern(immutable, strict, parallel_safe, requires = ["types"])]
+fn clock_base_time(
+    clock: composite_type!("clock_settings"),
+    extra_move_multiplier: i32,
+) -> Option<Interval> {
+    let base = read_clock(&clock)?
+        .base_time(extra_move_multiplier)
+        .unwrap_or_else(|_| interval_out_of_range());
+    Some(Interval::new(base.months, base.days, base.micros).unwrap_or_else(|_| interval_out_of_range()))
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    fn score(result: &str, for_white: bool) -> f64 {
+        Spi::get_one::<f64>(&format!(
+            "SELECT game_score('{result}'::game_result, {for_white})"
+        ))
+        .unwrap()
+        .unwrap()
+    }
+
+    #[pg_test]
+    fn game_score_for_both_sides() {
+        assert_eq!(score("(1-0,CHECKMATE)", true), 1.0);
+        assert_eq!(score("(1-0,CHECKMATE)", false), 0.0);
+        assert_eq!(score("(0-1,TIMEOUT)", true), 0.0);
+        assert_eq!(score("(0-1,TIMEOUT)", false), 1.0);
+        assert_eq!(score("(1/2-1/2,STALEMATE)", true), 0.5);
+        assert_eq!(score("(1/2-1/2,STALEMATE)", false), 0.5);
+        let default_side =
+            Spi::get_one::<f64>("SELECT game_score('(0-1,RESIGNATION)')").unwrap().unwrap();
+        assert_eq!(default_side, 0.0);
+    }
+
+    #[pg_test]
+    fn game_score_of_null_is_null() {
+        assert_eq!(Spi::get_one::<f64>("SELECT game_score(NULL)").unwrap(), None);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "violates check constraint \"game_result_valid\"")]
+    fn game_score_cannot_receive_an_invalid_base_type_value() {
+        Spi::run("SELECT game_score(('2-0','TIMEOUT')::game_result_type)").unwrap();
+    }
+
+    #[pg_test]
+    fn clock_base_time_adds_weighted_increment() {
+        let base = Spi::get_one::<Interval>(
+            "SELECT clock_base_time('(3 minutes, 2 seconds)'::clock_settings, 60)",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(base, Interval::from_minutes(5));
+    }
+
+    #[pg_test]
+    fn clock_base_time_of_unset_clock_is_null() {
+        let unset =
+            Spi::get_one::<Interval>("SELECT clock_base_time('(,)'::clock_settings, 60)").unwrap();
+        assert_eq!(unset, None);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "interval out of range")]
+    fn clock_base_time_overflow_is_an_error() {
+        Spi::run("SELECT clock_base_time('(1 day, 100000000 days)'::clock_settings, 1000)").unwrap();
+    }
+}
