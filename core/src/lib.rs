@@ -3,5 +3,6 @@
 //! is tested with a fast `cargo test -p pg_rating_core` and can be fuzzed or benchmarked
 //! on its own; the `pg_rating` crate only converts types and reports errors.
 
+pub mod chess;
 pub mod clock;
 pub mod result;

@@ -1,0 +1,117 @@
+//! Typed errors of the chess module. `Display` is the message the glue reports; the kind
+//! chooses the SQLSTATE (22P02 malformed FEN, 22023 bad move, 22004 NULL move).
+
+use std::fmt;
+
+/// The FEN field that is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenField {
+    /// The whole text: wrong number of fields.
+    Fields,
+    Placement,
+    SideToMove,
+    Castling,
+    EnPassant,
+    HalfmoveClock,
+    FullmoveNumber,
+}
+
+impl FenField {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Fields => "field count",
+            Self::Placement => "piece placement",
+            Self::SideToMove => "side to move",
+            Self::Castling => "castling",
+            Self::EnPassant => "en passant",
+            Self::HalfmoveClock => "halfmove clock",
+            Self::FullmoveNumber => "fullmove number",
+        }
+    }
+}
+
+/// A starting position that is not a valid FEN of a legal chess position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FenError {
+    pub fen: String,
+    pub field: FenField,
+    pub reason: String,
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid FEN \"{}\": {} field: {}",
+            self.fen,
+            self.field.as_str(),
+            self.reason
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveErrorKind {
+    /// Not UCI (or not SAN) at all.
+    Unparsable,
+    /// Well formed but not legal in the position.
+    Illegal,
+    /// SAN that matches more than one legal move.
+    Ambiguous,
+}
+
+/// A move that cannot be played; `ply` counts from 1, `position` is the full FEN before it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveError {
+    pub ply: usize,
+    pub mv: String,
+    pub position: String,
+    pub kind: MoveErrorKind,
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match self.kind {
+            MoveErrorKind::Unparsable => "unparsable",
+            MoveErrorKind::Illegal => "illegal",
+            MoveErrorKind::Ambiguous => "ambiguous",
+        };
+        write!(
+            f,
+            "{what} move \"{}\" at ply {} in position \"{}\"",
+            self.mv, self.ply, self.position
+        )
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChessError {
+    Fen(FenError),
+    Move(MoveError),
+    /// A NULL element in a moves array, at this ply (from 1).
+    NullMove(usize),
+}
+
+impl fmt::Display for ChessError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Fen(e) => e.fmt(f),
+            Self::Move(e) => e.fmt(f),
+            Self::NullMove(ply) => write!(f, "move at ply {ply} is NULL"),
+        }
+    }
+}
+
+impl std::error::Error for ChessError {}
+
+impl From<FenError> for ChessError {
+    fn from(e: FenError) -> Self {
+        Self::Fen(e)
+    }
+}
+
+impl From<MoveError> for ChessError {
+    fn from(e: MoveError) -> Self {
+        Self::Move(e)
+    }
+}

@@ -1,0 +1,131 @@
+//! The lichess openings files (`eco<TAB>name<TAB>pgn`, CC0): each line's partial FEN is the
+//! position after its moves.
+
+use std::fmt;
+
+use super::pgn::movetext_position;
+use super::position::partial_fen;
+
+/// One opening of a TSV file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Line number in the text, from 1.
+    pub line: usize,
+    pub eco: String,
+    pub name: String,
+    pub pgn: String,
+    pub partial_fen: String,
+}
+
+/// A line that is not an opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpeningError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "openings line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
+/// The partial FEN after a movetext such as `1. e4 e5 2. Nf3`.
+pub fn opening_partial_fen(pgn: &str) -> Result<String, String> {
+    movetext_position(pgn)
+        .map(|g| partial_fen(&g.end))
+        .map_err(|e| e.to_string())
+}
+
+fn parse_line(line_no: usize, line: &str) -> Result<Opening, OpeningError> {
+    let err = |message: String| OpeningError {
+        line: line_no,
+        message,
+    };
+    let fields: Vec<&str> = line.split('\t').collect();
+    if fields.len() != 3 {
+        return Err(err(format!(
+            "expected 3 tab-separated fields (eco, name, pgn), got {}",
+            fields.len()
+        )));
+    }
+    let (eco, name, pgn) = (fields[0].trim(), fields[1].trim(), fields[2].trim());
+    let b = eco.as_bytes();
+    if !(b.len() == 3 && (b'A'..=b'E').contains(&b[0]) && b[1..].iter().all(u8::is_ascii_digit)) {
+        return Err(err(format!("\"{eco}\" is not an ECO code (A00 to E99)")));
+    }
+    if name.is_empty() || name.chars().count() > 256 {
+        return Err(err("the name must have 1 to 256 characters".into()));
+    }
+    let partial_fen = opening_partial_fen(pgn).map_err(err)?;
+    Ok(Opening {
+        line: line_no,
+        eco: eco.to_owned(),
+        name: name.to_owned(),
+        pgn: pgn.to_owned(),
+        partial_fen,
+    })
+}
+
+/// Parses the text of one or more lichess TSV files (concatenated is fine): header lines
+/// (`eco<TAB>name<TAB>pgn`), blank lines, a byte-order mark and CRLF are skipped.
+pub fn parse_lichess_tsv(text: &str) -> impl Iterator<Item = Result<Opening, OpeningError>> + '_ {
+    text.split('\n').enumerate().filter_map(|(i, line)| {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        if line.trim().is_empty() || line.trim_end() == "eco\tname\tpgn" {
+            None
+        } else {
+            Some(parse_line(i + 1, line))
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_lines_and_skips_headers() {
+        let text = "\u{feff}eco\tname\tpgn\r\nA00\tAmar Opening\t1. Nh3\r\n\r\n\
+eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
+        let o: Vec<Opening> = parse_lichess_tsv(text).map(|o| o.unwrap()).collect();
+        assert_eq!(o.len(), 2);
+        assert_eq!(o[0].line, 2);
+        assert_eq!(o[0].eco, "A00");
+        assert_eq!(o[0].partial_fen, "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -");
+        assert_eq!(o[1].name, "King's Pawn Game");
+        assert_eq!(o[1].partial_fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -");
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        let e = parse_lichess_tsv("A00\tX\n").next().unwrap().unwrap_err();
+        assert_eq!(e.line, 1);
+        let e = parse_lichess_tsv("eco\tname\tpgn\nZ00\tX\t1. e4\n").next().unwrap().unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.to_string().contains("ECO"));
+        let e = parse_lichess_tsv("A00\tX\t1. e5\n").next().unwrap().unwrap_err();
+        assert!(e.to_string().contains("illegal move \"e5\" at ply 1"), "{e}");
+    }
+
+    #[test]
+    fn every_lichess_file_parses_when_present() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/chess-openings");
+        let mut all = String::new();
+        for f in ["a", "b", "c", "d", "e"] {
+            match std::fs::read_to_string(dir.join(format!("{f}.tsv"))) {
+                Ok(t) => all.push_str(&t),
+                Err(_) => return, // the data lives outside the repo
+            }
+        }
+        let o: Vec<Opening> = parse_lichess_tsv(&all).map(|o| o.unwrap()).collect();
+        assert_eq!(o.len(), 3807);
+        let mut fens: Vec<&str> = o.iter().map(|o| o.partial_fen.as_str()).collect();
+        fens.sort_unstable();
+        fens.dedup();
+        assert_eq!(fens.len(), 3807, "partial FENs are unique");
+    }
+}

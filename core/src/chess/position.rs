@@ -1,0 +1,363 @@
+//! Starting positions, partial FENs, and replaying UCI or SAN moves.
+
+use shakmaty::fen::{Epd, Fen, ParseFenError};
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{
+    CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position, PositionErrorKinds,
+};
+
+use super::error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
+
+/// The standard starting position as a full FEN.
+pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+fn fen_error(fen: &str, field: FenField, reason: impl Into<String>) -> FenError {
+    FenError {
+        fen: fen.to_owned(),
+        field,
+        reason: reason.into(),
+    }
+}
+
+/// Parses a 4-field or 6-field FEN of a legal chess position. Castling rights may use
+/// `KQkq` or file letters (Shredder-FEN / X-FEN), so Chess960 starts work too.
+pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    if fields.len() != 4 && fields.len() != 6 {
+        return Err(fen_error(
+            fen,
+            FenField::Fields,
+            format!("expected 4 or 6 fields, got {}", fields.len()),
+        ));
+    }
+    if fields.iter().any(|f| f.contains('_')) {
+        return Err(fen_error(fen, FenField::Fields, "unexpected \"_\""));
+    }
+    if fields.len() == 6 {
+        for (i, field) in [(4, FenField::HalfmoveClock), (5, FenField::FullmoveNumber)] {
+            let v = fields[i];
+            if v.is_empty() || v.len() > 9 || !v.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(fen_error(fen, field, format!("\"{v}\" is not a number")));
+            }
+        }
+    }
+    let joined = fields.join(" ");
+    let parsed = Fen::from_ascii(joined.as_bytes()).map_err(|e| {
+        let (field, value) = match e {
+            ParseFenError::InvalidBoard | ParseFenError::InvalidPocket => {
+                (FenField::Placement, fields[0])
+            }
+            ParseFenError::InvalidTurn => (FenField::SideToMove, fields[1]),
+            ParseFenError::InvalidCastling => (FenField::Castling, fields[2]),
+            ParseFenError::InvalidEpSquare => (FenField::EnPassant, fields[3]),
+            ParseFenError::InvalidHalfmoveClock => {
+                (FenField::HalfmoveClock, fields.get(4).copied().unwrap_or(""))
+            }
+            ParseFenError::InvalidFullmoves => {
+                (FenField::FullmoveNumber, fields.get(5).copied().unwrap_or(""))
+            }
+            _ => (FenField::Fields, fen),
+        };
+        fen_error(fen, field, format!("cannot parse \"{value}\""))
+    })?;
+    // The placement must be exactly 8 ranks of pieces: no crazyhouse pockets.
+    if fields[0].contains('[') || fields[0].split('/').count() != 8 {
+        return Err(fen_error(
+            fen,
+            FenField::Placement,
+            format!("cannot parse \"{}\"", fields[0]),
+        ));
+    }
+    Chess::from_setup(parsed.into_setup(), CastlingMode::Chess960).map_err(|e| {
+        let kinds = e.kinds();
+        let (field, reason) = if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
+            (FenField::Placement, "the board is empty")
+        } else if kinds.contains(PositionErrorKinds::MISSING_KING) {
+            (FenField::Placement, "a king is missing")
+        } else if kinds.contains(PositionErrorKinds::TOO_MANY_KINGS) {
+            (FenField::Placement, "too many kings")
+        } else if kinds.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
+            (FenField::Placement, "pawns on the first or last rank")
+        } else if kinds.contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
+            (FenField::Placement, "too much material")
+        } else if kinds.contains(PositionErrorKinds::OPPOSITE_CHECK) {
+            (FenField::SideToMove, "the side not to move is in check")
+        } else if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) {
+            (FenField::Placement, "impossible check")
+        } else if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+            (FenField::Castling, "no king and rook for these castling rights")
+        } else if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+            (FenField::EnPassant, "no pawn just made a double step to pass this square")
+        } else {
+            (FenField::Placement, "not a standard chess position")
+        };
+        fen_error(fen, field, reason)
+    })
+}
+
+/// Appends the partial FEN (four fields, legal en passant only) of `pos` to `out`.
+#[inline]
+pub fn write_partial_fen(pos: &Chess, out: &mut String) {
+    Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+}
+
+/// The partial FEN of `pos`.
+pub fn partial_fen(pos: &Chess) -> String {
+    let mut s = String::with_capacity(64);
+    write_partial_fen(pos, &mut s);
+    s
+}
+
+/// The full FEN of `pos` (legal en passant only), as error messages and PGN show it.
+pub fn full_fen(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+/// The UCI spelling we store: castling as `e1g1` when king and rook stand where standard
+/// chess puts them, else king-takes-rook (`b1a1`), which is the only unambiguous form for
+/// Chess960 starts.
+pub fn uci_of(m: Move) -> String {
+    let mode = match m {
+        Move::Castle { king, rook }
+            if king.file() == File::E && matches!(rook.file(), File::A | File::H) =>
+        {
+            CastlingMode::Standard
+        }
+        Move::Castle { .. } => CastlingMode::Chess960,
+        _ => CastlingMode::Standard,
+    };
+    UciMove::from_move(m, mode).to_string()
+}
+
+fn move_error(pos: &Chess, ply: usize, mv: &str, kind: MoveErrorKind) -> MoveError {
+    MoveError {
+        ply,
+        mv: mv.to_owned(),
+        position: full_fen(pos),
+        kind,
+    }
+}
+
+/// Plays one UCI move (ply counted from 1 for messages) and returns it.
+#[inline]
+pub fn play_uci(pos: &mut Chess, ply: usize, mv: &str) -> Result<Move, MoveError> {
+    let uci = UciMove::from_ascii(mv.as_bytes())
+        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Unparsable))?;
+    let m = uci
+        .to_move(pos)
+        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Illegal))?;
+    pos.play_unchecked(m);
+    Ok(m)
+}
+
+/// Plays one SAN move (`Nf3`, `exd8=Q+`, `O-O`); a `+`/`#` suffix is accepted, not checked.
+pub fn play_san(pos: &mut Chess, ply: usize, san: &str) -> Result<Move, MoveError> {
+    let sp = SanPlus::from_ascii(san.as_bytes())
+        .map_err(|_| move_error(pos, ply, san, MoveErrorKind::Unparsable))?;
+    let m = sp.san.to_move(pos).map_err(|e| {
+        let kind = match e {
+            shakmaty::san::SanError::AmbiguousSan => MoveErrorKind::Ambiguous,
+            shakmaty::san::SanError::IllegalSan => MoveErrorKind::Illegal,
+        };
+        move_error(pos, ply, san, kind)
+    })?;
+    pos.play_unchecked(m);
+    Ok(m)
+}
+
+/// The partial FEN of the start and of the position after every move.
+pub fn fen_array<'a, I>(start: &str, moves: I) -> Result<Vec<String>, ChessError>
+where
+    I: IntoIterator<Item = Option<&'a str>>,
+{
+    let mut pos = parse_start(start)?;
+    let iter = moves.into_iter();
+    let mut out = Vec::with_capacity(iter.size_hint().0 + 1);
+    out.push(partial_fen(&pos));
+    for (i, mv) in iter.enumerate() {
+        let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
+        play_uci(&mut pos, i + 1, mv)?;
+        out.push(partial_fen(&pos));
+    }
+    Ok(out)
+}
+
+/// SAN (with `+` and `#`) of each UCI move.
+pub fn moves_to_san<'a, I>(start: &str, moves: I) -> Result<Vec<String>, ChessError>
+where
+    I: IntoIterator<Item = Option<&'a str>>,
+{
+    let mut pos = parse_start(start)?;
+    let mut out = Vec::new();
+    for (i, mv) in moves.into_iter().enumerate() {
+        let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
+        let uci = UciMove::from_ascii(mv.as_bytes())
+            .map_err(|_| move_error(&pos, i + 1, mv, MoveErrorKind::Unparsable))?;
+        let m = uci
+            .to_move(&pos)
+            .map_err(|_| move_error(&pos, i + 1, mv, MoveErrorKind::Illegal))?;
+        out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
+    }
+    Ok(out)
+}
+
+/// UCI of each SAN move.
+pub fn san_to_moves<'a, I>(start: &str, sans: I) -> Result<Vec<String>, ChessError>
+where
+    I: IntoIterator<Item = Option<&'a str>>,
+{
+    let mut pos = parse_start(start)?;
+    let mut out = Vec::new();
+    for (i, san) in sans.into_iter().enumerate() {
+        let san = san.ok_or(ChessError::NullMove(i + 1))?;
+        out.push(uci_of(play_san(&mut pos, i + 1, san)?));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START4: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+
+    fn fens(start: &str, moves: &[&str]) -> Result<Vec<String>, ChessError> {
+        fen_array(start, moves.iter().map(|m| Some(*m)))
+    }
+
+    #[test]
+    fn start_and_moves() {
+        let f = fens(STANDARD_FEN, &["e2e4", "c7c5", "g1f3"]).unwrap();
+        assert_eq!(
+            f,
+            vec![
+                START4,
+                // no black pawn can take on e3: no en passant square
+                "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -",
+                "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -",
+                "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq -",
+            ]
+        );
+        assert_eq!(fens(START4, &[]).unwrap(), vec![START4]);
+    }
+
+    #[test]
+    fn en_passant_only_when_legal() {
+        // 1. e4 a6 2. e5 d5: white can take d6 en passant.
+        let f = fens(STANDARD_FEN, &["e2e4", "a7a6", "e4e5", "d7d5", "e5d6"]).unwrap();
+        assert_eq!(f[4], "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6");
+        assert_eq!(f[5], "rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq -");
+        // A pinned pawn cannot take en passant: no square. White king a5, pawn b5,
+        // black rook h5; black plays c7c5: bxc6 would expose the king.
+        let f = fens("8/2p5/8/KP5r/8/8/8/7k b - - 0 1", &["c7c5"]).unwrap();
+        assert_eq!(f[1], "8/8/8/KPp4r/8/8/8/7k w - -");
+        // Without the pin the square is shown.
+        let f = fens("8/2p5/8/1P5r/8/8/8/K6k b - - 0 1", &["c7c5"]).unwrap();
+        assert_eq!(f[1], "8/8/8/1Pp4r/8/8/8/K6k w - c6");
+        // A start with an en passant square that cannot be used drops it.
+        let f = fens("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", &[]).unwrap();
+        assert_eq!(f[0], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+    }
+
+    #[test]
+    fn castling_both_spellings_and_promotion() {
+        let start = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let a = fens(start, &["e1g1", "e8c8"]).unwrap();
+        let b = fens(start, &["e1h1", "e8a8"]).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a[1], "r3k2r/8/8/8/8/8/8/R4RK1 b kq -");
+        assert_eq!(a[2], "2kr3r/8/8/8/8/8/8/R4RK1 w - -");
+        let p = fens("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", &["e7e8q"]).unwrap();
+        assert_eq!(p[1], "4Q3/6k1/8/8/8/8/8/4K3 b - -");
+        let n = fens("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1", &["e7e8n"]).unwrap();
+        assert_eq!(n[1], "4N3/6k1/8/8/8/8/8/4K3 b - -");
+        // Without the right, e1g1 is an illegal king move.
+        let e = fens("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", &["e1g1"]).unwrap_err();
+        assert!(matches!(e, ChessError::Move(MoveError { ply: 1, kind: MoveErrorKind::Illegal, .. })));
+    }
+
+    #[test]
+    fn chess960_start_castles_king_takes_rook() {
+        // King b1, rooks a1 and h1 (Shredder-FEN castling).
+        let start = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+        let f = fens(start, &["b1a1"]).unwrap();
+        assert_eq!(f[1], "rk5r/pppppppp/8/8/8/8/PPPPPPPP/2KR3R b kq -");
+        assert_eq!(san_to_moves(start, [Some("O-O-O")]).unwrap(), vec!["b1a1"]);
+        assert_eq!(moves_to_san(start, [Some("b1a1")]).unwrap(), vec!["O-O-O"]);
+    }
+
+    #[test]
+    fn errors_name_field_ply_move_and_position() {
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq").unwrap_err();
+        assert_eq!(e.field, FenField::Fields);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::Placement);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::SideToMove);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::Castling);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::EnPassant);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::EnPassant);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").unwrap_err();
+        assert_eq!(e.field, FenField::HalfmoveClock);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1").unwrap_err();
+        assert_eq!(e.field, FenField::FullmoveNumber);
+        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::Placement);
+        let e = parse_start("8/8/8/8/8/8/8/8 w - - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::Placement);
+        assert!(e.to_string().contains("piece placement"), "{e}");
+        let e = parse_start("").unwrap_err();
+        assert_eq!(e.field, FenField::Fields);
+
+        let e = fens(STANDARD_FEN, &["e2e4", "e7e5", "e4e5"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "illegal move \"e4e5\" at ply 3 in position \
+             \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\""
+        );
+        let e = fens(STANDARD_FEN, &["e2e4", "xx"]).unwrap_err();
+        assert!(matches!(e, ChessError::Move(MoveError { ply: 2, kind: MoveErrorKind::Unparsable, .. })));
+        for bad in ["", "e2e4 ", "E2E4", "e2e4x", "0000", "P@e4", "e7e8q"] {
+            assert!(fens(STANDARD_FEN, &[bad]).is_err(), "{bad:?}");
+        }
+        let e = fen_array(STANDARD_FEN, [Some("e2e4"), None]).unwrap_err();
+        assert_eq!(e, ChessError::NullMove(2));
+    }
+
+    #[test]
+    fn san_both_ways() {
+        let moves = ["e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"];
+        let san = moves_to_san(STANDARD_FEN, moves.iter().map(|m| Some(*m))).unwrap();
+        assert_eq!(san, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+        let back = san_to_moves(STANDARD_FEN, san.iter().map(|s| Some(s.as_str()))).unwrap();
+        assert_eq!(back, moves);
+        // Check, promotion, disambiguation and castling.
+        let start = "r3k2r/1P6/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        let san = moves_to_san(start, [Some("b7a8q"), Some("e8d7"), Some("e1c1")]).unwrap();
+        assert_eq!(san, ["bxa8=Q+", "Kd7", "O-O-O+"]);
+        let e = san_to_moves("4k3/8/8/8/8/8/8/4KN1N w - - 0 1", [Some("Ng3")]).unwrap_err();
+        assert!(matches!(e, ChessError::Move(MoveError { kind: MoveErrorKind::Ambiguous, .. })));
+        assert_eq!(
+            san_to_moves("4k3/8/8/8/8/8/8/4KN1N w - - 0 1", [Some("Nhg3")]).unwrap(),
+            ["h1g3"]
+        );
+        let e = san_to_moves(STANDARD_FEN, [Some("e4"), Some("e4")]).unwrap_err();
+        assert!(matches!(e, ChessError::Move(MoveError { ply: 2, kind: MoveErrorKind::Illegal, .. })));
+        let e = san_to_moves(STANDARD_FEN, [Some("Zz9")]).unwrap_err();
+        assert!(matches!(e, ChessError::Move(MoveError { ply: 1, kind: MoveErrorKind::Unparsable, .. })));
+    }
+
+    #[test]
+    fn long_games_work() {
+        // Knights shuffle for 1,200 plies.
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<&str> = cycle.iter().copied().cycle().take(1200).collect();
+        let f = fens(STANDARD_FEN, &moves).unwrap();
+        assert_eq!(f.len(), 1201);
+        assert_eq!(f[1200], START4);
+    }
+}
