@@ -5,4 +5,5 @@
 
 pub mod chess;
 pub mod clock;
+pub mod rating;
 pub mod result;
