@@ -6,4 +6,5 @@
 pub mod chess;
 pub mod clock;
 pub mod rating;
+pub mod ranking;
 pub mod result;

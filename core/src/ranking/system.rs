@@ -1,0 +1,199 @@
+//! The rating system a ranking uses, and how one game moves both players' states.
+//!
+//! Every state is rounded to [`STORED_DECIMALS`] decimals before it is used again, because the
+//! history keeps ratings as `numeric` with that many decimals: a replay from the stored history
+//! and a replay kept in memory then compute from the very same numbers.
+
+use crate::rating::{elo, glicko2, skemino, RatingError};
+
+/// Decimals of `elo`, `rd` and `volatility` in the history.
+pub const STORED_DECIMALS: i32 = 10;
+const MICROS_PER_DAY: f64 = 86_400_000_000.0;
+
+/// Rounds to the stored precision (exact for ratings below 10^5).
+pub fn stored(x: f64) -> f64 {
+    let scale = 10f64.powi(STORED_DECIMALS);
+    (x * scale).round() / scale
+}
+
+/// A ranking's rating system and its parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RatingSystem {
+    /// The Random Chess rule: `new = R + K (S - E)`, `E = 1 / (1 + 10^((R_opp - R) / 400))`.
+    Elo { starting: f64, k: f64 },
+    /// Skèmino's rating-dependent K (seed 004).
+    Skemino { starting: f64 },
+    /// Glicko-2, each game rated on its own; between games the RD grows by one rating period's
+    /// worth of volatility per `period_micros` of inactivity (none when `None`).
+    Glicko2 {
+        starting: glicko2::Rating,
+        tau: f64,
+        period_micros: Option<i64>,
+        bounds: glicko2::Bounds,
+    },
+}
+
+/// A player's standing in one ranking.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlayerState {
+    pub rating: f64,
+    /// Glicko-2 only.
+    pub rd: Option<f64>,
+    /// Glicko-2 only.
+    pub volatility: Option<f64>,
+    /// When the player's latest counted game was played (microseconds); `None` before any.
+    pub last_played: Option<i64>,
+}
+
+impl RatingSystem {
+    /// The state of a player without games.
+    pub fn start(&self) -> PlayerState {
+        match *self {
+            RatingSystem::Elo { starting, .. } | RatingSystem::Skemino { starting } => {
+                PlayerState { rating: stored(starting), rd: None, volatility: None, last_played: None }
+            }
+            RatingSystem::Glicko2 { starting, .. } => PlayerState {
+                rating: stored(starting.rating),
+                rd: Some(stored(starting.rd)),
+                volatility: Some(stored(starting.volatility)),
+                last_played: None,
+            },
+        }
+    }
+
+    /// Both players after a game played at `played_at` (microseconds) with `white_score`.
+    pub fn rate(
+        &self,
+        white: &PlayerState,
+        black: &PlayerState,
+        white_score: f64,
+        played_at: i64,
+    ) -> Result<(PlayerState, PlayerState), RatingError> {
+        let after = |rating: f64, g: Option<glicko2::Rating>| PlayerState {
+            rating: stored(rating),
+            rd: g.map(|g| stored(g.rd)),
+            volatility: g.map(|g| stored(g.volatility)),
+            last_played: Some(played_at),
+        };
+        match *self {
+            RatingSystem::Elo { k, .. } => {
+                let w = elo::update(white.rating, black.rating, white_score, k)?;
+                let b = elo::update(black.rating, white.rating, 1.0 - white_score, k)?;
+                Ok((after(w, None), after(b, None)))
+            }
+            RatingSystem::Skemino { .. } => {
+                let (w, b) = skemino::update(white.rating, black.rating, white_score)?;
+                Ok((after(w, None), after(b, None)))
+            }
+            RatingSystem::Glicko2 { tau, period_micros, bounds, starting } => {
+                let before = |p: &PlayerState| -> Result<glicko2::Rating, RatingError> {
+                    let r = glicko2::Rating::new(
+                        p.rating,
+                        p.rd.unwrap_or(starting.rd),
+                        p.volatility.unwrap_or(starting.volatility),
+                    );
+                    match (period_micros, p.last_played) {
+                        (Some(period), Some(last)) if played_at > last => {
+                            glicko2::decay(r, (played_at - last) as f64 / period as f64, &bounds)
+                        }
+                        _ => Ok(r),
+                    }
+                };
+                let (w, b) = glicko2::game(before(white)?, before(black)?, white_score, tau, &bounds)?;
+                Ok((after(w.rating, Some(w)), after(b.rating, Some(b))))
+            }
+        }
+    }
+}
+
+/// A rating period given as days, for display and tests.
+pub fn period_from_days(days: f64) -> i64 {
+    (days * MICROS_PER_DAY) as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_chess_elo_matches_the_formula() {
+        // Q = 10^(R/400); E = Q_self / (Q_self + Q_opp); new = R + K (S - E).
+        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
+        let a = PlayerState { rating: 900.0, ..sys.start() };
+        let b = sys.start();
+        let (w, l) = sys.rate(&a, &b, 1.0, 10).unwrap();
+        let qa = 10f64.powf(900.0 / 400.0);
+        let qb = 10f64.powf(800.0 / 400.0);
+        let ea = qa / (qa + qb);
+        assert!((w.rating - (900.0 + 40.0 * (1.0 - ea))).abs() < 1e-9);
+        assert!((l.rating - (800.0 + 40.0 * (0.0 - (1.0 - ea)))).abs() < 1e-9);
+        // The two changes balance.
+        assert!(((w.rating - 900.0) + (l.rating - 800.0)).abs() < 1e-9);
+        assert_eq!(w.last_played, Some(10));
+    }
+
+    #[test]
+    fn equal_players_drawing_keep_their_ratings() {
+        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
+        let (w, b) = sys.rate(&sys.start(), &sys.start(), 0.5, 0).unwrap();
+        assert_eq!((w.rating, b.rating), (800.0, 800.0));
+    }
+
+    #[test]
+    fn states_are_rounded_to_the_stored_precision() {
+        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
+        let a = PlayerState { rating: 812.3456789012345, ..sys.start() };
+        let (w, _) = sys.rate(&a, &sys.start(), 1.0, 0).unwrap();
+        let text = format!("{:.10}", w.rating);
+        assert_eq!(text.parse::<f64>().unwrap(), w.rating);
+    }
+
+    #[test]
+    fn skemino_uses_the_seed_formula() {
+        // Seed 004, example 1: 1613 beats 1609 → about 1621 and 1601.
+        let sys = RatingSystem::Skemino { starting: 1000.0 };
+        let a = PlayerState { rating: 1613.0, ..sys.start() };
+        let b = PlayerState { rating: 1609.0, ..sys.start() };
+        let (w, l) = sys.rate(&a, &b, 1.0, 0).unwrap();
+        assert_eq!((w.rating.round(), l.rating.round()), (1621.0, 1601.0));
+    }
+
+    #[test]
+    fn glicko2_rd_grows_with_inactivity_before_a_game() {
+        let sys = RatingSystem::Glicko2 {
+            starting: glicko2::Rating::DEFAULT,
+            tau: 0.5,
+            period_micros: Some(period_from_days(7.0)),
+            bounds: glicko2::Bounds::default(),
+        };
+        let fresh = PlayerState { rating: 1500.0, rd: Some(60.0), volatility: Some(0.06), last_played: Some(0) };
+        let idle = sys.rate(&fresh, &fresh, 0.5, period_from_days(7.0 * 52.0)).unwrap().0;
+        let busy = sys.rate(&fresh, &fresh, 0.5, 0).unwrap().0;
+        assert!(idle.rd.unwrap() > busy.rd.unwrap());
+        // A draw between equals leaves the rating in place and shrinks the RD.
+        assert!((busy.rating - 1500.0).abs() < 1e-9);
+        assert!(busy.rd.unwrap() < 60.0);
+    }
+
+    #[test]
+    fn glicko2_without_a_period_ignores_time() {
+        let sys = RatingSystem::Glicko2 {
+            starting: glicko2::Rating::DEFAULT,
+            tau: 0.5,
+            period_micros: None,
+            bounds: glicko2::Bounds::default(),
+        };
+        let p = PlayerState { rating: 1500.0, rd: Some(80.0), volatility: Some(0.06), last_played: Some(0) };
+        let soon = sys.rate(&p, &p, 1.0, 1).unwrap();
+        let late = sys.rate(&p, &p, 1.0, i64::MAX / 2).unwrap();
+        assert_eq!(soon.0.rating, late.0.rating);
+    }
+
+    #[test]
+    fn a_bad_parameter_is_an_error_not_a_nan() {
+        let sys = RatingSystem::Elo { starting: 800.0, k: f64::NAN };
+        assert!(sys.rate(&sys.start(), &sys.start(), 1.0, 0).is_err());
+        let sys = RatingSystem::Skemino { starting: 4000.0 };
+        assert!(sys.rate(&sys.start(), &sys.start(), 1.0, 0).is_err());
+    }
+}

@@ -1,0 +1,128 @@
+//! Whether a game counts in a ranking: a ranked local game whose clock falls in the ranking's
+//! time-control window, and bots only where the ranking includes them.
+
+use crate::clock::{Clock, Interval};
+
+/// The eligibility part of a `rankings` row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankingWindow {
+    /// Inclusive lower bound of the nominal game length.
+    pub playtime_min: Interval,
+    /// Exclusive upper bound; `None` is no upper bound.
+    pub playtime_max: Option<Interval>,
+    pub extra_move_multiplier: i32,
+    pub include_bots: bool,
+}
+
+/// What a ranking needs to know of a game.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameFacts {
+    /// `service_id = 1 AND is_ranked`.
+    pub ranked_local: bool,
+    pub clock: Option<Clock>,
+    pub white_is_bot: bool,
+    pub black_is_bot: bool,
+}
+
+impl RankingWindow {
+    /// True when the game counts in this ranking. A clock whose nominal length overflows an
+    /// interval lies beyond every window.
+    pub fn counts(&self, game: &GameFacts) -> bool {
+        if !game.ranked_local || (!self.include_bots && (game.white_is_bot || game.black_is_bot)) {
+            return false;
+        }
+        let Some(clock) = game.clock else { return false };
+        self.contains_clock(clock)
+    }
+
+    /// True when `starting_time + extra_move_multiplier * move_increase` lies in
+    /// `[playtime_min, playtime_max)`.
+    pub fn contains_clock(&self, clock: Clock) -> bool {
+        match clock.base_time(self.extra_move_multiplier) {
+            Ok(base) => base >= self.playtime_min && self.playtime_max.is_none_or(|max| base < max),
+            Err(_) => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn minutes(m: i64) -> Interval {
+        Interval::from_seconds(m * 60)
+    }
+
+    fn blitz() -> RankingWindow {
+        RankingWindow {
+            playtime_min: minutes(3),
+            playtime_max: Some(minutes(10)),
+            extra_move_multiplier: 60,
+            include_bots: false,
+        }
+    }
+
+    fn game(start_min: i64, inc_s: i64) -> GameFacts {
+        GameFacts {
+            ranked_local: true,
+            clock: Some(Clock {
+                starting_time: minutes(start_min),
+                move_increase: Interval::from_seconds(inc_s),
+            }),
+            white_is_bot: false,
+            black_is_bot: false,
+        }
+    }
+
+    #[test]
+    fn the_window_is_inclusive_below_and_exclusive_above() {
+        assert!(blitz().counts(&game(3, 0)));
+        assert!(blitz().counts(&game(2, 1))); // 2 min + 60 s
+        assert!(!blitz().counts(&game(2, 0)));
+        assert!(!blitz().counts(&game(10, 0)));
+        assert!(blitz().counts(&game(9, 0)));
+        assert!(!blitz().counts(&game(5, 5))); // 5 min + 300 s = 10 min
+    }
+
+    #[test]
+    fn an_open_window_has_no_upper_bound() {
+        let global = RankingWindow {
+            playtime_min: Interval::ZERO,
+            playtime_max: None,
+            extra_move_multiplier: 0,
+            include_bots: true,
+        };
+        assert!(global.counts(&game(0, 0)));
+        assert!(global.counts(&game(100_000, 0)));
+    }
+
+    #[test]
+    fn bots_count_only_where_included() {
+        let mut g = game(5, 0);
+        g.black_is_bot = true;
+        assert!(!blitz().counts(&g));
+        assert!(RankingWindow { include_bots: true, ..blitz() }.counts(&g));
+    }
+
+    #[test]
+    fn unranked_or_clockless_games_never_count() {
+        let mut g = game(5, 0);
+        g.ranked_local = false;
+        assert!(!blitz().counts(&g));
+        let mut g = game(5, 0);
+        g.clock = None;
+        assert!(!blitz().counts(&g));
+    }
+
+    #[test]
+    fn an_overflowing_clock_counts_nowhere() {
+        let g = GameFacts {
+            clock: Some(Clock {
+                starting_time: Interval::ZERO,
+                move_increase: Interval { months: 0, days: 0, micros: i64::MAX / 2 },
+            }),
+            ..game(0, 0)
+        };
+        assert!(!RankingWindow { playtime_max: None, ..blitz() }.counts(&g));
+    }
+}
