@@ -3,6 +3,7 @@
 
 ::pgrx::pg_module_magic!(name, version);
 
+mod chess;
 mod error;
 mod types;
 

@@ -40,13 +40,17 @@ pub struct FenError {
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "invalid FEN \"{}\": {} field: {}",
-            self.fen,
-            self.field.as_str(),
-            self.reason
-        )
+        if self.field == FenField::Fields {
+            write!(f, "invalid FEN \"{}\": {}", self.fen, self.reason)
+        } else {
+            write!(
+                f,
+                "invalid FEN \"{}\": {} field: {}",
+                self.fen,
+                self.field.as_str(),
+                self.reason
+            )
+        }
     }
 }
 

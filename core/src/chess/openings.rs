@@ -34,9 +34,14 @@ impl std::error::Error for OpeningError {}
 
 /// The partial FEN after a movetext such as `1. e4 e5 2. Nf3`.
 pub fn opening_partial_fen(pgn: &str) -> Result<String, String> {
+    use super::pgn::PgnErrorKind;
     movetext_position(pgn)
         .map(|g| partial_fen(&g.end))
-        .map_err(|e| e.to_string())
+        .map_err(|e| match e.kind {
+            PgnErrorKind::Move(m) => m.to_string(),
+            PgnErrorKind::Fen(f) => f.to_string(),
+            _ => e.to_string(),
+        })
 }
 
 fn parse_line(line_no: usize, line: &str) -> Result<Opening, OpeningError> {

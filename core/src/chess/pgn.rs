@@ -203,11 +203,8 @@ impl Visitor for GameVisitor {
             Ok(p) => p,
             Err(e) => return ControlFlow::Break(self.error(PgnErrorKind::Fen(e))),
         };
-        let starting_position = if start == STANDARD_FEN {
-            start
-        } else {
-            full_fen(&pos)
-        };
+        // Kept as written (blanks normalised), so an export imports back to the same text.
+        let starting_position = start.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
         ControlFlow::Continue(Movetext {
             tags: tags.tags,
             starting_position,
@@ -414,7 +411,10 @@ where
     }
     let res = result_token(result);
     tag("Result", res);
-    let start_fen = full_fen(&pos);
+    let mut start_fen = start.split_ascii_whitespace().collect::<Vec<_>>().join(" ");
+    if start_fen.split(' ').count() == 4 {
+        start_fen.push_str(" 0 1");
+    }
     if start_fen != STANDARD_FEN {
         tag("SetUp", "1");
         tag("FEN", &start_fen);

@@ -1,0 +1,82 @@
+//! `generate_fen_array`, `moves_to_san`, `san_to_moves`.
+
+use pg_rating_core::chess;
+use pgrx::prelude::*;
+
+use super::{finfo_v1, raise_chess, varchar_array};
+
+finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
+
+/// `generate_fen_array(starting_position varchar, moves varchar[]) RETURNS varchar[]`
+/// (STRICT: both arguments are non-NULL here).
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    unsafe {
+        let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
+        let moves: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
+        let fens = chess::fen_array(start, moves.iter()).unwrap_or_else(|e| raise_chess(e));
+        varchar_array(&fens)
+    }
+}
+
+finfo_v1!(pg_finfo_pg_rating_san_to_moves);
+
+/// `san_to_moves(starting_position varchar, san text[]) RETURNS varchar(5)[]`.
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    unsafe {
+        let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
+        let san: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
+        let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_chess(e));
+        varchar_array(&moves)
+    }
+}
+
+/// SAN with `+` and `#` of each UCI move (declared in sql/chess_functions.sql).
+#[pg_extern(immutable, strict, parallel_safe)]
+pub fn moves_to_san(starting_position: &str, moves: Array<&str>) -> Vec<String> {
+    chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn fen_array_is_a_varchar_array() {
+        let t = Spi::get_one::<String>(
+            "SELECT pg_typeof(generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e4}'))::text",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(t, "character varying[]");
+        let eq = Spi::get_one::<bool>(
+            "SELECT generate_fen_array('8/8/8/8/8/8/8/K6k w - -', '{}') = ARRAY['8/8/8/8/8/8/8/K6k w - -']::varchar[]",
+        )
+        .unwrap()
+        .unwrap();
+        assert!(eq);
+        let empty = Spi::get_one::<i32>(
+            "SELECT cardinality(san_to_moves('8/8/8/8/8/8/8/K6k w - -', '{}'))",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(empty, 0);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "illegal move \"e2e5\" at ply 1")]
+    fn illegal_move_is_an_error() {
+        Spi::run(
+            "SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e5}')",
+        )
+        .unwrap();
+    }
+}

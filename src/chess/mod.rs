@@ -1,0 +1,97 @@
+//! Chess in SQL: the glue of `pg_rating_core::chess`. Hot functions (`generate_fen_array`,
+//! `san_to_moves`, `detect_opening`) are plain V1 C functions declared in sql/chess_functions.sql
+//! and sql/openings.sql, so they can return `varchar[]` and an OUT-parameter record exactly as
+//! the Random Chess schema declares them, built in one allocation.
+
+mod fen;
+mod openings;
+mod pgn;
+
+use pg_rating_core::chess::ChessError;
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use crate::error::raise;
+
+extension_sql_file!(
+    "../../sql/chess_functions.sql",
+    name = "chess_functions",
+    requires = ["types", fen::moves_to_san, pgn::game_to_pgn, pgn::read_pgn_internal]
+);
+
+/// Reports a core chess error with its SQLSTATE: 22P02 malformed FEN, 22023 bad move,
+/// 22004 NULL move.
+pub(crate) fn raise_chess(e: ChessError) -> ! {
+    let code = match e {
+        ChessError::Fen(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+        ChessError::Move(_) => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        ChessError::NullMove(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+    };
+    raise(code, e.to_string())
+}
+
+const INTALIGN: usize = 4;
+
+#[inline]
+fn intalign(n: usize) -> usize {
+    (n + INTALIGN - 1) & !(INTALIGN - 1)
+}
+
+/// Builds a one-dimensional `varchar[]` (no NULLs) in a single palloc.
+pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum {
+    unsafe {
+        let header = std::mem::size_of::<pg_sys::ArrayType>();
+        if items.is_empty() {
+            let p = pg_sys::palloc0(header) as *mut pg_sys::ArrayType;
+            pgrx::set_varsize_4b(p as *mut pg_sys::varlena, header as i32);
+            (*p).ndim = 0;
+            (*p).dataoffset = 0;
+            (*p).elemtype = pg_sys::VARCHAROID;
+            return pg_sys::Datum::from(p);
+        }
+        // ARR_OVERHEAD_NONULLS(1) = MAXALIGN(sizeof(ArrayType) + 2 * sizeof(int))
+        let overhead = (header + 8 + 7) & !7;
+        let mut total = overhead;
+        for s in items {
+            total += intalign(pg_sys::VARHDRSZ + s.as_ref().len());
+        }
+        if total > (1 << 30) - 1 {
+            raise(
+                PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+                "array size exceeds the maximum allowed (1 GB)",
+            );
+        }
+        let p = pg_sys::palloc0(total) as *mut u8;
+        let arr = p as *mut pg_sys::ArrayType;
+        pgrx::set_varsize_4b(arr as *mut pg_sys::varlena, total as i32);
+        (*arr).ndim = 1;
+        (*arr).dataoffset = 0;
+        (*arr).elemtype = pg_sys::VARCHAROID;
+        let dims = p.add(header) as *mut i32;
+        *dims = items.len() as i32;
+        *dims.add(1) = 1;
+        let mut off = overhead;
+        for s in items {
+            let s = s.as_ref().as_bytes();
+            let len = pg_sys::VARHDRSZ + s.len();
+            pgrx::set_varsize_4b(p.add(off) as *mut pg_sys::varlena, len as i32);
+            std::ptr::copy_nonoverlapping(s.as_ptr(), p.add(off + pg_sys::VARHDRSZ), s.len());
+            off += intalign(len);
+        }
+        pg_sys::Datum::from(p)
+    }
+}
+
+/// The V1 info record Postgres looks up for a C function.
+macro_rules! finfo_v1 {
+    ($name:ident) => {
+        #[unsafe(no_mangle)]
+        #[doc(hidden)]
+        pub extern "C" fn $name() -> &'static ::pgrx::pg_sys::Pg_finfo_record {
+            const V1: ::pgrx::pg_sys::Pg_finfo_record =
+                ::pgrx::pg_sys::Pg_finfo_record { api_version: 1 };
+            &V1
+        }
+    };
+}
+pub(crate) use finfo_v1;

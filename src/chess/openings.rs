@@ -1,0 +1,288 @@
+//! The `openings` table, its loader, and `detect_opening` backed by a per-backend hash map of
+//! `partial_fen -> id`. The map is dropped whenever the relcache entry of `openings` is
+//! invalidated: a statement trigger on `openings` (sql/openings.sql) calls
+//! `openings_cache_invalidate`, which queues a relcache invalidation that this backend
+//! processes at the end of the statement (or on rollback) and other backends after commit.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+
+use pg_rating_core::chess::openings::{opening_partial_fen as core_opening_fen, parse_lichess_tsv};
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use super::finfo_v1;
+use crate::error::raise;
+
+extension_sql_file!(
+    "../../sql/openings.sql",
+    name = "openings",
+    requires = [
+        openings_cache_invalidate,
+        openings_cache_loads,
+        load_lichess_openings,
+        opening_partial_fen
+    ]
+);
+
+/// FxHash: partial FENs are trusted keys from our own table, so no DoS-resistant hasher.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FenMap = HashMap<Box<[u8]>, i32, BuildHasherDefault<FxHasher>>;
+
+struct Cache {
+    generation: u64,
+    map: FenMap,
+}
+
+thread_local! {
+    static CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+}
+
+/// Bumped by the relcache callback; a cache built at another generation is stale.
+static GENERATION: AtomicU64 = AtomicU64::new(1);
+static OPENINGS_OID: AtomicU32 = AtomicU32::new(0);
+static CALLBACK_REGISTERED: AtomicBool = AtomicBool::new(false);
+/// How many times this backend loaded the map (for tests).
+static LOADS: AtomicU64 = AtomicU64::new(0);
+
+#[pg_guard]
+unsafe extern "C-unwind" fn relcache_callback(_arg: pg_sys::Datum, relid: pg_sys::Oid) {
+    let watched = OPENINGS_OID.load(Ordering::Relaxed);
+    if relid == pg_sys::InvalidOid || u32::from(relid) == watched || watched == 0 {
+        GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn load_map() -> FenMap {
+    if !CALLBACK_REGISTERED.swap(true, Ordering::Relaxed) {
+        unsafe {
+            pg_sys::CacheRegisterRelcacheCallback(Some(relcache_callback), pg_sys::Datum::from(0));
+        }
+    }
+    Spi::connect(|client| {
+        let found = client
+            .select(
+                "SELECT c.oid, format('SELECT partial_fen::text, id FROM %I.openings', n.nspname)
+                 FROM pg_catalog.pg_extension e
+                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
+                 JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = 'openings'
+                 WHERE e.extname = 'pg_rating'",
+                Some(1),
+                &[],
+            )
+            .and_then(|t| t.first().get_two::<pg_sys::Oid, String>());
+        let (oid, query) = match found {
+            Ok((Some(oid), Some(q))) => (oid, q),
+            _ => raise(
+                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+                "the openings table of pg_rating does not exist",
+            ),
+        };
+        OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
+        let rows = client
+            .select(&query, None, &[])
+            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+        let mut map = FenMap::with_capacity_and_hasher(rows.len(), Default::default());
+        for row in rows {
+            let fen: Option<&str> = row.get(1).ok().flatten();
+            let id: Option<i32> = row.get(2).ok().flatten();
+            if let (Some(fen), Some(id)) = (fen, id) {
+                map.insert(fen.as_bytes().into(), id);
+            }
+        }
+        LOADS.fetch_add(1, Ordering::Relaxed);
+        map
+    })
+}
+
+/// Runs `f` with an up-to-date map.
+fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
+    unsafe { pg_sys::AcceptInvalidationMessages() };
+    let current = GENERATION.load(Ordering::Relaxed);
+    let fresh = CACHE.with(|c| matches!(&*c.borrow(), Some(cache) if cache.generation == current));
+    if !fresh {
+        // Read the generation before loading: an invalidation during the load makes the
+        // next call load again.
+        let map = load_map();
+        CACHE.with(|c| *c.borrow_mut() = Some(Cache { generation: current, map }));
+    }
+    CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
+}
+
+/// Walks a one-dimensional text-like array without copying: element bytes or None.
+unsafe fn array_elements<'a>(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&'a [u8]>>) {
+    unsafe {
+        out.clear();
+        let ndim = (*arr).ndim;
+        if ndim == 0 {
+            return;
+        }
+        let header = std::mem::size_of::<pg_sys::ArrayType>();
+        let base = arr as *const u8;
+        let dims = base.add(header) as *const i32;
+        let mut n: usize = 1;
+        for d in 0..ndim as usize {
+            n *= (*dims.add(d)).max(0) as usize;
+        }
+        let has_nulls = (*arr).dataoffset != 0;
+        let bitmap = base.add(header + 2 * 4 * ndim as usize);
+        let data_start = if has_nulls {
+            (*arr).dataoffset as usize
+        } else {
+            (header + 2 * 4 * ndim as usize + 7) & !7
+        };
+        let mut p = base.add(data_start);
+        out.reserve(n);
+        for i in 0..n {
+            if has_nulls && (*bitmap.add(i / 8) & (1 << (i % 8))) == 0 {
+                out.push(None);
+                continue;
+            }
+            let v = p as *const pg_sys::varlena;
+            let size = pgrx::varsize_any(v);
+            let data = pgrx::vardata_any(v) as *const u8;
+            let hdr = data.offset_from(p) as usize;
+            out.push(Some(std::slice::from_raw_parts(data, size - hdr)));
+            p = p.add(size);
+            // att_align_nominal(.., 'i'): elements are int-aligned
+            let off = p.offset_from(base) as usize;
+            p = base.add((off + 3) & !3);
+        }
+    }
+}
+
+finfo_v1!(pg_finfo_pg_rating_detect_opening);
+
+/// `detect_opening(partial_fens varchar[], OUT opening_id int, OUT move_no int) RETURNS record`:
+/// the latest position of the game that is an opening, and its index (0 = start).
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    unsafe {
+        let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 0);
+        let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
+        let mut elems: Vec<Option<&[u8]>> = Vec::new();
+        array_elements(arr, &mut elems);
+        let found = with_map(|map| {
+            elems
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(i, e)| e.and_then(|fen| map.get(fen)).map(|id| (*id, i as i32)))
+        });
+
+        // The result row type, blessed once per call site and kept in fn_extra.
+        let flinfo = (*fcinfo).flinfo;
+        if (*flinfo).fn_extra.is_null() {
+            let mut tupdesc: pg_sys::TupleDesc = std::ptr::null_mut();
+            if pg_sys::get_call_result_type(fcinfo, std::ptr::null_mut(), &mut tupdesc)
+                != pg_sys::TypeFuncClass::TYPEFUNC_COMPOSITE
+            {
+                raise(
+                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                    "detect_opening must be declared to return a record",
+                );
+            }
+            let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
+            let copy = pg_sys::CreateTupleDescCopy(tupdesc);
+            pg_sys::MemoryContextSwitchTo(old);
+            (*flinfo).fn_extra = pg_sys::BlessTupleDesc(copy) as *mut std::ffi::c_void;
+        }
+        let tupdesc = (*flinfo).fn_extra as pg_sys::TupleDesc;
+        let (mut values, mut nulls) = match found {
+            Some((id, i)) => (
+                [pg_sys::Datum::from(id), pg_sys::Datum::from(i)],
+                [false, false],
+            ),
+            None => ([pg_sys::Datum::from(0); 2], [true, true]),
+        };
+        let tuple = pg_sys::heap_form_tuple(tupdesc, values.as_mut_ptr(), nulls.as_mut_ptr());
+        pg_sys::HeapTupleHeaderGetDatum((*tuple).t_data)
+    }
+}
+
+/// Queues a relcache invalidation of `openings` (called by its statement trigger) so every
+/// backend drops its map of openings.
+#[pg_extern(volatile, strict, parallel_unsafe)]
+fn openings_cache_invalidate(openings: pg_sys::Oid) {
+    unsafe { pg_sys::CacheInvalidateRelcacheByRelid(openings) };
+}
+
+/// How many times this backend has loaded the openings map (for tests and diagnostics).
+#[pg_extern(volatile, parallel_restricted)]
+fn openings_cache_loads() -> i64 {
+    LOADS.load(Ordering::Relaxed) as i64
+}
+
+/// The partial FEN after a movetext such as `1. e4 e5 2. Nf3` (the `pgn` column of the
+/// lichess files).
+#[pg_extern(immutable, strict, parallel_safe)]
+fn opening_partial_fen(pgn: &str) -> String {
+    core_opening_fen(pgn)
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))
+}
+
+/// Loads the text of one or more lichess openings TSV files into `openings`: inserts new
+/// positions, updates the ECO code and name of known ones. Returns the number of lines loaded.
+#[pg_extern(volatile, strict, parallel_unsafe)]
+#[search_path(@extschema@, pg_catalog)]
+fn load_lichess_openings(tsv: &str) -> i64 {
+    let mut eco = Vec::new();
+    let mut names = Vec::new();
+    let mut fens = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for o in parse_lichess_tsv(tsv) {
+        let o = o.unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION, e.to_string()));
+        if let Some(first) = seen.insert(o.partial_fen.clone(), o.line) {
+            raise(
+                PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+                format!(
+                    "openings lines {first} and {} reach the same position \"{}\"",
+                    o.line, o.partial_fen
+                ),
+            );
+        }
+        eco.push(o.eco);
+        names.push(o.name);
+        fens.push(o.partial_fen);
+    }
+    let n = fens.len() as i64;
+    if n == 0 {
+        return 0;
+    }
+    Spi::run_with_args(
+        "INSERT INTO openings (eco, name, partial_fen)
+         SELECT e, n, f FROM unnest($1::text[], $2::text[], $3::text[]) AS t(e, n, f)
+         ON CONFLICT (partial_fen) DO UPDATE SET eco = EXCLUDED.eco, name = EXCLUDED.name",
+        &[eco.into(), names.into(), fens.into()],
+    )
+    .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    n
+}

@@ -1,0 +1,113 @@
+//! PGN import (`read_pgn`) and export (`game_to_pgn`).
+
+use pg_rating_core::chess::pgn::{read_pgn, write_pgn, PgnError, PgnErrorKind};
+use pgrx::prelude::*;
+use pgrx::{composite_type, default, JsonB, PgSqlErrorCode};
+
+use super::raise_chess;
+use crate::error::raise;
+use crate::types::read_game_result;
+
+fn raise_pgn(e: PgnError) -> ! {
+    let code = match e.kind {
+        PgnErrorKind::Fen(_) | PgnErrorKind::Syntax(_) => {
+            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION
+        }
+        PgnErrorKind::Move(_) | PgnErrorKind::Variant(_) => {
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE
+        }
+    };
+    raise(code, e.to_string())
+}
+
+
+/// The engine of `read_pgn` (sql/chess_functions.sql wraps it to build `game_result`).
+/// Streams: one game at a time, nothing kept of earlier games.
+#[pg_extern(immutable, strict, parallel_safe)]
+pub fn read_pgn_internal(
+    pgn: &str,
+    skip_invalid: bool,
+) -> TableIterator<'_, (
+    name!(game_no, i32),
+    name!(tags, JsonB),
+    name!(starting_position, String),
+    name!(moves, Vec<String>),
+    name!(game_end_type, Option<String>),
+    name!(game_end_reason, Option<String>),
+)> {
+    let games = read_pgn(pgn.as_bytes()).filter_map(move |g| match g {
+        Ok(g) => {
+            let mut tags = serde_json::Map::with_capacity(g.tags.len());
+            for (k, v) in g.tags {
+                tags.insert(k, serde_json::Value::String(v));
+            }
+            Some((
+                i32::try_from(g.number).unwrap_or(i32::MAX),
+                JsonB(serde_json::Value::Object(tags)),
+                g.starting_position,
+                g.moves,
+                g.result.map(|r| r.end_type().as_str().to_owned()),
+                g.result.map(|r| r.reason().as_str().to_owned()),
+            ))
+        }
+        Err(e) if skip_invalid => {
+            pgrx::warning!("skipped {e}");
+            None
+        }
+        Err(e) => raise_pgn(e),
+    });
+    TableIterator::new(games)
+}
+
+/// One game as PGN text (see sql/chess_functions.sql for the reference).
+#[pg_extern(immutable, parallel_safe, requires = ["types"])]
+pub fn game_to_pgn(
+    starting_position: Option<&str>,
+    moves: Option<Array<&str>>,
+    result: Option<composite_type!("game_result")>,
+    tags: default!(Option<JsonB>, "NULL"),
+) -> Option<String> {
+    let (start, moves) = (starting_position?, moves?);
+    let result = result.as_ref().map(read_game_result);
+    let mut tag_list = Vec::new();
+    if let Some(JsonB(v)) = tags {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let v = match v {
+                        serde_json::Value::String(s) => s,
+                        serde_json::Value::Null => continue,
+                        other => other.to_string(),
+                    };
+                    tag_list.push((k, v));
+                }
+            }
+            serde_json::Value::Null => {}
+            _ => raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                "tags must be a JSON object of tag names and values",
+            ),
+        }
+    }
+    Some(write_pgn(start, moves.iter(), result, &tag_list).unwrap_or_else(|e| raise_chess(e)))
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn export_then_import_gives_the_same_game() {
+        let same = Spi::get_one::<bool>(
+            "WITH g AS (SELECT 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'::varchar AS s,
+                               '{f2f3,e7e5,g2g4,d8h4}'::varchar[] AS m,
+                               '(0-1,CHECKMATE)'::game_result AS r)
+             SELECT bool_and(p.moves = g.m AND p.starting_position = g.s AND p.game_result = g.r)
+             FROM g, read_pgn(game_to_pgn(g.s, g.m, g.r)) p",
+        )
+        .unwrap()
+        .unwrap();
+        assert!(same);
+    }
+}
