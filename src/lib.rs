@@ -4,6 +4,7 @@
 ::pgrx::pg_module_magic!(name, version);
 
 mod chess;
+mod rating;
 mod error;
 mod types;
 

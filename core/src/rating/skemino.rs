@@ -3,7 +3,7 @@
 //! `E_A = 1 / (1 + 10^((R_B − R_A)/(K² − K)))`, update `R'_A = R_A + K·(S_A − E_A)`.
 //!
 //! Where the formula breaks down. `K² − K` is positive only while `K > 1`, i.e. while the mean
-//! rating stays below `721.35·ln 160 ≈ 3661.04` ([`MAX_MEAN_RATING`]). At or above it the scale
+//! rating stays below `721.35·ln 160 ≈ 3660.98` ([`MAX_MEAN_RATING`]). At or above it the scale
 //! is zero or negative (expectations flip or divide by zero), so every function reports an
 //! out-of-range error (SQLSTATE 22003) there instead of clamping; for very negative means K
 //! overflows and the same error is reported. A huge gap between the two ratings makes
@@ -140,11 +140,14 @@ mod tests {
 
     #[test]
     fn breakdown_is_an_error_and_gaps_saturate() {
-        // mean at 3661.04 and above: K ≤ 1, K² − K ≤ 0 → out of range
+        // mean at 3660.98 and above: K ≤ 1, K² − K ≤ 0 → out of range
         assert_eq!(k(3700.0, 3700.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
         assert_eq!(expected(3662.0, 3662.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
         assert_eq!(update(4000.0, 3400.0, 1.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
         assert!(k(3660.0, 3660.0).is_ok());
+        assert!((MAX_MEAN_RATING - 3660.98).abs() < 0.01);
+        assert!(k(3660.97, 3660.97).is_ok());
+        assert!(k(3660.99, 3660.99).is_err());
         // very negative ratings: K overflows
         assert_eq!(k(-1e6, -1e6).unwrap_err().kind, RatingErrorKind::OutOfRange);
         // near the edge the scale is tiny and 10^x overflows: E saturates to exactly 0 / 1

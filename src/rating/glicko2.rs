@@ -1,0 +1,248 @@
+//! Glicko-2 in SQL: the `glicko2_rating` composite, period / game / decay / multiplayer
+//! updates, expectation, helpers, and the `glicko2_period` aggregate.
+//!
+//! Composite results are built from a tuple descriptor cached per call site (`fn_extra`), so
+//! no type is looked up by name per row.
+
+use std::num::NonZeroUsize;
+
+use pg_rating_core::rating::glicko2::{self, Bounds, Period, Rating};
+use pgrx::pg_sys;
+use pgrx::prelude::*;
+use pgrx::{composite_type, default, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated};
+
+use super::{check, floats, null_not_allowed, out_descs, sqlstate, Shape};
+use crate::error::raise;
+
+extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
+
+extension_sql_file!(
+    "../../sql/glicko2_functions.sql",
+    name = "glicko2_functions",
+    requires = [
+        "glicko2_rating_type",
+        glicko2_update,
+        glicko2_game,
+        glicko2_decay,
+        glicko2_expected,
+        glicko2_multiplayer,
+        glicko2_conservative,
+        glicko2_provisional,
+        glicko2_period_step,
+        glicko2_period_step_tau,
+        glicko2_period_final
+    ]
+);
+
+// ---------------------------------------------------------------- reading and building values
+
+/// Reads a `glicko2_rating` value; NULL fields are rejected (22004).
+fn read(t: &PgHeapTuple<'_, impl WhoAllocated>, who: &str) -> Rating {
+    let field = |i: usize, name: &str| -> f64 {
+        match t.get_by_index::<f64>(NonZeroUsize::new(i).unwrap()) {
+            Ok(Some(v)) => v,
+            Ok(None) => null_not_allowed(&format!("{who} {name}")),
+            Err(e) => raise(PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH, format!("{who}: not a glicko2_rating ({e})")),
+        }
+    };
+    Rating::new(field(1, "rating"), field(2, "rd"), field(3, "volatility"))
+}
+
+fn rating_tuple(desc: pg_sys::TupleDesc, r: Rating) -> PgHeapTuple<'static, AllocatedByRust> {
+    unsafe {
+        PgHeapTuple::from_datums(
+            PgTupleDesc::from_pg_unchecked(desc),
+            [r.rating.into_datum(), r.rd.into_datum(), r.volatility.into_datum()],
+        )
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("glicko2_rating: {e}")))
+    }
+}
+
+fn rating_datum(desc: pg_sys::TupleDesc, r: Rating) -> Option<pg_sys::Datum> {
+    rating_tuple(desc, r).into_composite_datum()
+}
+
+fn bounds(rd_min: f64, rd_max: f64, volatility_max: f64, max_change: f64) -> Bounds {
+    Bounds { rd_min, rd_max, volatility_max, max_change }
+}
+
+// ------------------------------------------------------------------------------- functions
+
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_update(
+    player: composite_type!("glicko2_rating"),
+    opponents: Array<'_, composite_type!("glicko2_rating")>,
+    scores: Array<'_, f64>,
+    tau: default!(f64, 0.5),
+    rd_min: default!(f64, 0.0),
+    rd_max: default!(f64, 350.0),
+    volatility_max: default!(f64, "'Infinity'"),
+    max_change: default!(f64, "'Infinity'"),
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> composite_type!('static, "glicko2_rating") {
+    let p = read(&player, "player");
+    let opps: Vec<Rating> = opponents
+        .iter()
+        .map(|o| read(&o.unwrap_or_else(|| null_not_allowed("opponent")), "opponent"))
+        .collect();
+    let s = floats(&scores, "score");
+    let r = check(glicko2::update(p, &opps, &s, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
+}
+
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_game(
+    white: composite_type!("glicko2_rating"),
+    black: composite_type!("glicko2_rating"),
+    white_score: f64,
+    tau: default!(f64, 0.5),
+    rd_min: default!(f64, 0.0),
+    rd_max: default!(f64, 350.0),
+    volatility_max: default!(f64, "'Infinity'"),
+    max_change: default!(f64, "'Infinity'"),
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> composite_type!('static, "glicko2_pair") {
+    let (w, b) = (read(&white, "white"), read(&black, "black"));
+    let (w2, b2) = check(glicko2::game(w, b, white_score, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let d = unsafe { out_descs(fcinfo, Shape::Pair) };
+    unsafe {
+        PgHeapTuple::from_datums(PgTupleDesc::from_pg_unchecked(d.pair), [rating_datum(d.rating, w2), rating_datum(d.rating, b2)])
+            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("glicko2_pair: {e}")))
+    }
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_decay(
+    player: composite_type!("glicko2_rating"),
+    periods: f64,
+    rd_max: default!(f64, 350.0),
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> composite_type!('static, "glicko2_rating") {
+    let b = Bounds { rd_max, ..Bounds::default() };
+    let r = check(glicko2::decay(read(&player, "player"), periods, &b));
+    rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_expected(player: composite_type!("glicko2_rating"), opponent: composite_type!("glicko2_rating")) -> f64 {
+    check(glicko2::expected(read(&player, "player"), read(&opponent, "opponent")))
+}
+
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_multiplayer(
+    players: Array<'_, composite_type!("glicko2_rating")>,
+    placements: Array<'_, f64>,
+    tau: default!(f64, 0.5),
+    rd_min: default!(f64, 0.0),
+    rd_max: default!(f64, 350.0),
+    volatility_max: default!(f64, "'Infinity'"),
+    max_change: default!(f64, "'Infinity'"),
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Vec<composite_type!('static, "glicko2_rating")> {
+    let ps: Vec<Rating> =
+        players.iter().map(|p| read(&p.unwrap_or_else(|| null_not_allowed("player")), "player")).collect();
+    let pl = floats(&placements, "placement");
+    let out = check(glicko2::multiplayer(&ps, &pl, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let desc = unsafe { out_descs(fcinfo, Shape::Array) }.rating;
+    out.into_iter().map(|r| rating_tuple(desc, r)).collect()
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_conservative(player: composite_type!("glicko2_rating"), k: default!(f64, 2.0)) -> f64 {
+    check(glicko2::conservative(read(&player, "player"), k))
+}
+
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_provisional(player: composite_type!("glicko2_rating"), threshold: default!(f64, 110.0)) -> bool {
+    check(glicko2::is_provisional(read(&player, "player"), threshold))
+}
+
+// ------------------------------------------------------------------------------- aggregate
+
+/// State of `glicko2_period`: the running sums of one player's period, in the aggregate context.
+#[derive(Clone, Copy)]
+struct PeriodState {
+    period: Period,
+    tau: f64,
+}
+
+unsafe fn period_step(
+    mut state: Internal,
+    player: Option<PgHeapTuple<'_, AllocatedByRust>>,
+    opponent: Option<PgHeapTuple<'_, AllocatedByRust>>,
+    score: Option<f64>,
+    tau: Option<f64>,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Internal {
+    // Like a strict aggregate, rows with a NULL argument are skipped.
+    let (Some(player), Some(opponent), Some(score), Some(tau)) = (player, opponent, score, tau) else {
+        return state;
+    };
+    let p = read(&player, "player");
+    let o = read(&opponent, "opponent");
+    match state.get_mut::<PeriodState>() {
+        Some(st) => {
+            if st.period.player() != p {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                    "glicko2_period: the player's rating must be the same in every row of a group (GROUP BY the player)",
+                );
+            }
+            if st.tau != tau {
+                raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, "glicko2_period: tau must be the same in every row of a group");
+            }
+            check(st.period.add(o, score));
+            state
+        }
+        None => {
+            let mut period = check(Period::new(p));
+            check(period.add(o, score));
+            let mut aggctx: pg_sys::MemoryContext = std::ptr::null_mut();
+            if pg_sys::AggCheckCallContext(fcinfo, &mut aggctx) == 0 {
+                raise(PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED, "glicko2_period_step may only be called as an aggregate");
+            }
+            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodState>()) as *mut PeriodState;
+            slot.write(PeriodState { period, tau });
+            Internal::from(Some(pg_sys::Datum::from(slot)))
+        }
+    }
+}
+
+/// Transition function of `glicko2_period(player, opponent, score)` (τ = 0.5).
+#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_period_step(
+    state: Internal,
+    player: Option<composite_type!("glicko2_rating")>,
+    opponent: Option<composite_type!("glicko2_rating")>,
+    score: Option<f64>,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Internal {
+    unsafe { period_step(state, player, opponent, score, Some(glicko2::DEFAULT_TAU), fcinfo) }
+}
+
+/// Transition function of `glicko2_period(player, opponent, score, tau)`.
+#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_period_step_tau(
+    state: Internal,
+    player: Option<composite_type!("glicko2_rating")>,
+    opponent: Option<composite_type!("glicko2_rating")>,
+    score: Option<f64>,
+    tau: Option<f64>,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Internal {
+    unsafe { period_step(state, player, opponent, score, tau, fcinfo) }
+}
+
+/// Final function: ends the period with the default bounds (RD ≤ 350).
+#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_period_final(state: Internal, fcinfo: pg_sys::FunctionCallInfo) -> Option<composite_type!('static, "glicko2_rating")> {
+    let st = unsafe { state.get::<PeriodState>() }?;
+    let r = match st.period.finish(st.tau, &Bounds::default()) {
+        Ok(r) => r,
+        Err(e) => raise(sqlstate(e.kind), e.message),
+    };
+    Some(rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r))
+}
