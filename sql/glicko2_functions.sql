@@ -48,3 +48,10 @@ COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8) IS
     'argument are skipped; the player''s rating must be equal in every row of a group (22023).';
 COMMENT ON AGGREGATE glicko2_period(glicko2_rating, glicko2_rating, float8, float8) IS
     'glicko2_period with an explicit tau (the same in every row of a group).';
+
+COMMENT ON FUNCTION glicko2_rate_period(bigint[], glicko2_rating[], bigint[], bigint[], float8[], float8, float8, float8, float8, float8) IS
+    'A whole Glicko-2 rating period in one call: players player_ids with ratings (same order), games '
+    'white[i] vs black[i] (player ids) with white_scores[i] in [0,1]. Returns (player_id, rating) for every '
+    'player; players without games only get the RD growth. The fastest shape for large periods. Bounds as '
+    'glicko2_update. Errors: 2202E arrays of different lengths, 22023 duplicate or unknown player id, a player '
+    'playing themselves, bad score; 22004 NULL elements; otherwise as glicko2_update.';

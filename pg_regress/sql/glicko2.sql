@@ -33,6 +33,14 @@ SELECT p.id, round((glicko2_update(p.r, array_agg(o.r), array_agg(s.score)) ).ra
        round((glicko2_period(p.r, o.r, s.score)).rating::numeric, 4) AS via_aggregate
 FROM sides s JOIN players p ON p.id = s.player JOIN players o ON o.id = s.opponent
 GROUP BY p.id ORDER BY p.id;
+-- the same period in one call: every player, idle ones included (player 5 only gets the RD growth)
+SELECT r.player_id, round((r.rating).rating::numeric, 4) AS rating, round((r.rating).rd::numeric, 4) AS rd,
+       round((r.rating).volatility::numeric, 7) AS volatility
+FROM (SELECT array_agg(id) AS ids, array_agg(r) AS rs FROM players) p,
+     (SELECT array_agg(white) AS w, array_agg(black) AS b, array_agg(score) AS s FROM games) g,
+     glicko2_rate_period(p.ids, p.rs, g.w, g.b, g.s) AS r
+ORDER BY r.player_id;
+SELECT count(*) AS rows FROM glicko2_rate_period('{}', '{}', '{}', '{}', '{}');
 -- lichess per-game vectors (scalachess GlickoCalculatorTest, tau 0.75)
 SELECT round(((g).white).rating::numeric, 2) AS w, round(((g).black).rating::numeric, 2) AS b,
        round(((g).white).rd::numeric, 4) AS w_rd, round(((g).white).volatility::numeric, 7) AS w_vol
@@ -95,3 +103,10 @@ SELECT pg_temp.err($$SELECT glicko2_conservative('(1500,350,0.06)', 'NaN')$$);
 SELECT pg_temp.err($$SELECT glicko2_period(p, o, 1) FROM (VALUES ('(1500,200,0.06)'::glicko2_rating, '(1400,30,0.06)'::glicko2_rating),
                                              ('(1501,200,0.06)', '(1400,30,0.06)')) AS t(p, o)$$);
 SELECT pg_temp.err($$SELECT glicko2_period('(1500,200,0.06)', '(1400,30,0.06)', 3)$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)"}', '{}', '{}', '{}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{1}', '{2}', '{}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,1}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{}', '{}', '{}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{1}', '{3}', '{1}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{2}', '{2}', '{1}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{1}', '{2}', '{1.5}')$$);
+SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)",NULL}', '{1}', '{2}', '{1}')$$);

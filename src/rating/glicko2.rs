@@ -11,7 +11,7 @@ use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::{composite_type, default, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated};
 
-use super::{check, floats, null_not_allowed, out_descs, sqlstate, Shape};
+use super::{check, floats, longs, null_not_allowed, out_descs, sqlstate, Shape};
 use crate::error::raise;
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
@@ -26,6 +26,7 @@ extension_sql_file!(
         glicko2_decay,
         glicko2_expected,
         glicko2_multiplayer,
+        glicko2_rate_period,
         glicko2_conservative,
         glicko2_provisional,
         glicko2_period_step,
@@ -148,6 +149,76 @@ fn glicko2_multiplayer(
     let out = check(glicko2::multiplayer(&ps, &pl, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
     let desc = unsafe { out_descs(fcinfo, Shape::Array) }.rating;
     out.into_iter().map(|r| rating_tuple(desc, r)).collect()
+}
+
+/// A whole rating period in one call: every player of `player_ids` (with `ratings` in the
+/// same order) rated against the games `white[i]` vs `black[i]` (player ids) in which white
+/// scored `white_scores[i]`. Players without games get the step-6 RD growth. Returns one row
+/// per player. This is the fast shape for large periods: columns are aggregated into arrays
+/// once and the core rates the period in one pass.
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_rate_period(
+    player_ids: Array<'_, i64>,
+    ratings: Array<'_, composite_type!("glicko2_rating")>,
+    white: Array<'_, i64>,
+    black: Array<'_, i64>,
+    white_scores: Array<'_, f64>,
+    tau: default!(f64, 0.5),
+    rd_min: default!(f64, 0.0),
+    rd_max: default!(f64, 350.0),
+    volatility_max: default!(f64, "'Infinity'"),
+    max_change: default!(f64, "'Infinity'"),
+) -> TableIterator<'static, (name!(player_id, i64), name!(rating, composite_type!('static, "glicko2_rating")))> {
+    let ids = longs(&player_ids, "player id");
+    if ids.len() != ratings.len() {
+        check::<()>(Err(pg_rating_core::rating::RatingError::length_mismatch(
+            "glicko2_rate_period (player_ids, ratings)",
+            ids.len(),
+            ratings.len(),
+        )));
+    }
+    let mut type_oid = pg_sys::InvalidOid;
+    let mut players = Vec::with_capacity(ids.len());
+    for r in ratings.iter() {
+        let t = r.unwrap_or_else(|| null_not_allowed("rating"));
+        if type_oid == pg_sys::InvalidOid {
+            type_oid = t.composite_type_oid().unwrap_or(pg_sys::InvalidOid);
+        }
+        players.push(read(&t, "player"));
+    }
+    let mut index = std::collections::HashMap::with_capacity(ids.len());
+    for (i, &id) in ids.iter().enumerate() {
+        if index.insert(id, i).is_some() {
+            raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, format!("glicko2_rate_period: player id {id} appears twice"));
+        }
+    }
+    let lookup = |side: &Array<'_, i64>, what: &str| -> Vec<usize> {
+        side.iter()
+            .map(|v| {
+                let id = v.unwrap_or_else(|| null_not_allowed(what));
+                *index.get(&id).unwrap_or_else(|| {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                        format!("glicko2_rate_period: {what} {id} is not in player_ids"),
+                    )
+                })
+            })
+            .collect()
+    };
+    let w = lookup(&white, "white player id");
+    let b = lookup(&black, "black player id");
+    let s = floats(&white_scores, "score");
+    let out = check(glicko2::rate_period(&players, &w, &b, &s, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    if out.is_empty() {
+        return TableIterator::new(Vec::new());
+    }
+    let desc = PgTupleDesc::for_composite_type_by_oid(type_oid)
+        .unwrap_or_else(|| raise(PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH, "ratings must be glicko2_rating values"));
+    // a private, non-refcounted copy that lives as long as the rows built from it
+    let desc = unsafe { pg_sys::CreateTupleDescCopy(desc.as_ptr()) };
+    let rows: Vec<_> = ids.into_iter().zip(out).map(|(id, r)| (id, rating_tuple(desc, r))).collect();
+    TableIterator::new(rows)
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]

@@ -46,6 +46,11 @@ pub(crate) fn floats(a: &Array<'_, f64>, what: &str) -> Vec<f64> {
     a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()
 }
 
+/// The elements of a bigint[] without NULLs.
+pub(crate) fn longs(a: &Array<'_, i64>, what: &str) -> Vec<i64> {
+    a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()
+}
+
 /// The elements of an int[] without NULLs.
 pub(crate) fn ints(a: &Array<'_, i32>, what: &str) -> Vec<i32> {
     a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()

@@ -44,21 +44,23 @@ impl Rating {
     /// An unrated player: 1500, RD 350, volatility 0.06.
     pub const DEFAULT: Rating = Rating::new(1500.0, 350.0, 0.06);
 
-    /// Checks the invariants: finite numbers, RD > 0, volatility > 0.
+    /// Checks the invariants: finite numbers, RD > 0, volatility > 0. `who` names the value in
+    /// the error message (formatted only when there is an error).
+    #[inline]
     pub fn validate(&self, who: &str) -> Result<()> {
-        finite(&format!("{who} rating"), self.rating)?;
-        finite(&format!("{who} rd"), self.rd)?;
-        finite(&format!("{who} volatility"), self.volatility)?;
-        if self.rd <= 0.0 {
-            return Err(RatingError::invalid(format!("{who} rd must be positive, got {}", self.rd)));
+        if self.rating.is_finite() && self.rd.is_finite() && self.volatility.is_finite() {
+            if self.rd > 0.0 && self.volatility > 0.0 {
+                return Ok(());
+            }
+            if self.rd <= 0.0 {
+                return Err(RatingError::invalid(format!("{who} rd must be positive, got {}", self.rd)));
+            }
+            return Err(RatingError::invalid(format!("{who} volatility must be positive, got {}", self.volatility)));
         }
-        if self.volatility <= 0.0 {
-            return Err(RatingError::invalid(format!(
-                "{who} volatility must be positive, got {}",
-                self.volatility
-            )));
+        for (name, v) in [("rating", self.rating), ("rd", self.rd), ("volatility", self.volatility)] {
+            finite(&format!("{who} {name}"), v)?;
         }
-        Ok(())
+        Err(RatingError::out_of_range(format!("{who} must be finite")))
     }
 
     #[inline]
@@ -126,6 +128,12 @@ impl Bounds {
             volatility: r.volatility.min(self.volatility_max),
         }
     }
+}
+
+/// Prefixes an error with the 1-based position of the offending array element.
+fn at_index(mut e: RatingError, i: usize) -> RatingError {
+    e.message = format!("element {}: {}", i + 1, e.message);
+    e
 }
 
 fn check_tau(tau: f64) -> Result<()> {
@@ -372,7 +380,7 @@ pub fn multiplayer(players: &[Rating], placements: &[f64], tau: f64, bounds: &Bo
     check_tau(tau)?;
     bounds.validate()?;
     for (i, p) in players.iter().enumerate() {
-        p.validate(&format!("player {}", i + 1))?;
+        p.validate("player").map_err(|e| at_index(e, i))?;
     }
     for &pl in placements {
         finite("placement", pl)?;
@@ -395,6 +403,47 @@ pub fn multiplayer(players: &[Rating], placements: &[f64], tau: f64, bounds: &Bo
         out.push(period.finish_unchecked(tau, bounds, 1.0)?);
     }
     Ok(out)
+}
+
+/// A whole rating period for many players at once: `players` are the ratings at the start of
+/// the period; game `i` was played between `players[white[i]]` and `players[black[i]]`, white
+/// scoring `white_scores[i]`. Every player is rated from the pre-period ratings of their
+/// opponents (Glickman's "games are treated as simultaneous"); players without games only get
+/// the step-6 RD growth. One pass over the games, O(players + games), no sorting.
+pub fn rate_period(
+    players: &[Rating],
+    white: &[usize],
+    black: &[usize],
+    white_scores: &[f64],
+    tau: f64,
+    bounds: &Bounds,
+) -> Result<Vec<Rating>> {
+    if white.len() != black.len() {
+        return Err(RatingError::length_mismatch("glicko2_rate_period", white.len(), black.len()));
+    }
+    if white.len() != white_scores.len() {
+        return Err(RatingError::length_mismatch("glicko2_rate_period", white.len(), white_scores.len()));
+    }
+    check_tau(tau)?;
+    bounds.validate()?;
+    let mut periods = Vec::with_capacity(players.len());
+    for (i, p) in players.iter().enumerate() {
+        p.validate("player").map_err(|e| at_index(e, i))?;
+        periods.push(Period::new_unchecked(*p));
+    }
+    for (i, ((&w, &b), &s)) in white.iter().zip(black).zip(white_scores).enumerate() {
+        if w >= players.len() || b >= players.len() {
+            return Err(RatingError::invalid(format!("game {}: player index out of range", i + 1)));
+        }
+        if w == b {
+            return Err(RatingError::invalid(format!("game {}: a player cannot play themselves", i + 1)));
+        }
+        score01("score", s)?;
+        let (pw, pb) = (players[w], players[b]);
+        periods[w].add_unchecked(pb, s);
+        periods[b].add_unchecked(pw, 1.0 - s);
+    }
+    periods.iter().map(|p| p.finish_unchecked(tau, bounds, 1.0)).collect()
 }
 
 /// Conservative rating: rating − k·RD (seed 003 uses k = 2, "μ − 2φ").
@@ -606,6 +655,31 @@ mod tests {
             RatingErrorKind::LengthMismatch
         );
         assert_eq!(multiplayer(&[], &[], 0.5, &Bounds::default()).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn rate_period_matches_per_player_updates() {
+        // Glickman's example as a 4-player period: player 0 plays the three others.
+        let players = [
+            Rating::new(1500.0, 200.0, 0.06),
+            Rating::new(1400.0, 30.0, 0.06),
+            Rating::new(1550.0, 100.0, 0.06),
+            Rating::new(1700.0, 300.0, 0.06),
+            Rating::new(1600.0, 80.0, 0.06), // idle
+        ];
+        let out = rate_period(&players, &[0, 2, 3], &[1, 0, 0], &[1.0, 1.0, 1.0], 0.5, &Bounds::NONE).unwrap();
+        assert_close(out[0].rating, 1464.0507, 5e-5, "rating");
+        assert_close(out[0].rd, 151.5165, 5e-5, "rd");
+        let want = update(players[0], &players[1..4], &[1.0, 0.0, 0.0], 0.5, &Bounds::NONE).unwrap();
+        assert_eq!(out[0], want);
+        assert_eq!(out[1], update(players[1], &[players[0]], &[0.0], 0.5, &Bounds::NONE).unwrap());
+        assert_eq!(out[4], update(players[4], &[], &[], 0.5, &Bounds::NONE).unwrap());
+        let kind = |r: Result<Vec<Rating>>| r.unwrap_err().kind;
+        assert_eq!(kind(rate_period(&players, &[0], &[1, 2], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::LengthMismatch);
+        assert_eq!(kind(rate_period(&players, &[0], &[1], &[1.0, 0.0], 0.5, &Bounds::NONE)), RatingErrorKind::LengthMismatch);
+        assert_eq!(kind(rate_period(&players, &[0], &[9], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
+        assert_eq!(kind(rate_period(&players, &[2], &[2], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
+        assert_eq!(kind(rate_period(&players, &[0], &[1], &[2.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
     }
 
     #[test]
