@@ -5,7 +5,10 @@
 
 mod chess;
 mod rating;
+mod accounts;
 mod error;
+mod games;
+mod rankings;
 mod types;
 
 /// Hooks for `cargo pgrx test`.

@@ -1,7 +1,7 @@
 //! Whether a game counts in a ranking: a ranked local game whose clock falls in the ranking's
 //! time-control window, and bots only where the ranking includes them.
 
-use crate::clock::{Clock, Interval};
+use crate::clock::{Clock, Interval, IntervalOverflow};
 
 /// The eligibility part of a `rankings` row.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -25,23 +25,23 @@ pub struct GameFacts {
 }
 
 impl RankingWindow {
-    /// True when the game counts in this ranking. A clock whose nominal length overflows an
-    /// interval lies beyond every window.
-    pub fn counts(&self, game: &GameFacts) -> bool {
+    /// True when the game counts in this ranking; an error when its clock's nominal length
+    /// overflows an interval (as `clock_base_time` reports it).
+    pub fn counts(&self, game: &GameFacts) -> Result<bool, IntervalOverflow> {
         if !game.ranked_local || (!self.include_bots && (game.white_is_bot || game.black_is_bot)) {
-            return false;
+            return Ok(false);
         }
-        let Some(clock) = game.clock else { return false };
-        self.contains_clock(clock)
+        match game.clock {
+            Some(clock) => self.contains_clock(clock),
+            None => Ok(false),
+        }
     }
 
     /// True when `starting_time + extra_move_multiplier * move_increase` lies in
     /// `[playtime_min, playtime_max)`.
-    pub fn contains_clock(&self, clock: Clock) -> bool {
-        match clock.base_time(self.extra_move_multiplier) {
-            Ok(base) => base >= self.playtime_min && self.playtime_max.is_none_or(|max| base < max),
-            Err(_) => false,
-        }
+    pub fn contains_clock(&self, clock: Clock) -> Result<bool, IntervalOverflow> {
+        let base = clock.base_time(self.extra_move_multiplier)?;
+        Ok(base >= self.playtime_min && self.playtime_max.is_none_or(|max| base < max))
     }
 }
 
@@ -76,12 +76,12 @@ mod tests {
 
     #[test]
     fn the_window_is_inclusive_below_and_exclusive_above() {
-        assert!(blitz().counts(&game(3, 0)));
-        assert!(blitz().counts(&game(2, 1))); // 2 min + 60 s
-        assert!(!blitz().counts(&game(2, 0)));
-        assert!(!blitz().counts(&game(10, 0)));
-        assert!(blitz().counts(&game(9, 0)));
-        assert!(!blitz().counts(&game(5, 5))); // 5 min + 300 s = 10 min
+        assert_eq!(blitz().counts(&game(3, 0)), Ok(true));
+        assert_eq!(blitz().counts(&game(2, 1)), Ok(true)); // 2 min + 60 s
+        assert_eq!(blitz().counts(&game(2, 0)), Ok(false));
+        assert_eq!(blitz().counts(&game(10, 0)), Ok(false));
+        assert_eq!(blitz().counts(&game(9, 0)), Ok(true));
+        assert_eq!(blitz().counts(&game(5, 5)), Ok(false)); // 5 min + 300 s = 10 min
     }
 
     #[test]
@@ -92,30 +92,30 @@ mod tests {
             extra_move_multiplier: 0,
             include_bots: true,
         };
-        assert!(global.counts(&game(0, 0)));
-        assert!(global.counts(&game(100_000, 0)));
+        assert_eq!(global.counts(&game(0, 0)), Ok(true));
+        assert_eq!(global.counts(&game(100_000, 0)), Ok(true));
     }
 
     #[test]
     fn bots_count_only_where_included() {
         let mut g = game(5, 0);
         g.black_is_bot = true;
-        assert!(!blitz().counts(&g));
-        assert!(RankingWindow { include_bots: true, ..blitz() }.counts(&g));
+        assert_eq!(blitz().counts(&g), Ok(false));
+        assert_eq!(RankingWindow { include_bots: true, ..blitz() }.counts(&g), Ok(true));
     }
 
     #[test]
     fn unranked_or_clockless_games_never_count() {
         let mut g = game(5, 0);
         g.ranked_local = false;
-        assert!(!blitz().counts(&g));
+        assert_eq!(blitz().counts(&g), Ok(false));
         let mut g = game(5, 0);
         g.clock = None;
-        assert!(!blitz().counts(&g));
+        assert_eq!(blitz().counts(&g), Ok(false));
     }
 
     #[test]
-    fn an_overflowing_clock_counts_nowhere() {
+    fn an_overflowing_clock_is_an_error() {
         let g = GameFacts {
             clock: Some(Clock {
                 starting_time: Interval::ZERO,
@@ -123,6 +123,6 @@ mod tests {
             }),
             ..game(0, 0)
         };
-        assert!(!RankingWindow { playtime_max: None, ..blitz() }.counts(&g));
+        assert_eq!(RankingWindow { playtime_max: None, ..blitz() }.counts(&g), Err(IntervalOverflow));
     }
 }

@@ -1,0 +1,117 @@
+//! Rules of `users` and `service_accounts` that span rows (sql/accounts.sql has the tables):
+//! every user owns one service-1 account, which keeps its identity while the user exists.
+
+use pgrx::prelude::*;
+use pgrx::{PgSqlErrorCode, WhoAllocated};
+
+use crate::error::raise;
+
+extension_sql_file!(
+    "../sql/accounts.sql",
+    name = "accounts",
+    requires = [
+        add_default_service_to_user,
+        prevent_default_service_modification,
+        prevent_default_service_deletion
+    ]
+);
+
+/// The local service, Random Chess itself.
+pub const LOCAL_SERVICE: i32 = 1;
+
+/// Reads a column of a row by name.
+pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> Option<T>
+where
+    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    row.get_by_name::<T>(name).unwrap_or_else(|e| {
+        raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("reading column {name}: {e}"))
+    })
+}
+
+fn user_exists(user_id: i32) -> bool {
+    Spi::get_one_with_args::<bool>(
+        "SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)",
+        &[user_id.into()],
+    )
+    .ok()
+    .flatten()
+    .unwrap_or(false)
+}
+
+/// AFTER INSERT ON users: the user's own Random Chess account.
+#[pg_trigger]
+fn add_default_service_to_user<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let user = trigger.new().expect("AFTER INSERT row trigger has a new row");
+    let id: i32 = field(&user, "id").expect("users.id is NOT NULL");
+    let email: String = field::<&str>(&user, "email").unwrap_or_default().to_owned();
+    Spi::run_with_args(
+        "INSERT INTO service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
+         VALUES ($1, 1, $1::text, NULL, left($2, 256), false)",
+        &[id.into(), email.into()],
+    )
+    .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    Ok(None)
+}
+
+/// BEFORE UPDATE ON service_accounts. A service-1 account keeps its service, name, user and
+/// bot flag while its user exists (the ON DELETE SET NULL of a deleted user runs after the
+/// user is gone, so it passes). An account whose user is unlinked loses its token, which keeps
+/// `token_only_for_linked_accounts` true through that cascade.
+#[pg_trigger]
+fn prevent_default_service_modification<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
+    let old = trigger.old().expect("BEFORE UPDATE row trigger has an old row");
+    let new = trigger.new().expect("BEFORE UPDATE row trigger has a new row");
+    let old_service: Option<i32> = field(&old, "service_id");
+    let old_user: Option<i32> = field(&old, "user_id");
+    let new_user: Option<i32> = field(&new, "user_id");
+    if old_service == Some(LOCAL_SERVICE) {
+        let name: String = field::<&str>(&old, "user_id_in_service").unwrap_or_default().to_owned();
+        let identity_changed = old_service != field(&new, "service_id")
+            || field::<&str>(&old, "user_id_in_service") != field::<&str>(&new, "user_id_in_service")
+            || (old_user != new_user && new_user.is_some());
+        if identity_changed && old_user.is_some_and(user_exists) {
+            raise(
+                PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                format!(
+                    "the Random Chess account \"{name}\" of an existing user cannot change its service, name or user"
+                ),
+            );
+        }
+        if field::<bool>(&old, "is_bot") != field::<bool>(&new, "is_bot") {
+            raise(
+                PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                format!("the bot flag of the Random Chess account \"{name}\" cannot change (rankings depend on it)"),
+            );
+        }
+    }
+    let mut new = new.into_owned();
+    if old_user.is_some() && new_user.is_none() {
+        // `token` is varchar; pgrx types a NULL by its Rust type, and `char` is its varchar type.
+        new.set_by_name("token", None::<char>)
+            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    }
+    Ok(Some(new))
+}
+
+/// BEFORE DELETE ON service_accounts: the service-1 account of an existing user stays.
+#[pg_trigger]
+fn prevent_default_service_deletion<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let old = trigger.old().expect("BEFORE DELETE row trigger has an old row");
+    let service: Option<i32> = field(&old, "service_id");
+    let user: Option<i32> = field(&old, "user_id");
+    if service == Some(LOCAL_SERVICE) && user.is_some_and(user_exists) {
+        let name: String = field::<&str>(&old, "user_id_in_service").unwrap_or_default().to_owned();
+        raise(
+            PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+            format!("the Random Chess account \"{name}\" of an existing user cannot be deleted; delete the user instead"),
+        );
+    }
+    Ok(Some(old))
+}

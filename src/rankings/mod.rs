@@ -1,0 +1,203 @@
+//! Rankings in the database: the Rust triggers that keep `elo_history` and `ranking_players`
+//! equal to a replay of every ranked game in `(creation_date, id)` order (sql/rankings.sql has
+//! the tables and views). New games that come after their players' latest games are appended;
+//! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
+//! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
+
+mod store;
+
+use std::cell::Cell;
+
+use pg_rating_core::ranking::{appendable, replay, GameKey};
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use crate::error::raise;
+use store::{GameRow, Ranking, Store};
+
+extension_sql_file!(
+    "../../sql/rankings.sql",
+    name = "rankings",
+    requires = [
+        "games",
+        "types_functions",
+        rate_service_games,
+        rerate_redated_service_game,
+        recalculate_changed_ranking,
+        check_elo_history_entry,
+        rebuild_ranking
+    ]
+);
+
+thread_local! {
+    /// Set while pg_rating itself writes the history, whose entries are valid by construction.
+    static WRITING_HISTORY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the history as being written by pg_rating until dropped (also on error unwinding).
+struct HistoryWrite;
+
+impl HistoryWrite {
+    fn begin() -> Self {
+        WRITING_HISTORY.with(|w| w.set(true));
+        HistoryWrite
+    }
+}
+
+impl Drop for HistoryWrite {
+    fn drop(&mut self) {
+        WRITING_HISTORY.with(|w| w.set(false));
+    }
+}
+
+/// Rates `games` (sorted) in every ranking they count in.
+fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]) {
+    let mut appends = Vec::new();
+    for ranking in rankings {
+        let counted = ranking.counted(games);
+        if counted.is_empty() {
+            continue;
+        }
+        let current = store.current_standings(ranking.id, &counted);
+        let latest = current.iter().map(|(p, c)| (p.clone(), c.last)).collect();
+        if appendable(&latest, &counted) {
+            appends.push((ranking, counted, current));
+        } else {
+            let from = counted[0].key;
+            store.rebuild_from(ranking, Some(from));
+        }
+    }
+    if !appends.is_empty() {
+        store.append(&appends);
+    }
+}
+
+/// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`).
+#[pg_trigger]
+fn rate_service_games<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    Spi::connect_mut(|client| {
+        // SAFETY: the trigger data outlives this SPI connection; registering it makes the
+        // transition table visible to the queries below.
+        unsafe {
+            pg_sys::SPI_register_trigger_data(trigger.trigger_data() as *const _ as *mut _);
+        }
+        let mut store = Store::new(client);
+        let games = store.inserted_games();
+        if games.is_empty() {
+            return;
+        }
+        let _writing = HistoryWrite::begin();
+        store.lock();
+        let rankings = store.rankings(None);
+        rate_games(&mut store, &rankings, &games);
+    });
+    Ok(None)
+}
+
+/// AFTER UPDATE OF creation_date ON service_games: the game moves in the history of every
+/// ranking it counts in, which is rebuilt from the earlier of its two places.
+#[pg_trigger]
+fn rerate_redated_service_game<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let old = trigger.old().expect("row trigger on UPDATE has an old row");
+    let new = trigger.new().expect("row trigger on UPDATE has a new row");
+    let id: i32 = crate::accounts::field(&new, "id").expect("service_games.id is NOT NULL");
+    let date = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
+        crate::accounts::field::<TimestampWithTimeZone>(row, "creation_date")
+            .expect("creation_date is NOT NULL")
+            .into_inner()
+    };
+    let from = GameKey { played_at: date(&old).min(date(&new)), game_id: id };
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        let Some(game) = store.game(id) else { return };
+        let _writing = HistoryWrite::begin();
+        store.lock();
+        for ranking in store.rankings(None) {
+            if !ranking.counted(std::slice::from_ref(&game)).is_empty() {
+                store.rebuild_from(&ranking, Some(from));
+            }
+        }
+    });
+    Ok(None)
+}
+
+/// AFTER INSERT OR UPDATE ON rankings: the ranking's history is recalculated.
+#[pg_trigger]
+fn recalculate_changed_ranking<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
+    let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
+    rebuild(id);
+    Ok(None)
+}
+
+fn rebuild(ranking_id: i32) -> i64 {
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        let _writing = HistoryWrite::begin();
+        store.lock();
+        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("ranking {ranking_id} does not exist"),
+            )
+        };
+        store.rebuild_from(&ranking, None)
+    })
+}
+
+/// Rebuilds one ranking's history from scratch; returns the number of entries written.
+/// `recalculate_ranking(ranking_id)` is the procedure apps call.
+#[pg_extern(volatile, strict, parallel_unsafe)]
+fn rebuild_ranking(ranking_id: i32) -> i64 {
+    rebuild(ranking_id)
+}
+
+/// BEFORE INSERT OR UPDATE ON elo_history: an entry written by anyone but pg_rating's own
+/// triggers must pair a game with a ranking it counts in.
+#[pg_trigger]
+fn check_elo_history_entry<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
+    if WRITING_HISTORY.with(Cell::get) {
+        return Ok(Some(new));
+    }
+    let game: Option<i32> = crate::accounts::field(&new, "game_id");
+    let ranking: Option<i32> = crate::accounts::field(&new, "ranking_id");
+    let counts = Spi::get_one_with_args::<bool>(
+        "SELECT EXISTS (SELECT 1 FROM games_rankings WHERE game_id = $1 AND ranking_id = $2)",
+        &[game.into(), ranking.into()],
+    )
+    .ok()
+    .flatten()
+    .unwrap_or(false);
+    if !counts {
+        raise(
+            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            format!(
+                "elo_history entry rejected: game {} does not count in ranking {} (not in games_rankings)",
+                game.map_or("NULL".into(), |g| g.to_string()),
+                ranking.map_or("NULL".into(), |r| r.to_string())
+            ),
+        );
+    }
+    Ok(Some(new))
+}
+
+/// A replay that fails (a rating formula out of its range, a player against themselves) is
+/// reported with the SQLSTATE of the rating engine.
+pub(crate) fn replay_or_raise(
+    ranking: &Ranking,
+    states: &mut std::collections::HashMap<String, pg_rating_core::ranking::PlayerState>,
+    games: &[pg_rating_core::ranking::RatedGame<String>],
+) -> Vec<pg_rating_core::ranking::RatedPair> {
+    replay(&ranking.system, states, games).unwrap_or_else(|e| {
+        raise(crate::rating::sqlstate(e.kind), format!("rating games in ranking {}: {e}", ranking.id))
+    })
+}

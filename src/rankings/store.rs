@@ -1,0 +1,533 @@
+//! What the ranking triggers read from and write to the tables, through SPI. Reads of numbers
+//! go through `float8` and writes through their decimal text, so a state read back equals the
+//! state computed (see `pg_rating_core::ranking::system::stored`).
+
+use std::collections::HashMap;
+
+use pg_rating_core::clock::{Clock, Interval as CoreInterval};
+use pg_rating_core::ranking::system::STORED_DECIMALS;
+use pg_rating_core::ranking::{
+    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, Record,
+};
+use pg_rating_core::rating::glicko2;
+use pg_rating_core::result::GameEndType;
+use pgrx::prelude::*;
+use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::PgSqlErrorCode;
+
+use super::replay_or_raise;
+use crate::error::raise;
+
+/// A ranking: which games count in it and how they are rated.
+pub struct Ranking {
+    pub id: i32,
+    pub window: RankingWindow,
+    pub system: RatingSystem,
+}
+
+/// A ranked local game as the rankings see it.
+pub struct GameRow {
+    pub key: GameKey,
+    pub white: String,
+    pub black: String,
+    pub white_score: f64,
+    pub facts: GameFacts,
+}
+
+impl Ranking {
+    /// The games (sorted, as given) that count in this ranking.
+    pub fn counted(&self, games: &[GameRow]) -> Vec<RatedGame<String>> {
+        games
+            .iter()
+            .filter(|g| {
+                self.window.counts(&g.facts).unwrap_or_else(|_| {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                        format!(
+                            "interval out of range: the clock of game {} times extra_move_multiplier of ranking {}",
+                            g.key.game_id, self.id
+                        ),
+                    )
+                })
+            })
+            .map(|g| RatedGame {
+                key: g.key,
+                white: g.white.clone(),
+                black: g.black.clone(),
+                white_score: g.white_score,
+            })
+            .collect()
+    }
+}
+
+/// A player's current standing in a ranking (a `ranking_players` row).
+pub struct Standing {
+    pub entry: i32,
+    pub state: PlayerState,
+    pub record: Record,
+    pub last: GameKey,
+}
+
+/// One row of `elo_history` to write.
+struct Entry {
+    id: i32,
+    player: String,
+    ranking: i32,
+    game: i32,
+    state: PlayerState,
+    previous: Option<i32>,
+}
+
+/// One row of `ranking_players` to write.
+struct PlayerRow {
+    ranking: i32,
+    player: String,
+    entry: i32,
+    state: PlayerState,
+    record: Record,
+    last_game: i32,
+}
+
+pub struct Store<'c, 'conn> {
+    client: &'c mut SpiClient<'conn>,
+}
+
+fn internal(e: impl std::fmt::Display) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
+}
+
+/// The decimal text a state number is stored as: [`STORED_DECIMALS`] decimals, no trailing zeros.
+fn numeric_text(x: f64) -> String {
+    let text = format!("{:.*}", STORED_DECIMALS as usize, x);
+    let trimmed = text.trim_end_matches('0');
+    trimmed.strip_suffix('.').unwrap_or(trimmed).to_owned()
+}
+
+fn interval(i: Interval) -> CoreInterval {
+    CoreInterval { months: i.months(), days: i.days(), micros: i.micros() }
+}
+
+fn timestamp(micros: i64) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
+}
+
+const GAME_COLUMNS: &str = "g.id, g.creation_date, g.white_player::text, g.black_player::text,
+    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase, w.is_bot, b.is_bot";
+const GAME_JOINS: &str = "JOIN service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
+    JOIN service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player";
+
+fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
+    let mut games = Vec::with_capacity(rows.len());
+    for row in rows {
+        let get_text = |n: usize| -> String { row.get::<String>(n).ok().flatten().unwrap_or_default() };
+        let id: i32 = row.get(1).ok().flatten().unwrap_or_else(|| internal("game without id"));
+        let date: TimestampWithTimeZone =
+            row.get(2).ok().flatten().unwrap_or_else(|| internal("game without date"));
+        let end_type: GameEndType = get_text(5)
+            .parse()
+            .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
+        let clock = match (row.get::<Interval>(6).ok().flatten(), row.get::<Interval>(7).ok().flatten()) {
+            (Some(s), Some(m)) => Some(Clock { starting_time: interval(s), move_increase: interval(m) }),
+            _ => None,
+        };
+        games.push(GameRow {
+            key: GameKey { played_at: date.into_inner(), game_id: id },
+            white: get_text(3),
+            black: get_text(4),
+            white_score: end_type.score(true),
+            facts: GameFacts {
+                ranked_local: true,
+                clock,
+                white_is_bot: row.get::<bool>(8).ok().flatten().unwrap_or(false),
+                black_is_bot: row.get::<bool>(9).ok().flatten().unwrap_or(false),
+            },
+        });
+    }
+    games
+}
+
+impl<'c, 'conn> Store<'c, 'conn> {
+    pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
+        Store { client }
+    }
+
+    fn query(&mut self, sql: &str, args: &[pgrx::datum::DatumWithOid]) -> SpiTupleTable<'conn> {
+        self.client.update(sql, None, args).unwrap_or_else(|e| internal(e))
+    }
+
+    /// Waits for, then holds until commit, the one lock of the history's writers.
+    pub fn lock(&mut self) {
+        self.query("UPDATE ranking_writes SET writes = writes + 1", &[]);
+    }
+
+    /// The ranked local games of this INSERT, in (creation_date, id) order.
+    pub fn inserted_games(&mut self) -> Vec<GameRow> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM inserted_games g {GAME_JOINS}
+             WHERE g.service_id = 1 AND g.is_ranked ORDER BY g.creation_date, g.id"
+        );
+        game_rows(self.query(&sql, &[]))
+    }
+
+    /// One game, if it is a ranked local game.
+    pub fn game(&mut self, id: i32) -> Option<GameRow> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM service_games g {GAME_JOINS}
+             WHERE g.id = $1 AND g.service_id = 1 AND g.is_ranked"
+        );
+        game_rows(self.query(&sql, &[id.into()])).pop()
+    }
+
+    /// Every ranked local game from `from` on (all when `None`), in order.
+    fn games_from(&mut self, from: Option<GameKey>) -> Vec<GameRow> {
+        let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM service_games g {GAME_JOINS}
+             WHERE (g.creation_date, g.id) >= ($1, $2) AND g.service_id = 1 AND g.is_ranked
+             ORDER BY g.creation_date, g.id"
+        );
+        game_rows(self.query(&sql, &[timestamp(from.played_at).into(), from.game_id.into()]))
+    }
+
+    /// All rankings, or the one with this id.
+    pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
+        let rows = self.query(
+            "SELECT id, playtime_min, playtime_max, extra_move_multiplier, starting_elo::float8, include_bots,
+                    k_factor::float8, rating_system::text, glicko2_tau, starting_rd, starting_volatility,
+                    rating_period
+             FROM rankings WHERE $1 IS NULL OR id = $1 ORDER BY id",
+            &[id.into()],
+        );
+        let mut rankings = Vec::new();
+        for row in rows {
+            let f = |n: usize| row.get::<f64>(n).ok().flatten().unwrap_or(f64::NAN);
+            let id: i32 = row.get(1).ok().flatten().unwrap_or_default();
+            let starting = f(5);
+            let system = match row.get::<String>(8).ok().flatten().as_deref() {
+                Some("glicko2") => RatingSystem::Glicko2 {
+                    starting: glicko2::Rating::new(starting, f(10), f(11)),
+                    tau: f(9),
+                    period_micros: row
+                        .get::<Interval>(12)
+                        .ok()
+                        .flatten()
+                        .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
+                    bounds: glicko2::Bounds::default(),
+                },
+                Some("skemino") => RatingSystem::Skemino { starting },
+                _ => RatingSystem::Elo { starting, k: f(7) },
+            };
+            rankings.push(Ranking {
+                id,
+                window: RankingWindow {
+                    playtime_min: row.get::<Interval>(2).ok().flatten().map(interval).unwrap_or_default(),
+                    playtime_max: row.get::<Interval>(3).ok().flatten().map(interval),
+                    extra_move_multiplier: row.get::<i32>(4).ok().flatten().unwrap_or_default(),
+                    include_bots: row.get::<bool>(6).ok().flatten().unwrap_or(false),
+                },
+                system,
+            });
+        }
+        rankings
+    }
+
+    /// The current standings in `ranking` of the players of `games`.
+    pub fn current_standings(
+        &mut self,
+        ranking: i32,
+        games: &[RatedGame<String>],
+    ) -> HashMap<String, Standing> {
+        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
+        players.sort_unstable();
+        players.dedup();
+        let rows = self.query(
+            "SELECT user_id_in_service::text, elo_history_id, rating::float8, rd::float8, volatility::float8,
+                    games, wins, draws, losses, peak_rating::float8, last_game_date, last_game_id
+             FROM ranking_players
+             WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
+            &[ranking.into(), players.into()],
+        );
+        let mut out = HashMap::with_capacity(rows.len());
+        for row in rows {
+            let int = |n: usize| row.get::<i32>(n).ok().flatten().unwrap_or_default();
+            let player: String = row.get(1).ok().flatten().unwrap_or_default();
+            let last_date: TimestampWithTimeZone =
+                row.get(11).ok().flatten().unwrap_or_else(|| internal("standing without date"));
+            let last = GameKey { played_at: last_date.into_inner(), game_id: int(12) };
+            out.insert(
+                player,
+                Standing {
+                    entry: int(2),
+                    state: PlayerState {
+                        rating: row.get::<f64>(3).ok().flatten().unwrap_or_default(),
+                        rd: row.get::<f64>(4).ok().flatten(),
+                        volatility: row.get::<f64>(5).ok().flatten(),
+                        last_played: Some(last.played_at),
+                    },
+                    record: Record {
+                        games: int(6),
+                        wins: int(7),
+                        draws: int(8),
+                        losses: int(9),
+                        peak: row.get::<f64>(10).ok().flatten(),
+                    },
+                    last,
+                },
+            );
+        }
+        out
+    }
+
+    fn next_ids(&mut self, n: usize) -> Vec<i32> {
+        let rows = self.query(
+            "SELECT nextval('elo_history_id_seq')::int4 FROM generate_series(1, $1)",
+            &[(n as i32).into()],
+        );
+        rows.map(|r| r.get::<i32>(1).ok().flatten().unwrap_or_else(|| internal("no id"))).collect()
+    }
+
+    /// Appends games that come after all of their players' rated games, for several rankings
+    /// at once: one INSERT into the history and one upsert of the standings.
+    pub fn append(&mut self, batches: &[(&Ranking, Vec<RatedGame<String>>, HashMap<String, Standing>)]) {
+        let total: usize = batches.iter().map(|(_, games, _)| 2 * games.len()).sum();
+        let mut ids = self.next_ids(total).into_iter();
+        let mut entries = Vec::with_capacity(total);
+        let mut players = Vec::new();
+        for (ranking, games, current) in batches {
+            let mut states: HashMap<String, PlayerState> =
+                current.iter().map(|(p, s)| (p.clone(), s.state)).collect();
+            let mut tips: HashMap<String, (i32, Record, i32)> = current
+                .iter()
+                .map(|(p, s)| (p.clone(), (s.entry, s.record, s.last.game_id)))
+                .collect();
+            let rated = replay_or_raise(ranking, &mut states, games);
+            for (game, pair) in games.iter().zip(&rated) {
+                for (player, state, score) in [
+                    (&game.white, pair.white, game.white_score),
+                    (&game.black, pair.black, 1.0 - game.white_score),
+                ] {
+                    let id = ids.next().unwrap_or_else(|| internal("ran out of history ids"));
+                    let tip = tips.entry(player.clone()).or_insert((0, Record::default(), 0));
+                    entries.push(Entry {
+                        id,
+                        player: player.clone(),
+                        ranking: ranking.id,
+                        game: game.key.game_id,
+                        state,
+                        previous: (tip.0 != 0).then_some(tip.0),
+                    });
+                    tip.0 = id;
+                    tip.1.add(score, state.rating);
+                    tip.2 = game.key.game_id;
+                }
+            }
+            for (player, (entry, record, last_game)) in tips {
+                if !current.get(&player).is_some_and(|c| c.entry == entry) {
+                    players.push(PlayerRow {
+                        ranking: ranking.id,
+                        state: states[&player],
+                        player,
+                        entry,
+                        record,
+                        last_game,
+                    });
+                }
+            }
+        }
+        self.insert_entries(&entries);
+        self.upsert_players(&players);
+    }
+
+    fn insert_entries(&mut self, entries: &[Entry]) {
+        let ids: Vec<i32> = entries.iter().map(|e| e.id).collect();
+        let players: Vec<&str> = entries.iter().map(|e| e.player.as_str()).collect();
+        let rankings: Vec<i32> = entries.iter().map(|e| e.ranking).collect();
+        let games: Vec<i32> = entries.iter().map(|e| e.game).collect();
+        let elos: Vec<String> = entries.iter().map(|e| numeric_text(e.state.rating)).collect();
+        let previous: Vec<Option<i32>> = entries.iter().map(|e| e.previous).collect();
+        let rds: Vec<Option<String>> = entries.iter().map(|e| e.state.rd.map(numeric_text)).collect();
+        let vols: Vec<Option<String>> = entries.iter().map(|e| e.state.volatility.map(numeric_text)).collect();
+        self.query(
+            "INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
+                                      rd, volatility, game_date)
+             SELECT u.id, 1, u.player, u.ranking, u.game, u.elo::numeric, u.previous, u.rd::numeric,
+                    u.vol::numeric, g.creation_date
+             FROM unnest($1::int4[], $2::text[], $3::int4[], $4::int4[], $5::text[], $6::int4[], $7::text[],
+                         $8::text[]) AS u(id, player, ranking, game, elo, previous, rd, vol)
+             JOIN service_games g ON g.id = u.game
+             ORDER BY u.id",
+            &[
+                ids.into(),
+                players.into(),
+                rankings.into(),
+                games.into(),
+                elos.into(),
+                previous.into(),
+                rds.into(),
+                vols.into(),
+            ],
+        );
+    }
+
+    fn upsert_players(&mut self, rows: &[PlayerRow]) {
+        if rows.is_empty() {
+            return;
+        }
+        let col = |f: &dyn Fn(&PlayerRow) -> i32| -> Vec<i32> { rows.iter().map(f).collect() };
+        let rankings = col(&|r| r.ranking);
+        let entries = col(&|r| r.entry);
+        let games = col(&|r| r.record.games);
+        let wins = col(&|r| r.record.wins);
+        let draws = col(&|r| r.record.draws);
+        let losses = col(&|r| r.record.losses);
+        let last_games = col(&|r| r.last_game);
+        let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
+        let ratings: Vec<String> = rows.iter().map(|r| numeric_text(r.state.rating)).collect();
+        let rds: Vec<Option<String>> = rows.iter().map(|r| r.state.rd.map(numeric_text)).collect();
+        let vols: Vec<Option<String>> = rows.iter().map(|r| r.state.volatility.map(numeric_text)).collect();
+        let peaks: Vec<String> =
+            rows.iter().map(|r| numeric_text(r.record.peak.unwrap_or(r.state.rating))).collect();
+        self.query(
+            "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
+                                                volatility, games, wins, draws, losses, peak_rating,
+                                                last_game_date, last_game_id)
+             SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
+                    u.wins, u.draws, u.losses, u.peak::numeric, g.creation_date, u.game
+             FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
+                         $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[])
+                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game)
+             JOIN service_games g ON g.id = u.game
+             ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
+                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
+                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
+                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
+                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
+            &[
+                rankings.into(),
+                players.into(),
+                entries.into(),
+                ratings.into(),
+                rds.into(),
+                vols.into(),
+                games.into(),
+                wins.into(),
+                draws.into(),
+                losses.into(),
+                peaks.into(),
+                last_games.into(),
+            ],
+        );
+    }
+
+    /// Each player's latest entry in `ranking` before `from`: the state the rebuild starts from.
+    fn states_before(
+        &mut self,
+        ranking: i32,
+        from: GameKey,
+        players: Vec<&str>,
+    ) -> HashMap<String, (i32, PlayerState)> {
+        let rows = self.query(
+            "SELECT u.player, e.id, e.elo::float8, e.rd::float8, e.volatility::float8, e.game_date
+             FROM unnest($2::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT e.id, e.elo, e.rd, e.volatility, e.game_date
+                 FROM elo_history e
+                 WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
+                   AND (e.game_date, e.game_id) < ($3, $4)
+                 ORDER BY e.game_date DESC, e.game_id DESC
+                 LIMIT 1) e",
+            &[ranking.into(), players.into(), timestamp(from.played_at).into(), from.game_id.into()],
+        );
+        let mut out = HashMap::new();
+        for row in rows {
+            let player: String = row.get(1).ok().flatten().unwrap_or_default();
+            let date: TimestampWithTimeZone = row.get(6).ok().flatten().unwrap_or_else(|| internal("no date"));
+            let state = PlayerState {
+                rating: row.get::<f64>(3).ok().flatten().unwrap_or_default(),
+                rd: row.get::<f64>(4).ok().flatten(),
+                volatility: row.get::<f64>(5).ok().flatten(),
+                last_played: Some(date.into_inner()),
+            };
+            out.insert(player, (row.get::<i32>(2).ok().flatten().unwrap_or_default(), state));
+        }
+        out
+    }
+
+    /// Rebuilds `ranking`'s history from the game at `from` on (from scratch when `None`):
+    /// every entry from there is replaced by a replay of the games from there, and the
+    /// standings of every player of those games are recomputed. Returns the entries written.
+    pub fn rebuild_from(&mut self, ranking: &Ranking, from: Option<GameKey>) -> i64 {
+        let games = ranking.counted(&self.games_from(from));
+        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
+        players.sort_unstable();
+        players.dedup();
+        let before = match from {
+            Some(from) => self.states_before(ranking.id, from, players.clone()),
+            None => HashMap::new(),
+        };
+        let mut states: HashMap<String, PlayerState> =
+            before.iter().map(|(p, (_, s))| (p.clone(), *s)).collect();
+        let mut tips: HashMap<String, i32> = before.iter().map(|(p, (id, _))| (p.clone(), *id)).collect();
+        let rated = replay_or_raise(ranking, &mut states, &games);
+
+        match from {
+            Some(from) => self.query(
+                "DELETE FROM elo_history WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+                &[ranking.id.into(), timestamp(from.played_at).into(), from.game_id.into()],
+            ),
+            None => {
+                self.query("DELETE FROM ranking_players WHERE ranking_id = $1", &[ranking.id.into()]);
+                self.query("DELETE FROM elo_history WHERE ranking_id = $1", &[ranking.id.into()])
+            }
+        };
+        let mut ids = self.next_ids(2 * games.len()).into_iter();
+        let mut entries = Vec::with_capacity(2 * games.len());
+        for (game, pair) in games.iter().zip(&rated) {
+            for (player, state) in [(&game.white, pair.white), (&game.black, pair.black)] {
+                let id = ids.next().unwrap_or_else(|| internal("ran out of history ids"));
+                entries.push(Entry {
+                    id,
+                    player: player.clone(),
+                    ranking: ranking.id,
+                    game: game.key.game_id,
+                    state,
+                    previous: tips.insert(player.clone(), id),
+                });
+            }
+        }
+        if !entries.is_empty() {
+            self.insert_entries(&entries);
+        }
+        self.refresh_standings(ranking.id, from.map(|_| players));
+        entries.len() as i64
+    }
+
+    /// Recomputes `ranking_players` rows from the history: of these players, or of everyone.
+    fn refresh_standings(&mut self, ranking: i32, players: Option<Vec<&str>>) {
+        self.query(
+            "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
+                                                volatility, games, wins, draws, losses, peak_rating,
+                                                last_game_date, last_game_id)
+             SELECT DISTINCT ON (e.user_id_in_service)
+                    e.ranking_id, 1, e.user_id_in_service, e.id, e.elo, e.rd, e.volatility,
+                    count(*) OVER w,
+                    count(*) FILTER (WHERE s.score = 1) OVER w,
+                    count(*) FILTER (WHERE s.score = 0.5) OVER w,
+                    count(*) FILTER (WHERE s.score = 0) OVER w,
+                    max(e.elo) OVER w, e.game_date, e.game_id
+             FROM elo_history e
+             JOIN service_games g ON g.id = e.game_id
+             CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service) AS score) s
+             WHERE e.ranking_id = $1 AND e.service_id = 1
+               AND ($2::text[] IS NULL OR e.user_id_in_service = ANY ($2::text[]))
+             WINDOW w AS (PARTITION BY e.user_id_in_service)
+             ORDER BY e.user_id_in_service, e.game_date DESC, e.game_id DESC
+             ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
+                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
+                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
+                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
+                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
+            &[ranking.into(), players.into()],
+        );
+    }
+}
