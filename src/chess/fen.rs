@@ -3,7 +3,7 @@
 use pg_rating_core::chess;
 use pgrx::prelude::*;
 
-use super::{finfo_v1, raise_chess, varchar_array};
+use super::{finfo_v1, raise_chess, varchar_array, varchar_array_flat};
 
 finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
 
@@ -17,8 +17,10 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         let moves: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
-        let fens = chess::fen_array(start, moves.iter()).unwrap_or_else(|e| raise_chess(e));
-        varchar_array(&fens)
+        let (mut buf, mut ends) = (String::new(), Vec::new());
+        chess::fen_array_into(start, moves.iter(), &mut buf, &mut ends)
+            .unwrap_or_else(|e| raise_chess(e));
+        varchar_array_flat(&buf, &ends)
     }
 }
 

@@ -37,6 +37,21 @@ fn intalign(n: usize) -> usize {
     (n + INTALIGN - 1) & !(INTALIGN - 1)
 }
 
+/// Builds a `varchar[]` from strings written one after another in `buf`, `ends[i]` being
+/// where the i-th ends.
+pub(crate) unsafe fn varchar_array_flat(buf: &str, ends: &[usize]) -> pg_sys::Datum {
+    let mut from = 0;
+    let items: Vec<&str> = ends
+        .iter()
+        .map(|&end| {
+            let s = &buf[from..end];
+            from = end;
+            s
+        })
+        .collect();
+    unsafe { varchar_array(&items) }
+}
+
 /// Builds a one-dimensional `varchar[]` (no NULLs) in a single palloc.
 pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum {
     unsafe {

@@ -4,7 +4,8 @@ use shakmaty::fen::{Epd, Fen, ParseFenError};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position, PositionErrorKinds,
+    Bitboard, CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position,
+    PositionErrorKinds, Square,
 };
 
 use super::error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
@@ -97,9 +98,84 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
 }
 
 /// Appends the partial FEN (four fields, legal en passant only) of `pos` to `out`.
+/// Written square by square into a stack buffer; castling rights other than the corner rooks
+/// (Chess960) go through shakmaty's X-FEN writer.
 #[inline]
 pub fn write_partial_fen(pos: &Chess, out: &mut String) {
-    Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+    let rights = pos.castles().castling_rights();
+    let corners = Bitboard::from(Square::A1)
+        | Bitboard::from(Square::H1)
+        | Bitboard::from(Square::A8)
+        | Bitboard::from(Square::H8);
+    if !(rights & !corners).is_empty() {
+        Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+        return;
+    }
+    let board = pos.board();
+    let mut buf = [0u8; 96];
+    let mut n = 0;
+    // A mailbox of piece letters (0 = empty), filled from the 12 piece bitboards.
+    let mut mailbox = [0u8; 64];
+    for color in shakmaty::Color::ALL {
+        for role in shakmaty::Role::ALL {
+            let piece = shakmaty::Piece { color, role };
+            let c = piece.char() as u8;
+            for sq in board.by_piece(piece) {
+                mailbox[usize::from(sq)] = c;
+            }
+        }
+    }
+    for rank in (0..8usize).rev() {
+        let mut empty = 0u8;
+        for &c in &mailbox[rank * 8..rank * 8 + 8] {
+            if c == 0 {
+                empty += 1;
+            } else {
+                if empty > 0 {
+                    buf[n] = b'0' + empty;
+                    n += 1;
+                    empty = 0;
+                }
+                buf[n] = c;
+                n += 1;
+            }
+        }
+        if empty > 0 {
+            buf[n] = b'0' + empty;
+            n += 1;
+        }
+        buf[n] = if rank > 0 { b'/' } else { b' ' };
+        n += 1;
+    }
+    buf[n] = if pos.turn() == shakmaty::Color::White { b'w' } else { b'b' };
+    buf[n + 1] = b' ';
+    n += 2;
+    if rights.is_empty() {
+        buf[n] = b'-';
+        n += 1;
+    } else {
+        for (sq, c) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
+            if rights.contains(sq) {
+                buf[n] = c;
+                n += 1;
+            }
+        }
+    }
+    buf[n] = b' ';
+    n += 1;
+    match pos.ep_square(EnPassantMode::Legal) {
+        Some(sq) => {
+            buf[n] = sq.file().char() as u8;
+            buf[n + 1] = sq.rank().char() as u8;
+            n += 2;
+        }
+        None => {
+            buf[n] = b'-';
+            n += 1;
+        }
+    }
+    // SAFETY: only ASCII bytes were written to buf, so `out` stays valid UTF-8.
+    unsafe { out.as_mut_vec().extend_from_slice(&buf[..n]) };
 }
 
 /// The partial FEN of `pos`.
@@ -171,16 +247,46 @@ pub fn fen_array<'a, I>(start: &str, moves: I) -> Result<Vec<String>, ChessError
 where
     I: IntoIterator<Item = Option<&'a str>>,
 {
+    let mut buf = String::new();
+    let mut ends = Vec::new();
+    fen_array_into(start, moves, &mut buf, &mut ends)?;
+    let mut from = 0;
+    Ok(ends
+        .iter()
+        .map(|&end| {
+            let s = buf[from..end].to_owned();
+            from = end;
+            s
+        })
+        .collect())
+}
+
+/// [`fen_array`] without an allocation per position: the partial FENs are written one after
+/// another into `buf` (cleared first) and `ends[i]` is where the i-th one ends.
+pub fn fen_array_into<'a, I>(
+    start: &str,
+    moves: I,
+    buf: &mut String,
+    ends: &mut Vec<usize>,
+) -> Result<(), ChessError>
+where
+    I: IntoIterator<Item = Option<&'a str>>,
+{
+    buf.clear();
+    ends.clear();
     let mut pos = parse_start(start)?;
     let iter = moves.into_iter();
-    let mut out = Vec::with_capacity(iter.size_hint().0 + 1);
-    out.push(partial_fen(&pos));
+    buf.reserve(64 * (iter.size_hint().0 + 1));
+    ends.reserve(iter.size_hint().0 + 1);
+    write_partial_fen(&pos, buf);
+    ends.push(buf.len());
     for (i, mv) in iter.enumerate() {
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
         play_uci(&mut pos, i + 1, mv)?;
-        out.push(partial_fen(&pos));
+        write_partial_fen(&pos, buf);
+        ends.push(buf.len());
     }
-    Ok(out)
+    Ok(())
 }
 
 /// SAN (with `+` and `#`) of each UCI move.
@@ -349,6 +455,39 @@ mod tests {
         assert!(matches!(e, ChessError::Move(MoveError { ply: 2, kind: MoveErrorKind::Illegal, .. })));
         let e = san_to_moves(STANDARD_FEN, [Some("Zz9")]).unwrap_err();
         assert!(matches!(e, ChessError::Move(MoveError { ply: 1, kind: MoveErrorKind::Unparsable, .. })));
+    }
+
+    #[test]
+    fn fast_writer_matches_shakmaty_epd() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let starts = [
+            STANDARD_FEN,
+            "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1",
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+        ];
+        let mut positions = 0;
+        for game in 0..600 {
+            let mut pos = parse_start(starts[game % starts.len()]).unwrap();
+            for _ in 0..(next() % 200) {
+                let mut s = String::new();
+                write_partial_fen(&pos, &mut s);
+                assert_eq!(s, Epd::from_position(&pos, EnPassantMode::Legal).to_string());
+                positions += 1;
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(next() % legal.len() as u64) as usize];
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(positions > 10_000);
     }
 
     #[test]
