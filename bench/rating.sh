@@ -27,7 +27,7 @@ cluster_start
 trap cluster_stop EXIT
 psql -X -q -d postgres -c "CREATE DATABASE bench_rating"
 psql -X -q -d bench_rating -c "CREATE EXTENSION pg_rating"
-out=$(psql -X -d bench_rating -f bench/rating/period.sql 2>&1)
+out=$(psql -X -d bench_rating -f bench/rating/period.sql 2>&1) || { echo "$out" | tail -20 >&2; exit 1; }
 cluster_stop
 flock -u 9
 
@@ -51,7 +51,7 @@ done <<<"$out"
 echo
 echo "Glicko-2 period, 1,000,000 games among 100,000 players (core: $core_gps games/s)"
 printf '%-22s %10s %14s %10s\n' shape ms games/s ratio
-for shape in rate_period aggregate array_agg_update rate_period_update rate_period_plumbing aggregate_plumbing; do
+for shape in rate_period aggregate array_agg_update rate_period_update rate_period_plumbing rate_period_function_only detoast_only aggregate_plumbing; do
     ms=${best[$shape]:-}
     [[ -n $ms ]] || continue
     awk -v s="$shape" -v ms="$ms" -v core="$core_gps" \

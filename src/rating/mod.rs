@@ -8,6 +8,8 @@ mod glicko2;
 mod performance;
 mod skemino;
 
+use std::borrow::Cow;
+
 use pg_rating_core::rating::{RatingError, RatingErrorKind};
 use pgrx::prelude::*;
 use pgrx::pg_sys;
@@ -41,19 +43,29 @@ pub(crate) fn null_not_allowed(what: &str) -> ! {
     raise(PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED, format!("{what} must not be NULL"))
 }
 
-/// The elements of a float8[] without NULLs.
-pub(crate) fn floats(a: &Array<'_, f64>, what: &str) -> Vec<f64> {
-    a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()
+/// The elements of a float8[] without NULLs: borrowed from the array when it has no NULL
+/// (no copy), otherwise a 22004 error naming `what`.
+pub(crate) fn floats<'a>(a: &'a Array<'_, f64>, what: &str) -> Cow<'a, [f64]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+    }
 }
 
 /// The elements of a bigint[] without NULLs.
-pub(crate) fn longs(a: &Array<'_, i64>, what: &str) -> Vec<i64> {
-    a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()
+pub(crate) fn longs<'a>(a: &'a Array<'_, i64>, what: &str) -> Cow<'a, [i64]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+    }
 }
 
 /// The elements of an int[] without NULLs.
-pub(crate) fn ints(a: &Array<'_, i32>, what: &str) -> Vec<i32> {
-    a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()
+pub(crate) fn ints<'a>(a: &'a Array<'_, i32>, what: &str) -> Cow<'a, [i32]> {
+    match a.as_slice() {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+    }
 }
 
 /// Tuple descriptors of a composite result: `rating` is the result type itself (`Rating`), its
