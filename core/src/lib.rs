@@ -8,3 +8,4 @@ pub mod clock;
 pub mod rating;
 pub mod ranking;
 pub mod result;
+pub mod tournament;
