@@ -23,7 +23,8 @@ CREATE TABLE service_games (
     CONSTRAINT service_games_black_player_fkey FOREIGN KEY (service_id, black_player) REFERENCES service_accounts,
     -- Local games are identified by id alone; other services' games by their own id, and never ranked.
     CONSTRAINT valid_game_id_in_service CHECK ((service_id = 1) = (game_id_in_service IS NULL)),
-    CONSTRAINT only_local_games_are_ranked CHECK (service_id = 1 OR NOT is_ranked)
+    CONSTRAINT only_local_games_are_ranked CHECK (service_id = 1 OR NOT is_ranked),
+    CONSTRAINT ranked_games_have_two_players CHECK (NOT is_ranked OR white_player <> black_player)
 );
 -- The rankings replay games in (creation_date, id) order.
 CREATE INDEX service_games_by_date ON service_games (creation_date, id);

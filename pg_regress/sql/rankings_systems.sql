@@ -1,0 +1,52 @@
+-- Rankings with other rating systems: Glicko-2 (with RD growth over a rating period) and
+-- Skèmino, next to the default Elo; the provisional flag and leaderboard filters.
+INSERT INTO users (email, password_hash)
+SELECT format('p%s@example.com', i), 'h' FROM generate_series(1, 3) i;
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system, glicko2_tau, starting_rd, starting_volatility, rating_period, provisional_rd)
+VALUES ('Glicko weekly', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 350, 0.06, '7 days', 110),
+       ('Glicko no decay', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 350, 0.06, NULL, 110);
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system, provisional_games)
+VALUES ('Skemino', '0', NULL, 0, 1000, true, 0, 'skemino', 2);
+SELECT id, name, rating_system, rating_period FROM rankings ORDER BY id;
+
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', '2024-01-01', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true),
+       ('{}', '2024-01-02', '(1/2-1/2,STALEMATE)', '(5 minutes, 0)', 1, '2', '3', true),
+       ('{}', '2024-06-01', '(0-1,RESIGNATION)', '(5 minutes, 0)', 1, '1', '3', true);
+
+-- Glicko-2 per game: rating, RD and volatility in the history
+SELECT ranking_id, game_id, user_id_in_service, round(elo, 2) AS rating, round(rd, 2) AS rd,
+       round(volatility, 6) AS volatility
+FROM elo_history WHERE ranking_id IN (1, 2) ORDER BY ranking_id, game_date, game_id, user_id_in_service;
+-- the first game equals glicko2_game of two newcomers
+SELECT round((w).rating::numeric, 2) AS white, round((w).rd::numeric, 2) AS white_rd,
+       round((b).rating::numeric, 2) AS black
+FROM glicko2_game((1500, 350, 0.06)::glicko2_rating, (1500, 350, 0.06)::glicko2_rating, 1) AS g(w, b);
+-- player 1 did not play for five months before game 3: with weekly rating periods its RD grew
+-- first, so the RD after the game stays larger than in the ranking without periods
+SELECT ranking_id, round(rd_before, 2) AS rd_before, round(rd_after, 2) AS rd_after
+FROM rating_changes WHERE game_id = 3 AND user_id_in_service = '1' ORDER BY ranking_id;
+
+-- Skèmino: K from the mean rating
+SELECT game_id, user_id_in_service, round(elo, 4) AS rating
+FROM elo_history WHERE ranking_id = 3 ORDER BY game_date, game_id, user_id_in_service;
+SELECT round((skemino_update(1000, 1000, 1)).a::numeric, 4) AS expected_first_winner;
+
+-- the leaderboard: provisional by RD (Glicko-2) or by games (Skèmino), and the filters
+SELECT ranking_id, rank, user_id_in_service, round(rating, 1) AS rating, round(rd, 1) AS rd, games, provisional
+FROM leaderboard ORDER BY ranking_id, rank, user_id_in_service;
+SELECT rank, user_id_in_service FROM ranking_leaderboard(1, max_rd => 250);
+SELECT rank, user_id_in_service FROM ranking_leaderboard(3, include_provisional => false);
+
+-- switching a ranking to another system recalculates it
+UPDATE rankings SET rating_system = 'elo', k_factor = 32 WHERE id = 3;
+SELECT game_id, user_id_in_service, round(elo, 2) AS rating, rd
+FROM elo_history WHERE ranking_id = 3 ORDER BY game_date, game_id, user_id_in_service;
+
+-- a Skèmino ranking outside the formula's range reports the rating engine's error
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system)
+VALUES ('Skemino too high', '0', NULL, 0, 4000, true, 0, 'skemino');
+SELECT count(*) AS rankings FROM rankings;
