@@ -43,11 +43,14 @@ use std::fmt;
 
 use crate::result::{GameEndReason, GameEndType};
 
-pub use standings::{rank_players, refresh, standings, CardSource, Placement, Standing};
-pub use tiebreak::{
-    adjusted_points_x2, categories, fide_tpr, parse_order, player_values, points_x2, Category,
-    Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
+pub use standings::{
+    encounters_in, rank_players, refresh, sort_key, standings, values_after, CardSource, Placement, Standing,
 };
+pub use tiebreak::{
+    adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values, points_x2,
+    Category, Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
+};
+pub use trf::{trf16, TrfInfo};
 
 /// A player's number in a tournament: 0-based; the TRF starting rank is `PlayerNo + 1`.
 pub type PlayerNo = u32;

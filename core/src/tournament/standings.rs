@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::tiebreak::{adjusted_points_x2, player_values, Edition, OpponentView, PlayerValues, TieBreak};
-use super::{Entry, PlayerNo, Tournament};
+use super::{Entry, PlayerNo, Result, Tournament, TournamentError};
 
 /// A player's position in the standings of one round.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -270,12 +270,14 @@ fn padded(mut card: Vec<Entry>, len: usize) -> Vec<Entry> {
 /// round on (both players of a game; cards already in their new state), when the standings hold
 /// rounds 1..=`last_round`: each `(player, round, values)` to upsert. A new round (last_round
 /// grew) is refreshed by listing every registered player with that round.
+///
+/// Fails only when the source answers a request with a different number of cards.
 pub fn refresh(
     source: &impl CardSource,
     changed: &[(PlayerNo, u32)],
     last_round: u32,
     edition: Edition,
-) -> Vec<(PlayerNo, u32, PlayerValues)> {
+) -> Result<Vec<(PlayerNo, u32, PlayerValues)>> {
     let len = last_round as usize;
     let mut first: BTreeMap<PlayerNo, u32> = BTreeMap::new();
     for &(p, r) in changed {
@@ -283,11 +285,29 @@ pub fn refresh(
         let e = first.entry(p).or_insert(r);
         *e = (*e).min(r);
     }
+    type Cards = HashMap<PlayerNo, (Vec<Entry>, Option<i32>)>;
+    // loads the players not loaded yet
+    let load = |ids: Vec<PlayerNo>, cards: &mut Cards| -> Result<()> {
+        let missing: Vec<PlayerNo> = ids.into_iter().filter(|p| !cards.contains_key(p)).collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let got = source.cards(&missing);
+        if got.len() != missing.len() {
+            return Err(TournamentError::invalid(format!(
+                "asked for the cards of {} players, got {}",
+                missing.len(),
+                got.len()
+            )));
+        }
+        for (p, (c, r)) in missing.iter().zip(got) {
+            cards.insert(*p, (padded(c, len), r));
+        }
+        Ok(())
+    };
+    let mut cards: Cards = HashMap::new();
+    load(first.keys().copied().collect(), &mut cards)?;
     let changed_ids: Vec<PlayerNo> = first.keys().copied().collect();
-    let mut cards: HashMap<PlayerNo, (Vec<Entry>, Option<i32>)> = HashMap::new();
-    for (p, (c, r)) in changed_ids.iter().zip(source.cards(&changed_ids)) {
-        cards.insert(*p, (padded(c, len), r));
-    }
     // the opponents of a changed player see its adjusted score change
     for &p in &changed_ids {
         let r = first[&p];
@@ -301,22 +321,14 @@ pub fn refresh(
         }
     }
     // load the affected players, then everyone they met
-    let load = |ids: Vec<PlayerNo>, cards: &mut HashMap<PlayerNo, (Vec<Entry>, Option<i32>)>| {
-        let missing: Vec<PlayerNo> = ids.into_iter().filter(|p| !cards.contains_key(p)).collect();
-        if !missing.is_empty() {
-            for (p, (c, r)) in missing.iter().zip(source.cards(&missing)) {
-                cards.insert(*p, (padded(c, len), r));
-            }
-        }
-    };
-    load(first.keys().copied().collect(), &mut cards);
+    load(first.keys().copied().collect(), &mut cards)?;
     let opponents: Vec<PlayerNo> = {
         let mut v: Vec<PlayerNo> = first.keys().flat_map(|p| cards[p].0.iter().filter_map(|e| e.opponent())).collect();
         v.sort_unstable();
         v.dedup();
         v
     };
-    load(opponents, &mut cards);
+    load(opponents, &mut cards)?;
     let mut out = Vec::new();
     for (&p, &r) in &first {
         let card = &cards[&p].0;
@@ -329,7 +341,7 @@ pub fn refresh(
             out.push((p, s, v));
         }
     }
-    out
+    Ok(out)
 }
 
 /// An order-preserving binary key of a row for `order` (larger = better): points, then each

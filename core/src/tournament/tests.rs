@@ -15,9 +15,6 @@
 //! No real tournament's crosstable with Buchholz and Sonneborn-Berger values and complete
 //! pairings was found in the stored public pages; the FIDE document is the published source.
 
-use super::standings::{encounters_in, sort_key, values_after};
-use super::tiebreak::{format_order, is_vur};
-use super::trf::{trf16, TrfInfo};
 use super::*;
 use crate::result::{GameEndReason, GameEndType};
 
@@ -675,7 +672,7 @@ fn incremental_rows_equal_a_from_scratch_recomputation() {
             }
             rows.retain(|&(_, s), _| s <= new_last);
             last = new_last;
-            for (p, s, v) in refresh(&t, &changed, last, edition) {
+            for (p, s, v) in refresh(&t, &changed, last, edition).unwrap() {
                 rows.insert((p, s), v);
             }
             assert_eq!(rows.len(), n as usize * last as usize);
@@ -712,7 +709,7 @@ fn refresh_touches_rounds_squared_rows_not_players() {
     let w_out = if colour == Colour::White { outcome } else { outcome.reversed() };
     let new = if w_out == Outcome::Win { Outcome::Loss } else { Outcome::Win };
     t.add_game(3, w, b, new, GameKind::Played).unwrap();
-    let rows = refresh(&t, &[(w, 3), (b, 3)], 11, Edition::default());
+    let rows = refresh(&t, &[(w, 3), (b, 3)], 11, Edition::default()).unwrap();
     // the two players' rows of rounds 3..11 and their opponents' rows: ≤ (2 + 2·11)·9
     assert!(rows.len() <= (2 + 2 * 11) * 9, "{} rows", rows.len());
     assert!(rows.len() >= 2 * 9);
@@ -720,6 +717,14 @@ fn refresh_touches_rounds_squared_rows_not_players() {
     for (p, s, v) in rows {
         assert_eq!(v, scratch[s as usize][p as usize]);
     }
+    // a source that loses cards is reported, not trusted
+    struct Lossy;
+    impl CardSource for Lossy {
+        fn cards(&self, _: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
+            vec![]
+        }
+    }
+    assert_eq!(refresh(&Lossy, &[(0, 1)], 1, Edition::default()).unwrap_err().kind, TournamentErrorKind::InvalidParameter);
     // and the final standings of 300 players rank every player once
     let table = standings(&t, 11, &parse_order("BH-C1, BH, SB, DE").unwrap(), Edition::default());
     let mut seen: Vec<u32> = table.iter().map(|s| s.player).collect();
