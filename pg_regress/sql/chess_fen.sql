@@ -36,6 +36,7 @@ SELECT generate_fen_array(:'std', '{e1g1}');
 SELECT generate_fen_array(:'std', '{e2e4,NULL}');
 SELECT generate_fen_array(:'std', '{e2e4,e2e4}');
 SELECT generate_fen_array('garbage', '{}');
+SELECT generate_fen_array(:'std', '{{e2e4},{e7e5}}');
 \set VERBOSITY default
 SELECT generate_fen_array(:'std', '{e2e4,NULL}');
 -- an INSERT with a bad game writes nothing

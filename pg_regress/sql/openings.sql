@@ -45,4 +45,24 @@ SELECT load_lichess_openings(E'C20\tA\t1. e4 e4\n');
 SELECT opening_partial_fen('1. e5');
 SELECT count(*) FROM openings;
 -- the table is dumped with the data
-SELECT extconfig::regclass[] FROM pg_extension WHERE extname = 'pg_rating';
+SELECT 'openings'::regclass = ANY (extconfig) AS table_dumped, 'openings_id_seq'::regclass = ANY (extconfig) AS sequence_dumped
+FROM pg_extension WHERE extname = 'pg_rating';
+-- games_openings: the opening of every game of the games view
+SELECT load_lichess_openings(E'C60\tRuy Lopez\t1. e4 e5 2. Nf3 Nc6 3. Bb5\nB00\tKing''s Pawn Opening\t1. e4\n');
+INSERT INTO users (email, password_hash) VALUES ('demo@example.com', 'x');
+CREATE TEMP VIEW pgn_import AS
+SELECT p.moves, p.starting_position, timestamptz '2024-01-01' AS creation_date,
+       coalesce(p.game_result, '(1/2-1/2,UNKNOWN)') AS result, p.tags AS metadata,
+       (SELECT id FROM users) AS owner_id,
+       coalesce(p.tags->>'Black', '?') AS black_player_name, coalesce(p.tags->>'White', '?') AS white_player_name
+FROM read_pgn(current_setting('demo.pgn')) p;
+SET demo.pgn = E'[White "A"]\n[Black "B"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n[White "C"]\n[Black "D"]\n\n1. d4 d5 0-1\n\n1. e4 c5 *\n';
+INSERT INTO pgn_games (moves, starting_position, creation_date, result, metadata, owner_id, black_player_name, white_player_name)
+SELECT * FROM pgn_import;
+SELECT go.game_id, go.kind, o.name, go.move_no
+FROM games_openings go LEFT JOIN openings o ON o.id = go.opening_id ORDER BY go.game_id;
+-- importing a text with a bad game writes nothing
+SET demo.pgn = E'1. d4 *\n\n1. e4 e5 2. Ke3 *\n';
+INSERT INTO pgn_games (moves, starting_position, creation_date, result, metadata, owner_id, black_player_name, white_player_name)
+SELECT * FROM pgn_import;
+SELECT count(*) AS pgn_games FROM pgn_games;

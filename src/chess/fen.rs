@@ -3,7 +3,7 @@
 use pg_rating_core::chess;
 use pgrx::prelude::*;
 
-use super::{finfo_v1, raise_chess, varchar_array, varchar_array_flat};
+use super::{array_elements, finfo_v1, raise_chess, varchar_array, varchar_array_flat};
 
 finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
 
@@ -16,10 +16,20 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
 ) -> pg_sys::Datum {
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
-        let moves: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
+        let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 1);
+        let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
+        if (*arr).ndim > 1 {
+            crate::error::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
+                "moves must be a one-dimensional array",
+            );
+        }
+        let mut elems: Vec<Option<&[u8]>> = Vec::new();
+        array_elements(arr, &mut elems);
+        // A move that is not UTF-8 cannot be UCI: pass it on as "" (reported as unparsable).
+        let moves = elems.iter().map(|e| e.map(|b| std::str::from_utf8(b).unwrap_or("")));
         let (mut buf, mut ends) = (String::new(), Vec::new());
-        chess::fen_array_into(start, moves.iter(), &mut buf, &mut ends)
-            .unwrap_or_else(|e| raise_chess(e));
+        chess::fen_array_into(start, moves, &mut buf, &mut ends).unwrap_or_else(|e| raise_chess(e));
         varchar_array_flat(&buf, &ends)
     }
 }

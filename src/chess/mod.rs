@@ -97,6 +97,48 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
     }
 }
 
+/// Walks a one-dimensional text-like array without copying: element bytes or None.
+pub(crate) unsafe fn array_elements<'a>(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&'a [u8]>>) {
+    unsafe {
+        out.clear();
+        let ndim = (*arr).ndim;
+        if ndim == 0 {
+            return;
+        }
+        let header = std::mem::size_of::<pg_sys::ArrayType>();
+        let base = arr as *const u8;
+        let dims = base.add(header) as *const i32;
+        let mut n: usize = 1;
+        for d in 0..ndim as usize {
+            n *= (*dims.add(d)).max(0) as usize;
+        }
+        let has_nulls = (*arr).dataoffset != 0;
+        let bitmap = base.add(header + 2 * 4 * ndim as usize);
+        let data_start = if has_nulls {
+            (*arr).dataoffset as usize
+        } else {
+            (header + 2 * 4 * ndim as usize + 7) & !7
+        };
+        let mut p = base.add(data_start);
+        out.reserve(n);
+        for i in 0..n {
+            if has_nulls && (*bitmap.add(i / 8) & (1 << (i % 8))) == 0 {
+                out.push(None);
+                continue;
+            }
+            let v = p as *const pg_sys::varlena;
+            let size = pgrx::varsize_any(v);
+            let data = pgrx::vardata_any(v) as *const u8;
+            let hdr = data.offset_from(p) as usize;
+            out.push(Some(std::slice::from_raw_parts(data, size - hdr)));
+            p = p.add(size);
+            // att_align_nominal(.., 'i'): elements are int-aligned
+            let off = p.offset_from(base) as usize;
+            p = base.add((off + 3) & !3);
+        }
+    }
+}
+
 /// The V1 info record Postgres looks up for a C function.
 macro_rules! finfo_v1 {
     ($name:ident) => {

@@ -13,7 +13,7 @@ use pg_rating_core::chess::openings::{opening_partial_fen as core_opening_fen, p
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::finfo_v1;
+use super::{array_elements, finfo_v1};
 use crate::error::raise;
 
 extension_sql_file!(
@@ -25,6 +25,12 @@ extension_sql_file!(
         load_lichess_openings,
         opening_partial_fen
     ]
+);
+
+extension_sql_file!(
+    "../../sql/games_openings.sql",
+    name = "games_openings",
+    requires = ["games", "openings"]
 );
 
 /// FxHash: partial FENs are trusted keys from our own table, so no DoS-resistant hasher.
@@ -132,48 +138,6 @@ fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
         CACHE.with(|c| *c.borrow_mut() = Some(Cache { generation: current, map }));
     }
     CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
-}
-
-/// Walks a one-dimensional text-like array without copying: element bytes or None.
-unsafe fn array_elements<'a>(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&'a [u8]>>) {
-    unsafe {
-        out.clear();
-        let ndim = (*arr).ndim;
-        if ndim == 0 {
-            return;
-        }
-        let header = std::mem::size_of::<pg_sys::ArrayType>();
-        let base = arr as *const u8;
-        let dims = base.add(header) as *const i32;
-        let mut n: usize = 1;
-        for d in 0..ndim as usize {
-            n *= (*dims.add(d)).max(0) as usize;
-        }
-        let has_nulls = (*arr).dataoffset != 0;
-        let bitmap = base.add(header + 2 * 4 * ndim as usize);
-        let data_start = if has_nulls {
-            (*arr).dataoffset as usize
-        } else {
-            (header + 2 * 4 * ndim as usize + 7) & !7
-        };
-        let mut p = base.add(data_start);
-        out.reserve(n);
-        for i in 0..n {
-            if has_nulls && (*bitmap.add(i / 8) & (1 << (i % 8))) == 0 {
-                out.push(None);
-                continue;
-            }
-            let v = p as *const pg_sys::varlena;
-            let size = pgrx::varsize_any(v);
-            let data = pgrx::vardata_any(v) as *const u8;
-            let hdr = data.offset_from(p) as usize;
-            out.push(Some(std::slice::from_raw_parts(data, size - hdr)));
-            p = p.add(size);
-            // att_align_nominal(.., 'i'): elements are int-aligned
-            let off = p.offset_from(base) as usize;
-            p = base.add((off + 3) & !3);
-        }
-    }
 }
 
 finfo_v1!(pg_finfo_pg_rating_detect_opening);
