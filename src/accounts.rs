@@ -39,11 +39,15 @@ fn user_exists(user_id: i32) -> bool {
     .unwrap_or(false)
 }
 
-/// AFTER INSERT ON users: the user's own Random Chess account.
+/// AFTER INSERT ON users: the user's own Random Chess account (not while restoring a dump,
+/// which brings the account back itself).
 #[pg_trigger]
 fn add_default_service_to_user<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if crate::restore::restoring() {
+        return Ok(None);
+    }
     let user = trigger.new().expect("AFTER INSERT row trigger has a new row");
     let id: i32 = field(&user, "id").expect("users.id is NOT NULL");
     let email: String = field::<&str>(&user, "email").unwrap_or_default().to_owned();

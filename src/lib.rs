@@ -9,6 +9,7 @@ mod accounts;
 mod error;
 mod games;
 mod rankings;
+mod restore;
 mod types;
 
 /// Hooks for `cargo pgrx test`.

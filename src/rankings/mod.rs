@@ -13,6 +13,7 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
+use crate::restore::restoring;
 use store::{GameRow, Ranking, Store};
 
 extension_sql_file!(
@@ -72,11 +73,15 @@ fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]
     }
 }
 
-/// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`).
+/// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`); not
+/// while restoring a dump, which brings the history back itself.
 #[pg_trigger]
 fn rate_service_games<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
     Spi::connect_mut(|client| {
         // SAFETY: the trigger data outlives this SPI connection; registering it makes the
         // transition table visible to the queries below.
@@ -132,7 +137,9 @@ fn recalculate_changed_ranking<'a>(
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
     let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
-    rebuild(id);
+    if !restoring() {
+        rebuild(id);
+    }
     Ok(None)
 }
 
@@ -165,7 +172,7 @@ fn check_elo_history_entry<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
-    if WRITING_HISTORY.with(Cell::get) {
+    if WRITING_HISTORY.with(Cell::get) || restoring() {
         return Ok(Some(new));
     }
     let game: Option<i32> = crate::accounts::field(&new, "game_id");
