@@ -201,7 +201,7 @@ else:
             b.push(m)
         expected.append((eco, name, partial(b), ucis))
     sql = [f"SELECT load_lichess_openings({lit(tsv)});",
-           "CREATE TEMP TABLE x (n int, eco text, name text, fen text, moves varchar[]);"]
+           "CREATE TABLE x (n int, eco text, name text, fen text, moves varchar[]);"]
     for n, (eco, name, fen, ucis) in enumerate(expected):
         sql.append(f"INSERT INTO x VALUES ({n}, {lit(eco)}, {lit(name)}, {lit(fen)}, {arr(ucis)});")
     sql.append("""SELECT x.n, o.partial_fen = x.fen, d.opening_id = o.id, d.move_no = cardinality(x.moves)
@@ -258,6 +258,25 @@ proc.stdin.close()
 proc.wait()
 print(f"openings changed by another session: before {before!r} ({first!r} in a fresh one), after {after!r}")
 check("cross-session invalidation", before == first and before != "none" and after == "Z98", f"{before} {after}")
+
+# ---------- 6. detect_opening in parallel workers (each loads its own map) agrees with a serial run
+r = psql("""
+CREATE TEMP TABLE pf AS SELECT n, generate_fen_array(start, moves) AS partial_fens FROM g;
+CREATE TABLE par AS SELECT i, f.partial_fens FROM generate_series(1, 50) i, pf f;
+ANALYZE par;
+SET max_parallel_workers_per_gather = 0;
+SELECT count(d.opening_id), sum(d.move_no) FROM par, detect_opening(par.partial_fens) d;
+SET max_parallel_workers_per_gather = 2; SET parallel_setup_cost = 0; SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SELECT count(d.opening_id), sum(d.move_no) FROM par, detect_opening(par.partial_fens) d;
+EXPLAIN (COSTS OFF) SELECT count(d.opening_id) FROM par, detect_opening(par.partial_fens) d;
+DROP TABLE par;
+""".replace("FROM g;", "FROM (SELECT 1 AS n, 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'::varchar AS start, x.moves FROM x) g;"), check=False)
+lines = r.stdout.strip().splitlines()
+parallel_plan = any("Gather" in l for l in lines)
+print(f"detect_opening serial vs parallel: {lines[:2]}, parallel plan: {parallel_plan}")
+check("parallel detect_opening", r.returncode == 0 and len(lines) >= 2 and lines[0] == lines[1] and parallel_plan,
+      r.stderr[:300] + " " + " | ".join(lines))
 
 if failures:
     print(f"FAILED: {len(failures)} checks")
