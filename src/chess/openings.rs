@@ -62,6 +62,11 @@ type FenMap = HashMap<Box<[u8]>, i32, BuildHasherDefault<FxHasher>>;
 
 struct Cache {
     generation: u64,
+    /// Loaded with the latest snapshot (sees every change whose invalidation we processed);
+    /// otherwise (inside a parallel operation) it may only be used in the transaction
+    /// (`lxid`) that loaded it.
+    fresh: bool,
+    lxid: u32,
     map: FenMap,
 }
 
@@ -84,14 +89,25 @@ unsafe extern "C-unwind" fn relcache_callback(_arg: pg_sys::Datum, relid: pg_sys
     }
 }
 
-fn load_map() -> FenMap {
+fn current_lxid() -> u32 {
+    unsafe { (*pg_sys::MyProc).lxid }
+}
+
+/// Reads `openings` into a map. Outside parallel mode the query runs with the latest snapshot
+/// rather than the calling statement's: a committed change is visible to new snapshots before
+/// its invalidation is sent, so after we process an invalidation the reload sees the change
+/// even in a REPEATABLE READ transaction (whose own snapshot would make the map stale for the
+/// rest of the session).
+fn load_map() -> (FenMap, bool) {
     if !CALLBACK_REGISTERED.swap(true, Ordering::Relaxed) {
         unsafe {
             pg_sys::CacheRegisterRelcacheCallback(Some(relcache_callback), pg_sys::Datum::from(0));
         }
     }
-    Spi::connect(|client| {
-        let found = client
+    // Read-only SPI (Spi::get_* would run it as a writing statement, which a parallel worker
+    // or a leader in parallel mode may not).
+    let found = Spi::connect(|client| {
+        client
             .select(
                 "SELECT c.oid, format('SELECT partial_fen::text, id FROM %I.openings', n.nspname)
                  FROM pg_catalog.pg_extension e
@@ -101,41 +117,78 @@ fn load_map() -> FenMap {
                 Some(1),
                 &[],
             )
-            .and_then(|t| t.first().get_two::<pg_sys::Oid, String>());
-        let (oid, query) = match found {
-            Ok((Some(oid), Some(q))) => (oid, q),
-            _ => raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
-                "the openings table of pg_rating does not exist",
-            ),
-        };
-        OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
-        let rows = client
-            .select(&query, None, &[])
-            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
-        let mut map = FenMap::with_capacity_and_hasher(rows.len(), Default::default());
-        for row in rows {
-            let fen: Option<&str> = row.get(1).ok().flatten();
-            let id: Option<i32> = row.get(2).ok().flatten();
-            if let (Some(fen), Some(id)) = (fen, id) {
-                map.insert(fen.as_bytes().into(), id);
-            }
+            .and_then(|t| t.first().get_two::<pg_sys::Oid, String>())
+    });
+    let (oid, query) = match found {
+        Ok((Some(oid), Some(q))) => (oid, q),
+        _ => raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+            "the openings table of pg_rating does not exist",
+        ),
+    };
+    OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
+    let query = std::ffi::CString::new(query).expect("no NUL in a schema name");
+    unsafe {
+        let fresh = !pg_sys::IsInParallelMode();
+        if pg_sys::SPI_connect() < 0 {
+            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "SPI_connect failed");
         }
+        let plan = pg_sys::SPI_prepare(query.as_ptr(), 0, std::ptr::null_mut());
+        if plan.is_null() {
+            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "cannot prepare the openings query");
+        }
+        let snapshot = if fresh { pg_sys::GetLatestSnapshot() } else { std::ptr::null_mut() };
+        let ret = pg_sys::SPI_execute_snapshot(
+            plan,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            snapshot,
+            std::ptr::null_mut(),
+            true,
+            false,
+            0,
+        );
+        if ret != pg_sys::SPI_OK_SELECT as i32 {
+            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "cannot read the openings table");
+        }
+        let table = pg_sys::SPI_tuptable;
+        let rows = pg_sys::SPI_processed as usize;
+        let mut map = FenMap::with_capacity_and_hasher(rows, Default::default());
+        for i in 0..rows {
+            let tuple = *(*table).vals.add(i);
+            let (mut fen_null, mut id_null) = (false, false);
+            let fen = pg_sys::SPI_getbinval(tuple, (*table).tupdesc, 1, &mut fen_null);
+            let id = pg_sys::SPI_getbinval(tuple, (*table).tupdesc, 2, &mut id_null);
+            if fen_null || id_null {
+                continue;
+            }
+            let v = pg_sys::pg_detoast_datum_packed(fen.cast_mut_ptr());
+            let bytes = std::slice::from_raw_parts(
+                pgrx::vardata_any(v) as *const u8,
+                pgrx::varsize_any_exhdr(v),
+            );
+            map.insert(bytes.into(), id.value() as i32);
+        }
+        pg_sys::SPI_finish();
         LOADS.fetch_add(1, Ordering::Relaxed);
-        map
-    })
+        (map, fresh)
+    }
 }
 
 /// Runs `f` with an up-to-date map.
 fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let current = GENERATION.load(Ordering::Relaxed);
-    let fresh = CACHE.with(|c| matches!(&*c.borrow(), Some(cache) if cache.generation == current));
-    if !fresh {
+    let lxid = current_lxid();
+    let usable = CACHE.with(|c| {
+        matches!(&*c.borrow(), Some(cache)
+            if cache.generation == current && (cache.fresh || cache.lxid == lxid))
+    });
+    if !usable {
         // Read the generation before loading: an invalidation during the load makes the
         // next call load again.
-        let map = load_map();
-        CACHE.with(|c| *c.borrow_mut() = Some(Cache { generation: current, map }));
+        let (map, fresh) = load_map();
+        CACHE.with(|c| *c.borrow_mut() = Some(Cache { generation: current, fresh, lxid, map }));
     }
     CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
 }

@@ -259,6 +259,26 @@ proc.wait()
 print(f"openings changed by another session: before {before!r} ({first!r} in a fresh one), after {after!r}")
 check("cross-session invalidation", before == first and before != "none" and after == "Z98", f"{before} {after}")
 
+# A REPEATABLE READ transaction that reloads the map after another session's commit must not
+# keep a map of its old snapshot for the rest of the session.
+fens = "generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{h2h3,h7h6,h3h4,h6h5,g2g3}')"
+proc = subprocess.Popen(["psql", "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1"], stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+probe = f"SELECT coalesce(move_no, -1) FROM detect_opening({fens});\n"
+proc.stdin.write("BEGIN ISOLATION LEVEL REPEATABLE READ;\n" + probe)
+rr_before = proc.stdout.readline().strip()
+psql(f"INSERT INTO openings (eco, name, partial_fen) VALUES ('Z97', 'rr test', ({fens})[6]);")
+proc.stdin.write(probe)
+rr_inside = proc.stdout.readline().strip()
+proc.stdin.write("COMMIT;\n" + probe)
+rr_after = proc.stdout.readline().strip()
+proc.stdin.close()
+proc.wait()
+print(f"REPEATABLE READ session, another session adds an opening at ply 5: before {rr_before}, "
+      f"inside the transaction {rr_inside}, after commit {rr_after}")
+check("repeatable read session sees the new opening after its transaction", rr_before != "5" and rr_after == "5",
+      f"{rr_before} {rr_inside} {rr_after}")
+
 # ---------- 6. detect_opening in parallel workers (each loads its own map) agrees with a serial run
 r = psql("""
 CREATE TEMP TABLE pf AS SELECT n, generate_fen_array(start, moves) AS partial_fens FROM g;
