@@ -108,3 +108,101 @@ pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: Shape) -
     *((*flinfo).fn_extra as *const OutDescs)
 }
 
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pg_rating_core::rating::glicko2::{self, Bounds, Rating};
+    use pg_rating_core::rating::{elo, skemino};
+    use pgrx::prelude::*;
+
+    fn one_f64(sql: &str) -> f64 {
+        Spi::get_one::<f64>(sql).unwrap().unwrap()
+    }
+
+    fn rating(sql: &str) -> Rating {
+        let (r, rd, v) = Spi::get_three::<f64, f64, f64>(&format!(
+            "SELECT (x).rating, (x).rd, (x).volatility FROM (SELECT {sql} AS x) s"
+        ))
+        .unwrap();
+        Rating::new(r.unwrap(), rd.unwrap(), v.unwrap())
+    }
+
+    /// The SQL functions return the core's bits, not just the rounded digits of the golden files.
+    #[pg_test]
+    fn sql_equals_core_bit_for_bit() {
+        assert_eq!(one_f64("SELECT elo_update(1613, 1609, 0.5, 32)"), elo::update(1613.0, 1609.0, 0.5, 32.0).unwrap());
+        assert_eq!(one_f64("SELECT (skemino_update(1720, 1388, 0)).b"), skemino::update(1720.0, 1388.0, 0.0).unwrap().1);
+        let sql = rating(
+            "glicko2_update('(1500,200,0.06)', '{\"(1400,30,0.06)\",\"(1550,100,0.06)\",\"(1700,300,0.06)\"}', '{1,0,0}')",
+        );
+        let core = glicko2::update(
+            Rating::new(1500.0, 200.0, 0.06),
+            &[Rating::new(1400.0, 30.0, 0.06), Rating::new(1550.0, 100.0, 0.06), Rating::new(1700.0, 300.0, 0.06)],
+            &[1.0, 0.0, 0.0],
+            0.5,
+            &Bounds::default(),
+        )
+        .unwrap();
+        assert_eq!(sql, core);
+        let white = rating("(glicko2_game('(1400,79,0.06)', '(1550,110,0.065)', 1, 0.75)).white");
+        let (w, _) = glicko2::game(Rating::new(1400.0, 79.0, 0.06), Rating::new(1550.0, 110.0, 0.065), 1.0, 0.75, &Bounds::default())
+            .unwrap();
+        assert_eq!(white, w);
+    }
+
+    /// The three shapes of a period (arrays per player, the aggregate, the whole period in one
+    /// call) agree on a random period of 60 players and 400 games, up to the last bits that the
+    /// order of summation changes (SQL does not fix the order of a player's games in a group).
+    #[pg_test]
+    fn period_shapes_agree() {
+        Spi::run(
+            "SELECT setseed(0.5);
+             CREATE TEMP TABLE p AS SELECT id::bigint AS id,
+                 ROW(1000 + 1000 * random(), 50 + 300 * random(), 0.05 + 0.02 * random())::glicko2_rating AS r
+                 FROM generate_series(1, 60) AS id;
+             ALTER TABLE p ADD PRIMARY KEY (id);
+             CREATE TEMP TABLE g AS SELECT w, CASE WHEN b >= w THEN b + 1 ELSE b END AS b, floor(random() * 3) / 2 AS s
+                 FROM (SELECT 1 + floor(random() * 60)::bigint AS w, 1 + floor(random() * 59)::bigint AS b
+                       FROM generate_series(1, 400)) AS x;",
+        )
+        .unwrap();
+        let disagreements = Spi::get_one::<i64>(
+            "WITH sides AS (SELECT w AS player, b AS opponent, s FROM g UNION ALL SELECT b, w, 1 - s FROM g),
+             per_player AS (
+                 SELECT pl.id, glicko2_update(pl.r, array_agg(o.r), array_agg(sd.s)) AS by_arrays,
+                        glicko2_period(pl.r, o.r, sd.s) AS by_aggregate
+                 FROM sides sd JOIN p pl ON pl.id = sd.player JOIN p o ON o.id = sd.opponent GROUP BY pl.id),
+             whole AS (
+                 SELECT r.* FROM (SELECT array_agg(id) AS ids, array_agg(r) AS rs FROM p) AS pp,
+                                 (SELECT array_agg(w) AS w, array_agg(b) AS b, array_agg(s) AS s FROM g) AS gg,
+                                 glicko2_rate_period(pp.ids, pp.rs, gg.w, gg.b, gg.s) AS r),
+             compared AS (
+                 SELECT whole.rating AS a,
+                        coalesce(pp.by_arrays, glicko2_update((SELECT r FROM p WHERE p.id = whole.player_id), '{}', '{}')) AS b,
+                        coalesce(pp.by_aggregate, glicko2_update((SELECT r FROM p WHERE p.id = whole.player_id), '{}', '{}')) AS c
+                 FROM whole LEFT JOIN per_player pp ON pp.id = whole.player_id)
+             SELECT count(*) FROM compared
+             WHERE abs((a).rating - (b).rating) > 1e-9 OR abs((a).rd - (b).rd) > 1e-9
+                OR abs((a).volatility - (b).volatility) > 1e-12
+                OR abs((a).rating - (c).rating) > 1e-9 OR abs((a).rd - (c).rd) > 1e-9
+                OR abs((a).volatility - (c).volatility) > 1e-12 OR a IS NULL OR b IS NULL OR c IS NULL",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(disagreements, 0);
+        assert_eq!(Spi::get_one::<i64>("SELECT count(*) FROM glicko2_rate_period((SELECT array_agg(id) FROM p), (SELECT array_agg(r) FROM p), '{}', '{}', '{}')").unwrap(), Some(60));
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "arrays have different lengths")]
+    fn mismatched_arrays_are_an_error() {
+        Spi::run("SELECT glicko2_update('(1500,200,0.06)', '{\"(1400,30,0.06)\"}', '{1,0}')").unwrap();
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "K² − K ≤ 0")]
+    fn skemino_breakdown_is_an_error() {
+        Spi::run("SELECT skemino_update(3700, 3700, 1)").unwrap();
+    }
+}
