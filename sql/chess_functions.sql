@@ -12,6 +12,18 @@ CREATE FUNCTION san_to_moves(starting_position varchar, san text[])
     IMMUTABLE STRICT PARALLEL SAFE
     LANGUAGE c AS 'MODULE_PATHNAME', 'pg_rating_san_to_moves';
 
+CREATE FUNCTION moves_to_san(starting_position varchar, moves varchar[])
+    RETURNS text[]
+    IMMUTABLE STRICT PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'moves_to_san_wrapper';
+
+-- Not STRICT: a NULL result is a game still in progress (*).
+CREATE FUNCTION game_to_pgn(starting_position varchar, moves varchar[], result @extschema@.game_result,
+                            tags jsonb DEFAULT NULL)
+    RETURNS text
+    IMMUTABLE PARALLEL SAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'game_to_pgn_wrapper';
+
 -- One row per game of a PGN text; builds the game_result domain value from the engine's fields.
 CREATE FUNCTION read_pgn(pgn text, skip_invalid boolean DEFAULT false)
     RETURNS TABLE (game_no int, tags jsonb, starting_position varchar, moves varchar(5)[],
@@ -32,7 +44,7 @@ COMMENT ON FUNCTION generate_fen_array(varchar, varchar[]) IS
 COMMENT ON FUNCTION san_to_moves(varchar, text[]) IS
     'UCI moves (castling as e1g1, king-takes-rook in Chess960 starts) of SAN moves played from the start. '
     'Errors: malformed FEN 22P02, illegal, ambiguous or unparsable SAN 22023, NULL element 22004.';
-COMMENT ON FUNCTION moves_to_san(text, text[]) IS
+COMMENT ON FUNCTION moves_to_san(varchar, varchar[]) IS
     'SAN (with + and #) of UCI moves played from the start. Errors as generate_fen_array.';
 COMMENT ON FUNCTION read_pgn(text, boolean) IS
     'Reads every game of a PGN text (comments, NAGs and variations skipped; [FEN]/[SetUp], BOM and CRLF accepted): '
@@ -41,7 +53,7 @@ COMMENT ON FUNCTION read_pgn(text, boolean) IS
     'or 22P02 (bad FEN, unreadable text) naming the game number and ply; with skip_invalid it is skipped with a WARNING.';
 COMMENT ON FUNCTION read_pgn_internal(text, boolean) IS
     'Engine of read_pgn: the result as two text fields. Use read_pgn.';
-COMMENT ON FUNCTION game_to_pgn(text, text[], game_result, jsonb) IS
+COMMENT ON FUNCTION game_to_pgn(varchar, varchar[], game_result, jsonb) IS
     'One game as PGN: Seven Tag Roster (values from tags or ?), [SetUp]/[FEN] for a non-standard start, '
     'Termination for a known reason, other tags sorted, SAN movetext wrapped at 80 columns, result (* when NULL). '
     'read_pgn of the text gives back the same start, moves and result.';

@@ -50,8 +50,9 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
     }
 }
 
-/// SAN with `+` and `#` of each UCI move (declared in sql/chess_functions.sql).
-#[pg_extern(immutable, strict, parallel_safe)]
+/// SAN with `+` and `#` of each UCI move. Declared in sql/chess_functions.sql as
+/// `moves_to_san(starting_position varchar, moves varchar[]) RETURNS text[]`.
+#[pg_extern(immutable, strict, parallel_safe, sql = false)]
 pub fn moves_to_san(starting_position: &str, moves: Array<&str>) -> Vec<String> {
     chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))
 }

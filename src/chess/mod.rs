@@ -16,7 +16,7 @@ use crate::error::raise;
 extension_sql_file!(
     "../../sql/chess_functions.sql",
     name = "chess_functions",
-    requires = ["types", fen::moves_to_san, pgn::game_to_pgn, pgn::read_pgn_internal]
+    requires = ["types", pgn::read_pgn_internal]
 );
 
 /// Reports a core chess error with its SQLSTATE: 22P02 malformed FEN, 22023 bad move,

@@ -59,8 +59,9 @@ pub fn read_pgn_internal(
     TableIterator::new(games)
 }
 
-/// One game as PGN text (see sql/chess_functions.sql for the reference).
-#[pg_extern(immutable, parallel_safe, requires = ["types"])]
+/// One game as PGN text. Declared in sql/chess_functions.sql as `game_to_pgn(starting_position
+/// varchar, moves varchar[], result game_result, tags jsonb DEFAULT NULL) RETURNS text`.
+#[pg_extern(immutable, parallel_safe, sql = false)]
 pub fn game_to_pgn(
     starting_position: Option<&str>,
     moves: Option<Array<&str>>,
