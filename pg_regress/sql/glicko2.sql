@@ -110,3 +110,7 @@ SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.0
 SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{2}', '{2}', '{1}')$$);
 SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)","(1500,350,0.06)"}', '{1}', '{2}', '{1.5}')$$);
 SELECT pg_temp.err($$SELECT * FROM glicko2_rate_period('{1,2}', '{"(1500,350,0.06)",NULL}', '{1}', '{2}', '{1}')$$);
+SELECT pg_temp.err($$SELECT glicko2_update('(1500,200,0.06)', '{"(1400,,0.06)"}', '{1}')$$);
+-- arrays built from rows and from a table read the same values
+SELECT glicko2_update('(1500,200,0.06)', ARRAY[ROW(1400, 30, 0.06)::glicko2_rating, ROW(1550, 100, 0.06)::glicko2_rating], '{1,0}')
+     = glicko2_update('(1500,200,0.06)', (SELECT array_agg(r ORDER BY id) FROM players WHERE id IN (2, 3)), '{1,0}') AS same;

@@ -49,6 +49,45 @@ fn read(t: &PgHeapTuple<'_, impl WhoAllocated>, who: &str) -> Rating {
     Rating::new(field(1, "rating"), field(2, "rd"), field(3, "volatility"))
 }
 
+/// Reads a `glicko2_rating[]` without building a `PgHeapTuple` per element: when the type still
+/// has its three float8 columns (checked once per call), each element without NULL fields is
+/// read straight from its tuple data; anything else goes through [`read`].
+fn read_array(a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>, what: &str) -> (Vec<Rating>, pg_sys::Oid) {
+    unsafe {
+        let arr = a.into_array_type() as *mut pg_sys::ArrayType;
+        let elem_type = (*arr).elemtype;
+        let fast = {
+            let desc = PgTupleDesc::for_composite_type_by_oid(elem_type);
+            desc.is_some_and(|d| {
+                d.len() == 3 && d.iter().all(|att| att.atttypid == pg_sys::FLOAT8OID && !att.attisdropped)
+            })
+        };
+        let mut elems: *mut pg_sys::Datum = std::ptr::null_mut();
+        let mut nulls: *mut bool = std::ptr::null_mut();
+        let mut n: i32 = 0;
+        pg_sys::deconstruct_array(arr, elem_type, -1, false, pg_sys::TYPALIGN_DOUBLE as _, &mut elems, &mut nulls, &mut n);
+        let n = n.max(0) as usize;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            if *nulls.add(i) {
+                null_not_allowed(what);
+            }
+            let datum = *elems.add(i);
+            let tup = pg_sys::pg_detoast_datum(datum.cast_mut_ptr()) as pg_sys::HeapTupleHeader;
+            let natts = u32::from((*tup).t_infomask2) & pg_sys::HEAP_NATTS_MASK;
+            let has_null = u32::from((*tup).t_infomask) & pg_sys::HEAP_HASNULL != 0;
+            if fast && natts == 3 && !has_null {
+                // three float8 columns, 8-byte aligned, right after the (MAXALIGNed) header
+                let data = (tup as *const u8).add(usize::from((*tup).t_hoff)) as *const f64;
+                out.push(Rating::new(data.read_unaligned(), data.add(1).read_unaligned(), data.add(2).read_unaligned()));
+            } else {
+                out.push(read(&PgHeapTuple::from_composite_datum(datum), what));
+            }
+        }
+        (out, elem_type)
+    }
+}
+
 fn rating_tuple(desc: pg_sys::TupleDesc, r: Rating) -> PgHeapTuple<'static, AllocatedByRust> {
     unsafe {
         PgHeapTuple::from_datums(
@@ -83,10 +122,7 @@ fn glicko2_update(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_rating") {
     let p = read(&player, "player");
-    let opps: Vec<Rating> = opponents
-        .iter()
-        .map(|o| read(&o.unwrap_or_else(|| null_not_allowed("opponent")), "opponent"))
-        .collect();
+    let (opps, _) = read_array(opponents, "opponent");
     let s = floats(&scores, "score");
     let r = check(glicko2::update(p, &opps, &s, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
     rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
@@ -143,8 +179,7 @@ fn glicko2_multiplayer(
     max_change: default!(f64, "'Infinity'"),
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Vec<composite_type!('static, "glicko2_rating")> {
-    let ps: Vec<Rating> =
-        players.iter().map(|p| read(&p.unwrap_or_else(|| null_not_allowed("player")), "player")).collect();
+    let (ps, _) = read_array(players, "player");
     let pl = floats(&placements, "placement");
     let out = check(glicko2::multiplayer(&ps, &pl, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
     let desc = unsafe { out_descs(fcinfo, Shape::Array) }.rating;
@@ -229,15 +264,7 @@ fn glicko2_rate_period(
             ratings.len(),
         )));
     }
-    let mut type_oid = pg_sys::InvalidOid;
-    let mut players = Vec::with_capacity(ids.len());
-    for r in ratings.iter() {
-        let t = r.unwrap_or_else(|| null_not_allowed("rating"));
-        if type_oid == pg_sys::InvalidOid {
-            type_oid = t.composite_type_oid().unwrap_or(pg_sys::InvalidOid);
-        }
-        players.push(read(&t, "player"));
-    }
+    let (players, type_oid) = read_array(ratings, "rating");
     let index = IdIndex::new(&ids);
     let lookup = |side: &Array<'_, i64>, what: &str| -> Vec<usize> {
         longs(side, what)
