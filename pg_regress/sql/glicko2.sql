@@ -114,3 +114,11 @@ SELECT pg_temp.err($$SELECT glicko2_update('(1500,200,0.06)', '{"(1400,,0.06)"}'
 -- arrays built from rows and from a table read the same values
 SELECT glicko2_update('(1500,200,0.06)', ARRAY[ROW(1400, 30, 0.06)::glicko2_rating, ROW(1550, 100, 0.06)::glicko2_rating], '{1,0}')
      = glicko2_update('(1500,200,0.06)', (SELECT array_agg(r ORDER BY id) FROM players WHERE id IN (2, 3)), '{1,0}') AS same;
+SELECT pg_temp.err($$SELECT glicko2_provisional('(1500,350,0.06)', 'NaN')$$);
+SELECT pg_temp.err($$SELECT glicko2_expected('(1500,350,0.06)', '(Infinity,350,0.06)')$$);
+SELECT pg_temp.err($$SELECT glicko2_period('(1500,200,0.06)', o, 1, t) FROM (VALUES ('(1400,30,0.06)'::glicko2_rating, 0.5::float8), ('(1550,100,0.06)', 0.6)) AS v(o, t)$$);
+SELECT pg_temp.err($$SELECT glicko2_period('(1500,200,0.06)', '(1400,30,0.06)', 1, 0)$$);
+-- rows with a NULL argument are skipped, like any aggregate
+SELECT round((glicko2_period('(1500,200,0.06)', o, s)).rating::numeric, 4) AS one_game
+FROM (VALUES ('(1400,30,0.06)'::glicko2_rating, 1::float8), (NULL, 0), ('(1550,100,0.06)', NULL)) AS v(o, s);
+SELECT round((glicko2_update('(1500,200,0.06)', '{"(1400,30,0.06)"}', '{1}')).rating::numeric, 4) AS same_game;
