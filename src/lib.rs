@@ -11,6 +11,7 @@ mod games;
 mod rankings;
 mod restore;
 mod types;
+mod tournaments;
 
 /// Hooks for `cargo pgrx test`.
 #[cfg(test)]

@@ -1,0 +1,669 @@
+//! Swiss tournaments in the database (sql/tournaments.sql has the tables and views): the rules
+//! of tournaments, registrations, games and byes (`check_tournament_row`), and the standings
+//! kept current on every change (`refresh_tournament_standings`), computed by
+//! `pg_rating_core::tournament`.
+//!
+//! # Standings
+//! `swiss_tournament_standings` holds one row per (tournament, round, registered player) for
+//! rounds 1..last round with a game or a bye: the player's entry of that round and the values
+//! after it. A change (a game or a bye inserted, deleted or corrected, a game's result, moves or
+//! date changed, a registration) patches the entries it touches, then the core's
+//! [`refresh`](pg_rating_core::tournament::refresh) names the rows whose values change — the
+//! changed players' rows from the changed round on and their opponents' — and only those are
+//! rewritten: O(rounds²) rows, independent of the number of players. A new round adds a row per
+//! player. With a direct encounter (DE) in the tie-break order the shared ranks of the rounds
+//! from the change on are recomputed from the whole tournament (O(players · rounds)).
+//!
+//! # The tournament's start
+//! The start is the creation date of the tournament's earliest game (NULL before any game; byes
+//! need no rating). Each player's rating as of the start is the latest `elo_history` entry of the
+//! tournament's ranking dated strictly before it, `starting_elo` without one, none for a bot the
+//! ranking excludes; it is stored when the start is set, so later rating changes never alter past
+//! standings. A game dated before the current start moves the start (and, if a rating changes,
+//! the whole tournament is recomputed); so does deleting or re-dating the earliest game.
+//!
+//! Every writer first locks the tournament's `swiss_tournament_progress` row, so changes of one
+//! tournament run one at a time. Nothing is derived while a dump is being restored.
+
+mod store;
+
+use std::cell::RefCell;
+
+use pg_rating_core::tournament::{format_order, parse_order, refresh, trf16, PlayerNo, TrfInfo};
+use pgrx::prelude::*;
+use pgrx::{AllocatedByRust, PgSqlErrorCode};
+
+use crate::accounts::field;
+use crate::error::raise;
+use crate::restore::restoring;
+use store::{internal, Info, Store, StoredCards, EDITION};
+
+extension_sql_file!(
+    "../../sql/tournaments.sql",
+    name = "tournaments",
+    requires = [
+        "rankings",
+        "games",
+        "accounts",
+        check_tournament_row,
+        refresh_tournament_standings,
+        rebuild_tournament_standings,
+        tournament_trf,
+        tournament_tie_break_order
+    ]
+);
+
+fn core_error(e: pg_rating_core::tournament::TournamentError) -> ! {
+    let code = match e.sqlstate() {
+        "22023" => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        "22003" => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
+        _ => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+    };
+    raise(code, e.to_string())
+}
+
+/// The canonical spelling of a tie-break order; an unknown or repeated code is an error.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn tournament_tie_break_order(order: &str) -> String {
+    format_order(&parse_order(order).unwrap_or_else(|e| core_error(e)))
+}
+
+fn check(code: PgSqlErrorCode, ok: bool, message: impl FnOnce() -> String) {
+    if !ok {
+        raise(code, message())
+    }
+}
+
+const RULE: PgSqlErrorCode = PgSqlErrorCode::ERRCODE_CHECK_VIOLATION;
+
+fn text_field(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>, name: &str) -> Option<String> {
+    field::<&str>(row, name).map(str::to_owned)
+}
+
+/// Locks the tournament (so that the checks and the write see every committed change of it).
+fn lock_tournament(store: &mut Store<'_, '_>, t: i32) -> bool {
+    store.lock(t).is_some()
+}
+
+/// The players of `(t, round)` among `players` who already have a game (other than the row being
+/// updated) or a bye (other than the row being updated) in that round.
+fn busy_players(
+    store: &mut Store<'_, '_>,
+    t: i32,
+    round: i32,
+    players: &[String],
+    except_game: Option<(i32, i32)>,
+    except_bye: Option<(i32, i32, String)>,
+) -> Vec<String> {
+    let (eg_t, eg_g) = except_game.unzip();
+    let (eb_t, eb_r, eb_u) = match except_bye {
+        Some((a, b, c)) => (Some(a), Some(b), Some(c)),
+        None => (None, None, None),
+    };
+    let rows = store.query(
+        "SELECT p.player FROM unnest($3::text[]) p(player)
+         WHERE EXISTS (SELECT 1 FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+                       WHERE tg.tournament_id = $1 AND tg.round = $2
+                         AND NOT (tg.tournament_id IS NOT DISTINCT FROM $4 AND tg.game_id IS NOT DISTINCT FROM $5)
+                         AND p.player IN (g.white_player, g.black_player))
+            OR EXISTS (SELECT 1 FROM byes b WHERE b.tournament_id = $1 AND b.round = $2
+                         AND b.user_id_in_service = p.player
+                         AND NOT (b.tournament_id IS NOT DISTINCT FROM $6 AND b.round IS NOT DISTINCT FROM $7
+                                  AND b.user_id_in_service IS NOT DISTINCT FROM $8))
+         ORDER BY 1",
+        &[
+            t.into(),
+            round.into(),
+            players.to_vec().into(),
+            eg_t.into(),
+            eg_g.into(),
+            eb_t.into(),
+            eb_r.into(),
+            eb_u.into(),
+        ],
+    );
+    rows.into_iter().filter_map(|r| r.get::<String>(1).ok().flatten()).collect()
+}
+
+fn round_count(store: &mut Store<'_, '_>, t: i32) -> Option<i32> {
+    let rows = store.query("SELECT round_count FROM swiss_tournaments WHERE tournament_id = $1", &[t.into()]);
+    rows.into_iter().next().and_then(|r| r.get::<i32>(1).ok().flatten())
+}
+
+fn is_registered(store: &mut Store<'_, '_>, t: i32, user: &str) -> bool {
+    let rows = store.query(
+        "SELECT 1 FROM tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
+        &[t.into(), user.into()],
+    );
+    !rows.is_empty()
+}
+
+fn check_game(store: &mut Store<'_, '_>, t: i32, game: i32, round: i32, old: Option<(i32, i32)>) {
+    if !lock_tournament(store, t) {
+        return; // no such tournament: the foreign key reports it
+    }
+    let rows = store.query(
+        "SELECT t.round_count, g.service_id = 1, g.is_ranked, t.is_ranked,
+                g.starting_position::text, t.starting_position::text,
+                ((g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
+                 AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase),
+                coalesce(g.clock::text, 'no clock'), t.time_control::text,
+                g.white_player::text, g.black_player::text
+         FROM swiss_tournaments t JOIN service_games g ON g.id = $2 WHERE t.tournament_id = $1",
+        &[t.into(), game.into()],
+    );
+    let Some(row) = rows.into_iter().next() else {
+        return; // no such game: the foreign key reports it
+    };
+    let b = |n: usize| row.get::<bool>(n).ok().flatten().unwrap_or(false);
+    let s = |n: usize| row.get::<String>(n).ok().flatten().unwrap_or_default();
+    let rounds = row.get::<i32>(1).ok().flatten().unwrap_or(0);
+    check(RULE, round <= rounds, || {
+        format!("round {round} is beyond the {rounds} rounds of tournament {t}")
+    });
+    check(RULE, b(2), || format!("game {game} is not a local game (service 1): tournament games are played here"));
+    let (g_ranked, t_ranked) = (b(3), b(4));
+    check(RULE, g_ranked == t_ranked, || {
+        format!(
+            "game {game} is {} but tournament {t} is {}",
+            if g_ranked { "ranked" } else { "unranked" },
+            if t_ranked { "ranked" } else { "unranked" }
+        )
+    });
+    check(RULE, s(5) == s(6), || {
+        format!("game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"", s(5), s(6))
+    });
+    check(RULE, b(7), || format!("game {game} has clock {}, not tournament {t}'s time control {}", s(8), s(9)));
+    let (white, black) = (s(10), s(11));
+    check(RULE, white != black, || format!("game {game} has the same player on both sides"));
+    for p in [&white, &black] {
+        let registered = is_registered(store, t, p);
+        check(RULE, registered, || format!("player \"{p}\" of game {game} is not registered in tournament {t}"));
+    }
+    let busy = busy_players(store, t, round, &[white, black], old, None);
+    check(RULE, busy.is_empty(), || {
+        format!("player \"{}\" already has a game or a bye in round {round} of tournament {t}", busy[0])
+    });
+}
+
+fn check_bye(store: &mut Store<'_, '_>, t: i32, round: i32, user: &str, old: Option<(i32, i32, String)>) {
+    if !lock_tournament(store, t) {
+        return;
+    }
+    let rounds = round_count(store, t).unwrap_or(0);
+    check(RULE, round <= rounds, || format!("round {round} is beyond the {rounds} rounds of tournament {t}"));
+    let registered = is_registered(store, t, user);
+    check(RULE, registered, || format!("player \"{user}\" is not registered in tournament {t}"));
+    let busy = busy_players(store, t, round, &[user.to_owned()], None, old);
+    check(RULE, busy.is_empty(), || {
+        format!("player \"{user}\" already has a game or a bye in round {round} of tournament {t}")
+    });
+}
+
+fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) {
+    let rows = store.query(
+        "SELECT q.ranking_type, k.name::text, q.required_value, q.game_count,
+                round(coalesce(p.rating, k.starting_elo), 2)::text,
+                (SELECT count(*) FROM elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
+                   AND h.user_id_in_service = $2)
+         FROM tournaments_reqs q JOIN rankings k ON k.id = q.ranking_type
+         LEFT JOIN ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
+         WHERE q.tournament_id = $1
+           AND NOT EXISTS (SELECT 1 FROM service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
+                             AND a.is_bot)
+           AND ((q.required_value IS NOT NULL AND coalesce(p.rating, k.starting_elo) < q.required_value)
+             OR (q.game_count IS NOT NULL AND (SELECT count(*) FROM elo_history h WHERE h.ranking_id = q.ranking_type
+                   AND h.service_id = 1 AND h.user_id_in_service = $2) < q.game_count))
+         ORDER BY q.ranking_type, q.game_count NULLS FIRST LIMIT 1",
+        &[t.into(), user.into()],
+    );
+    if let Some(row) = rows.into_iter().next() {
+        let ranking = row.get::<i32>(1).ok().flatten().unwrap_or(0);
+        let name = row.get::<String>(2).ok().flatten().unwrap_or_default();
+        match (row.get::<i32>(3).ok().flatten(), row.get::<i32>(4).ok().flatten()) {
+            (Some(required), _) => raise(
+                RULE,
+                format!(
+                    "player \"{user}\" cannot join tournament {t}: rating {} in ranking {ranking} ({name}) is below the required {required}",
+                    row.get::<String>(5).ok().flatten().unwrap_or_default()
+                ),
+            ),
+            (_, Some(games)) => raise(
+                RULE,
+                format!(
+                    "player \"{user}\" cannot join tournament {t}: {} rated games in ranking {ranking} ({name}), {games} required",
+                    row.get::<i64>(6).ok().flatten().unwrap_or(0)
+                ),
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// BEFORE triggers of swiss_tournaments, tournaments_players, tournaments_games and byes: the
+/// rules of each row. Not while restoring a dump.
+#[pg_trigger]
+fn check_tournament_row<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
+    let op = trigger.op()?;
+    let table = trigger.table_name()?;
+    let row = match op {
+        PgTriggerOperation::Delete => trigger.old(),
+        _ => trigger.new(),
+    }
+    .expect("row trigger has a row");
+    let mut row = row.into_owned();
+    if restoring() {
+        return Ok(Some(row));
+    }
+    let int = |name: &str| -> i32 { field::<i32>(&row, name).unwrap_or(0) };
+    match (table.as_str(), op) {
+        ("swiss_tournaments", _) => {
+            let order = text_field(&row, "tie_breaks").unwrap_or_default();
+            let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| core_error(e)));
+            if canonical != order {
+                row.set_by_name("tie_breaks", canonical).unwrap_or_else(|e| internal(e));
+            }
+        }
+        ("tournaments_players", PgTriggerOperation::Insert) => {
+            let (t, user) = (int("tournament_id"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            Spi::connect_mut(|client| {
+                let mut store = Store::new(client);
+                if lock_tournament(&mut store, t) {
+                    check_registration(&mut store, t, &user);
+                }
+            });
+        }
+        ("tournaments_players", PgTriggerOperation::Update) => {
+            raise(
+                PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                "a registration cannot be changed: delete it and register the player again",
+            );
+        }
+        ("tournaments_players", PgTriggerOperation::Delete) => {
+            let (t, user) = (int("tournament_id"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            Spi::connect_mut(|client| {
+                let mut store = Store::new(client);
+                if !lock_tournament(&mut store, t) {
+                    return; // the tournament is being deleted
+                }
+                let rows = store.query(
+                    "SELECT tg.game_id, tg.round FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+                     WHERE tg.tournament_id = $1 AND $2 IN (g.white_player, g.black_player)
+                     ORDER BY tg.round, tg.game_id LIMIT 1",
+                    &[t.into(), user.as_str().into()],
+                );
+                if let Some(r) = rows.into_iter().next() {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                        format!(
+                            "player \"{user}\" cannot leave tournament {t}: game {} of round {} is registered in it",
+                            r.get::<i32>(1).ok().flatten().unwrap_or(0),
+                            r.get::<i32>(2).ok().flatten().unwrap_or(0)
+                        ),
+                    );
+                }
+                // the player's byes go first, each refreshing the standings
+                store.query(
+                    "DELETE FROM byes WHERE tournament_id = $1 AND user_id_in_service = $2",
+                    &[t.into(), user.as_str().into()],
+                );
+            });
+        }
+        ("tournaments_games", _) => {
+            let old = trigger.old().map(|o| (field::<i32>(&o, "tournament_id").unwrap_or(0), field::<i32>(&o, "game_id").unwrap_or(0)));
+            let (t, g, r) = (int("tournament_id"), int("game_id"), int("round"));
+            Spi::connect_mut(|client| check_game(&mut Store::new(client), t, g, r, old));
+        }
+        ("byes", _) => {
+            let old = trigger.old().map(|o| {
+                (
+                    field::<i32>(&o, "tournament_id").unwrap_or(0),
+                    field::<i32>(&o, "round").unwrap_or(0),
+                    text_field(&o, "user_id_in_service").unwrap_or_default(),
+                )
+            });
+            let (t, r, user) = (int("tournament_id"), int("round"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            Spi::connect_mut(|client| check_bye(&mut Store::new(client), t, r, &user, old));
+        }
+        _ => {}
+    }
+    Ok(Some(row))
+}
+
+/// Recomputes the standings rows named by the core's refresh for `changed` (player, from round)
+/// and, with DE in the order, the shared ranks from the earliest changed round.
+fn refresh_rows(store: &mut Store<'_, '_>, info: &Info, changed: &[(PlayerNo, u32)], last: i32) {
+    if last < 1 || changed.is_empty() {
+        return;
+    }
+    let rows = {
+        let source = StoredCards { store: RefCell::new(&mut *store), tournament: info.id };
+        refresh(&source, changed, last as u32, EDITION).unwrap_or_else(|e| internal(e))
+    };
+    store.write_values(info.id, &info.order, &rows);
+    if info.has_de() {
+        let from = changed.iter().map(|c| c.1).min().unwrap_or(1);
+        store.write_ranks(info.id, from, last as u32);
+    }
+}
+
+/// From scratch: the start, the ratings as of the start, the last round and every standings row.
+fn rebuild(store: &mut Store<'_, '_>, t: i32) -> i64 {
+    let started = store.first_game_date(t);
+    let last = store.max_round(t);
+    store.set_progress(t, started, last);
+    store.update_ratings(t, None);
+    let Some(loaded) = store.load(t) else { return 0 };
+    store.write_all(t, &loaded, last as u32)
+}
+
+/// The rounds `(old, new)` of the standings become `1..=new`: rows are added or dropped.
+fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerNo, u32)> {
+    if new_last > info.last_round {
+        store.add_rows(info.id, info.last_round + 1, new_last, None);
+        // every player's values of the new rounds
+        let rows = store.query(
+            "SELECT player_no FROM swiss_tournament_entrants WHERE tournament_id = $1",
+            &[info.id.into()],
+        );
+        let from = (info.last_round + 1) as u32;
+        return rows.into_iter().filter_map(|r| r.get::<i32>(1).ok().flatten()).map(|p| (p as PlayerNo, from)).collect();
+    }
+    if new_last < info.last_round {
+        store.drop_rounds_after(info.id, new_last);
+    }
+    Vec::new()
+}
+
+/// Moves the start to `start`; true when a rating as of the start changed (then the caller
+/// rebuilds the tournament).
+fn move_start(store: &mut Store<'_, '_>, info: &mut Info, start: Option<TimestampWithTimeZone>) -> bool {
+    if start == info.started_at {
+        return false;
+    }
+    info.started_at = start;
+    store.set_progress(info.id, start, info.last_round);
+    store.update_ratings(info.id, None) > 0
+}
+
+/// A game of `round` was added (`add`) or removed: patch both entries, the start and the rounds,
+/// then refresh.
+fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add: bool, date_was: Option<TimestampWithTimeZone>) {
+    let Some(mut info) = store.lock(t) else { return };
+    let Some(game) = store.game(game_id) else { return };
+    let (Some(w), Some(b)) = (store.player_no(t, &game.white), store.player_no(t, &game.black)) else {
+        internal(format!("tournament {t}: game {game_id} has an unregistered player"))
+    };
+    let new_last = if add { info.last_round.max(round) } else { store.max_round(t) };
+    let mut changed = resize(store, &info, new_last);
+    info.last_round = new_last;
+    store.set_progress(t, info.started_at, new_last);
+    if round <= new_last {
+        let (we, be) = if add {
+            game.entries(w, b)
+        } else {
+            (pg_rating_core::tournament::Entry::Absent, pg_rating_core::tournament::Entry::Absent)
+        };
+        store.set_entry(t, round, w, we);
+        store.set_entry(t, round, b, be);
+        changed.push((w, round as u32));
+        changed.push((b, round as u32));
+    }
+    let dates = [Some(game.date), date_was];
+    let start = if add && info.started_at.is_some_and(|s| game.date >= s) && !date_was.is_some_and(|d| Some(d) == info.started_at) {
+        info.started_at
+    } else if !add && !dates.iter().any(|d| d.is_some() && *d == info.started_at) {
+        info.started_at
+    } else {
+        store.first_game_date(t)
+    };
+    if move_start(store, &mut info, start) {
+        rebuild(store, t);
+        return;
+    }
+    refresh_rows(store, &info, &changed, new_last);
+}
+
+fn bye_changed(store: &mut Store<'_, '_>, t: i32, round: i32, user: &str, add: bool) {
+    let Some(mut info) = store.lock(t) else { return };
+    let Some(p) = store.player_no(t, user) else { return };
+    let new_last = if add { info.last_round.max(round) } else { store.max_round(t) };
+    let mut changed = resize(store, &info, new_last);
+    info.last_round = new_last;
+    store.set_progress(t, info.started_at, new_last);
+    if round <= new_last {
+        let e = if add {
+            pg_rating_core::tournament::Entry::Bye(pg_rating_core::tournament::ByeKind::PairingAllocated)
+        } else {
+            pg_rating_core::tournament::Entry::Absent
+        };
+        store.set_entry(t, round, p, e);
+        changed.push((p, round as u32));
+    }
+    refresh_rows(store, &info, &changed, new_last);
+}
+
+/// AFTER triggers of swiss_tournaments, tournaments_players, tournaments_games, byes and
+/// service_games: keeps the standings current. Not while restoring a dump, which brings the
+/// derived rows back itself.
+#[pg_trigger]
+fn refresh_tournament_standings<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let op = trigger.op()?;
+    let table = trigger.table_name()?;
+    let new = trigger.new();
+    let old = trigger.old();
+    let int = |row: &Option<PgHeapTuple<'_, AllocatedByPostgres>>, name: &str| -> i32 {
+        row.as_ref().and_then(|r| field::<i32>(r, name)).unwrap_or(0)
+    };
+    let txt = |row: &Option<PgHeapTuple<'_, AllocatedByPostgres>>, name: &str| -> String {
+        row.as_ref().and_then(|r| text_field(r, name)).unwrap_or_default()
+    };
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        match table.as_str() {
+            "swiss_tournaments" => {
+                let t = int(&new, "tournament_id");
+                check_tournament(&mut store, t);
+                if matches!(op, PgTriggerOperation::Insert) {
+                    store.query(
+                        "INSERT INTO swiss_tournament_progress (tournament_id) VALUES ($1)",
+                        &[t.into()],
+                    );
+                } else {
+                    let changed = int(&old, "ranking_id") != int(&new, "ranking_id")
+                        || txt(&old, "tie_breaks") != txt(&new, "tie_breaks")
+                        || int(&old, "tournament_id") != t;
+                    if changed && store.lock(t).is_some() {
+                        rebuild(&mut store, t);
+                    }
+                }
+            }
+            "tournaments_players" => {
+                if matches!(op, PgTriggerOperation::Insert) {
+                    let (t, user) = (int(&new, "tournament_id"), txt(&new, "user_id_in_service"));
+                    let Some(info) = store.lock(t) else { return };
+                    let rows = store.query(
+                        "WITH n AS (UPDATE swiss_tournament_progress SET next_player_no = next_player_no + 1
+                                    WHERE tournament_id = $1 RETURNING next_player_no - 1 AS no)
+                         INSERT INTO swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
+                         SELECT $1, $2, n.no FROM n RETURNING player_no",
+                        &[t.into(), user.as_str().into()],
+                    );
+                    let p = rows.into_iter().next().and_then(|r| r.get::<i32>(1).ok().flatten()).unwrap_or(0);
+                    store.update_ratings(t, Some(&user));
+                    store.add_rows(t, 1, info.last_round, Some(p as PlayerNo));
+                    refresh_rows(&mut store, &info, &[(p as PlayerNo, 1)], info.last_round);
+                } else {
+                    let (t, user) = (int(&old, "tournament_id"), txt(&old, "user_id_in_service"));
+                    let Some(mut info) = store.lock(t) else { return };
+                    store.query(
+                        "DELETE FROM swiss_tournament_standings s USING swiss_tournament_entrants e
+                         WHERE s.tournament_id = $1 AND e.tournament_id = $1 AND e.user_id_in_service = $2
+                           AND s.player_no = e.player_no",
+                        &[t.into(), user.as_str().into()],
+                    );
+                    store.query(
+                        "DELETE FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
+                        &[t.into(), user.as_str().into()],
+                    );
+                    let new_last = store.max_round(t);
+                    resize(&mut store, &info, new_last);
+                    info.last_round = new_last;
+                    store.set_progress(t, info.started_at, new_last);
+                    if info.has_de() && new_last > 0 {
+                        store.write_ranks(t, 1, new_last as u32);
+                    }
+                }
+            }
+            "tournaments_games" => {
+                if !matches!(op, PgTriggerOperation::Insert) {
+                    game_changed(&mut store, int(&old, "tournament_id"), int(&old, "game_id"), int(&old, "round"), false, None);
+                }
+                if !matches!(op, PgTriggerOperation::Delete) {
+                    game_changed(&mut store, int(&new, "tournament_id"), int(&new, "game_id"), int(&new, "round"), true, None);
+                }
+            }
+            "byes" => {
+                if !matches!(op, PgTriggerOperation::Insert) {
+                    bye_changed(&mut store, int(&old, "tournament_id"), int(&old, "round"), &txt(&old, "user_id_in_service"), false);
+                }
+                if !matches!(op, PgTriggerOperation::Delete) {
+                    bye_changed(&mut store, int(&new, "tournament_id"), int(&new, "round"), &txt(&new, "user_id_in_service"), true);
+                }
+            }
+            "service_games" => {
+                let id = int(&new, "id");
+                let date_was = old.as_ref().and_then(|o| field::<TimestampWithTimeZone>(o, "creation_date"));
+                let rows = store.query(
+                    "SELECT tournament_id, round FROM tournaments_games WHERE game_id = $1 ORDER BY tournament_id",
+                    &[id.into()],
+                );
+                let places: Vec<(i32, i32)> = rows
+                    .into_iter()
+                    .filter_map(|r| Some((r.get::<i32>(1).ok().flatten()?, r.get::<i32>(2).ok().flatten()?)))
+                    .collect();
+                for (t, round) in places {
+                    game_changed(&mut store, t, id, round, true, date_was);
+                }
+            }
+            _ => {}
+        }
+    });
+    Ok(None)
+}
+
+/// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
+/// window, and the games and byes already registered still follow its rules.
+fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
+    let rows = store.query(
+        "SELECT t.is_ranked, k.name::text, t.time_control::text,
+                coalesce(clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
+                         AND (k.playtime_max IS NULL
+                              OR clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false),
+                k.playtime_min::text, coalesce(k.playtime_max::text, 'no limit'), k.id
+         FROM swiss_tournaments t JOIN rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
+        &[t.into()],
+    );
+    if let Some(row) = rows.into_iter().next() {
+        let s = |n: usize| row.get::<String>(n).ok().flatten().unwrap_or_default();
+        let ranked = row.get::<bool>(1).ok().flatten().unwrap_or(false);
+        let fits = row.get::<bool>(4).ok().flatten().unwrap_or(false);
+        check(RULE, !ranked || fits, || {
+            format!(
+                "a ranked tournament's time control must fall in its ranking's window: {} is not in [{}, {}) of ranking {} ({})",
+                s(3),
+                s(5),
+                s(6),
+                row.get::<i32>(7).ok().flatten().unwrap_or(0),
+                s(2)
+            )
+        });
+    }
+    let rows = store.query(
+        "SELECT tg.game_id, tg.round FROM tournaments_games tg
+         JOIN swiss_tournaments t ON t.tournament_id = tg.tournament_id
+         JOIN service_games g ON g.id = tg.game_id
+         WHERE tg.tournament_id = $1
+           AND NOT (tg.round <= t.round_count AND g.is_ranked = t.is_ranked
+                    AND g.starting_position = t.starting_position
+                    AND (g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
+                    AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase)
+         UNION ALL
+         SELECT NULL, b.round FROM byes b JOIN swiss_tournaments t ON t.tournament_id = b.tournament_id
+         WHERE b.tournament_id = $1 AND b.round > t.round_count
+         ORDER BY 2, 1 LIMIT 1",
+        &[t.into()],
+    );
+    if let Some(row) = rows.into_iter().next() {
+        let round = row.get::<i32>(2).ok().flatten().unwrap_or(0);
+        let what = match row.get::<i32>(1).ok().flatten() {
+            Some(g) => format!("game {g} of round {round}"),
+            None => format!("a bye of round {round}"),
+        };
+        raise(RULE, format!("tournament {t} cannot change this way: {what} would no longer follow its rules"));
+    }
+}
+
+/// Recomputes a tournament's standings from scratch (start, ratings as of the start, every row);
+/// returns the number of standings rows written.
+#[pg_extern(volatile, strict, parallel_unsafe)]
+fn rebuild_tournament_standings(tournament_id: i32) -> i64 {
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        if store.lock(tournament_id).is_none() {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("tournament {tournament_id} does not exist"),
+            );
+        }
+        rebuild(&mut store, tournament_id)
+    })
+}
+
+/// The FIDE TRF-16 report of a tournament after its last round.
+#[pg_extern(stable, strict, parallel_safe)]
+fn tournament_trf(tournament_id: i32) -> String {
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        let Some(loaded) = store.load(tournament_id) else {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!("tournament {tournament_id} does not exist"),
+            )
+        };
+        let info = TrfInfo {
+            name: format!("Random Chess Swiss tournament {tournament_id}"),
+            start_date: loaded.first_date.clone(),
+            end_date: loaded.last_date.clone(),
+            player_names: loaded.names.clone(),
+        };
+        trf16(&loaded.tournament, &info, &loaded.order, EDITION).unwrap_or_else(|e| core_error(e))
+    })
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn tie_break_order_is_canonical() {
+        assert_eq!(
+            Spi::get_one::<String>("SELECT tournament_tie_break_order(' de,bh-c1 , sb/c1 ')").unwrap(),
+            Some("DE, BH-C1, SB-C1".to_string())
+        );
+        assert_eq!(Spi::get_one::<String>("SELECT tournament_tie_break_order('')").unwrap(), Some(String::new()));
+    }
+
+    #[pg_test(error = "unknown tie-break \"XYZ\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)")]
+    fn unknown_tie_break_is_an_error() {
+        Spi::run("SELECT tournament_tie_break_order('BH, xyz')").unwrap();
+    }
+}

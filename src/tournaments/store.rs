@@ -1,0 +1,594 @@
+//! What the tournament triggers read and write through SPI: the tournament being changed
+//! (locked), its games and byes, the derived tables, and the cards the core's incremental
+//! refresh asks for.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use pg_rating_core::result::{GameEndReason, GameEndType};
+use pg_rating_core::tournament::{
+    classify_game, sort_key, standings, values_after, ByeKind, CardSource, Colour, Edition, Entry, GameKind,
+    Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
+};
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::PgSqlErrorCode;
+
+use crate::error::raise;
+
+/// The edition of C.07 the standings follow.
+pub const EDITION: Edition = Edition::C07_2026;
+
+pub fn internal(e: impl std::fmt::Display) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
+}
+
+/// A tournament as the standings need it, read under its lock.
+pub struct Info {
+    pub id: i32,
+    pub order: Vec<TieBreak>,
+    pub started_at: Option<TimestampWithTimeZone>,
+    pub last_round: i32,
+}
+
+impl Info {
+    pub fn has_de(&self) -> bool {
+        self.order.contains(&TieBreak::DirectEncounter)
+    }
+}
+
+/// A service game as a tournament sees it.
+pub struct GameFacts {
+    pub white: String,
+    pub black: String,
+    pub end: GameEndType,
+    pub reason: GameEndReason,
+    pub moves: usize,
+    pub date: TimestampWithTimeZone,
+}
+
+impl GameFacts {
+    pub fn kind(&self) -> GameKind {
+        classify_game(self.end, self.reason, self.moves)
+    }
+
+    pub fn white_outcome(&self) -> Outcome {
+        match self.end {
+            GameEndType::WhiteWins => Outcome::Win,
+            GameEndType::BlackWins => Outcome::Loss,
+            GameEndType::Draw => Outcome::Draw,
+        }
+    }
+
+    /// The two entries of the game: White's and Black's.
+    pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (Entry, Entry) {
+        let w = self.white_outcome();
+        match self.kind() {
+            GameKind::Forfeit => (
+                Entry::Forfeit { opponent: black, colour: Colour::White, won: w == Outcome::Win },
+                Entry::Forfeit { opponent: white, colour: Colour::Black, won: w == Outcome::Loss },
+            ),
+            k => {
+                let moved = k == GameKind::Played;
+                (
+                    Entry::Game { opponent: black, colour: Colour::White, outcome: w, moved },
+                    Entry::Game { opponent: white, colour: Colour::Black, outcome: w.reversed(), moved },
+                )
+            }
+        }
+    }
+}
+
+/// An entry as stored: opponent's pairing number, colour (`w`, `b`, `-`), TRF-16 result code.
+pub fn encode(e: Entry) -> (Option<i32>, &'static str, &'static str) {
+    let col = |c: Colour| if c == Colour::White { "w" } else { "b" };
+    match e {
+        Entry::Game { opponent, colour, outcome, moved } => {
+            let r = match (outcome, moved) {
+                (Outcome::Win, true) => "1",
+                (Outcome::Draw, true) => "=",
+                (Outcome::Loss, true) => "0",
+                (Outcome::Win, false) => "W",
+                (Outcome::Draw, false) => "D",
+                (Outcome::Loss, false) => "L",
+            };
+            (Some(opponent as i32), col(colour), r)
+        }
+        Entry::Forfeit { opponent, colour, won } => (Some(opponent as i32), col(colour), if won { "+" } else { "-" }),
+        Entry::Bye(_) => (None, "-", "U"),
+        Entry::Absent => (None, "-", "Z"),
+    }
+}
+
+/// The inverse of [`encode`].
+pub fn decode(opponent: Option<i32>, colour: &str, result: &str) -> Entry {
+    let colour = if colour == "b" { Colour::Black } else { Colour::White };
+    let opp = opponent.unwrap_or(0) as PlayerNo;
+    let game = |outcome, moved| Entry::Game { opponent: opp, colour, outcome, moved };
+    match result {
+        "1" => game(Outcome::Win, true),
+        "=" => game(Outcome::Draw, true),
+        "0" => game(Outcome::Loss, true),
+        "W" => game(Outcome::Win, false),
+        "D" => game(Outcome::Draw, false),
+        "L" => game(Outcome::Loss, false),
+        "+" => Entry::Forfeit { opponent: opp, colour, won: true },
+        "-" => Entry::Forfeit { opponent: opp, colour, won: false },
+        "U" => Entry::Bye(ByeKind::PairingAllocated),
+        _ => Entry::Absent,
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A tournament loaded from its base tables: the core's model with players numbered 0..n in
+/// pairing-number order, and each one's pairing number, account and rating.
+pub struct Loaded {
+    pub tournament: Tournament,
+    pub player_no: Vec<i32>,
+    pub users: Vec<String>,
+    pub names: Vec<String>,
+    pub order: Vec<TieBreak>,
+    pub first_date: Option<String>,
+    pub last_date: Option<String>,
+}
+
+pub struct Store<'c, 'conn> {
+    client: &'c mut SpiClient<'conn>,
+}
+
+fn text(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> String {
+    row.get::<String>(n).ok().flatten().unwrap_or_default()
+}
+
+fn int(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> Option<i32> {
+    row.get::<i32>(n).ok().flatten()
+}
+
+impl<'c, 'conn> Store<'c, 'conn> {
+    pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
+        Store { client }
+    }
+
+    pub fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        self.client.update(sql, None, args).unwrap_or_else(|e| internal(e))
+    }
+
+    /// Locks the tournament's progress row until commit and reads it; `None` when the
+    /// tournament no longer exists (its rows are being deleted with it).
+    pub fn lock(&mut self, id: i32) -> Option<Info> {
+        let rows = self.query(
+            "SELECT t.tie_breaks::text, p.started_at, p.last_round
+             FROM swiss_tournaments t JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
+             WHERE t.tournament_id = $1 FOR UPDATE OF p",
+            &[id.into()],
+        );
+        let row = rows.into_iter().next()?;
+        let order = pg_rating_core::tournament::parse_order(&text(&row, 1)).unwrap_or_else(|e| internal(e));
+        Some(Info {
+            id,
+            order,
+            started_at: row.get::<TimestampWithTimeZone>(2).ok().flatten(),
+            last_round: int(&row, 3).unwrap_or(0),
+        })
+    }
+
+    pub fn game(&mut self, game_id: i32) -> Option<GameFacts> {
+        let rows = self.query(
+            "SELECT white_player::text, black_player::text, (result).game_end_type::text,
+                    (result).game_end_reason::text, cardinality(moves), creation_date
+             FROM service_games WHERE id = $1",
+            &[game_id.into()],
+        );
+        let row = rows.into_iter().next()?;
+        let end: GameEndType = text(&row, 3).parse().unwrap_or_else(|_| internal("invalid game result"));
+        let reason: GameEndReason = text(&row, 4).parse().unwrap_or_else(|_| internal("invalid game result"));
+        Some(GameFacts {
+            white: text(&row, 1),
+            black: text(&row, 2),
+            end,
+            reason,
+            moves: int(&row, 5).unwrap_or(0) as usize,
+            date: row.get(6).ok().flatten().unwrap_or_else(|| internal("game without date")),
+        })
+    }
+
+    pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {
+        let rows = self.query(
+            "SELECT player_no FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
+            &[t.into(), user.into()],
+        );
+        rows.into_iter().next().and_then(|r| int(&r, 1)).map(|n| n as PlayerNo)
+    }
+
+    /// The highest round with a game or a bye.
+    pub fn max_round(&mut self, t: i32) -> i32 {
+        let rows = self.query(
+            "SELECT greatest((SELECT max(round) FROM tournaments_games WHERE tournament_id = $1),
+                             (SELECT max(round) FROM byes WHERE tournament_id = $1), 0)",
+            &[t.into()],
+        );
+        rows.into_iter().next().and_then(|r| int(&r, 1)).unwrap_or(0)
+    }
+
+    /// The creation date of the tournament's earliest game.
+    pub fn first_game_date(&mut self, t: i32) -> Option<TimestampWithTimeZone> {
+        let rows = self.query(
+            "SELECT min(g.creation_date) FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+             WHERE tg.tournament_id = $1",
+            &[t.into()],
+        );
+        rows.into_iter().next().and_then(|r| r.get::<TimestampWithTimeZone>(1).ok().flatten())
+    }
+
+    pub fn set_progress(&mut self, t: i32, started_at: Option<TimestampWithTimeZone>, last_round: i32) {
+        self.query(
+            "UPDATE swiss_tournament_progress SET started_at = $2, last_round = $3 WHERE tournament_id = $1",
+            &[t.into(), started_at.into(), last_round.into()],
+        );
+    }
+
+    /// Sets every entrant's (or one's) rating as of the start; returns how many changed.
+    pub fn update_ratings(&mut self, t: i32, only: Option<&str>) -> usize {
+        let rows = self.query(
+            "WITH r AS (
+                SELECT e.tournament_id, e.user_id_in_service,
+                       CASE WHEN p.started_at IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
+                       ELSE round(coalesce((
+                           SELECT h.elo FROM elo_history h
+                           WHERE h.ranking_id = k.id AND h.service_id = 1
+                             AND h.user_id_in_service = e.user_id_in_service AND h.game_date < p.started_at
+                           ORDER BY h.game_date DESC, h.game_id DESC LIMIT 1), k.starting_elo))::int
+                       END AS rating
+                FROM swiss_tournament_entrants e
+                JOIN swiss_tournament_progress p ON p.tournament_id = e.tournament_id
+                JOIN swiss_tournaments t ON t.tournament_id = e.tournament_id
+                JOIN rankings k ON k.id = t.ranking_id
+                JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+                WHERE e.tournament_id = $1 AND ($2::text IS NULL OR e.user_id_in_service = $2))
+             UPDATE swiss_tournament_entrants e SET start_rating = r.rating
+             FROM r WHERE e.tournament_id = r.tournament_id AND e.user_id_in_service = r.user_id_in_service
+               AND e.start_rating IS DISTINCT FROM r.rating
+             RETURNING 1",
+            &[t.into(), only.into()],
+        );
+        rows.len()
+    }
+
+    /// Adds standings rows (absent entries, values to be computed) for rounds `from..=to` of
+    /// every entrant, or of one.
+    pub fn add_rows(&mut self, t: i32, from: i32, to: i32, only: Option<PlayerNo>) {
+        if from > to {
+            return;
+        }
+        self.query(
+            "INSERT INTO swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
+                 opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2,
+                 sb_x4, sb_c1_x4, sort_key)
+             SELECT $1, r, e.player_no, e.user_id_in_service, NULL, '-', 'Z', 0, 0, 0, 0, 0, 0, 0, 0, 0, '\\x'
+             FROM swiss_tournament_entrants e CROSS JOIN generate_series($2, $3) r
+             WHERE e.tournament_id = $1 AND ($4::int IS NULL OR e.player_no = $4)",
+            &[t.into(), from.into(), to.into(), only.map(|p| p as i32).into()],
+        );
+    }
+
+    pub fn drop_rounds_after(&mut self, t: i32, last: i32) {
+        self.query(
+            "DELETE FROM swiss_tournament_standings WHERE tournament_id = $1 AND round > $2",
+            &[t.into(), last.into()],
+        );
+    }
+
+    pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: Entry) {
+        let (opp, colour, result) = encode(e);
+        self.query(
+            "UPDATE swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
+             WHERE tournament_id = $1 AND round = $2 AND player_no = $3",
+            &[t.into(), round.into(), (player as i32).into(), opp.into(), colour.into(), result.into()],
+        );
+    }
+
+    /// Writes computed values of (player, round) rows.
+    pub fn write_values(&mut self, t: i32, order: &[TieBreak], rows: &[(PlayerNo, u32, PlayerValues)]) {
+        if rows.is_empty() {
+            return;
+        }
+        let mut cols: [Vec<Option<i32>>; 16] = Default::default();
+        let mut keys: Vec<String> = Vec::with_capacity(rows.len());
+        for (p, s, v) in rows {
+            let vals = [
+                Some(*p as i32),
+                Some(*s as i32),
+                Some(v.points_x2),
+                Some(v.adjusted_x2),
+                Some(v.played as i32),
+                Some(v.win as i32),
+                Some(v.won as i32),
+                Some(v.bh_x2),
+                Some(v.bh_c1_x2),
+                Some(v.sb_x4),
+                Some(v.sb_c1_x4),
+                v.aro,
+                v.aro_c1,
+                v.tpr,
+                v.ptp,
+                None,
+            ];
+            for (c, x) in cols.iter_mut().zip(vals) {
+                c.push(x);
+            }
+            keys.push(hex(&sort_key(v, order)));
+        }
+        let [p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, _] = cols;
+        self.query(
+            "UPDATE swiss_tournament_standings s SET points_x2 = v.pts, adjusted_x2 = v.adj, played = v.played,
+                 win = v.win, won = v.won, bh_x2 = v.bh, bh_c1_x2 = v.bhc, sb_x4 = v.sb, sb_c1_x4 = v.sbc,
+                 aro = v.aro, aro_c1 = v.aroc, tpr = v.tpr, ptp = v.ptp, sort_key = decode(v.key, 'hex')
+             FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[],
+                         $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[],
+                         $17::text[])
+                  AS v(p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, key)
+             WHERE s.tournament_id = $1 AND s.round = v.s AND s.player_no = v.p",
+            &[
+                t.into(),
+                p.into(),
+                s.into(),
+                pts.into(),
+                adj.into(),
+                played.into(),
+                win.into(),
+                won.into(),
+                bh.into(),
+                bhc.into(),
+                sb.into(),
+                sbc.into(),
+                aro.into(),
+                aroc.into(),
+                tpr.into(),
+                ptp.into(),
+                keys.into(),
+            ],
+        );
+    }
+
+    /// Loads a tournament from its base tables (games, byes, registrations, ratings).
+    pub fn load(&mut self, t: i32) -> Option<Loaded> {
+        let rows = self.query(
+            "SELECT t.round_count, t.tie_breaks::text, p.last_round,
+                    to_char(min(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD'),
+                    to_char(max(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD')
+             FROM swiss_tournaments t
+             JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
+             LEFT JOIN tournaments_games tg ON tg.tournament_id = t.tournament_id
+             LEFT JOIN service_games g ON g.id = tg.game_id
+             WHERE t.tournament_id = $1 GROUP BY t.round_count, t.tie_breaks, p.last_round",
+            &[t.into()],
+        );
+        let row = rows.into_iter().next()?;
+        let round_count = int(&row, 1).unwrap_or(1) as u32;
+        let order = pg_rating_core::tournament::parse_order(&text(&row, 2)).unwrap_or_else(|e| internal(e));
+        let first_date = row.get::<String>(4).ok().flatten();
+        let last_date = row.get::<String>(5).ok().flatten();
+        let rows = self.query(
+            "SELECT e.player_no, e.user_id_in_service::text, e.start_rating, a.display_name::text
+             FROM swiss_tournament_entrants e
+             JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+             WHERE e.tournament_id = $1 ORDER BY e.player_no",
+            &[t.into()],
+        );
+        let (mut player_no, mut users, mut ratings, mut names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for row in rows {
+            player_no.push(int(&row, 1).unwrap_or(0));
+            users.push(text(&row, 2));
+            ratings.push(int(&row, 3));
+            names.push(text(&row, 4));
+        }
+        let index: HashMap<String, PlayerNo> =
+            users.iter().enumerate().map(|(i, u)| (u.clone(), i as PlayerNo)).collect();
+        let mut tournament = Tournament::new(round_count, ratings).unwrap_or_else(|e| internal(e));
+        let rows = self.query(
+            "SELECT tg.round, g.white_player::text, g.black_player::text, (g.result).game_end_type::text,
+                    (g.result).game_end_reason::text, cardinality(g.moves)
+             FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+             WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
+            &[t.into()],
+        );
+        let fail = |e: pg_rating_core::tournament::TournamentError| internal(format!("tournament {t}: {e}"));
+        for row in rows {
+            let round = int(&row, 1).unwrap_or(0) as u32;
+            let (w, b) = (text(&row, 2), text(&row, 3));
+            let end: GameEndType = text(&row, 4).parse().unwrap_or_else(|_| internal("invalid game result"));
+            let reason: GameEndReason = text(&row, 5).parse().unwrap_or_else(|_| internal("invalid game result"));
+            let kind = classify_game(end, reason, int(&row, 6).unwrap_or(0) as usize);
+            let outcome = match end {
+                GameEndType::WhiteWins => Outcome::Win,
+                GameEndType::BlackWins => Outcome::Loss,
+                GameEndType::Draw => Outcome::Draw,
+            };
+            let (Some(&wi), Some(&bi)) = (index.get(&w), index.get(&b)) else {
+                internal(format!("tournament {t}: a game of round {round} has an unregistered player"))
+            };
+            tournament.add_game(round, wi, bi, outcome, kind).unwrap_or_else(fail);
+        }
+        let rows = self.query(
+            "SELECT round, user_id_in_service::text FROM byes WHERE tournament_id = $1 ORDER BY round",
+            &[t.into()],
+        );
+        for row in rows {
+            let round = int(&row, 1).unwrap_or(0) as u32;
+            let Some(&p) = index.get(&text(&row, 2)) else {
+                internal(format!("tournament {t}: a bye of round {round} has an unregistered player"))
+            };
+            tournament.add_bye(round, p, ByeKind::PairingAllocated).unwrap_or_else(fail);
+        }
+        Some(Loaded { tournament, player_no, users, names, order, first_date, last_date })
+    }
+
+    /// Rewrites every standings row of the tournament from `loaded` (rounds 1..=last).
+    pub fn write_all(&mut self, t: i32, loaded: &Loaded, last: u32) -> i64 {
+        self.query("DELETE FROM swiss_tournament_standings WHERE tournament_id = $1", &[t.into()]);
+        let tour = &loaded.tournament;
+        let has_de = loaded.order.contains(&TieBreak::DirectEncounter);
+        let mut cols: [Vec<Option<i32>>; 19] = Default::default();
+        let (mut users, mut colours, mut results, mut keys, mut des) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for s in 1..=last {
+            let values = values_after(tour, s, EDITION);
+            let ranks: HashMap<PlayerNo, (u32, Option<f64>)> = if has_de {
+                standings(tour, s, &loaded.order, EDITION).into_iter().map(|x| (x.player, (x.rank, x.de))).collect()
+            } else {
+                HashMap::new()
+            };
+            for (i, v) in values.iter().enumerate() {
+                let entry = tour.card(i as PlayerNo)[s as usize - 1];
+                let entry = match entry {
+                    Entry::Game { opponent, colour, outcome, moved } => {
+                        Entry::Game { opponent: loaded.player_no[opponent as usize] as PlayerNo, colour, outcome, moved }
+                    }
+                    Entry::Forfeit { opponent, colour, won } => {
+                        Entry::Forfeit { opponent: loaded.player_no[opponent as usize] as PlayerNo, colour, won }
+                    }
+                    e => e,
+                };
+                let (opp, colour, result) = encode(entry);
+                let rank = ranks.get(&(i as PlayerNo));
+                let vals = [
+                    Some(s as i32),
+                    Some(loaded.player_no[i]),
+                    opp,
+                    Some(v.points_x2),
+                    Some(v.adjusted_x2),
+                    Some(v.played as i32),
+                    Some(v.win as i32),
+                    Some(v.won as i32),
+                    Some(v.bh_x2),
+                    Some(v.bh_c1_x2),
+                    Some(v.sb_x4),
+                    Some(v.sb_c1_x4),
+                    v.aro,
+                    v.aro_c1,
+                    v.tpr,
+                    v.ptp,
+                    rank.map(|r| r.0 as i32),
+                    None,
+                    None,
+                ];
+                for (c, x) in cols.iter_mut().zip(vals) {
+                    c.push(x);
+                }
+                users.push(loaded.users[i].clone());
+                colours.push(colour);
+                results.push(result);
+                keys.push(hex(&sort_key(v, &loaded.order)));
+                des.push(rank.and_then(|r| r.1).map(|d| d.to_string()));
+            }
+        }
+        let n = users.len() as i64;
+        if n == 0 {
+            return 0;
+        }
+        let [s, p, opp, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, tie_rank, _, _] = cols;
+        self.query(
+            "INSERT INTO swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
+                 opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2, sb_x4,
+                 sb_c1_x4, aro, aro_c1, tpr, ptp, sort_key, tie_rank, de)
+             SELECT $1, v.s, v.p, v.u, v.opp, v.c, v.r, v.pts, v.adj, v.played, v.win, v.won, v.bh, v.bhc, v.sb,
+                    v.sbc, v.aro, v.aroc, v.tpr, v.ptp, decode(v.key, 'hex'), v.tie_rank, v.de::numeric
+             FROM unnest($2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[],
+                         $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[],
+                         $16::int[], $17::int[], $18::int[], $19::int[], $20::int[], $21::text[], $22::int[],
+                         $23::text[])
+                  AS v(s, p, u, opp, c, r, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp,
+                       key, tie_rank, de)",
+            &[
+                t.into(),
+                s.into(),
+                p.into(),
+                users.into(),
+                opp.into(),
+                colours.into(),
+                results.into(),
+                pts.into(),
+                adj.into(),
+                played.into(),
+                win.into(),
+                won.into(),
+                bh.into(),
+                bhc.into(),
+                sb.into(),
+                sbc.into(),
+                aro.into(),
+                aroc.into(),
+                tpr.into(),
+                ptp.into(),
+                keys.into(),
+                tie_rank.into(),
+                des.into(),
+            ],
+        );
+        n
+    }
+
+    /// With DE in the order: the shared rank and DE score of every row of rounds `from..=last`.
+    pub fn write_ranks(&mut self, t: i32, from: u32, last: u32) {
+        let Some(loaded) = self.load(t) else { return };
+        let (mut ss, mut ps, mut ranks, mut des) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for s in from.max(1)..=last {
+            for x in standings(&loaded.tournament, s, &loaded.order, EDITION) {
+                ss.push(s as i32);
+                ps.push(loaded.player_no[x.player as usize]);
+                ranks.push(x.rank as i32);
+                des.push(x.de.map(|d| d.to_string()));
+            }
+        }
+        if ss.is_empty() {
+            return;
+        }
+        self.query(
+            "UPDATE swiss_tournament_standings s SET tie_rank = v.rank, de = v.de::numeric
+             FROM unnest($2::int[], $3::int[], $4::int[], $5::text[]) AS v(s, p, rank, de)
+             WHERE s.tournament_id = $1 AND s.round = v.s AND s.player_no = v.p
+               AND (s.tie_rank IS DISTINCT FROM v.rank OR s.de IS DISTINCT FROM v.de::numeric)",
+            &[t.into(), ss.into(), ps.into(), ranks.into(), des.into()],
+        );
+    }
+}
+
+/// The cards the core's refresh asks for, read from the standings rows' entries.
+pub struct StoredCards<'s, 'c, 'conn> {
+    pub store: RefCell<&'s mut Store<'c, 'conn>>,
+    pub tournament: i32,
+}
+
+impl CardSource for StoredCards<'_, '_, '_> {
+    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
+        let ids: Vec<i32> = players.iter().map(|&p| p as i32).collect();
+        let mut store = self.store.borrow_mut();
+        let mut cards: HashMap<i32, (Vec<Entry>, Option<i32>)> = HashMap::new();
+        let rows = store.query(
+            "SELECT player_no, start_rating FROM swiss_tournament_entrants
+             WHERE tournament_id = $1 AND player_no = ANY($2)",
+            &[self.tournament.into(), ids.clone().into()],
+        );
+        for row in rows {
+            if let Some(p) = int(&row, 1) {
+                cards.insert(p, (Vec::new(), int(&row, 2)));
+            }
+        }
+        let rows = store.query(
+            "SELECT player_no, round, opponent_no, colour::text, result::text FROM swiss_tournament_standings
+             WHERE tournament_id = $1 AND player_no = ANY($2) ORDER BY player_no, round",
+            &[self.tournament.into(), ids.into()],
+        );
+        for row in rows {
+            let (Some(p), Some(r)) = (int(&row, 1), int(&row, 2)) else { continue };
+            let card = &mut cards.entry(p).or_insert_with(|| (Vec::new(), None)).0;
+            card.resize(r as usize - 1, Entry::Absent);
+            card.push(decode(int(&row, 3), &text(&row, 4), &text(&row, 5)));
+        }
+        players.iter().map(|p| cards.remove(&(*p as i32)).unwrap_or((Vec::new(), None))).collect()
+    }
+}
