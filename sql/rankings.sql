@@ -215,7 +215,8 @@ CREATE TRIGGER check_elo_history_entry
 
 -- The functions that write the history run as the extension's owner, so applications need no
 -- write privilege on elo_history or ranking_players; their search_path is pinned.
-ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp
+    SET plan_cache_mode = force_generic_plan;
 ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;

@@ -53,19 +53,23 @@ impl Drop for HistoryWrite {
 
 /// Rates `games` (sorted) in every ranking they count in.
 fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]) {
+    let counted: Vec<(&Ranking, Vec<_>)> = rankings
+        .iter()
+        .map(|r| (r, r.counted(games)))
+        .filter(|(_, gs)| !gs.is_empty())
+        .collect();
+    if counted.is_empty() {
+        return;
+    }
+    let mut standings = store.current_standings(&counted);
     let mut appends = Vec::new();
-    for ranking in rankings {
-        let counted = ranking.counted(games);
-        if counted.is_empty() {
-            continue;
-        }
-        let current = store.current_standings(ranking.id, &counted);
+    for (ranking, games) in counted {
+        let current = standings.remove(&ranking.id).unwrap_or_default();
         let latest = current.iter().map(|(p, c)| (p.clone(), c.last)).collect();
-        if appendable(&latest, &counted) {
-            appends.push((ranking, counted, current));
+        if appendable(&latest, &games) {
+            appends.push((ranking, games, current));
         } else {
-            let from = counted[0].key;
-            store.rebuild_from(ranking, Some(from));
+            store.rebuild_from(ranking, Some(games[0].key));
         }
     }
     if !appends.is_empty() {

@@ -2,6 +2,7 @@
 //! go through `float8` and writes through their decimal text, so a state read back equals the
 //! state computed (see `pg_rating_core::ranking::system::stored`).
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
@@ -12,7 +13,9 @@ use pg_rating_core::ranking::{
 use pg_rating_core::rating::glicko2;
 use pg_rating_core::result::GameEndType;
 use pgrx::prelude::*;
-use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::datum::DatumWithOid;
+use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiTupleTable};
+use pgrx::PgOid;
 use pgrx::PgSqlErrorCode;
 
 use super::replay_or_raise;
@@ -73,7 +76,7 @@ struct Entry {
     id: i32,
     player: String,
     ranking: i32,
-    game: i32,
+    game: GameKey,
     state: PlayerState,
     previous: Option<i32>,
 }
@@ -85,11 +88,20 @@ struct PlayerRow {
     entry: i32,
     state: PlayerState,
     record: Record,
-    last_game: i32,
+    last_game: GameKey,
 }
 
 pub struct Store<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
+}
+
+thread_local! {
+    /// The local transaction id of the transaction that last updated `ranking_writes`.
+    static LOCKED_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
+    /// Saved plans of the queries below, by text, for the extension they were planned in: a
+    /// trigger runs the same few statements for every game, so planning them once matters.
+    static PLANS: RefCell<(pg_sys::Oid, HashMap<&'static str, OwnedPreparedStatement>)> =
+        RefCell::new((pg_sys::InvalidOid, HashMap::new()));
 }
 
 fn internal(e: impl std::fmt::Display) -> ! {
@@ -111,10 +123,21 @@ fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
 
-const GAME_COLUMNS: &str = "g.id, g.creation_date, g.white_player::text, g.black_player::text,
-    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase, w.is_bot, b.is_bot";
-const GAME_JOINS: &str = "JOIN service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
-    JOIN service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player";
+/// A query of ranked local games with what the rankings need of them (read by [`game_rows`]).
+macro_rules! games_query {
+    ($from:literal, $filter:literal) => {
+        concat!(
+            "SELECT g.id, g.creation_date, g.white_player::text, g.black_player::text,
+                    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase,
+                    w.is_bot, b.is_bot
+             FROM ", $from, " g
+             JOIN service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
+             JOIN service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player
+             WHERE g.service_id = 1 AND g.is_ranked AND ", $filter, "
+             ORDER BY g.creation_date, g.id"
+        )
+    };
+}
 
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let mut games = Vec::with_capacity(rows.len());
@@ -148,45 +171,60 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
 
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
+        // SAFETY: a catalog lookup by name.
+        let extension = unsafe { pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true) };
+        PLANS.with_borrow_mut(|(planned_for, plans)| {
+            if *planned_for != extension {
+                plans.clear();
+                *planned_for = extension;
+            }
+        });
         Store { client }
     }
 
-    fn query(&mut self, sql: &str, args: &[pgrx::datum::DatumWithOid]) -> SpiTupleTable<'conn> {
-        self.client.update(sql, None, args).unwrap_or_else(|e| internal(e))
+    /// Runs one of this module's statements with a saved plan.
+    fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        PLANS.with_borrow_mut(|(_, plans)| {
+            if !plans.contains_key(sql) {
+                let types: Vec<PgOid> = args.iter().map(|a| PgOid::from(a.oid())).collect();
+                let plan = self.client.prepare_mut(sql, &types).unwrap_or_else(|e| internal(e)).keep();
+                plans.insert(sql, plan);
+            }
+            self.client.update(&plans[sql], None, args).unwrap_or_else(|e| internal(e))
+        })
     }
 
-    /// Waits for, then holds until commit, the one lock of the history's writers.
+    /// Waits for, then holds until commit, the one lock of the history's writers. The first
+    /// time in a transaction it updates the row (so a REPEATABLE READ snapshot that missed
+    /// another writer's commit fails here); after that it only locks it again, because every
+    /// update of one row in one transaction lengthens the chain of versions the next must walk.
     pub fn lock(&mut self) {
-        self.query("UPDATE ranking_writes SET writes = writes + 1", &[]);
+        // SAFETY: this backend's PGPROC, set up before any SQL runs.
+        let transaction = unsafe { (*pg_sys::MyProc).lxid };
+        if LOCKED_IN.replace(transaction) == transaction {
+            self.query("SELECT 1 FROM ranking_writes FOR UPDATE", &[]);
+        } else {
+            self.query("UPDATE ranking_writes SET writes = writes + 1", &[]);
+        }
     }
 
     /// The ranked local games of this INSERT, in (creation_date, id) order.
     pub fn inserted_games(&mut self) -> Vec<GameRow> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM inserted_games g {GAME_JOINS}
-             WHERE g.service_id = 1 AND g.is_ranked ORDER BY g.creation_date, g.id"
-        );
-        game_rows(self.query(&sql, &[]))
+        // The transition table exists for this statement only: no saved plan.
+        let rows = self.client.update(games_query!("inserted_games", "true"), None, &[]);
+        game_rows(rows.unwrap_or_else(|e| internal(e)))
     }
 
     /// One game, if it is a ranked local game.
     pub fn game(&mut self, id: i32) -> Option<GameRow> {
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM service_games g {GAME_JOINS}
-             WHERE g.id = $1 AND g.service_id = 1 AND g.is_ranked"
-        );
-        game_rows(self.query(&sql, &[id.into()])).pop()
+        game_rows(self.query(games_query!("service_games", "g.id = $1"), &[id.into()])).pop()
     }
 
     /// Every ranked local game from `from` on (all when `None`), in order.
     fn games_from(&mut self, from: Option<GameKey>) -> Vec<GameRow> {
         let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
-        let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM service_games g {GAME_JOINS}
-             WHERE (g.creation_date, g.id) >= ($1, $2) AND g.service_id = 1 AND g.is_ranked
-             ORDER BY g.creation_date, g.id"
-        );
-        game_rows(self.query(&sql, &[timestamp(from.played_at).into(), from.game_id.into()]))
+        let sql = games_query!("service_games", "(g.creation_date, g.id) >= ($1, $2)");
+        game_rows(self.query(sql, &[timestamp(from.played_at).into(), from.game_id.into()]))
     }
 
     /// All rankings, or the one with this id.
@@ -231,45 +269,54 @@ impl<'c, 'conn> Store<'c, 'conn> {
         rankings
     }
 
-    /// The current standings in `ranking` of the players of `games`.
+    /// The current standings of the players of each ranking's games, by ranking.
     pub fn current_standings(
         &mut self,
-        ranking: i32,
-        games: &[RatedGame<String>],
-    ) -> HashMap<String, Standing> {
-        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
-        players.sort_unstable();
-        players.dedup();
+        games: &[(&Ranking, Vec<RatedGame<String>>)],
+    ) -> HashMap<i32, HashMap<String, Standing>> {
+        let mut keys: Vec<(i32, &str)> = games
+            .iter()
+            .flat_map(|(r, gs)| gs.iter().flat_map(move |g| [(r.id, g.white.as_str()), (r.id, g.black.as_str())]))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let (rankings, players): (Vec<i32>, Vec<&str>) = keys.into_iter().unzip();
         let rows = self.query(
-            "SELECT user_id_in_service::text, elo_history_id, rating::float8, rd::float8, volatility::float8,
-                    games, wins, draws, losses, peak_rating::float8, last_game_date, last_game_id
-             FROM ranking_players
-             WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
-            &[ranking.into(), players.into()],
+            // One index probe per (ranking, player); LIMIT keeps the planner from turning the
+            // saved plan into a join over the whole table.
+            "SELECT k.ranking, k.player, p.elo_history_id, p.rating::float8, p.rd::float8,
+                    p.volatility::float8, p.games, p.wins, p.draws, p.losses, p.peak_rating::float8,
+                    p.last_game_date, p.last_game_id
+             FROM unnest($1::int4[], $2::text[]) AS k(ranking, player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ranking_players p
+                 WHERE p.ranking_id = k.ranking AND p.service_id = 1 AND p.user_id_in_service = k.player
+                 LIMIT 1) p",
+            &[rankings.into(), players.into()],
         );
-        let mut out = HashMap::with_capacity(rows.len());
+        let mut out: HashMap<i32, HashMap<String, Standing>> = HashMap::new();
         for row in rows {
             let int = |n: usize| row.get::<i32>(n).ok().flatten().unwrap_or_default();
-            let player: String = row.get(1).ok().flatten().unwrap_or_default();
+            let player: String = row.get(2).ok().flatten().unwrap_or_default();
             let last_date: TimestampWithTimeZone =
-                row.get(11).ok().flatten().unwrap_or_else(|| internal("standing without date"));
-            let last = GameKey { played_at: last_date.into_inner(), game_id: int(12) };
-            out.insert(
+                row.get(12).ok().flatten().unwrap_or_else(|| internal("standing without date"));
+            let last = GameKey { played_at: last_date.into_inner(), game_id: int(13) };
+            out.entry(int(1)).or_default().insert(
                 player,
                 Standing {
-                    entry: int(2),
+                    entry: int(3),
                     state: PlayerState {
-                        rating: row.get::<f64>(3).ok().flatten().unwrap_or_default(),
-                        rd: row.get::<f64>(4).ok().flatten(),
-                        volatility: row.get::<f64>(5).ok().flatten(),
+                        rating: row.get::<f64>(4).ok().flatten().unwrap_or_default(),
+                        rd: row.get::<f64>(5).ok().flatten(),
+                        volatility: row.get::<f64>(6).ok().flatten(),
                         last_played: Some(last.played_at),
                     },
                     record: Record {
-                        games: int(6),
-                        wins: int(7),
-                        draws: int(8),
-                        losses: int(9),
-                        peak: row.get::<f64>(10).ok().flatten(),
+                        games: int(7),
+                        wins: int(8),
+                        draws: int(9),
+                        losses: int(10),
+                        peak: row.get::<f64>(11).ok().flatten(),
                     },
                     last,
                 },
@@ -296,9 +343,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
         for (ranking, games, current) in batches {
             let mut states: HashMap<String, PlayerState> =
                 current.iter().map(|(p, s)| (p.clone(), s.state)).collect();
-            let mut tips: HashMap<String, (i32, Record, i32)> = current
+            let mut tips: HashMap<String, (i32, Record, GameKey)> = current
                 .iter()
-                .map(|(p, s)| (p.clone(), (s.entry, s.record, s.last.game_id)))
+                .map(|(p, s)| (p.clone(), (s.entry, s.record, s.last)))
                 .collect();
             let rated = replay_or_raise(ranking, &mut states, games);
             for (game, pair) in games.iter().zip(&rated) {
@@ -307,18 +354,18 @@ impl<'c, 'conn> Store<'c, 'conn> {
                     (&game.black, pair.black, 1.0 - game.white_score),
                 ] {
                     let id = ids.next().unwrap_or_else(|| internal("ran out of history ids"));
-                    let tip = tips.entry(player.clone()).or_insert((0, Record::default(), 0));
+                    let tip = tips.entry(player.clone()).or_insert((0, Record::default(), game.key));
                     entries.push(Entry {
                         id,
                         player: player.clone(),
                         ranking: ranking.id,
-                        game: game.key.game_id,
+                        game: game.key,
                         state,
                         previous: (tip.0 != 0).then_some(tip.0),
                     });
                     tip.0 = id;
                     tip.1.add(score, state.rating);
-                    tip.2 = game.key.game_id;
+                    tip.2 = game.key;
                 }
             }
             for (player, (entry, record, last_game)) in tips {
@@ -342,7 +389,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let ids: Vec<i32> = entries.iter().map(|e| e.id).collect();
         let players: Vec<&str> = entries.iter().map(|e| e.player.as_str()).collect();
         let rankings: Vec<i32> = entries.iter().map(|e| e.ranking).collect();
-        let games: Vec<i32> = entries.iter().map(|e| e.game).collect();
+        let games: Vec<i32> = entries.iter().map(|e| e.game.game_id).collect();
+        let dates: Vec<TimestampWithTimeZone> = entries.iter().map(|e| timestamp(e.game.played_at)).collect();
         let elos: Vec<String> = entries.iter().map(|e| numeric_text(e.state.rating)).collect();
         let previous: Vec<Option<i32>> = entries.iter().map(|e| e.previous).collect();
         let rds: Vec<Option<String>> = entries.iter().map(|e| e.state.rd.map(numeric_text)).collect();
@@ -351,10 +399,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
             "INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
                                       rd, volatility, game_date)
              SELECT u.id, 1, u.player, u.ranking, u.game, u.elo::numeric, u.previous, u.rd::numeric,
-                    u.vol::numeric, g.creation_date
+                    u.vol::numeric, u.date
              FROM unnest($1::int4[], $2::text[], $3::int4[], $4::int4[], $5::text[], $6::int4[], $7::text[],
-                         $8::text[]) AS u(id, player, ranking, game, elo, previous, rd, vol)
-             JOIN service_games g ON g.id = u.game
+                         $8::text[], $9::timestamptz[]) AS u(id, player, ranking, game, elo, previous, rd, vol, date)
              ORDER BY u.id",
             &[
                 ids.into(),
@@ -365,6 +412,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 previous.into(),
                 rds.into(),
                 vols.into(),
+                dates.into(),
             ],
         );
     }
@@ -380,7 +428,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let wins = col(&|r| r.record.wins);
         let draws = col(&|r| r.record.draws);
         let losses = col(&|r| r.record.losses);
-        let last_games = col(&|r| r.last_game);
+        let last_games = col(&|r| r.last_game.game_id);
+        let last_dates: Vec<TimestampWithTimeZone> = rows.iter().map(|r| timestamp(r.last_game.played_at)).collect();
         let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
         let ratings: Vec<String> = rows.iter().map(|r| numeric_text(r.state.rating)).collect();
         let rds: Vec<Option<String>> = rows.iter().map(|r| r.state.rd.map(numeric_text)).collect();
@@ -392,11 +441,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
                                                 volatility, games, wins, draws, losses, peak_rating,
                                                 last_game_date, last_game_id)
              SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
-                    u.wins, u.draws, u.losses, u.peak::numeric, g.creation_date, u.game
+                    u.wins, u.draws, u.losses, u.peak::numeric, u.date, u.game
              FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
-                         $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[])
-                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game)
-             JOIN service_games g ON g.id = u.game
+                         $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[], $13::timestamptz[])
+                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)
              ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
                  elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
                  volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
@@ -415,6 +463,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 losses.into(),
                 peaks.into(),
                 last_games.into(),
+                last_dates.into(),
             ],
         );
     }
@@ -489,7 +538,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                     id,
                     player: player.clone(),
                     ranking: ranking.id,
-                    game: game.key.game_id,
+                    game: game.key,
                     state,
                     previous: tips.insert(player.clone(), id),
                 });
@@ -504,30 +553,56 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Recomputes `ranking_players` rows from the history: of these players, or of everyone.
     fn refresh_standings(&mut self, ranking: i32, players: Option<Vec<&str>>) {
-        self.query(
-            "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
-                                                volatility, games, wins, draws, losses, peak_rating,
-                                                last_game_date, last_game_id)
-             SELECT DISTINCT ON (e.user_id_in_service)
-                    e.ranking_id, 1, e.user_id_in_service, e.id, e.elo, e.rd, e.volatility,
-                    count(*) OVER w,
-                    count(*) FILTER (WHERE s.score = 1) OVER w,
-                    count(*) FILTER (WHERE s.score = 0.5) OVER w,
-                    count(*) FILTER (WHERE s.score = 0) OVER w,
-                    max(e.elo) OVER w, e.game_date, e.game_id
-             FROM elo_history e
-             JOIN service_games g ON g.id = e.game_id
-             CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service) AS score) s
-             WHERE e.ranking_id = $1 AND e.service_id = 1
-               AND ($2::text[] IS NULL OR e.user_id_in_service = ANY ($2::text[]))
-             WINDOW w AS (PARTITION BY e.user_id_in_service)
-             ORDER BY e.user_id_in_service, e.game_date DESC, e.game_id DESC
-             ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
-                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
-                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
-                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
-                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
-            &[ranking.into(), players.into()],
-        );
+        match players {
+            Some(players) => self.query(
+                "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating,
+                                                    rd, volatility, games, wins, draws, losses, peak_rating,
+                                                    last_game_date, last_game_id)
+                 SELECT $1, 1, u.player, l.id, l.elo, l.rd, l.volatility, a.games, a.wins, a.draws, a.losses, a.peak,
+                        l.game_date, l.game_id
+                 FROM unnest($2::text[]) AS u(player)
+                 CROSS JOIN LATERAL (
+                     SELECT e.id, e.elo, e.rd, e.volatility, e.game_date, e.game_id
+                     FROM elo_history e
+                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
+                     ORDER BY e.game_date DESC, e.game_id DESC
+                     LIMIT 1) l
+                 CROSS JOIN LATERAL (
+                     SELECT count(*)::int4 AS games,
+                            count(*) FILTER (WHERE s.score = 1)::int4 AS wins,
+                            count(*) FILTER (WHERE s.score = 0.5)::int4 AS draws,
+                            count(*) FILTER (WHERE s.score = 0)::int4 AS losses,
+                            max(e.elo) AS peak
+                     FROM elo_history e
+                     JOIN service_games g ON g.id = e.game_id
+                     CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
+                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1) a
+                 ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
+                     elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
+                     volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
+                     draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
+                     last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
+                &[ranking.into(), players.into()],
+            ),
+            None => self.query(
+                "INSERT INTO ranking_players (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
+                                              volatility, games, wins, draws, losses, peak_rating,
+                                              last_game_date, last_game_id)
+                 SELECT DISTINCT ON (e.user_id_in_service)
+                        e.ranking_id, 1, e.user_id_in_service, e.id, e.elo, e.rd, e.volatility,
+                        count(*) OVER w,
+                        count(*) FILTER (WHERE s.score = 1) OVER w,
+                        count(*) FILTER (WHERE s.score = 0.5) OVER w,
+                        count(*) FILTER (WHERE s.score = 0) OVER w,
+                        max(e.elo) OVER w, e.game_date, e.game_id
+                 FROM elo_history e
+                 JOIN service_games g ON g.id = e.game_id
+                 CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
+                 WHERE e.ranking_id = $1 AND e.service_id = 1
+                 WINDOW w AS (PARTITION BY e.user_id_in_service)
+                 ORDER BY e.user_id_in_service, e.game_date DESC, e.game_id DESC",
+                &[ranking.into()],
+            ),
+        };
     }
 }
