@@ -191,9 +191,9 @@ CREATE TRIGGER refresh_standings_of_service_game
 -- derived tables) with a pinned search_path.
 ALTER FUNCTION check_tournament_row() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION refresh_tournament_standings() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION rebuild_tournament_standings(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, @extschema@, pg_temp;
-REVOKE ALL ON FUNCTION rebuild_tournament_standings(int) FROM PUBLIC;
+REVOKE ALL ON FUNCTION rebuild_tournament_standings(int, boolean) FROM PUBLIC;
 
 SELECT pg_catalog.pg_extension_config_dump('swiss_tournaments', '');
 SELECT pg_catalog.pg_extension_config_dump('swiss_tournaments_tournament_id_seq', '');
@@ -252,9 +252,10 @@ COMMENT ON FUNCTION check_tournament_row() IS
 COMMENT ON FUNCTION refresh_tournament_standings() IS
     'Trigger: keeps swiss_tournament_standings current after a change of a tournament, a registration, a game, a '
     'bye or a tournament game''s result, moves or date, rewriting only the rows the change affects.';
-COMMENT ON FUNCTION rebuild_tournament_standings(int) IS
-    'Recomputes one tournament''s start, ratings as of the start and standings from scratch; returns the number of '
-    'standings rows written.';
+COMMENT ON FUNCTION rebuild_tournament_standings(int, boolean) IS
+    'Recomputes one tournament''s start, last round and standings from scratch; the ratings as of the start are read '
+    'again from elo_history when the start moved or reread_ratings is true (else the ratings taken when the start was '
+    'set are kept, so that past standings never change). Returns the number of standings rows written.';
 COMMENT ON FUNCTION tournament_trf(int) IS
     'The FIDE TRF-16 report of a tournament after its last round: 012/042/052/062/072/092/XXR and one 001 line per '
     'player (starting rank by pairing number, rating as of the start, points, rank, per round opponent, colour, '

@@ -349,12 +349,18 @@ fn refresh_rows(store: &mut Store<'_, '_>, info: &Info, changed: &[(PlayerNo, u3
     }
 }
 
-/// From scratch: the start, the ratings as of the start, the last round and every standings row.
-fn rebuild(store: &mut Store<'_, '_>, t: i32) -> i64 {
+/// From scratch: the start, the last round and every standings row. The ratings as of the
+/// start are read again from `elo_history` when the start moved or `reread_ratings` is set;
+/// otherwise the ratings taken when the start was set are kept (a game dated before the start
+/// but recorded after it does not change past standings).
+fn rebuild(store: &mut Store<'_, '_>, t: i32, reread_ratings: bool) -> i64 {
+    let Some(info) = store.lock(t) else { return 0 };
     let started = store.first_game_date(t);
     let last = store.max_round(t);
     store.set_progress(t, started, last);
-    store.update_ratings(t, None);
+    if reread_ratings || started != info.started_at {
+        store.update_ratings(t, None);
+    }
     let Some(loaded) = store.load(t) else { return 0 };
     store.write_all(t, &loaded, last as u32)
 }
@@ -420,7 +426,7 @@ fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add
         store.first_game_date(t)
     };
     if move_start(store, &mut info, start) {
-        rebuild(store, t);
+        rebuild(store, t, false);
         return;
     }
     refresh_rows(store, &info, &changed, new_last);
@@ -480,8 +486,9 @@ fn refresh_tournament_standings<'a>(
                     let changed = int(&old, "ranking_id") != int(&new, "ranking_id")
                         || txt(&old, "tie_breaks") != txt(&new, "tie_breaks")
                         || int(&old, "tournament_id") != t;
+                    let reread = int(&old, "ranking_id") != int(&new, "ranking_id");
                     if changed && store.lock(t).is_some() {
-                        rebuild(&mut store, t);
+                        rebuild(&mut store, t, reread);
                     }
                 }
             }
@@ -611,10 +618,11 @@ fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
     }
 }
 
-/// Recomputes a tournament's standings from scratch (start, ratings as of the start, every row);
-/// returns the number of standings rows written.
+/// Recomputes a tournament's standings from scratch (start, last round, every row; the ratings
+/// as of the start too when the start moved or `reread_ratings`); returns the number of
+/// standings rows written.
 #[pg_extern(volatile, strict, parallel_unsafe)]
-fn rebuild_tournament_standings(tournament_id: i32) -> i64 {
+fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(bool, false)) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         if store.lock(tournament_id).is_none() {
@@ -623,7 +631,7 @@ fn rebuild_tournament_standings(tournament_id: i32) -> i64 {
                 format!("tournament {tournament_id} does not exist"),
             );
         }
-        rebuild(&mut store, tournament_id)
+        rebuild(&mut store, tournament_id, reread_ratings)
     })
 }
 
