@@ -5,6 +5,7 @@
 //! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
 
 mod store;
+mod transition;
 
 use std::cell::Cell;
 
@@ -86,17 +87,13 @@ fn rate_service_games<'a>(
     if restoring() {
         return Ok(None);
     }
+    let new_games = transition::inserted_games(trigger);
+    if new_games.is_empty() {
+        return Ok(None);
+    }
     Spi::connect_mut(|client| {
-        // SAFETY: the trigger data outlives this SPI connection; registering it makes the
-        // transition table visible to the queries below.
-        unsafe {
-            pg_sys::SPI_register_trigger_data(trigger.trigger_data() as *const _ as *mut _);
-        }
         let mut store = Store::new(client);
-        let games = store.inserted_games();
-        if games.is_empty() {
-            return;
-        }
+        let games = store.with_bot_flags(new_games);
         let _writing = HistoryWrite::begin();
         store.lock();
         let rankings = store.rankings(None);

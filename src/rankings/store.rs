@@ -19,6 +19,7 @@ use pgrx::PgOid;
 use pgrx::PgSqlErrorCode;
 
 use super::replay_or_raise;
+use super::transition::NewGame;
 use crate::error::raise;
 
 /// A ranking: which games count in it and how they are rated.
@@ -208,11 +209,40 @@ impl<'c, 'conn> Store<'c, 'conn> {
         }
     }
 
-    /// The ranked local games of this INSERT, in (creation_date, id) order.
-    pub fn inserted_games(&mut self) -> Vec<GameRow> {
-        // The transition table exists for this statement only: no saved plan.
-        let rows = self.client.update(games_query!("inserted_games", "true"), None, &[]);
-        game_rows(rows.unwrap_or_else(|e| internal(e)))
+    /// The new games with their players' bot flags, in (creation_date, id) order.
+    pub fn with_bot_flags(&mut self, games: Vec<NewGame>) -> Vec<GameRow> {
+        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
+        players.sort_unstable();
+        players.dedup();
+        let rows = self.query(
+            "SELECT k.player, a.is_bot
+             FROM unnest($1::text[]) AS k(player)
+             CROSS JOIN LATERAL (
+                 SELECT is_bot FROM service_accounts a
+                 WHERE a.service_id = 1 AND a.user_id_in_service = k.player LIMIT 1) a",
+            &[players.into()],
+        );
+        let mut bots = std::collections::HashSet::new();
+        for row in rows {
+            if row.get::<bool>(2).ok().flatten() == Some(true) {
+                bots.insert(row.get::<String>(1).ok().flatten().unwrap_or_default());
+            }
+        }
+        games
+            .into_iter()
+            .map(|g| GameRow {
+                facts: GameFacts {
+                    ranked_local: true,
+                    clock: g.clock,
+                    white_is_bot: bots.contains(&g.white),
+                    black_is_bot: bots.contains(&g.black),
+                },
+                key: g.key,
+                white_score: g.end_type.score(true),
+                white: g.white,
+                black: g.black,
+            })
+            .collect()
     }
 
     /// One game, if it is a ranked local game.

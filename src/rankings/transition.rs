@@ -1,0 +1,90 @@
+//! The rows an INSERT added to `service_games`, read from its transition table directly: planning
+//! an SQL query over the transition table would cost more than rating the game itself.
+
+use pg_rating_core::clock::Clock;
+use pg_rating_core::ranking::GameKey;
+use pg_rating_core::result::GameEndType;
+use pgrx::prelude::*;
+use pgrx::{PgSqlErrorCode, PgTupleDesc};
+
+use crate::error::raise;
+use crate::types::{read_clock, read_game_result};
+
+/// A new ranked local game, before its players' bot flags are known.
+pub struct NewGame {
+    pub key: GameKey,
+    pub white: String,
+    pub black: String,
+    pub end_type: GameEndType,
+    pub clock: Option<Clock>,
+}
+
+fn attribute_numbers(tupdesc: pg_sys::TupleDesc, names: &[&str]) -> Vec<usize> {
+    // SAFETY: the relation's tuple descriptor, valid for the trigger call.
+    let desc = unsafe { PgTupleDesc::from_pg_unchecked(tupdesc) };
+    names
+        .iter()
+        .map(|name| {
+            desc.iter()
+                .position(|a| !a.is_dropped() && a.name() == *name)
+                .unwrap_or_else(|| {
+                    raise(PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN, format!("service_games has no column {name}"))
+                })
+        })
+        .collect()
+}
+
+/// The ranked local games among the rows of this statement's `inserted_games`.
+pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
+    let data = trigger.trigger_data();
+    let store = data.tg_newtable;
+    if store.is_null() {
+        return Vec::new();
+    }
+    // SAFETY: tg_relation and tg_newtable are valid while the trigger runs; the slot is ours and
+    // dropped below; attribute numbers come from the same descriptor the slot uses.
+    unsafe {
+        let tupdesc = (*data.tg_relation).rd_att;
+        let columns = attribute_numbers(
+            tupdesc,
+            &["id", "creation_date", "white_player", "black_player", "result", "clock", "service_id", "is_ranked"],
+        );
+        let natts = (*tupdesc).natts;
+        let slot = pg_sys::MakeSingleTupleTableSlot(tupdesc, &pg_sys::TTSOpsMinimalTuple);
+        let reader = pg_sys::tuplestore_alloc_read_pointer(store, 0);
+        pg_sys::tuplestore_select_read_pointer(store, reader);
+        pg_sys::tuplestore_rescan(store);
+        let mut games = Vec::new();
+        while pg_sys::tuplestore_gettupleslot(store, true, false, slot) {
+            if ((*slot).tts_nvalid as i32) < natts {
+                pg_sys::slot_getsomeattrs_int(slot, natts);
+            }
+            let value = |i: usize| -> Option<pg_sys::Datum> {
+                (!*(*slot).tts_isnull.add(columns[i])).then(|| *(*slot).tts_values.add(columns[i]))
+            };
+            let local = value(6).map(|d| d.value() as i32) == Some(crate::accounts::LOCAL_SERVICE);
+            let ranked = value(7).is_some_and(|d| d.value() != 0);
+            if !(local && ranked) {
+                continue;
+            }
+            let text = |i: usize| {
+                value(i).and_then(|d| String::from_datum(d, false)).unwrap_or_default()
+            };
+            let result = PgHeapTuple::from_composite_datum(value(4).expect("result is NOT NULL"));
+            let clock = value(5).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));
+            games.push(NewGame {
+                key: GameKey {
+                    played_at: value(1).expect("creation_date is NOT NULL").value() as i64,
+                    game_id: value(0).expect("id is NOT NULL").value() as i32,
+                },
+                white: text(2),
+                black: text(3),
+                end_type: read_game_result(&result).end_type(),
+                clock,
+            });
+        }
+        pg_sys::ExecDropSingleTupleTableSlot(slot);
+        games.sort_by_key(|g| g.key);
+        games
+    }
+}
