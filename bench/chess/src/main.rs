@@ -10,7 +10,9 @@ use std::time::Instant;
 
 use pg_rating_core::chess::openings::parse_lichess_tsv;
 use pg_rating_core::chess::pgn::{movetext_position, read_pgn};
-use pg_rating_core::chess::{fen_array_into, moves_to_san, parse_start, play_uci, uci_of, Position, STANDARD_FEN};
+use pg_rating_core::chess::{
+    fen_array_into, moves_to_san, parse_start, play_uci, uci_of, FenWriter, Position, STANDARD_FEN,
+};
 
 struct Rng(u64);
 impl Rng {
@@ -153,6 +155,41 @@ fn main() {
         (rounds * games.len()) as f64 / secs,
         (rounds * plies) as f64 / secs
     );
+
+    // where the time goes: replaying the moves alone, and writing the partial FENs alone
+    let t = Instant::now();
+    let mut rounds = 0usize;
+    let mut sink = 0usize;
+    let mut all_positions = Vec::new();
+    while t.elapsed().as_secs_f64() < 1.0 {
+        for g in &games {
+            let mut pos = parse_start(STANDARD_FEN).unwrap();
+            for (i, m) in g.iter().enumerate() {
+                play_uci(&mut pos, i + 1, m).unwrap();
+                if rounds == 0 {
+                    all_positions.push(pos.clone());
+                }
+            }
+            sink += usize::from(pos.turn().is_white());
+        }
+        rounds += 1;
+    }
+    let play = (rounds * plies) as f64 / t.elapsed().as_secs_f64();
+    let t = Instant::now();
+    let mut rounds = 0usize;
+    let mut s = String::with_capacity(128);
+    while t.elapsed().as_secs_f64() < 1.0 {
+        // one writer over the positions of the games in order, as fen_array_into does
+        let mut writer = FenWriter::default();
+        for p in &all_positions {
+            s.clear();
+            writer.write(p, &mut s);
+            sink += s.len();
+        }
+        rounds += 1;
+    }
+    let write = (rounds * all_positions.len()) as f64 / t.elapsed().as_secs_f64();
+    println!("core_play_uci_plies_per_s={play:.0} core_write_partial_fen_per_s={write:.0} ({sink})");
 
     let t = Instant::now();
     let mut read = 0usize;

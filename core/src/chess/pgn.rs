@@ -447,11 +447,7 @@ where
     let mut tokens: Vec<String> = Vec::new();
     for (i, mv) in moves.into_iter().enumerate() {
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
-        let m = {
-            let mut probe = pos.clone();
-            let m = super::position::play_uci(&mut probe, i + 1, mv)?;
-            m
-        };
+        let m = super::position::uci_move(&pos, i + 1, mv)?;
         let number = pos.fullmoves().get();
         if pos.turn() == Color::White {
             tokens.push(format!("{number}."));

@@ -98,84 +98,124 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
 }
 
 /// Appends the partial FEN (four fields, legal en passant only) of `pos` to `out`.
-/// Written square by square into a stack buffer; castling rights other than the corner rooks
-/// (Chess960) go through shakmaty's X-FEN writer.
 #[inline]
 pub fn write_partial_fen(pos: &Chess, out: &mut String) {
-    let rights = pos.castles().castling_rights();
-    let corners = Bitboard::from(Square::A1)
-        | Bitboard::from(Square::H1)
-        | Bitboard::from(Square::A8)
-        | Bitboard::from(Square::H8);
-    if !(rights & !corners).is_empty() {
-        Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
-        return;
-    }
-    let board = pos.board();
-    let mut buf = [0u8; 96];
-    let mut n = 0;
-    // A mailbox of piece letters (0 = empty), filled from the 12 piece bitboards.
-    let mut mailbox = [0u8; 64];
-    for color in shakmaty::Color::ALL {
-        for role in shakmaty::Role::ALL {
-            let piece = shakmaty::Piece { color, role };
-            let c = piece.char() as u8;
-            for sq in board.by_piece(piece) {
-                mailbox[usize::from(sq)] = c;
-            }
-        }
-    }
-    for rank in (0..8usize).rev() {
+    FenWriter::default().write(pos, out);
+}
+
+/// Writes partial FENs of successive positions of a game: a rank whose pieces did not change
+/// since the previous position is copied, not rendered again (a move changes one to three ranks).
+/// Castling rights other than the corner rooks (Chess960) go through shakmaty's X-FEN writer.
+#[derive(Default)]
+pub struct FenWriter {
+    valid: bool,
+    /// Per rank (index 0 = rank 1): the rank's byte of the white, pawn, knight, bishop, rook,
+    /// queen and king bitboards.
+    keys: [[u8; 8]; 8],
+    text: [[u8; 8]; 8],
+    lens: [u8; 8],
+}
+
+const PIECE_LETTERS: [u8; 6] = [b'p', b'n', b'b', b'r', b'q', b'k'];
+
+impl FenWriter {
+    fn render_rank(key: &[u8; 8], text: &mut [u8; 8]) -> u8 {
+        let occupied = key[1] | key[2] | key[3] | key[4] | key[5] | key[6];
+        let mut n = 0;
         let mut empty = 0u8;
-        for &c in &mailbox[rank * 8..rank * 8 + 8] {
-            if c == 0 {
+        for file in 0..8 {
+            let bit = 1u8 << file;
+            if occupied & bit == 0 {
                 empty += 1;
-            } else {
-                if empty > 0 {
-                    buf[n] = b'0' + empty;
-                    n += 1;
-                    empty = 0;
-                }
-                buf[n] = c;
-                n += 1;
+                continue;
             }
+            if empty > 0 {
+                text[n] = b'0' + empty;
+                n += 1;
+                empty = 0;
+            }
+            let role = (1..7).find(|&r| key[r] & bit != 0).unwrap_or(1);
+            let letter = PIECE_LETTERS[role - 1];
+            text[n] = if key[0] & bit != 0 { letter.to_ascii_uppercase() } else { letter };
+            n += 1;
         }
         if empty > 0 {
-            buf[n] = b'0' + empty;
+            text[n] = b'0' + empty;
             n += 1;
         }
-        buf[n] = if rank > 0 { b'/' } else { b' ' };
-        n += 1;
+        n as u8
     }
-    buf[n] = if pos.turn() == shakmaty::Color::White { b'w' } else { b'b' };
-    buf[n + 1] = b' ';
-    n += 2;
-    if rights.is_empty() {
-        buf[n] = b'-';
+
+    /// Appends the partial FEN of `pos` to `out`.
+    pub fn write(&mut self, pos: &Chess, out: &mut String) {
+        let rights = pos.castles().castling_rights();
+        let corners = Bitboard::from(Square::A1)
+            | Bitboard::from(Square::H1)
+            | Bitboard::from(Square::A8)
+            | Bitboard::from(Square::H8);
+        if !(rights & !corners).is_empty() {
+            Epd::from_position(pos, EnPassantMode::Legal).append_to_string(out);
+            return;
+        }
+        let board = pos.board();
+        let bbs = [
+            board.by_color(shakmaty::Color::White).0,
+            board.pawns().0,
+            board.knights().0,
+            board.bishops().0,
+            board.rooks().0,
+            board.queens().0,
+            board.kings().0,
+        ];
+        let mut buf = [0u8; 96];
+        let mut n = 0;
+        for rank in (0..8usize).rev() {
+            let shift = rank * 8;
+            let mut key = [0u8; 8];
+            for (k, bb) in key.iter_mut().zip(bbs) {
+                *k = (bb >> shift) as u8;
+            }
+            if !self.valid || self.keys[rank] != key {
+                self.lens[rank] = Self::render_rank(&key, &mut self.text[rank]);
+                self.keys[rank] = key;
+            }
+            // a fixed-size copy (one move), of which the rank's length counts
+            buf[n..n + 8].copy_from_slice(&self.text[rank]);
+            n += usize::from(self.lens[rank]);
+            buf[n] = if rank > 0 { b'/' } else { b' ' };
+            n += 1;
+        }
+        self.valid = true;
+        buf[n] = if pos.turn() == shakmaty::Color::White { b'w' } else { b'b' };
+        buf[n + 1] = b' ';
+        n += 2;
+        if rights.is_empty() {
+            buf[n] = b'-';
+            n += 1;
+        } else {
+            for (sq, c) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
+                if rights.contains(sq) {
+                    buf[n] = c;
+                    n += 1;
+                }
+            }
+        }
+        buf[n] = b' ';
         n += 1;
-    } else {
-        for (sq, c) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
-            if rights.contains(sq) {
-                buf[n] = c;
+        match pos.ep_square(EnPassantMode::Legal) {
+            Some(sq) => {
+                buf[n] = sq.file().char() as u8;
+                buf[n + 1] = sq.rank().char() as u8;
+                n += 2;
+            }
+            None => {
+                buf[n] = b'-';
                 n += 1;
             }
         }
+        // SAFETY: only ASCII bytes were written to buf, so `out` stays valid UTF-8.
+        unsafe { out.as_mut_vec().extend_from_slice(&buf[..n]) };
     }
-    buf[n] = b' ';
-    n += 1;
-    match pos.ep_square(EnPassantMode::Legal) {
-        Some(sq) => {
-            buf[n] = sq.file().char() as u8;
-            buf[n + 1] = sq.rank().char() as u8;
-            n += 2;
-        }
-        None => {
-            buf[n] = b'-';
-            n += 1;
-        }
-    }
-    // SAFETY: only ASCII bytes were written to buf, so `out` stays valid UTF-8.
-    unsafe { out.as_mut_vec().extend_from_slice(&buf[..n]) };
 }
 
 /// The partial FEN of `pos`.
@@ -215,14 +255,19 @@ fn move_error(pos: &Chess, ply: usize, mv: &str, kind: MoveErrorKind) -> MoveErr
     }
 }
 
+/// The legal move a UCI string names in `pos` (ply counted from 1 for messages).
+#[inline]
+pub fn uci_move(pos: &Chess, ply: usize, mv: &str) -> Result<Move, MoveError> {
+    let uci = UciMove::from_ascii(mv.as_bytes())
+        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Unparsable))?;
+    uci.to_move(pos)
+        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Illegal))
+}
+
 /// Plays one UCI move (ply counted from 1 for messages) and returns it.
 #[inline]
 pub fn play_uci(pos: &mut Chess, ply: usize, mv: &str) -> Result<Move, MoveError> {
-    let uci = UciMove::from_ascii(mv.as_bytes())
-        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Unparsable))?;
-    let m = uci
-        .to_move(pos)
-        .map_err(|_| move_error(pos, ply, mv, MoveErrorKind::Illegal))?;
+    let m = uci_move(pos, ply, mv)?;
     pos.play_unchecked(m);
     Ok(m)
 }
@@ -278,12 +323,13 @@ where
     let iter = moves.into_iter();
     buf.reserve(64 * (iter.size_hint().0 + 1));
     ends.reserve(iter.size_hint().0 + 1);
-    write_partial_fen(&pos, buf);
+    let mut writer = FenWriter::default();
+    writer.write(&pos, buf);
     ends.push(buf.len());
     for (i, mv) in iter.enumerate() {
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
         play_uci(&mut pos, i + 1, mv)?;
-        write_partial_fen(&pos, buf);
+        writer.write(&pos, buf);
         ends.push(buf.len());
     }
     Ok(())
@@ -298,11 +344,7 @@ where
     let mut out = Vec::new();
     for (i, mv) in moves.into_iter().enumerate() {
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
-        let uci = UciMove::from_ascii(mv.as_bytes())
-            .map_err(|_| move_error(&pos, i + 1, mv, MoveErrorKind::Unparsable))?;
-        let m = uci
-            .to_move(&pos)
-            .map_err(|_| move_error(&pos, i + 1, mv, MoveErrorKind::Illegal))?;
+        let m = uci_move(&pos, i + 1, mv)?;
         out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
     }
     Ok(out)
@@ -474,10 +516,15 @@ mod tests {
         let mut positions = 0;
         for game in 0..600 {
             let mut pos = parse_start(starts[game % starts.len()]).unwrap();
+            let mut writer = FenWriter::default();
             for _ in 0..(next() % 200) {
+                let want = Epd::from_position(&pos, EnPassantMode::Legal).to_string();
                 let mut s = String::new();
                 write_partial_fen(&pos, &mut s);
-                assert_eq!(s, Epd::from_position(&pos, EnPassantMode::Legal).to_string());
+                assert_eq!(s, want);
+                let mut s = String::new();
+                writer.write(&pos, &mut s);
+                assert_eq!(s, want);
                 positions += 1;
                 let legal = pos.legal_moves();
                 if legal.is_empty() {
