@@ -22,9 +22,9 @@ COMMENT ON FUNCTION glicko2_conservative(glicko2_rating, float8) IS
     'Conservative rating: rating - k * rd (default k = 2, the lower end of a ~95% interval).';
 COMMENT ON FUNCTION glicko2_provisional(glicko2_rating, float8) IS
     'True while rd > threshold (default 110).';
-COMMENT ON FUNCTION glicko2_period_step(internal, glicko2_rating, glicko2_rating, float8) IS
+COMMENT ON FUNCTION glicko2_period_step(internal, anyelement, anyelement, float8) IS
     'Transition function of the glicko2_period aggregate.';
-COMMENT ON FUNCTION glicko2_period_step_tau(internal, glicko2_rating, glicko2_rating, float8, float8) IS
+COMMENT ON FUNCTION glicko2_period_step_tau(internal, anyelement, anyelement, float8, float8) IS
     'Transition function of the glicko2_period aggregate with tau.';
 COMMENT ON FUNCTION glicko2_period_final(internal) IS
     'Final function of the glicko2_period aggregate.';

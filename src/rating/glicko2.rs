@@ -9,7 +9,7 @@ use std::num::NonZeroUsize;
 use pg_rating_core::rating::glicko2::{self, Bounds, Period, Rating};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use pgrx::{composite_type, default, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated};
+use pgrx::{composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated};
 
 use super::{check, floats, longs, null_not_allowed, out_descs, sqlstate, Shape};
 use crate::error::raise;
@@ -49,6 +49,31 @@ fn read(t: &PgHeapTuple<'_, impl WhoAllocated>, who: &str) -> Rating {
     Rating::new(field(1, "rating"), field(2, "rd"), field(3, "volatility"))
 }
 
+/// Whether the composite type `oid` is still three float8 columns (nothing dropped or altered),
+/// so its values can be read straight from the tuple data.
+fn has_plain_layout(oid: pg_sys::Oid) -> bool {
+    PgTupleDesc::for_composite_type_by_oid(oid)
+        .is_some_and(|d| d.len() == 3 && d.iter().all(|att| att.atttypid == pg_sys::FLOAT8OID && !att.attisdropped))
+}
+
+/// Reads one `glicko2_rating` datum. With `fast` (the type has the plain layout) a value without
+/// NULL fields is read straight from its three 8-byte-aligned float8 columns after the
+/// (MAXALIGNed) tuple header; anything else goes through [`read`].
+///
+/// # Safety
+/// `datum` must be a non-NULL composite datum of the type `fast` was computed for.
+unsafe fn rating_from_datum(datum: pg_sys::Datum, fast: bool, what: &str) -> Rating {
+    let tup = pg_sys::pg_detoast_datum(datum.cast_mut_ptr()) as pg_sys::HeapTupleHeader;
+    let natts = u32::from((*tup).t_infomask2) & pg_sys::HEAP_NATTS_MASK;
+    let has_null = u32::from((*tup).t_infomask) & pg_sys::HEAP_HASNULL != 0;
+    if fast && natts == 3 && !has_null {
+        let data = (tup as *const u8).add(usize::from((*tup).t_hoff)) as *const f64;
+        Rating::new(data.read_unaligned(), data.add(1).read_unaligned(), data.add(2).read_unaligned())
+    } else {
+        read(&PgHeapTuple::from_composite_datum(datum), what)
+    }
+}
+
 /// Reads a `glicko2_rating[]` without building a `PgHeapTuple` per element: when the type still
 /// has its three float8 columns (checked once per call), each element without NULL fields is
 /// read straight from its tuple data; anything else goes through [`read`].
@@ -56,12 +81,7 @@ fn read_array(a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>, what: &str) -> (Ve
     unsafe {
         let arr = a.into_array_type() as *mut pg_sys::ArrayType;
         let elem_type = (*arr).elemtype;
-        let fast = {
-            let desc = PgTupleDesc::for_composite_type_by_oid(elem_type);
-            desc.is_some_and(|d| {
-                d.len() == 3 && d.iter().all(|att| att.atttypid == pg_sys::FLOAT8OID && !att.attisdropped)
-            })
-        };
+        let fast = has_plain_layout(elem_type);
         let mut elems: *mut pg_sys::Datum = std::ptr::null_mut();
         let mut nulls: *mut bool = std::ptr::null_mut();
         let mut n: i32 = 0;
@@ -72,17 +92,7 @@ fn read_array(a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>, what: &str) -> (Ve
             if *nulls.add(i) {
                 null_not_allowed(what);
             }
-            let datum = *elems.add(i);
-            let tup = pg_sys::pg_detoast_datum(datum.cast_mut_ptr()) as pg_sys::HeapTupleHeader;
-            let natts = u32::from((*tup).t_infomask2) & pg_sys::HEAP_NATTS_MASK;
-            let has_null = u32::from((*tup).t_infomask) & pg_sys::HEAP_HASNULL != 0;
-            if fast && natts == 3 && !has_null {
-                // three float8 columns, 8-byte aligned, right after the (MAXALIGNed) header
-                let data = (tup as *const u8).add(usize::from((*tup).t_hoff)) as *const f64;
-                out.push(Rating::new(data.read_unaligned(), data.add(1).read_unaligned(), data.add(2).read_unaligned()));
-            } else {
-                out.push(read(&PgHeapTuple::from_composite_datum(datum), what));
-            }
+            out.push(rating_from_datum(*elems.add(i), fast, what));
         }
         (out, elem_type)
     }
@@ -313,10 +323,22 @@ struct PeriodState {
     tau: f64,
 }
 
+/// Whether the step function's composite argument type has the plain layout, checked once per
+/// call site and kept in `fn_extra` (0 = not checked yet, 1 = plain, 2 = other).
+unsafe fn step_layout_is_plain(fcinfo: pg_sys::FunctionCallInfo, oid: pg_sys::Oid) -> bool {
+    let flinfo = (*fcinfo).flinfo;
+    if (*flinfo).fn_extra.is_null() {
+        let slot = pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<u8>()) as *mut u8;
+        slot.write(if has_plain_layout(oid) { 1 } else { 2 });
+        (*flinfo).fn_extra = slot.cast();
+    }
+    *((*flinfo).fn_extra as *const u8) == 1
+}
+
 unsafe fn period_step(
     mut state: Internal,
-    player: Option<PgHeapTuple<'_, AllocatedByRust>>,
-    opponent: Option<PgHeapTuple<'_, AllocatedByRust>>,
+    player: Option<AnyElement>,
+    opponent: Option<AnyElement>,
     score: Option<f64>,
     tau: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
@@ -325,8 +347,11 @@ unsafe fn period_step(
     let (Some(player), Some(opponent), Some(score), Some(tau)) = (player, opponent, score, tau) else {
         return state;
     };
-    let p = read(&player, "player");
-    let o = read(&opponent, "opponent");
+    // The aggregate's signature makes both arguments glicko2_rating (the step functions take
+    // `internal`, so SQL cannot call them directly with anything else).
+    let fast = step_layout_is_plain(fcinfo, player.oid());
+    let p = rating_from_datum(player.datum(), fast, "player");
+    let o = rating_from_datum(opponent.datum(), fast, "opponent");
     match state.get_mut::<PeriodState>() {
         Some(st) => {
             if st.period.player() != p {
@@ -355,12 +380,13 @@ unsafe fn period_step(
     }
 }
 
-/// Transition function of `glicko2_period(player, opponent, score)` (τ = 0.5).
+/// Transition function of `glicko2_period(player, opponent, score)` (τ = 0.5). The ratings
+/// arrive as `anyelement` so that no row pays for a decoded tuple per argument.
 #[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
 fn glicko2_period_step(
     state: Internal,
-    player: Option<composite_type!("glicko2_rating")>,
-    opponent: Option<composite_type!("glicko2_rating")>,
+    player: Option<AnyElement>,
+    opponent: Option<AnyElement>,
     score: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Internal {
@@ -371,8 +397,8 @@ fn glicko2_period_step(
 #[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
 fn glicko2_period_step_tau(
     state: Internal,
-    player: Option<composite_type!("glicko2_rating")>,
-    opponent: Option<composite_type!("glicko2_rating")>,
+    player: Option<AnyElement>,
+    opponent: Option<AnyElement>,
     score: Option<f64>,
     tau: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
