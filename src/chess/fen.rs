@@ -27,7 +27,9 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
         let mut elems: Vec<Option<&[u8]>> = Vec::new();
         array_elements(arr, &mut elems);
         // A move that is not UTF-8 cannot be UCI: pass it on as "" (reported as unparsable).
-        let moves = elems.iter().map(|e| e.map(|b| std::str::from_utf8(b).unwrap_or("")));
+        let moves = elems
+            .iter()
+            .map(|e| e.map(|b| std::str::from_utf8(b).unwrap_or("")));
         let (mut buf, mut ends) = (String::new(), Vec::new());
         chess::fen_array_into(start, moves, &mut buf, &mut ends).unwrap_or_else(|e| raise_chess(e));
         varchar_array_flat(&buf, &ends)

@@ -98,7 +98,10 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
 }
 
 /// Walks a one-dimensional text-like array without copying: element bytes or None.
-pub(crate) unsafe fn array_elements<'a>(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&'a [u8]>>) {
+pub(crate) unsafe fn array_elements<'a>(
+    arr: *mut pg_sys::ArrayType,
+    out: &mut Vec<Option<&'a [u8]>>,
+) {
     unsafe {
         out.clear();
         let ndim = (*arr).ndim;

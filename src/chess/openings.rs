@@ -135,9 +135,16 @@ fn load_map() -> (FenMap, bool) {
         }
         let plan = pg_sys::SPI_prepare(query.as_ptr(), 0, std::ptr::null_mut());
         if plan.is_null() {
-            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "cannot prepare the openings query");
+            raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                "cannot prepare the openings query",
+            );
         }
-        let snapshot = if fresh { pg_sys::GetLatestSnapshot() } else { std::ptr::null_mut() };
+        let snapshot = if fresh {
+            pg_sys::GetLatestSnapshot()
+        } else {
+            std::ptr::null_mut()
+        };
         let ret = pg_sys::SPI_execute_snapshot(
             plan,
             std::ptr::null_mut(),
@@ -149,7 +156,10 @@ fn load_map() -> (FenMap, bool) {
             0,
         );
         if ret != pg_sys::SPI_OK_SELECT as i32 {
-            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "cannot read the openings table");
+            raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                "cannot read the openings table",
+            );
         }
         let table = pg_sys::SPI_tuptable;
         let rows = pg_sys::SPI_processed as usize;
@@ -188,7 +198,14 @@ fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
         // Read the generation before loading: an invalidation during the load makes the
         // next call load again.
         let (map, fresh) = load_map();
-        CACHE.with(|c| *c.borrow_mut() = Some(Cache { generation: current, fresh, lxid, map }));
+        CACHE.with(|c| {
+            *c.borrow_mut() = Some(Cache {
+                generation: current,
+                fresh,
+                lxid,
+                map,
+            })
+        });
     }
     CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
 }
@@ -276,7 +293,12 @@ fn load_lichess_openings(tsv: &str) -> i64 {
     let mut fens = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for o in parse_lichess_tsv(tsv) {
-        let o = o.unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION, e.to_string()));
+        let o = o.unwrap_or_else(|e| {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+                e.to_string(),
+            )
+        });
         if let Some(first) = seen.insert(o.partial_fen.clone(), o.line) {
             raise(
                 PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,

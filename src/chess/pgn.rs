@@ -20,21 +20,23 @@ fn raise_pgn(e: PgnError) -> ! {
     raise(code, e.to_string())
 }
 
-
 /// The engine of `read_pgn` (sql/chess_functions.sql wraps it to build `game_result`).
 /// Streams: one game at a time, nothing kept of earlier games.
 #[pg_extern(immutable, strict, parallel_safe)]
 pub fn read_pgn_internal(
     pgn: &str,
     skip_invalid: bool,
-) -> TableIterator<'_, (
-    name!(game_no, i32),
-    name!(tags, JsonB),
-    name!(starting_position, String),
-    name!(moves, Vec<String>),
-    name!(game_end_type, Option<String>),
-    name!(game_end_reason, Option<String>),
-)> {
+) -> TableIterator<
+    '_,
+    (
+        name!(game_no, i32),
+        name!(tags, JsonB),
+        name!(starting_position, String),
+        name!(moves, Vec<String>),
+        name!(game_end_type, Option<String>),
+        name!(game_end_reason, Option<String>),
+    ),
+> {
     let games = read_pgn(pgn.as_bytes()).filter_map(move |g| match g {
         Ok(g) => {
             let mut tags = serde_json::Map::with_capacity(g.tags.len());

@@ -73,7 +73,10 @@ fn main() {
         writeln!(f, "{}\t{}\t{}", i + 1, STANDARD_FEN, pg_array(g)).unwrap();
     }
     let plies: usize = games.iter().map(Vec::len).sum();
-    println!("games={n_games} plies={plies} avg_plies={:.1}", plies as f64 / n_games as f64);
+    println!(
+        "games={n_games} plies={plies} avg_plies={:.1}",
+        plies as f64 / n_games as f64
+    );
 
     // 2. the 100,000 games of the detect_opening benchmark
     let mut f = std::io::BufWriter::new(fs::File::create(format!("{out}/big_games.tsv")).unwrap());
@@ -109,9 +112,17 @@ fn main() {
         let mut line = String::new();
         for (j, s) in san.iter().enumerate() {
             let tok = if j % 2 == 0 {
-                format!("{}. {s} {{ [%clk 0:02:{:02}] }}", j / 2 + 1, 59 - (j / 2) % 60)
+                format!(
+                    "{}. {s} {{ [%clk 0:02:{:02}] }}",
+                    j / 2 + 1,
+                    59 - (j / 2) % 60
+                )
             } else {
-                format!("{}... {s} {{ [%clk 0:02:{:02}] }}", j / 2 + 1, 59 - (j / 2) % 60)
+                format!(
+                    "{}... {s} {{ [%clk 0:02:{:02}] }}",
+                    j / 2 + 1,
+                    59 - (j / 2) % 60
+                )
             };
             if line.len() + tok.len() + 1 > 80 {
                 pgn.push_str(&line);
@@ -189,7 +200,9 @@ fn main() {
         rounds += 1;
     }
     let write = (rounds * all_positions.len()) as f64 / t.elapsed().as_secs_f64();
-    println!("core_play_uci_plies_per_s={play:.0} core_write_partial_fen_per_s={write:.0} ({sink})");
+    println!(
+        "core_play_uci_plies_per_s={play:.0} core_write_partial_fen_per_s={write:.0} ({sink})"
+    );
 
     let t = Instant::now();
     let mut read = 0usize;

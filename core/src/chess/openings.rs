@@ -100,25 +100,41 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
         assert_eq!(o.len(), 2);
         assert_eq!(o[0].line, 2);
         assert_eq!(o[0].eco, "A00");
-        assert_eq!(o[0].partial_fen, "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -");
+        assert_eq!(
+            o[0].partial_fen,
+            "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -"
+        );
         assert_eq!(o[1].name, "King's Pawn Game");
-        assert_eq!(o[1].partial_fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -");
+        assert_eq!(
+            o[1].partial_fen,
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+        );
     }
 
     #[test]
     fn bad_lines_name_their_line() {
         let e = parse_lichess_tsv("A00\tX\n").next().unwrap().unwrap_err();
         assert_eq!(e.line, 1);
-        let e = parse_lichess_tsv("eco\tname\tpgn\nZ00\tX\t1. e4\n").next().unwrap().unwrap_err();
+        let e = parse_lichess_tsv("eco\tname\tpgn\nZ00\tX\t1. e4\n")
+            .next()
+            .unwrap()
+            .unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.to_string().contains("ECO"));
-        let e = parse_lichess_tsv("A00\tX\t1. e5\n").next().unwrap().unwrap_err();
-        assert!(e.to_string().contains("illegal move \"e5\" at ply 1"), "{e}");
+        let e = parse_lichess_tsv("A00\tX\t1. e5\n")
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("illegal move \"e5\" at ply 1"),
+            "{e}"
+        );
     }
 
     #[test]
     fn every_lichess_file_parses_when_present() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/chess-openings");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../shared/data/chess-openings");
         let mut all = String::new();
         for f in ["a", "b", "c", "d", "e"] {
             match std::fs::read_to_string(dir.join(format!("{f}.tsv"))) {

@@ -191,8 +191,16 @@ impl Visitor for GameVisitor {
         if let Some(v) = tags.get("Variant") {
             let l = v.trim().to_ascii_lowercase();
             let ok = [
-                "", "standard", "chess", "normal", "from position", "chess960", "chess 960",
-                "fischerandom", "fischer random", "freestyle",
+                "",
+                "standard",
+                "chess",
+                "normal",
+                "from position",
+                "chess960",
+                "chess 960",
+                "fischerandom",
+                "fischer random",
+                "freestyle",
             ];
             if !ok.contains(&l.as_str()) {
                 return ControlFlow::Break(self.error(PgnErrorKind::Variant(v.to_owned())));
@@ -254,12 +262,12 @@ impl Visitor for GameVisitor {
                 .map(|(_, v)| v.as_str())
         };
         let end_type = match mt.outcome {
-            Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::White })) => {
-                Some(GameEndType::WhiteWins)
-            }
-            Some(Outcome::Known(KnownOutcome::Decisive { winner: Color::Black })) => {
-                Some(GameEndType::BlackWins)
-            }
+            Some(Outcome::Known(KnownOutcome::Decisive {
+                winner: Color::White,
+            })) => Some(GameEndType::WhiteWins),
+            Some(Outcome::Known(KnownOutcome::Decisive {
+                winner: Color::Black,
+            })) => Some(GameEndType::BlackWins),
             Some(Outcome::Known(KnownOutcome::Draw)) => Some(GameEndType::Draw),
             Some(Outcome::Unknown) => None,
             None => find("Result").and_then(|r| r.trim().parse().ok()),
@@ -427,9 +435,7 @@ where
     let mut rest: Vec<&str> = tags
         .iter()
         .map(|(n, _)| n.as_str())
-        .filter(|n| {
-            !ROSTER.iter().any(|(r, _)| r == n) && !["Result", "SetUp", "FEN"].contains(n)
-        })
+        .filter(|n| !ROSTER.iter().any(|(r, _)| r == n) && !["Result", "SetUp", "FEN"].contains(n))
         .collect();
     rest.sort_unstable();
     rest.dedup();
@@ -498,12 +504,18 @@ mod tests {
         assert_eq!(g[0].starting_position, STANDARD_FEN);
         assert_eq!(g[0].tags[1], ("White".into(), "A \"quoted\" name".into()));
         let r = g[0].result.unwrap();
-        assert_eq!((r.end_type(), r.reason()), (GameEndType::BlackWins, GameEndReason::Checkmate));
+        assert_eq!(
+            (r.end_type(), r.reason()),
+            (GameEndType::BlackWins, GameEndReason::Checkmate)
+        );
         assert!(g[0].end.is_checkmate());
         assert_eq!(g[1].starting_position, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 40");
         assert_eq!(g[1].moves, ["e8d7", "e2e4"]);
         let r = g[1].result.unwrap();
-        assert_eq!((r.end_type(), r.reason()), (GameEndType::Draw, GameEndReason::Unknown));
+        assert_eq!(
+            (r.end_type(), r.reason()),
+            (GameEndType::Draw, GameEndReason::Unknown)
+        );
         assert_eq!(g[2].number, 3);
         assert_eq!(g[2].moves, ["e2e4"]);
         assert!(g[2].result.is_none());
@@ -524,8 +536,14 @@ mod tests {
             "game 2: illegal move \"Ke3\" at ply 3 in position \
              \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\""
         );
-        assert!(matches!(g[2].as_ref().unwrap_err().kind, PgnErrorKind::Fen(_)));
-        assert!(matches!(g[3].as_ref().unwrap_err().kind, PgnErrorKind::Variant(_)));
+        assert!(matches!(
+            g[2].as_ref().unwrap_err().kind,
+            PgnErrorKind::Fen(_)
+        ));
+        assert!(matches!(
+            g[3].as_ref().unwrap_err().kind,
+            PgnErrorKind::Variant(_)
+        ));
         let last = g[4].as_ref().unwrap();
         assert_eq!((last.number, last.moves.len()), (5, 1));
         assert_eq!(last.result.unwrap().end_type(), GameEndType::WhiteWins);
@@ -534,7 +552,10 @@ mod tests {
     #[test]
     fn unterminated_comment_is_a_syntax_error() {
         let g = games("[Event \"x\"]\n\n1. e4 { never closed");
-        assert!(matches!(g.last().unwrap().as_ref().unwrap_err().kind, PgnErrorKind::Syntax(_)));
+        assert!(matches!(
+            g.last().unwrap().as_ref().unwrap_err().kind,
+            PgnErrorKind::Syntax(_)
+        ));
         assert!(games("  \n\n ").is_empty());
     }
 
@@ -545,7 +566,11 @@ mod tests {
         let cases = [
             (WhiteWins, "Time forfeit", Timeout),
             (Draw, "Time forfeit", TimeoutVsInsufficientMaterial),
-            (Draw, "Game drawn by timeout vs insufficient material", TimeoutVsInsufficientMaterial),
+            (
+                Draw,
+                "Game drawn by timeout vs insufficient material",
+                TimeoutVsInsufficientMaterial,
+            ),
             (BlackWins, "Black won by resignation", Resignation),
             (WhiteWins, "White won on time", Timeout),
             (BlackWins, "abandoned", Abandonment),
@@ -573,13 +598,21 @@ mod tests {
 
     #[test]
     fn export_and_import_round_trip() {
-        let moves = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5"];
+        let moves = [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1", "f8c5",
+        ];
         let result = GameResult::new(GameEndType::WhiteWins, GameEndReason::Resignation).unwrap();
         let tags = vec![
             ("White".to_string(), "Alice".to_string()),
             ("ECO".to_string(), "C55".to_string()),
         ];
-        let pgn = write_pgn(STANDARD_FEN, moves.iter().map(|m| Some(*m)), Some(result), &tags).unwrap();
+        let pgn = write_pgn(
+            STANDARD_FEN,
+            moves.iter().map(|m| Some(*m)),
+            Some(result),
+            &tags,
+        )
+        .unwrap();
         assert_eq!(
             pgn,
             "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"Alice\"]\n\

@@ -52,12 +52,14 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
             ParseFenError::InvalidTurn => (FenField::SideToMove, fields[1]),
             ParseFenError::InvalidCastling => (FenField::Castling, fields[2]),
             ParseFenError::InvalidEpSquare => (FenField::EnPassant, fields[3]),
-            ParseFenError::InvalidHalfmoveClock => {
-                (FenField::HalfmoveClock, fields.get(4).copied().unwrap_or(""))
-            }
-            ParseFenError::InvalidFullmoves => {
-                (FenField::FullmoveNumber, fields.get(5).copied().unwrap_or(""))
-            }
+            ParseFenError::InvalidHalfmoveClock => (
+                FenField::HalfmoveClock,
+                fields.get(4).copied().unwrap_or(""),
+            ),
+            ParseFenError::InvalidFullmoves => (
+                FenField::FullmoveNumber,
+                fields.get(5).copied().unwrap_or(""),
+            ),
             _ => (FenField::Fields, fen),
         };
         fen_error(fen, field, format!("cannot parse \"{value}\""))
@@ -87,9 +89,15 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
         } else if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) {
             (FenField::Placement, "impossible check")
         } else if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-            (FenField::Castling, "no king and rook for these castling rights")
+            (
+                FenField::Castling,
+                "no king and rook for these castling rights",
+            )
         } else if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
-            (FenField::EnPassant, "no pawn just made a double step to pass this square")
+            (
+                FenField::EnPassant,
+                "no pawn just made a double step to pass this square",
+            )
         } else {
             (FenField::Placement, "not a standard chess position")
         };
@@ -136,7 +144,11 @@ impl FenWriter {
             }
             let role = (1..7).find(|&r| key[r] & bit != 0).unwrap_or(1);
             let letter = PIECE_LETTERS[role - 1];
-            text[n] = if key[0] & bit != 0 { letter.to_ascii_uppercase() } else { letter };
+            text[n] = if key[0] & bit != 0 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            };
             n += 1;
         }
         if empty > 0 {
@@ -186,14 +198,23 @@ impl FenWriter {
             n += 1;
         }
         self.valid = true;
-        buf[n] = if pos.turn() == shakmaty::Color::White { b'w' } else { b'b' };
+        buf[n] = if pos.turn() == shakmaty::Color::White {
+            b'w'
+        } else {
+            b'b'
+        };
         buf[n + 1] = b' ';
         n += 2;
         if rights.is_empty() {
             buf[n] = b'-';
             n += 1;
         } else {
-            for (sq, c) in [(Square::H1, b'K'), (Square::A1, b'Q'), (Square::H8, b'k'), (Square::A8, b'q')] {
+            for (sq, c) in [
+                (Square::H1, b'K'),
+                (Square::A1, b'Q'),
+                (Square::H8, b'k'),
+                (Square::A8, b'q'),
+            ] {
                 if rights.contains(sq) {
                     buf[n] = c;
                     n += 1;
@@ -394,8 +415,14 @@ mod tests {
     fn en_passant_only_when_legal() {
         // 1. e4 a6 2. e5 d5: white can take d6 en passant.
         let f = fens(STANDARD_FEN, &["e2e4", "a7a6", "e4e5", "d7d5", "e5d6"]).unwrap();
-        assert_eq!(f[4], "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6");
-        assert_eq!(f[5], "rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq -");
+        assert_eq!(
+            f[4],
+            "rnbqkbnr/1pp1pppp/p7/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6"
+        );
+        assert_eq!(
+            f[5],
+            "rnbqkbnr/1pp1pppp/p2P4/8/8/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
         // A pinned pawn cannot take en passant: no square. White king a5, pawn b5,
         // black rook h5; black plays c7c5: bxc6 would expose the king.
         let f = fens("8/2p5/8/KP5r/8/8/8/7k b - - 0 1", &["c7c5"]).unwrap();
@@ -404,8 +431,15 @@ mod tests {
         let f = fens("8/2p5/8/1P5r/8/8/8/K6k b - - 0 1", &["c7c5"]).unwrap();
         assert_eq!(f[1], "8/8/8/1Pp4r/8/8/8/K6k w - c6");
         // A start with an en passant square that cannot be used drops it.
-        let f = fens("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", &[]).unwrap();
-        assert_eq!(f[0], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -");
+        let f = fens(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            f[0],
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+        );
     }
 
     #[test]
@@ -422,7 +456,14 @@ mod tests {
         assert_eq!(n[1], "4N3/6k1/8/8/8/8/8/4K3 b - -");
         // Without the right, e1g1 is an illegal king move.
         let e = fens("r3k2r/8/8/8/8/8/8/R3K2R w kq - 0 1", &["e1g1"]).unwrap_err();
-        assert!(matches!(e, ChessError::Move(MoveError { ply: 1, kind: MoveErrorKind::Illegal, .. })));
+        assert!(matches!(
+            e,
+            ChessError::Move(MoveError {
+                ply: 1,
+                kind: MoveErrorKind::Illegal,
+                ..
+            })
+        ));
     }
 
     #[test]
@@ -439,19 +480,26 @@ mod tests {
     fn errors_name_field_ply_move_and_position() {
         let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq").unwrap_err();
         assert_eq!(e.field, FenField::Fields);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1").unwrap_err();
         assert_eq!(e.field, FenField::Placement);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1").unwrap_err();
         assert_eq!(e.field, FenField::SideToMove);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1").unwrap_err();
         assert_eq!(e.field, FenField::Castling);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").unwrap_err();
         assert_eq!(e.field, FenField::EnPassant);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap_err();
         assert_eq!(e.field, FenField::EnPassant);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").unwrap_err();
         assert_eq!(e.field, FenField::HalfmoveClock);
-        let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1").unwrap_err();
+        let e =
+            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -1").unwrap_err();
         assert_eq!(e.field, FenField::FullmoveNumber);
         let e = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1").unwrap_err();
         assert_eq!(e.field, FenField::Placement);
@@ -468,7 +516,14 @@ mod tests {
              \"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\""
         );
         let e = fens(STANDARD_FEN, &["e2e4", "xx"]).unwrap_err();
-        assert!(matches!(e, ChessError::Move(MoveError { ply: 2, kind: MoveErrorKind::Unparsable, .. })));
+        assert!(matches!(
+            e,
+            ChessError::Move(MoveError {
+                ply: 2,
+                kind: MoveErrorKind::Unparsable,
+                ..
+            })
+        ));
         for bad in ["", "e2e4 ", "E2E4", "e2e4x", "0000", "P@e4", "e7e8q"] {
             assert!(fens(STANDARD_FEN, &[bad]).is_err(), "{bad:?}");
         }
@@ -488,15 +543,35 @@ mod tests {
         let san = moves_to_san(start, [Some("b7a8q"), Some("e8d7"), Some("e1c1")]).unwrap();
         assert_eq!(san, ["bxa8=Q+", "Kd7", "O-O-O+"]);
         let e = san_to_moves("4k3/8/8/8/8/8/8/4KN1N w - - 0 1", [Some("Ng3")]).unwrap_err();
-        assert!(matches!(e, ChessError::Move(MoveError { kind: MoveErrorKind::Ambiguous, .. })));
+        assert!(matches!(
+            e,
+            ChessError::Move(MoveError {
+                kind: MoveErrorKind::Ambiguous,
+                ..
+            })
+        ));
         assert_eq!(
             san_to_moves("4k3/8/8/8/8/8/8/4KN1N w - - 0 1", [Some("Nhg3")]).unwrap(),
             ["h1g3"]
         );
         let e = san_to_moves(STANDARD_FEN, [Some("e4"), Some("e4")]).unwrap_err();
-        assert!(matches!(e, ChessError::Move(MoveError { ply: 2, kind: MoveErrorKind::Illegal, .. })));
+        assert!(matches!(
+            e,
+            ChessError::Move(MoveError {
+                ply: 2,
+                kind: MoveErrorKind::Illegal,
+                ..
+            })
+        ));
         let e = san_to_moves(STANDARD_FEN, [Some("Zz9")]).unwrap_err();
-        assert!(matches!(e, ChessError::Move(MoveError { ply: 1, kind: MoveErrorKind::Unparsable, .. })));
+        assert!(matches!(
+            e,
+            ChessError::Move(MoveError {
+                ply: 1,
+                kind: MoveErrorKind::Unparsable,
+                ..
+            })
+        ));
     }
 
     #[test]
