@@ -99,6 +99,41 @@ for i in range(400):
     start_fen = start.fen() if i % 2 == 0 else " ".join(start.fen().split()[:4])
     games.append((start_fen, ucis, ucis_ktr, fens, sans))
 
+# Crafted games where an en passant capture is pseudo-legal but illegal (pinned along the rank
+# or diagonal, or the king in check), followed by random play.
+crafted = [
+    ("8/8/8/8/k4p1R/8/4P3/7K w - - 0 1", ["e2e4"]),      # fxe3 would expose the king on the rank
+    ("7K/8/8/8/4p3/8/3P4/k7 w - - 0 1", ["d2d4"]),        # legal: the square is written
+    ("8/8/8/2k5/4p3/8/3P4/7K w - - 0 1", ["d2d4"]),       # d4 gives check; exd3 takes the checker: legal
+    ("8/8/6k1/8/3p4/8/2P5/KB6 w - - 0 1", ["c2c4"]),      # c4 uncovers a check; dxc3 leaves it
+    ("k7/8/8/1q1Pp2K/8/8/8/8 w - e6 0 1", []),            # dxe6 would expose the king to the queen
+]
+for start_fen, forced in crafted:
+    start = chess.Board(start_fen)
+    board = start.copy()
+    for u in forced:
+        board.push_uci(u)
+    moves = [chess.Move.from_uci(u) for u in forced] + random_game(board, 30)
+    b = start.copy()
+    fens, sans, ucis, ucis_ktr = [partial(b)], [], [], []
+    for m in moves:
+        sans.append(b.san(m))
+        ucis.append(m.uci())
+        ucis_ktr.append(king_takes_rook(b, m))
+        b.push(m)
+        fens.append(partial(b))
+    games.append((start_fen, ucis, ucis_ktr, fens, sans))
+
+
+def pseudo_but_not_legal(start_fen, ucis):
+    b = chess.Board(start_fen if len(start_fen.split()) == 6 else start_fen + " 0 1")
+    n = int(b.has_pseudo_legal_en_passant() and not b.has_legal_en_passant())
+    for u in ucis:
+        b.push_uci(u)
+        n += int(b.has_pseudo_legal_en_passant() and not b.has_legal_en_passant())
+    return n
+
+
 with tempfile.TemporaryDirectory() as tmp:
     sql = ["CREATE TEMP TABLE g (n int, start varchar, moves varchar[], moves_ktr varchar[], fens varchar[], sans text[]);"]
     for n, (s, u, k, f, sa) in enumerate(games):
@@ -113,8 +148,10 @@ with tempfile.TemporaryDirectory() as tmp:
 plies = sum(len(g[1]) for g in games)
 castles = sum(1 for g in games for a, b in zip(g[1], g[2]) if a != b)
 eps = sum(1 for g in games for f in g[3] if not f.endswith(" -"))
+illegal_eps = sum(pseudo_but_not_legal(g[0], g[1]) for g in games)
 print(f"random games: {len(games)} games, {plies} plies, {castles} castlings also written king-takes-rook, "
-      f"{eps} positions with a legal en passant square")
+      f"{eps} positions with a legal en passant square, {illegal_eps} with a pseudo-legal but illegal one")
+check("illegal en passant exercised", illegal_eps >= 3, str(illegal_eps))
 check("random games rows", len(out) == len(games), f"{len(out)} rows")
 for line in out:
     n, a, b, c, d = line.split("\t")
