@@ -48,7 +48,9 @@ CREATE TABLE elo_history (
     game_date          timestamptz NOT NULL,
     CONSTRAINT elo_history_account_fkey FOREIGN KEY (service_id, user_id_in_service) REFERENCES service_accounts,
     CONSTRAINT one_entry_per_game UNIQUE (service_id, user_id_in_service, ranking_id, game_id),
-    CONSTRAINT one_successor_per_entry UNIQUE NULLS NOT DISTINCT (service_id, user_id_in_service, ranking_id, previous_entry),
+    -- Deferrable so that a repair can move entries along a chain in one statement.
+    CONSTRAINT one_successor_per_entry UNIQUE NULLS NOT DISTINCT (service_id, user_id_in_service, ranking_id, previous_entry)
+        DEFERRABLE INITIALLY IMMEDIATE,
     CONSTRAINT elo_history_chain_key UNIQUE (service_id, user_id_in_service, ranking_id, id),
     CONSTRAINT previous_entry_of_same_chain FOREIGN KEY (service_id, user_id_in_service, ranking_id, previous_entry)
         REFERENCES elo_history (service_id, user_id_in_service, ranking_id, id)
@@ -74,7 +76,6 @@ CREATE TABLE ranking_players (
     last_game_id       int NOT NULL,
     PRIMARY KEY (ranking_id, service_id, user_id_in_service)
 );
-CREATE INDEX ranking_players_by_rating ON ranking_players (ranking_id, rating DESC);
 
 -- One row that every writer of the history updates first: concurrent writers queue on it
 -- (one lock, so no deadlock), and under REPEATABLE READ a writer whose snapshot missed another

@@ -3,7 +3,7 @@
 //! state computed (see `pg_rating_core::ranking::system::stored`).
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::ranking::system::STORED_DECIMALS;
@@ -80,6 +80,54 @@ struct Entry {
     game: GameKey,
     state: PlayerState,
     previous: Option<i32>,
+}
+
+/// Entries as the column arrays an `unnest` turns back into rows.
+struct EntryColumns<'e> {
+    ids: Vec<i32>,
+    players: Vec<&'e str>,
+    games: Vec<i32>,
+    elos: Vec<String>,
+    previous: Vec<Option<i32>>,
+    rds: Vec<Option<String>>,
+    vols: Vec<Option<String>>,
+    dates: Vec<TimestampWithTimeZone>,
+}
+
+impl<'e> EntryColumns<'e> {
+    fn of(entries: &'e [Entry]) -> Self {
+        EntryColumns {
+            ids: entries.iter().map(|e| e.id).collect(),
+            players: entries.iter().map(|e| e.player.as_str()).collect(),
+            games: entries.iter().map(|e| e.game.game_id).collect(),
+            elos: entries.iter().map(|e| numeric_text(e.state.rating)).collect(),
+            previous: entries.iter().map(|e| e.previous).collect(),
+            rds: entries.iter().map(|e| e.state.rd.map(numeric_text)).collect(),
+            vols: entries.iter().map(|e| e.state.volatility.map(numeric_text)).collect(),
+            dates: entries.iter().map(|e| timestamp(e.game.played_at)).collect(),
+        }
+    }
+}
+
+/// An entry as the history holds it.
+struct Stored {
+    id: i32,
+    rating: f64,
+    rd: Option<f64>,
+    volatility: Option<f64>,
+    previous: Option<i32>,
+    played_at: i64,
+}
+
+impl Stored {
+    /// True when the stored entry already says what `entry` says.
+    fn holds(&self, entry: &Entry) -> bool {
+        self.rating == entry.state.rating
+            && self.rd == entry.state.rd
+            && self.volatility == entry.state.volatility
+            && self.previous == entry.previous
+            && self.played_at == entry.game.played_at
+    }
 }
 
 /// One row of `ranking_players` to write.
@@ -250,11 +298,30 @@ impl<'c, 'conn> Store<'c, 'conn> {
         game_rows(self.query(games_query!("service_games", "g.id = $1"), &[id.into()])).pop()
     }
 
-    /// Every ranked local game from `from` on (all when `None`), in order.
+    /// Every ranked local game from `from` on (all when `None`), in order. The bots of service 1
+    /// are few: their names are read once instead of joining every game with its accounts.
     fn games_from(&mut self, from: Option<GameKey>) -> Vec<GameRow> {
         let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
-        let sql = games_query!("service_games", "(g.creation_date, g.id) >= ($1, $2)");
-        game_rows(self.query(sql, &[timestamp(from.played_at).into(), from.game_id.into()]))
+        let bots: HashSet<String> = self
+            .query("SELECT user_id_in_service::text FROM service_accounts WHERE service_id = 1 AND is_bot", &[])
+            .filter_map(|row| row.get::<String>(1).ok().flatten())
+            .collect();
+        // Planned for the actual bound: a tail of a few games and a whole ranking want different plans.
+        let rows = self.client.update(
+            "SELECT g.id, g.creation_date, g.white_player::text, g.black_player::text,
+                    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase, false, false
+             FROM service_games g
+             WHERE g.service_id = 1 AND g.is_ranked AND (g.creation_date, g.id) >= ($1, $2)
+             ORDER BY g.creation_date, g.id",
+            None,
+            &[timestamp(from.played_at).into(), from.game_id.into()],
+        );
+        let mut games = game_rows(rows.unwrap_or_else(|e| internal(e)));
+        for g in &mut games {
+            g.facts.white_is_bot = bots.contains(&g.white);
+            g.facts.black_is_bot = bots.contains(&g.black);
+        }
+        games
     }
 
     /// All rankings, or the one with this id.
@@ -416,15 +483,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     fn insert_entries(&mut self, entries: &[Entry]) {
-        let ids: Vec<i32> = entries.iter().map(|e| e.id).collect();
-        let players: Vec<&str> = entries.iter().map(|e| e.player.as_str()).collect();
+        let c = EntryColumns::of(entries);
         let rankings: Vec<i32> = entries.iter().map(|e| e.ranking).collect();
-        let games: Vec<i32> = entries.iter().map(|e| e.game.game_id).collect();
-        let dates: Vec<TimestampWithTimeZone> = entries.iter().map(|e| timestamp(e.game.played_at)).collect();
-        let elos: Vec<String> = entries.iter().map(|e| numeric_text(e.state.rating)).collect();
-        let previous: Vec<Option<i32>> = entries.iter().map(|e| e.previous).collect();
-        let rds: Vec<Option<String>> = entries.iter().map(|e| e.state.rd.map(numeric_text)).collect();
-        let vols: Vec<Option<String>> = entries.iter().map(|e| e.state.volatility.map(numeric_text)).collect();
         self.query(
             "INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
                                       rd, volatility, game_date)
@@ -434,15 +494,15 @@ impl<'c, 'conn> Store<'c, 'conn> {
                          $8::text[], $9::timestamptz[]) AS u(id, player, ranking, game, elo, previous, rd, vol, date)
              ORDER BY u.id",
             &[
-                ids.into(),
-                players.into(),
+                c.ids.into(),
+                c.players.into(),
                 rankings.into(),
-                games.into(),
-                elos.into(),
-                previous.into(),
-                rds.into(),
-                vols.into(),
-                dates.into(),
+                c.games.into(),
+                c.elos.into(),
+                c.previous.into(),
+                c.rds.into(),
+                c.vols.into(),
+                c.dates.into(),
             ],
         );
     }
@@ -532,9 +592,41 @@ impl<'c, 'conn> Store<'c, 'conn> {
         out
     }
 
-    /// Rebuilds `ranking`'s history from the game at `from` on (from scratch when `None`):
-    /// every entry from there is replaced by a replay of the games from there, and the
-    /// standings of every player of those games are recomputed. Returns the entries written.
+    /// The entries of `ranking` from `from` on (all when `None`), by (player, game).
+    fn entries_from(&mut self, ranking: i32, from: Option<GameKey>) -> HashMap<(String, i32), Stored> {
+        let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
+        let rows = self.client.update(
+            "SELECT id, user_id_in_service::text, game_id, elo::float8, rd::float8, volatility::float8,
+                    previous_entry, game_date
+             FROM elo_history
+             WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+            None,
+            &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
+        );
+        let mut out = HashMap::new();
+        for row in rows.unwrap_or_else(|e| internal(e)) {
+            let int = |n: usize| row.get::<i32>(n).ok().flatten();
+            let player: String = row.get(2).ok().flatten().unwrap_or_default();
+            let date: Option<TimestampWithTimeZone> = row.get(8).ok().flatten();
+            out.insert(
+                (player, int(3).unwrap_or_default()),
+                Stored {
+                    id: int(1).unwrap_or_default(),
+                    rating: row.get::<f64>(4).ok().flatten().unwrap_or(f64::NAN),
+                    rd: row.get::<f64>(5).ok().flatten(),
+                    volatility: row.get::<f64>(6).ok().flatten(),
+                    previous: int(7),
+                    played_at: date.map(|d| d.into_inner()).unwrap_or_default(),
+                },
+            );
+        }
+        out
+    }
+
+    /// Rebuilds `ranking`'s history from the game at `from` on (from scratch when `None`): the
+    /// games from there are replayed and the history is made equal to the replay, rewriting only
+    /// what differs (entries keep their ids), and the standings of their players are recomputed.
+    /// Returns the number of entries of the replay.
     pub fn rebuild_from(&mut self, ranking: &Ranking, from: Option<GameKey>) -> i64 {
         let games = ranking.counted(&self.games_from(from));
         let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
@@ -549,36 +641,116 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let mut tips: HashMap<String, i32> = before.iter().map(|(p, (id, _))| (p.clone(), *id)).collect();
         let rated = replay_or_raise(ranking, &mut states, &games);
 
-        match from {
-            Some(from) => self.query(
-                "DELETE FROM elo_history WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
-                &[ranking.id.into(), timestamp(from.played_at).into(), from.game_id.into()],
-            ),
-            None => {
-                self.query("DELETE FROM ranking_players WHERE ranking_id = $1", &[ranking.id.into()]);
-                self.query("DELETE FROM elo_history WHERE ranking_id = $1", &[ranking.id.into()])
-            }
-        };
-        let mut ids = self.next_ids(2 * games.len()).into_iter();
-        let mut entries = Vec::with_capacity(2 * games.len());
+        let mut stored = self.entries_from(ranking.id, from);
+        let fresh_needed = games
+            .iter()
+            .flat_map(|g| [(&g.white, g.key.game_id), (&g.black, g.key.game_id)])
+            .filter(|(p, game)| !stored.contains_key(&((*p).clone(), *game)))
+            .count();
+        let mut fresh = self.next_ids(fresh_needed).into_iter();
+        let mut inserts = Vec::new();
+        let mut updates = Vec::new();
+        let mut records: HashMap<String, (Record, i32, GameKey)> = HashMap::new();
         for (game, pair) in games.iter().zip(&rated) {
-            for (player, state) in [(&game.white, pair.white), (&game.black, pair.black)] {
-                let id = ids.next().unwrap_or_else(|| internal("ran out of history ids"));
-                entries.push(Entry {
+            for (player, state, score) in [
+                (&game.white, pair.white, game.white_score),
+                (&game.black, pair.black, 1.0 - game.white_score),
+            ] {
+                let old = stored.remove(&(player.clone(), game.key.game_id));
+                let id = old.as_ref().map_or_else(
+                    || fresh.next().unwrap_or_else(|| internal("ran out of history ids")),
+                    |o| o.id,
+                );
+                let entry = Entry {
                     id,
                     player: player.clone(),
                     ranking: ranking.id,
                     game: game.key,
                     state,
                     previous: tips.insert(player.clone(), id),
-                });
+                };
+                let record = records.entry(player.clone()).or_insert((Record::default(), id, game.key));
+                record.0.add(score, state.rating);
+                (record.1, record.2) = (id, game.key);
+                match old {
+                    None => inserts.push(entry),
+                    Some(old) if !old.holds(&entry) => updates.push(entry),
+                    Some(_) => {}
+                }
             }
         }
-        if !entries.is_empty() {
-            self.insert_entries(&entries);
+        let deletes: Vec<i32> = stored.into_values().map(|o| o.id).collect();
+        self.merge_entries(&deletes, &updates, &inserts);
+
+        match from {
+            Some(_) => self.refresh_standings(ranking.id, Some(players)),
+            None => {
+                // A replay from scratch knows every record: no need to read the history back.
+                self.query("DELETE FROM ranking_players WHERE ranking_id = $1", &[ranking.id.into()]);
+                let rows: Vec<PlayerRow> = records
+                    .into_iter()
+                    .map(|(player, (record, entry, last_game))| PlayerRow {
+                        ranking: ranking.id,
+                        state: states[&player],
+                        player,
+                        entry,
+                        record,
+                        last_game,
+                    })
+                    .collect();
+                self.upsert_players(&rows);
+            }
         }
-        self.refresh_standings(ranking.id, from.map(|_| players));
-        entries.len() as i64
+        (2 * games.len()) as i64
+    }
+
+    /// Makes the history equal to a replay in one statement: the successor uniqueness of the
+    /// chain is checked at its end, so entries may take each other's places.
+    fn merge_entries(&mut self, deletes: &[i32], updates: &[Entry], inserts: &[Entry]) {
+        if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
+            return;
+        }
+        let ranking = updates.first().or(inserts.first()).map_or(0, |e| e.ranking);
+        let u = EntryColumns::of(updates);
+        let i = EntryColumns::of(inserts);
+        let rows = self.client.update(
+            "WITH gone AS (
+                 DELETE FROM elo_history WHERE id = ANY ($1::int4[])
+             ), changed AS (
+                 UPDATE elo_history e
+                 SET elo = u.elo::numeric, previous_entry = u.previous, rd = u.rd::numeric,
+                     volatility = u.vol::numeric, game_date = u.date
+                 FROM unnest($2::int4[], $3::text[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[])
+                      AS u(id, elo, previous, rd, vol, date)
+                 WHERE e.id = u.id
+             )
+             INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
+                                      rd, volatility, game_date)
+             SELECT u.id, 1, u.player, $8, u.game, u.elo::numeric, u.previous, u.rd::numeric, u.vol::numeric,
+                    u.date
+             FROM unnest($9::int4[], $10::text[], $11::int4[], $12::text[], $13::int4[], $14::text[], $15::text[],
+                         $16::timestamptz[]) AS u(id, player, game, elo, previous, rd, vol, date)",
+            None,
+            &[
+                deletes.to_vec().into(),
+                u.ids.into(),
+                u.elos.into(),
+                u.previous.into(),
+                u.rds.into(),
+                u.vols.into(),
+                u.dates.into(),
+                ranking.into(),
+                i.ids.into(),
+                i.players.into(),
+                i.games.into(),
+                i.elos.into(),
+                i.previous.into(),
+                i.rds.into(),
+                i.vols.into(),
+                i.dates.into(),
+            ],
+        );
+        rows.unwrap_or_else(|e| internal(e));
     }
 
     /// Recomputes `ranking_players` rows from the history: of these players, or of everyone.

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Benchmark of the rankings trigger (issue 5), on a throwaway cluster with a release build:
+#   bench/rankings.sh [games]      (default 100000)
+# 1. inserts `games` ranked games among 1,000 players with the app's nine rankings, one INSERT
+#    statement per game as the app does, in blocks of 10,000, and prints games/s per block;
+# 2. the PL/pgSQL baseline (bench/rankings/baseline.sql: latest rating read from a view over the
+#    whole history) and our trigger, each rating games 10,001-10,500 with 10,000 games already in
+#    the history, and their ratio;
+# 3. recalculate_ranking of the Global ranking (every game) from scratch.
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$REPO_ROOT"
+games=${1:-100000}
+block=10000
+
+exec 9>"$PG_LOCK"
+flock 9
+install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
+cluster_start
+trap cluster_stop EXIT
+flock -u 9
+
+ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
+
+for db in ours baseline; do
+    psql -X -q -d postgres -c "CREATE DATABASE $db"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/rankings/setup.sql
+done
+
+echo "1. inserting $games ranked games, one statement each, in blocks of $block"
+printf '%-16s %10s %10s\n' games ms games/s
+first_rate= last_rate= total_ms=0
+for ((start = 1; start <= games; start += block)); do
+    end=$((start + block - 1 < games ? start + block - 1 : games))
+    if ((start == block + 1)); then   # step 2 measures games 10,001-10,500 here
+        t=$(ms ours "CALL bench_insert($start, $((start + 499)))")
+        ours_at_10k=$(rate 500 "$t")
+        t2=$(ms ours "CALL bench_insert($((start + 500)), $end)")
+        t=$(awk -v a="$t" -v b="$t2" 'BEGIN { print a + b }')
+    else
+        t=$(ms ours "CALL bench_insert($start, $end)")
+    fi
+    r=$(rate $((end - start + 1)) "$t")
+    printf '%-16s %10.0f %10s\n' "$start-$end" "$t" "$r"
+    total_ms=$(awk -v a="$total_ms" -v b="$t" 'BEGIN { print a + b }')
+    [[ -z $first_rate ]] && first_rate=$r
+    last_rate=$r
+done
+entries=$(psql -X -At -d ours -c "SELECT count(*) FROM elo_history")
+echo "sustained: $(rate "$games" "$total_ms") games/s over $games games ($entries history entries)"
+echo "last block / first block: $(awk -v a="$last_rate" -v b="$first_rate" 'BEGIN { printf "%.2f", a / b }')"
+
+echo
+echo "2. the PL/pgSQL baseline with 10,000 games in the history"
+psql -X -q -v ON_ERROR_STOP=1 -d baseline <<'SQL' >/dev/null
+ALTER TABLE service_games DISABLE TRIGGER rate_service_games;
+CALL bench_insert(1, 10000);
+SQL
+psql -X -q -v ON_ERROR_STOP=1 -d baseline -f bench/rankings/baseline.sql >/dev/null
+# the baseline's history of the first 10,000 games is the one our trigger computed
+psql -X -q -d ours -c "\copy (SELECT e.user_id_in_service, e.ranking_id, e.game_id, e.elo FROM elo_history e WHERE e.game_id <= 10000 ORDER BY e.id) TO STDOUT" \
+    | psql -X -q -d baseline -c "\copy baseline.elo_history (user_id_in_service, ranking_id, game_id, elo) FROM STDIN"
+psql -X -q -d baseline -c "ANALYZE"
+t=$(ms baseline "CALL bench_insert(10001, 10500)")
+baseline_rate=$(awk -v t="$t" 'BEGIN { printf "%.1f", 500 / (t / 1000) }')
+same=$(psql -X -At -d baseline -c "SELECT count(*) FROM baseline.elo_history WHERE game_id > 10000")
+echo "baseline: $baseline_rate games/s ($same entries written for games 10,001-10,500)"
+echo "pg_rating: $ours_at_10k games/s for the same games"
+echo "ratio: $(awk -v a="$ours_at_10k" -v b="$baseline_rate" 'BEGIN { printf "%.0f", a / b }')x"
+
+echo
+echo "3. recalculate_ranking of the Global ranking"
+n=$(psql -X -At -d ours -c "SELECT count(*) FROM elo_history WHERE ranking_id = 1")
+t=$(ms ours "CALL recalculate_ranking(1)")
+echo "recalculate_ranking(1): $(awk -v t="$t" 'BEGIN { printf "%.2f", t / 1000 }') s for $((n / 2)) games ($n entries)"
