@@ -636,7 +636,7 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
 }
 
 /// The FIDE TRF-16 report of a tournament after its last round.
-#[pg_extern(stable, strict, parallel_safe)]
+#[pg_extern(stable, strict, parallel_restricted)]
 fn tournament_trf(tournament_id: i32) -> String {
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
@@ -668,6 +668,48 @@ mod tests {
             Some("DE, BH-C1, SB-C1".to_string())
         );
         assert_eq!(Spi::get_one::<String>("SELECT tournament_tie_break_order('')").unwrap(), Some(String::new()));
+    }
+
+    #[pg_test]
+    fn stored_entries_decode_to_what_was_encoded() {
+        use pg_rating_core::tournament::{ByeKind, Colour, Entry, Outcome};
+        let entries = [
+            Entry::Game { opponent: 7, colour: Colour::White, outcome: Outcome::Win, moved: true },
+            Entry::Game { opponent: 3, colour: Colour::Black, outcome: Outcome::Draw, moved: true },
+            Entry::Game { opponent: 1, colour: Colour::White, outcome: Outcome::Loss, moved: true },
+            Entry::Game { opponent: 2, colour: Colour::Black, outcome: Outcome::Win, moved: false },
+            Entry::Game { opponent: 2, colour: Colour::White, outcome: Outcome::Draw, moved: false },
+            Entry::Game { opponent: 2, colour: Colour::Black, outcome: Outcome::Loss, moved: false },
+            Entry::Forfeit { opponent: 9, colour: Colour::White, won: true },
+            Entry::Forfeit { opponent: 9, colour: Colour::Black, won: false },
+            Entry::Bye(ByeKind::PairingAllocated),
+            Entry::Absent,
+        ];
+        for e in entries {
+            let (opp, colour, result) = super::store::encode(e);
+            assert_eq!(super::store::decode(opp, colour, result), e, "{e:?}");
+        }
+    }
+
+    #[pg_test]
+    fn a_forfeit_counts_for_points_but_not_for_the_performance_rating() {
+        Spi::run(
+            "INSERT INTO users (email, password_hash) VALUES ('a@example.com', 'h'), ('b@example.com', 'h');
+             INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+             VALUES ('Global', '0', NULL, 0, 1500, true, 20);
+             INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (2, 1, '(5 minutes, 0)');
+             INSERT INTO tournaments_players (tournament_id, user_id_in_service) VALUES (1, '1'), (1, '2');
+             INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+             VALUES ('{}', '2024-01-01', '(1-0,ABANDONMENT)', '(5 minutes, 0)', 1, '1', '2', true);
+             INSERT INTO tournaments_games VALUES (1, 1, 1);",
+        )
+        .unwrap();
+        let row = Spi::get_two::<pgrx::AnyNumeric, pgrx::AnyNumeric>(
+            "SELECT points, performance_rating FROM swiss_tournaments_round_standings WHERE place = 1",
+        )
+        .unwrap();
+        assert_eq!(row.0.map(|p| p.to_string()), Some("1.0".to_string()));
+        assert_eq!(row.1, None);
     }
 
     #[pg_test(error = "unknown tie-break \"XYZ\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)")]

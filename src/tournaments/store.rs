@@ -323,6 +323,11 @@ impl<'c, 'conn> Store<'c, 'conn> {
             keys.push(hex(&sort_key(v, order)));
         }
         let [p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, _] = cols;
+        // the players and first round as index conditions: the planner has no estimate of unnest's rows
+        let mut players: Vec<i32> = p.iter().flatten().copied().collect();
+        players.sort_unstable();
+        players.dedup();
+        let first_round = s.iter().flatten().copied().min().unwrap_or(1);
         self.query(
             "UPDATE swiss_tournament_standings s SET points_x2 = v.pts, adjusted_x2 = v.adj, played = v.played,
                  win = v.win, won = v.won, bh_x2 = v.bh, bh_c1_x2 = v.bhc, sb_x4 = v.sb, sb_c1_x4 = v.sbc,
@@ -331,7 +336,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
                          $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[],
                          $17::text[])
                   AS v(p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, key)
-             WHERE s.tournament_id = $1 AND s.round = v.s AND s.player_no = v.p",
+             WHERE s.tournament_id = $1 AND s.player_no = ANY($18) AND s.round >= $19
+               AND s.round = v.s AND s.player_no = v.p",
             &[
                 t.into(),
                 p.into(),
@@ -350,6 +356,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 tpr.into(),
                 ptp.into(),
                 keys.into(),
+                players.into(),
+                first_round.into(),
             ],
         );
     }
@@ -564,30 +572,38 @@ pub struct StoredCards<'s, 'c, 'conn> {
 }
 
 impl CardSource for StoredCards<'_, '_, '_> {
+    /// One row per player: its rating as of the start and its entries of rounds 1..last
+    /// aggregated in round order (opponents as an array, colour and result as a string).
     fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
         let ids: Vec<i32> = players.iter().map(|&p| p as i32).collect();
         let mut store = self.store.borrow_mut();
-        let mut cards: HashMap<i32, (Vec<Entry>, Option<i32>)> = HashMap::new();
+        let mut cards: HashMap<i32, (Vec<Entry>, Option<i32>)> = HashMap::with_capacity(ids.len());
         let rows = store.query(
-            "SELECT player_no, start_rating FROM swiss_tournament_entrants
-             WHERE tournament_id = $1 AND player_no = ANY($2)",
-            &[self.tournament.into(), ids.clone().into()],
-        );
-        for row in rows {
-            if let Some(p) = int(&row, 1) {
-                cards.insert(p, (Vec::new(), int(&row, 2)));
-            }
-        }
-        let rows = store.query(
-            "SELECT player_no, round, opponent_no, colour::text, result::text FROM swiss_tournament_standings
-             WHERE tournament_id = $1 AND player_no = ANY($2) ORDER BY player_no, round",
+            "SELECT e.player_no, e.start_rating,
+                    array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round) FILTER (WHERE s.round IS NOT NULL),
+                    string_agg(s.colour::text || s.result::text, '' ORDER BY s.round)
+             FROM swiss_tournament_entrants e
+             LEFT JOIN swiss_tournament_standings s ON s.tournament_id = e.tournament_id AND s.player_no = e.player_no
+             WHERE e.tournament_id = $1 AND e.player_no = ANY($2)
+             GROUP BY e.player_no, e.start_rating",
             &[self.tournament.into(), ids.into()],
         );
         for row in rows {
-            let (Some(p), Some(r)) = (int(&row, 1), int(&row, 2)) else { continue };
-            let card = &mut cards.entry(p).or_insert_with(|| (Vec::new(), None)).0;
-            card.resize(r as usize - 1, Entry::Absent);
-            card.push(decode(int(&row, 3), &text(&row, 4), &text(&row, 5)));
+            let Some(p) = int(&row, 1) else { continue };
+            let opponents: Vec<Option<i32>> = row.get::<Vec<Option<i32>>>(3).ok().flatten().unwrap_or_default();
+            let codes = text(&row, 4);
+            let codes = codes.as_bytes();
+            let card = opponents
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    let pair = codes.get(2 * i..2 * i + 2).unwrap_or(b"-Z");
+                    let (c, r) = (&pair[..1], &pair[1..]);
+                    let as_str = |b: &[u8]| std::str::from_utf8(b).unwrap_or("-").to_owned();
+                    decode(o.filter(|&x| x >= 0), &as_str(c), &as_str(r))
+                })
+                .collect();
+            cards.insert(p, (card, int(&row, 2)));
         }
         players.iter().map(|p| cards.remove(&(*p as i32)).unwrap_or((Vec::new(), None))).collect()
     }
