@@ -712,7 +712,7 @@ mod tests {
         assert_eq!(row.1, None);
     }
 
-    #[pg_test(error = "unknown tie-break \"XYZ\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)")]
+    #[pg_test(error = "unknown tie-break \"xyz\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)")]
     fn unknown_tie_break_is_an_error() {
         Spi::run("SELECT tournament_tie_break_order('BH, xyz')").unwrap();
     }
