@@ -8,7 +8,13 @@ use super::{check, floats, ints};
 extension_sql_file!(
     "../../sql/rating_fide.sql",
     name = "rating_fide",
-    requires = [fide_expected, fide_k_factor, fide_rating_change, fide_tpr, fide_ptp]
+    requires = [
+        fide_expected,
+        fide_k_factor,
+        fide_rating_change,
+        fide_tpr,
+        fide_ptp
+    ]
 );
 
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -26,11 +32,21 @@ fn fide_k_factor(
     reached_2400: default!(Option<bool>, false),
 ) -> Option<i32> {
     let (rating, games) = (rating?, rated_games?);
-    Some(check(fide::k_factor(rating, games, age, reached_2400.unwrap_or(false))))
+    Some(check(fide::k_factor(
+        rating,
+        games,
+        age,
+        reached_2400.unwrap_or(false),
+    )))
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
-fn fide_rating_change(rating: i32, k: i32, opponents: Array<'_, i32>, scores: Array<'_, f64>) -> i32 {
+fn fide_rating_change(
+    rating: i32,
+    k: i32,
+    opponents: Array<'_, i32>,
+    scores: Array<'_, f64>,
+) -> i32 {
     let o = ints(&opponents, "opponent rating");
     let s = floats(&scores, "score");
     check(fide::rating_change(rating, k, &o, &s))
@@ -38,10 +54,16 @@ fn fide_rating_change(rating: i32, k: i32, opponents: Array<'_, i32>, scores: Ar
 
 #[pg_extern(immutable, strict, parallel_safe)]
 fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
-    check(fide::tpr(&ints(&opponent_ratings, "opponent rating"), score))
+    check(fide::tpr(
+        &ints(&opponent_ratings, "opponent rating"),
+        score,
+    ))
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
 fn fide_ptp(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
-    check(fide::ptp(&ints(&opponent_ratings, "opponent rating"), score))
+    check(fide::ptp(
+        &ints(&opponent_ratings, "opponent rating"),
+        score,
+    ))
 }

@@ -9,7 +9,9 @@ use std::num::NonZeroUsize;
 use pg_rating_core::rating::glicko2::{self, Bounds, Period, Rating};
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use pgrx::{composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated};
+use pgrx::{
+    composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated,
+};
 
 use super::{check, floats, longs, null_not_allowed, out_descs, sqlstate, Shape};
 use crate::error::raise;
@@ -43,7 +45,10 @@ fn read(t: &PgHeapTuple<'_, impl WhoAllocated>, who: &str) -> Rating {
         match t.get_by_index::<f64>(NonZeroUsize::new(i).unwrap()) {
             Ok(Some(v)) => v,
             Ok(None) => null_not_allowed(&format!("{who} {name}")),
-            Err(e) => raise(PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH, format!("{who}: not a glicko2_rating ({e})")),
+            Err(e) => raise(
+                PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+                format!("{who}: not a glicko2_rating ({e})"),
+            ),
         }
     };
     Rating::new(field(1, "rating"), field(2, "rd"), field(3, "volatility"))
@@ -52,8 +57,11 @@ fn read(t: &PgHeapTuple<'_, impl WhoAllocated>, who: &str) -> Rating {
 /// Whether the composite type `oid` is still three float8 columns (nothing dropped or altered),
 /// so its values can be read straight from the tuple data.
 fn has_plain_layout(oid: pg_sys::Oid) -> bool {
-    PgTupleDesc::for_composite_type_by_oid(oid)
-        .is_some_and(|d| d.len() == 3 && d.iter().all(|att| att.atttypid == pg_sys::FLOAT8OID && !att.attisdropped))
+    PgTupleDesc::for_composite_type_by_oid(oid).is_some_and(|d| {
+        d.len() == 3
+            && d.iter()
+                .all(|att| att.atttypid == pg_sys::FLOAT8OID && !att.attisdropped)
+    })
 }
 
 /// Reads one `glicko2_rating` datum. With `fast` (the type has the plain layout) a value without
@@ -68,7 +76,11 @@ unsafe fn rating_from_datum(datum: pg_sys::Datum, fast: bool, what: &str) -> Rat
     let has_null = u32::from((*tup).t_infomask) & pg_sys::HEAP_HASNULL != 0;
     if fast && natts == 3 && !has_null {
         let data = (tup as *const u8).add(usize::from((*tup).t_hoff)) as *const f64;
-        Rating::new(data.read_unaligned(), data.add(1).read_unaligned(), data.add(2).read_unaligned())
+        Rating::new(
+            data.read_unaligned(),
+            data.add(1).read_unaligned(),
+            data.add(2).read_unaligned(),
+        )
     } else {
         read(&PgHeapTuple::from_composite_datum(datum), what)
     }
@@ -77,7 +89,10 @@ unsafe fn rating_from_datum(datum: pg_sys::Datum, fast: bool, what: &str) -> Rat
 /// Reads a `glicko2_rating[]` without building a `PgHeapTuple` per element: when the type still
 /// has its three float8 columns (checked once per call), each element without NULL fields is
 /// read straight from its tuple data; anything else goes through [`read`].
-fn read_array(a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>, what: &str) -> (Vec<Rating>, pg_sys::Oid) {
+fn read_array(
+    a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>,
+    what: &str,
+) -> (Vec<Rating>, pg_sys::Oid) {
     unsafe {
         let arr = a.into_array_type() as *mut pg_sys::ArrayType;
         let elem_type = (*arr).elemtype;
@@ -85,7 +100,16 @@ fn read_array(a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>, what: &str) -> (Ve
         let mut elems: *mut pg_sys::Datum = std::ptr::null_mut();
         let mut nulls: *mut bool = std::ptr::null_mut();
         let mut n: i32 = 0;
-        pg_sys::deconstruct_array(arr, elem_type, -1, false, pg_sys::TYPALIGN_DOUBLE as _, &mut elems, &mut nulls, &mut n);
+        pg_sys::deconstruct_array(
+            arr,
+            elem_type,
+            -1,
+            false,
+            pg_sys::TYPALIGN_DOUBLE as _,
+            &mut elems,
+            &mut nulls,
+            &mut n,
+        );
         let n = n.max(0) as usize;
         let mut out = Vec::with_capacity(n);
         for i in 0..n {
@@ -102,9 +126,18 @@ fn rating_tuple(desc: pg_sys::TupleDesc, r: Rating) -> PgHeapTuple<'static, Allo
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(desc),
-            [r.rating.into_datum(), r.rd.into_datum(), r.volatility.into_datum()],
+            [
+                r.rating.into_datum(),
+                r.rd.into_datum(),
+                r.volatility.into_datum(),
+            ],
         )
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("glicko2_rating: {e}")))
+        .unwrap_or_else(|e| {
+            raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("glicko2_rating: {e}"),
+            )
+        })
     }
 }
 
@@ -113,7 +146,12 @@ fn rating_datum(desc: pg_sys::TupleDesc, r: Rating) -> Option<pg_sys::Datum> {
 }
 
 fn bounds(rd_min: f64, rd_max: f64, volatility_max: f64, max_change: f64) -> Bounds {
-    Bounds { rd_min, rd_max, volatility_max, max_change }
+    Bounds {
+        rd_min,
+        rd_max,
+        volatility_max,
+        max_change,
+    }
 }
 
 // ------------------------------------------------------------------------------- functions
@@ -134,7 +172,13 @@ fn glicko2_update(
     let p = read(&player, "player");
     let (opps, _) = read_array(opponents, "opponent");
     let s = floats(&scores, "score");
-    let r = check(glicko2::update(p, &opps, &s, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let r = check(glicko2::update(
+        p,
+        &opps,
+        &s,
+        tau,
+        &bounds(rd_min, rd_max, volatility_max, max_change),
+    ));
     rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
 }
 
@@ -152,11 +196,25 @@ fn glicko2_game(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_pair") {
     let (w, b) = (read(&white, "white"), read(&black, "black"));
-    let (w2, b2) = check(glicko2::game(w, b, white_score, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let (w2, b2) = check(glicko2::game(
+        w,
+        b,
+        white_score,
+        tau,
+        &bounds(rd_min, rd_max, volatility_max, max_change),
+    ));
     let d = unsafe { out_descs(fcinfo, Shape::Pair) };
     unsafe {
-        PgHeapTuple::from_datums(PgTupleDesc::from_pg_unchecked(d.pair), [rating_datum(d.rating, w2), rating_datum(d.rating, b2)])
-            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("glicko2_pair: {e}")))
+        PgHeapTuple::from_datums(
+            PgTupleDesc::from_pg_unchecked(d.pair),
+            [rating_datum(d.rating, w2), rating_datum(d.rating, b2)],
+        )
+        .unwrap_or_else(|e| {
+            raise(
+                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+                format!("glicko2_pair: {e}"),
+            )
+        })
     }
 }
 
@@ -167,14 +225,23 @@ fn glicko2_decay(
     rd_max: default!(f64, 350.0),
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_rating") {
-    let b = Bounds { rd_max, ..Bounds::default() };
+    let b = Bounds {
+        rd_max,
+        ..Bounds::default()
+    };
     let r = check(glicko2::decay(read(&player, "player"), periods, &b));
     rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
-fn glicko2_expected(player: composite_type!("glicko2_rating"), opponent: composite_type!("glicko2_rating")) -> f64 {
-    check(glicko2::expected(read(&player, "player"), read(&opponent, "opponent")))
+fn glicko2_expected(
+    player: composite_type!("glicko2_rating"),
+    opponent: composite_type!("glicko2_rating"),
+) -> f64 {
+    check(glicko2::expected(
+        read(&player, "player"),
+        read(&opponent, "opponent"),
+    ))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -191,7 +258,12 @@ fn glicko2_multiplayer(
 ) -> Vec<composite_type!('static, "glicko2_rating")> {
     let (ps, _) = read_array(players, "player");
     let pl = floats(&placements, "placement");
-    let out = check(glicko2::multiplayer(&ps, &pl, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let out = check(glicko2::multiplayer(
+        &ps,
+        &pl,
+        tau,
+        &bounds(rd_min, rd_max, volatility_max, max_change),
+    ));
     let desc = unsafe { out_descs(fcinfo, Shape::Array) }.rating;
     out.into_iter().map(|r| rating_tuple(desc, r)).collect()
 }
@@ -207,7 +279,11 @@ struct IdIndex {
 impl IdIndex {
     fn new(ids: &[i64]) -> Self {
         let cap = (ids.len() * 2).max(16).next_power_of_two();
-        let mut ix = IdIndex { keys: vec![0; cap], slots: vec![0; cap], shift: 64 - cap.trailing_zeros() };
+        let mut ix = IdIndex {
+            keys: vec![0; cap],
+            slots: vec![0; cap],
+            shift: 64 - cap.trailing_zeros(),
+        };
         for (pos, &id) in ids.iter().enumerate() {
             let mut h = ix.hash(id);
             loop {
@@ -265,7 +341,13 @@ fn glicko2_rate_period(
     rd_max: default!(f64, 350.0),
     volatility_max: default!(f64, "'Infinity'"),
     max_change: default!(f64, "'Infinity'"),
-) -> TableIterator<'static, (name!(player_id, i64), name!(rating, composite_type!('static, "glicko2_rating")))> {
+) -> TableIterator<
+    'static,
+    (
+        name!(player_id, i64),
+        name!(rating, composite_type!('static, "glicko2_rating")),
+    ),
+> {
     let ids = longs(&player_ids, "player id");
     if ids.len() != ratings.len() {
         check::<()>(Err(pg_rating_core::rating::RatingError::length_mismatch(
@@ -292,15 +374,31 @@ fn glicko2_rate_period(
     let w = lookup(&white, "white player id");
     let b = lookup(&black, "black player id");
     let s = floats(&white_scores, "score");
-    let out = check(glicko2::rate_period(&players, &w, &b, &s, tau, &bounds(rd_min, rd_max, volatility_max, max_change)));
+    let out = check(glicko2::rate_period(
+        &players,
+        &w,
+        &b,
+        &s,
+        tau,
+        &bounds(rd_min, rd_max, volatility_max, max_change),
+    ));
     if out.is_empty() {
         return TableIterator::new(Vec::new());
     }
-    let desc = PgTupleDesc::for_composite_type_by_oid(type_oid)
-        .unwrap_or_else(|| raise(PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH, "ratings must be glicko2_rating values"));
+    let desc = PgTupleDesc::for_composite_type_by_oid(type_oid).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+            "ratings must be glicko2_rating values",
+        )
+    });
     // a private, non-refcounted copy that lives as long as the rows built from it
     let desc = unsafe { pg_sys::CreateTupleDescCopy(desc.as_ptr()) };
-    let rows: Vec<_> = ids.iter().copied().zip(out).map(|(id, r)| (id, rating_tuple(desc, r))).collect();
+    let rows: Vec<_> = ids
+        .iter()
+        .copied()
+        .zip(out)
+        .map(|(id, r)| (id, rating_tuple(desc, r)))
+        .collect();
     TableIterator::new(rows)
 }
 
@@ -310,7 +408,10 @@ fn glicko2_conservative(player: composite_type!("glicko2_rating"), k: default!(f
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
-fn glicko2_provisional(player: composite_type!("glicko2_rating"), threshold: default!(f64, 110.0)) -> bool {
+fn glicko2_provisional(
+    player: composite_type!("glicko2_rating"),
+    threshold: default!(f64, 110.0),
+) -> bool {
     check(glicko2::is_provisional(read(&player, "player"), threshold))
 }
 
@@ -328,7 +429,8 @@ struct PeriodState {
 unsafe fn step_layout_is_plain(fcinfo: pg_sys::FunctionCallInfo, oid: pg_sys::Oid) -> bool {
     let flinfo = (*fcinfo).flinfo;
     if (*flinfo).fn_extra.is_null() {
-        let slot = pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<u8>()) as *mut u8;
+        let slot =
+            pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<u8>()) as *mut u8;
         slot.write(if has_plain_layout(oid) { 1 } else { 2 });
         (*flinfo).fn_extra = slot.cast();
     }
@@ -344,7 +446,8 @@ unsafe fn period_step(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Internal {
     // Like a strict aggregate, rows with a NULL argument are skipped.
-    let (Some(player), Some(opponent), Some(score), Some(tau)) = (player, opponent, score, tau) else {
+    let (Some(player), Some(opponent), Some(score), Some(tau)) = (player, opponent, score, tau)
+    else {
         return state;
     };
     // The aggregate's signature makes both arguments glicko2_rating (the step functions take
@@ -361,7 +464,10 @@ unsafe fn period_step(
                 );
             }
             if st.tau != tau {
-                raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, "glicko2_period: tau must be the same in every row of a group");
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                    "glicko2_period: tau must be the same in every row of a group",
+                );
             }
             check(st.period.add(o, score));
             state
@@ -371,9 +477,13 @@ unsafe fn period_step(
             check(period.add(o, score));
             let mut aggctx: pg_sys::MemoryContext = std::ptr::null_mut();
             if pg_sys::AggCheckCallContext(fcinfo, &mut aggctx) == 0 {
-                raise(PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED, "glicko2_period_step may only be called as an aggregate");
+                raise(
+                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                    "glicko2_period_step may only be called as an aggregate",
+                );
             }
-            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodState>()) as *mut PeriodState;
+            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodState>())
+                as *mut PeriodState;
             slot.write(PeriodState { period, tau });
             Internal::from(Some(pg_sys::Datum::from(slot)))
         }
@@ -390,7 +500,16 @@ fn glicko2_period_step(
     score: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Internal {
-    unsafe { period_step(state, player, opponent, score, Some(glicko2::DEFAULT_TAU), fcinfo) }
+    unsafe {
+        period_step(
+            state,
+            player,
+            opponent,
+            score,
+            Some(glicko2::DEFAULT_TAU),
+            fcinfo,
+        )
+    }
 }
 
 /// Transition function of `glicko2_period(player, opponent, score, tau)`.
@@ -408,11 +527,17 @@ fn glicko2_period_step_tau(
 
 /// Final function: ends the period with the default bounds (RD ≤ 350).
 #[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
-fn glicko2_period_final(state: Internal, fcinfo: pg_sys::FunctionCallInfo) -> Option<composite_type!('static, "glicko2_rating")> {
+fn glicko2_period_final(
+    state: Internal,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Option<composite_type!('static, "glicko2_rating")> {
     let st = unsafe { state.get::<PeriodState>() }?;
     let r = match st.period.finish(st.tau, &Bounds::default()) {
         Ok(r) => r,
         Err(e) => raise(sqlstate(e.kind), e.message),
     };
-    Some(rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r))
+    Some(rating_tuple(
+        unsafe { out_descs(fcinfo, Shape::Rating) }.rating,
+        r,
+    ))
 }

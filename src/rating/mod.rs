@@ -11,8 +11,8 @@ mod skemino;
 use std::borrow::Cow;
 
 use pg_rating_core::rating::{RatingError, RatingErrorKind};
-use pgrx::prelude::*;
 use pgrx::pg_sys;
+use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
@@ -40,7 +40,10 @@ pub(crate) fn check<T>(r: Result<T, RatingError>) -> T {
 
 /// Raises 22004 for a NULL where a value is required (array elements, composite fields).
 pub(crate) fn null_not_allowed(what: &str) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED, format!("{what} must not be NULL"))
+    raise(
+        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+        format!("{what} must not be NULL"),
+    )
 }
 
 /// The elements of a float8[] without NULLs: borrowed from the array when it has no NULL
@@ -48,7 +51,11 @@ pub(crate) fn null_not_allowed(what: &str) -> ! {
 pub(crate) fn floats<'a>(a: &'a Array<'_, f64>, what: &str) -> Cow<'a, [f64]> {
     match a.as_slice() {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+        Err(_) => Cow::Owned(
+            a.iter()
+                .map(|v| v.unwrap_or_else(|| null_not_allowed(what)))
+                .collect(),
+        ),
     }
 }
 
@@ -56,7 +63,11 @@ pub(crate) fn floats<'a>(a: &'a Array<'_, f64>, what: &str) -> Cow<'a, [f64]> {
 pub(crate) fn longs<'a>(a: &'a Array<'_, i64>, what: &str) -> Cow<'a, [i64]> {
     match a.as_slice() {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+        Err(_) => Cow::Owned(
+            a.iter()
+                .map(|v| v.unwrap_or_else(|| null_not_allowed(what)))
+                .collect(),
+        ),
     }
 }
 
@@ -64,7 +75,11 @@ pub(crate) fn longs<'a>(a: &'a Array<'_, i64>, what: &str) -> Cow<'a, [i64]> {
 pub(crate) fn ints<'a>(a: &'a Array<'_, i32>, what: &str) -> Cow<'a, [i32]> {
     match a.as_slice() {
         Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(a.iter().map(|v| v.unwrap_or_else(|| null_not_allowed(what))).collect()),
+        Err(_) => Cow::Owned(
+            a.iter()
+                .map(|v| v.unwrap_or_else(|| null_not_allowed(what)))
+                .collect(),
+        ),
     }
 }
 
@@ -90,14 +105,24 @@ pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: Shape) -
     if (*flinfo).fn_extra.is_null() {
         let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
         let ret = pg_sys::get_func_rettype((*flinfo).fn_oid);
-        let desc = |oid: pg_sys::Oid| pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1));
+        let desc =
+            |oid: pg_sys::Oid| pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1));
         let descs = match shape {
-            Shape::Rating => OutDescs { rating: desc(ret), pair: std::ptr::null_mut() },
-            Shape::Array => OutDescs { rating: desc(pg_sys::get_element_type(ret)), pair: std::ptr::null_mut() },
+            Shape::Rating => OutDescs {
+                rating: desc(ret),
+                pair: std::ptr::null_mut(),
+            },
+            Shape::Array => OutDescs {
+                rating: desc(pg_sys::get_element_type(ret)),
+                pair: std::ptr::null_mut(),
+            },
             Shape::Pair => {
                 let pair = desc(ret);
                 let first = (*pair).attrs.as_ptr();
-                OutDescs { rating: desc((*first).atttypid), pair }
+                OutDescs {
+                    rating: desc((*first).atttypid),
+                    pair,
+                }
             }
         };
         let slot = pg_sys::palloc(std::mem::size_of::<OutDescs>()) as *mut OutDescs;
@@ -107,7 +132,6 @@ pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: Shape) -
     }
     *((*flinfo).fn_extra as *const OutDescs)
 }
-
 
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
@@ -131,14 +155,24 @@ mod tests {
     /// The SQL functions return the core's bits, not just the rounded digits of the golden files.
     #[pg_test]
     fn sql_equals_core_bit_for_bit() {
-        assert_eq!(one_f64("SELECT elo_update(1613, 1609, 0.5, 32)"), elo::update(1613.0, 1609.0, 0.5, 32.0).unwrap());
-        assert_eq!(one_f64("SELECT (skemino_update(1720, 1388, 0)).b"), skemino::update(1720.0, 1388.0, 0.0).unwrap().1);
+        assert_eq!(
+            one_f64("SELECT elo_update(1613, 1609, 0.5, 32)"),
+            elo::update(1613.0, 1609.0, 0.5, 32.0).unwrap()
+        );
+        assert_eq!(
+            one_f64("SELECT (skemino_update(1720, 1388, 0)).b"),
+            skemino::update(1720.0, 1388.0, 0.0).unwrap().1
+        );
         let sql = rating(
             "glicko2_update('(1500,200,0.06)', '{\"(1400,30,0.06)\",\"(1550,100,0.06)\",\"(1700,300,0.06)\"}', '{1,0,0}')",
         );
         let core = glicko2::update(
             Rating::new(1500.0, 200.0, 0.06),
-            &[Rating::new(1400.0, 30.0, 0.06), Rating::new(1550.0, 100.0, 0.06), Rating::new(1700.0, 300.0, 0.06)],
+            &[
+                Rating::new(1400.0, 30.0, 0.06),
+                Rating::new(1550.0, 100.0, 0.06),
+                Rating::new(1700.0, 300.0, 0.06),
+            ],
             &[1.0, 0.0, 0.0],
             0.5,
             &Bounds::default(),
@@ -146,8 +180,14 @@ mod tests {
         .unwrap();
         assert_eq!(sql, core);
         let white = rating("(glicko2_game('(1400,79,0.06)', '(1550,110,0.065)', 1, 0.75)).white");
-        let (w, _) = glicko2::game(Rating::new(1400.0, 79.0, 0.06), Rating::new(1550.0, 110.0, 0.065), 1.0, 0.75, &Bounds::default())
-            .unwrap();
+        let (w, _) = glicko2::game(
+            Rating::new(1400.0, 79.0, 0.06),
+            Rating::new(1550.0, 110.0, 0.065),
+            1.0,
+            0.75,
+            &Bounds::default(),
+        )
+        .unwrap();
         assert_eq!(white, w);
     }
 
@@ -197,7 +237,8 @@ mod tests {
     #[pg_test]
     #[should_panic(expected = "arrays have different lengths")]
     fn mismatched_arrays_are_an_error() {
-        Spi::run("SELECT glicko2_update('(1500,200,0.06)', '{\"(1400,30,0.06)\"}', '{1,0}')").unwrap();
+        Spi::run("SELECT glicko2_update('(1500,200,0.06)', '{\"(1400,30,0.06)\"}', '{1,0}')")
+            .unwrap();
     }
 
     #[pg_test]

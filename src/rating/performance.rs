@@ -13,5 +13,8 @@ extension_sql_file!(
 
 #[pg_extern(immutable, strict, parallel_safe)]
 fn performance_rating(opponent_ratings: Array<'_, f64>, score: f64) -> f64 {
-    check(performance::performance_rating(&floats(&opponent_ratings, "opponent rating"), score))
+    check(performance::performance_rating(
+        &floats(&opponent_ratings, "opponent rating"),
+        score,
+    ))
 }

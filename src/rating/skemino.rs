@@ -1,8 +1,8 @@
 //! skemino_k, skemino_expected, skemino_update, skemino_level.
 
 use pg_rating_core::rating::skemino;
-use pgrx::prelude::*;
 use pgrx::pg_sys;
+use pgrx::prelude::*;
 use pgrx::{composite_type, PgSqlErrorCode, PgTupleDesc};
 
 use super::{check, out_descs, Shape};
@@ -13,7 +13,13 @@ extension_sql_file!("../../sql/rating_types.sql", name = "rating_pair_type");
 extension_sql_file!(
     "../../sql/rating_skemino.sql",
     name = "rating_skemino",
-    requires = ["rating_pair_type", skemino_k, skemino_expected, skemino_update, skemino_level]
+    requires = [
+        "rating_pair_type",
+        skemino_k,
+        skemino_expected,
+        skemino_update,
+        skemino_level
+    ]
 );
 
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -27,11 +33,26 @@ fn skemino_expected(a: f64, b: f64) -> f64 {
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["rating_pair_type"])]
-fn skemino_update(a: f64, b: f64, score: f64, fcinfo: pg_sys::FunctionCallInfo) -> composite_type!('static, "rating_pair") {
+fn skemino_update(
+    a: f64,
+    b: f64,
+    score: f64,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> composite_type!('static, "rating_pair") {
     let (na, nb) = check(skemino::update(a, b, score));
     let desc = unsafe { out_descs(fcinfo, Shape::Rating) }.rating;
-    unsafe { PgHeapTuple::from_datums(PgTupleDesc::from_pg_unchecked(desc), [na.into_datum(), nb.into_datum()]) }
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("rating_pair: {e}")))
+    unsafe {
+        PgHeapTuple::from_datums(
+            PgTupleDesc::from_pg_unchecked(desc),
+            [na.into_datum(), nb.into_datum()],
+        )
+    }
+    .unwrap_or_else(|e| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+            format!("rating_pair: {e}"),
+        )
+    })
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]

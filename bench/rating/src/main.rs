@@ -49,7 +49,11 @@ fn per_call<T, R>(inputs: &[T], min_secs: f64, mut f: impl FnMut(&T) -> R) -> f6
 }
 
 fn random_rating(rng: &mut Rng) -> Rating {
-    Rating::new(800.0 + 1800.0 * rng.unit(), 45.0 + 300.0 * rng.unit(), 0.04 + 0.04 * rng.unit())
+    Rating::new(
+        800.0 + 1800.0 * rng.unit(),
+        45.0 + 300.0 * rng.unit(),
+        0.04 + 0.04 * rng.unit(),
+    )
 }
 
 fn main() {
@@ -57,24 +61,47 @@ fn main() {
     let n = 4096;
 
     // --- Elo family
-    let elo_in: Vec<(f64, f64, f64)> =
-        (0..n).map(|_| (1000.0 + 1500.0 * rng.unit(), 1000.0 + 1500.0 * rng.unit(), score(&mut rng))).collect();
-    let ns_elo = per_call(&elo_in, 0.5, |&(r, o, s)| elo::update(r, o, s, 20.0).unwrap());
+    let elo_in: Vec<(f64, f64, f64)> = (0..n)
+        .map(|_| {
+            (
+                1000.0 + 1500.0 * rng.unit(),
+                1000.0 + 1500.0 * rng.unit(),
+                score(&mut rng),
+            )
+        })
+        .collect();
+    let ns_elo = per_call(&elo_in, 0.5, |&(r, o, s)| {
+        elo::update(r, o, s, 20.0).unwrap()
+    });
     println!("core_elo_update_ns={ns_elo:.2}");
-    let fide_in: Vec<(i32, i32)> = elo_in.iter().map(|&(r, o, _)| (r as i32, o as i32)).collect();
+    let fide_in: Vec<(i32, i32)> = elo_in
+        .iter()
+        .map(|&(r, o, _)| (r as i32, o as i32))
+        .collect();
     let ns_fide = per_call(&fide_in, 0.3, |&(r, o)| fide::expected(r, o));
     println!("core_fide_expected_ns={ns_fide:.2}");
     let ns_skemino = per_call(&elo_in, 0.3, |&(a, b, s)| skemino::update(a, b, s).unwrap());
     println!("core_skemino_update_ns={ns_skemino:.2}");
 
     // --- Glicko-2: one game (both players updated), the lichess way
-    let games: Vec<(Rating, Rating, f64)> =
-        (0..n).map(|_| (random_rating(&mut rng), random_rating(&mut rng), score(&mut rng))).collect();
+    let games: Vec<(Rating, Rating, f64)> = (0..n)
+        .map(|_| {
+            (
+                random_rating(&mut rng),
+                random_rating(&mut rng),
+                score(&mut rng),
+            )
+        })
+        .collect();
     let b = Bounds::default();
-    let ns_game = per_call(&games, 0.5, |&(w, bl, s)| glicko2::game(w, bl, s, 0.5, &b).unwrap());
+    let ns_game = per_call(&games, 0.5, |&(w, bl, s)| {
+        glicko2::game(w, bl, s, 0.5, &b).unwrap()
+    });
     println!("core_glicko2_game_ns={ns_game:.2}");
     println!("core_glicko2_one_player_update_ns={:.2}", ns_game / 2.0);
-    let ns_decay = per_call(&games, 0.3, |&(w, _, s)| glicko2::decay(w, s + 0.25, &b).unwrap());
+    let ns_decay = per_call(&games, 0.3, |&(w, _, s)| {
+        glicko2::decay(w, s + 0.25, &b).unwrap()
+    });
     println!("core_glicko2_decay_ns={ns_decay:.2}");
 
     // --- Glicko-2: a 20-game period for one player
@@ -86,7 +113,9 @@ fn main() {
             (p, o, s)
         })
         .collect();
-    let ns_period20 = per_call(&periods, 0.5, |(p, o, s)| glicko2::update(*p, o, s, 0.5, &b).unwrap());
+    let ns_period20 = per_call(&periods, 0.5, |(p, o, s)| {
+        glicko2::update(*p, o, s, 0.5, &b).unwrap()
+    });
     println!("core_glicko2_period20_ns={ns_period20:.2}");
 
     // --- The period of the SQL benchmark: 1,000,000 games among 100,000 players
@@ -109,8 +138,15 @@ fn main() {
     let mut best = f64::INFINITY;
     for _ in 0..5 {
         let t = Instant::now();
-        let out = glicko2::rate_period(black_box(&players), black_box(&white), black_box(&black), black_box(&scores), 0.5, &b)
-            .unwrap();
+        let out = glicko2::rate_period(
+            black_box(&players),
+            black_box(&white),
+            black_box(&black),
+            black_box(&scores),
+            0.5,
+            &b,
+        )
+        .unwrap();
         black_box(&out);
         best = best.min(t.elapsed().as_secs_f64());
     }
@@ -126,8 +162,11 @@ fn main() {
         per_player[black[i]].0.push(players[white[i]]);
         per_player[black[i]].1.push(1.0 - scores[i]);
     }
-    let out: Vec<Rating> =
-        players.iter().zip(&per_player).map(|(p, (o, s))| glicko2::update(*p, o, s, 0.5, &b).unwrap()).collect();
+    let out: Vec<Rating> = players
+        .iter()
+        .zip(&per_player)
+        .map(|(p, (o, s))| glicko2::update(*p, o, s, 0.5, &b).unwrap())
+        .collect();
     black_box(&out);
     let grouped = t.elapsed().as_secs_f64();
     println!("core_period_grouped_seconds={grouped:.4}");

@@ -30,7 +30,9 @@ pub fn update(rating: f64, opponent: f64, score: f64, k: f64) -> Result<f64> {
     score01("score", score)?;
     finite("k", k)?;
     if k < 0.0 {
-        return Err(RatingError::invalid(format!("k must not be negative, got {k}")));
+        return Err(RatingError::invalid(format!(
+            "k must not be negative, got {k}"
+        )));
     }
     result_finite("new rating", rating + k * (score - e))
 }
@@ -63,10 +65,22 @@ mod tests {
     fn wikipedia_five_game_example() {
         // en.wikipedia.org "Elo rating system", mathematical details: a 1613 player scores
         // 0, ½, 1, 1, 0 against 1609, 1477, 1388, 1586, 1720; expected 2.867, K = 32 → 1601.
-        let games = [(1609.0, 0.0), (1477.0, 0.5), (1388.0, 1.0), (1586.0, 1.0), (1720.0, 0.0)];
-        let e: f64 = games.iter().map(|&(o, _)| expected(1613.0, o).unwrap()).sum();
+        let games = [
+            (1609.0, 0.0),
+            (1477.0, 0.5),
+            (1388.0, 1.0),
+            (1586.0, 1.0),
+            (1720.0, 0.0),
+        ];
+        let e: f64 = games
+            .iter()
+            .map(|&(o, _)| expected(1613.0, o).unwrap())
+            .sum();
         assert!(close(e, 2.867, 5e-4));
-        let delta: f64 = games.iter().map(|&(o, s)| update(1613.0, o, s, 32.0).unwrap() - 1613.0).sum();
+        let delta: f64 = games
+            .iter()
+            .map(|&(o, s)| update(1613.0, o, s, 32.0).unwrap() - 1613.0)
+            .sum();
         assert_eq!((1613.0 + delta).round(), 1601.0);
     }
 
@@ -74,21 +88,55 @@ mod tests {
     fn expected_saturates_instead_of_overflowing() {
         assert_eq!(expected(0.0, 1e300).unwrap(), 0.0);
         assert_eq!(expected(1e300, 0.0).unwrap(), 1.0);
-        assert_eq!(expected(f64::NAN, 0.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(expected(0.0, f64::INFINITY).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert_eq!(
+            expected(f64::NAN, 0.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            expected(0.0, f64::INFINITY).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 
     #[test]
     fn update_fixed_k() {
         // Equal players, K = 32: a win gains 16, a loss costs 16, a draw changes nothing.
-        assert!(close(update(1500.0, 1500.0, 1.0, 32.0).unwrap(), 1516.0, 1e-12));
-        assert!(close(update(1500.0, 1500.0, 0.0, 32.0).unwrap(), 1484.0, 1e-12));
-        assert!(close(update(1500.0, 1500.0, 0.5, 32.0).unwrap(), 1500.0, 1e-12));
+        assert!(close(
+            update(1500.0, 1500.0, 1.0, 32.0).unwrap(),
+            1516.0,
+            1e-12
+        ));
+        assert!(close(
+            update(1500.0, 1500.0, 0.0, 32.0).unwrap(),
+            1484.0,
+            1e-12
+        ));
+        assert!(close(
+            update(1500.0, 1500.0, 0.5, 32.0).unwrap(),
+            1500.0,
+            1e-12
+        ));
         // 10:1 favourite wins with K = 22: gains 22 * (1 - 10/11) = 2.
-        assert!(close(update(1900.0, 1500.0, 1.0, 22.0).unwrap(), 1902.0, 1e-12));
-        assert_eq!(update(1500.0, 1500.0, 1.5, 32.0).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(update(1500.0, 1500.0, 1.0, -1.0).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(update(1500.0, 1500.0, 1.0, f64::NAN).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(update(1.5e308, 1.5e308, 1.0, 1e308).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert!(close(
+            update(1900.0, 1500.0, 1.0, 22.0).unwrap(),
+            1902.0,
+            1e-12
+        ));
+        assert_eq!(
+            update(1500.0, 1500.0, 1.5, 32.0).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            update(1500.0, 1500.0, 1.0, -1.0).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            update(1500.0, 1500.0, 1.0, f64::NAN).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            update(1.5e308, 1.5e308, 1.0, 1e308).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 }

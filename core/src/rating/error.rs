@@ -26,10 +26,16 @@ pub struct RatingError {
 
 impl RatingError {
     pub fn out_of_range(message: impl Into<String>) -> Self {
-        Self { kind: RatingErrorKind::OutOfRange, message: message.into() }
+        Self {
+            kind: RatingErrorKind::OutOfRange,
+            message: message.into(),
+        }
     }
     pub fn invalid(message: impl Into<String>) -> Self {
-        Self { kind: RatingErrorKind::InvalidParameter, message: message.into() }
+        Self {
+            kind: RatingErrorKind::InvalidParameter,
+            message: message.into(),
+        }
     }
     pub fn length_mismatch(what: &str, left: usize, right: usize) -> Self {
         Self {
@@ -38,7 +44,10 @@ impl RatingError {
         }
     }
     pub fn no_convergence(message: impl Into<String>) -> Self {
-        Self { kind: RatingErrorKind::NoConvergence, message: message.into() }
+        Self {
+            kind: RatingErrorKind::NoConvergence,
+            message: message.into(),
+        }
     }
 
     /// The SQLSTATE the SQL layer reports for this error.
@@ -67,7 +76,9 @@ pub fn finite(what: &str, value: f64) -> Result<f64> {
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(RatingError::out_of_range(format!("{what} must be a finite number, got {value}")))
+        Err(RatingError::out_of_range(format!(
+            "{what} must be a finite number, got {value}"
+        )))
     }
 }
 
@@ -78,7 +89,9 @@ pub fn score01(what: &str, value: f64) -> Result<f64> {
     if (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {
-        Err(RatingError::invalid(format!("{what} must be between 0 and 1, got {value}")))
+        Err(RatingError::invalid(format!(
+            "{what} must be between 0 and 1, got {value}"
+        )))
     }
 }
 
@@ -88,6 +101,8 @@ pub fn result_finite(what: &str, value: f64) -> Result<f64> {
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(RatingError::out_of_range(format!("{what} is out of range (the inputs are too extreme)")))
+        Err(RatingError::out_of_range(format!(
+            "{what} is out of range (the inputs are too extreme)"
+        )))
     }
 }

@@ -37,7 +37,10 @@ pub fn pd_hundredths(diff: i64) -> i32 {
     let higher = if d > 735 {
         100
     } else {
-        50 + PD_BANDS.iter().position(|&hi| d <= u64::from(hi)).unwrap_or(50) as i32
+        50 + PD_BANDS
+            .iter()
+            .position(|&hi| d <= u64::from(hi))
+            .unwrap_or(50) as i32
     };
     if diff >= 0 {
         higher
@@ -72,13 +75,22 @@ pub fn expected(rating: i32, opponent: i32) -> f64 {
 /// * 10 once the published rating has reached 2400 (`reached_2400`, or `rating >= 2400` now),
 ///   and it stays 10 even if the rating drops below 2400;
 /// * 20 otherwise.
-pub fn k_factor(rating: i32, rated_games: i32, age: Option<i32>, reached_2400: bool) -> Result<i32> {
+pub fn k_factor(
+    rating: i32,
+    rated_games: i32,
+    age: Option<i32>,
+    reached_2400: bool,
+) -> Result<i32> {
     if rated_games < 0 {
-        return Err(RatingError::invalid(format!("rated games must not be negative, got {rated_games}")));
+        return Err(RatingError::invalid(format!(
+            "rated games must not be negative, got {rated_games}"
+        )));
     }
     if let Some(a) = age {
         if a < 0 {
-            return Err(RatingError::invalid(format!("age must not be negative, got {a}")));
+            return Err(RatingError::invalid(format!(
+                "age must not be negative, got {a}"
+            )));
         }
     }
     if rated_games < 30 {
@@ -99,7 +111,9 @@ fn score_hundredths(score: f64) -> Result<i64> {
     if score == 0.0 || score == 0.5 || score == 1.0 {
         Ok((score * 100.0) as i64)
     } else {
-        Err(RatingError::invalid(format!("a FIDE game score must be 0, 0.5 or 1, got {score}")))
+        Err(RatingError::invalid(format!(
+            "a FIDE game score must be 0, 0.5 or 1, got {score}"
+        )))
     }
 }
 
@@ -119,7 +133,11 @@ fn div_round_half_away(num: i64, den: i64) -> i64 {
 /// rounded to a whole number, halves away from zero.
 pub fn rating_change(rating: i32, k: i32, opponents: &[i32], scores: &[f64]) -> Result<i32> {
     if opponents.len() != scores.len() {
-        return Err(RatingError::length_mismatch("fide_rating_change", opponents.len(), scores.len()));
+        return Err(RatingError::length_mismatch(
+            "fide_rating_change",
+            opponents.len(),
+            scores.len(),
+        ));
     }
     if k <= 0 {
         return Err(RatingError::invalid(format!("k must be positive, got {k}")));
@@ -146,7 +164,9 @@ pub fn dp(p_hundredths: i32) -> Result<i32> {
         0 => Ok(-800),
         50..=99 => Ok(DP_TABLE[(p_hundredths - 50) as usize]),
         1..=49 => Ok(-DP_TABLE[(50 - p_hundredths) as usize]),
-        _ => Err(RatingError::invalid(format!("fractional score must be 0 to 100 hundredths, got {p_hundredths}"))),
+        _ => Err(RatingError::invalid(format!(
+            "fractional score must be 0 to 100 hundredths, got {p_hundredths}"
+        ))),
     }
 }
 
@@ -164,7 +184,9 @@ fn half_points(score: f64, games: usize) -> Result<i64> {
 
 fn check_opponents(opponents: &[i32]) -> Result<()> {
     if opponents.is_empty() {
-        return Err(RatingError::invalid("at least one rated opponent is needed"));
+        return Err(RatingError::invalid(
+            "at least one rated opponent is needed",
+        ));
     }
     Ok(())
 }
@@ -200,7 +222,12 @@ pub fn ptp(opponents: &[i32], score: f64) -> Result<i32> {
         return Ok((lowest - 800) as i32);
     }
     let target = halves * 50; // hundredths
-    let expected_at = |r: i64| -> i64 { opponents.iter().map(|&o| i64::from(pd_hundredths(r - i64::from(o)))).sum() };
+    let expected_at = |r: i64| -> i64 {
+        opponents
+            .iter()
+            .map(|&o| i64::from(pd_hundredths(r - i64::from(o))))
+            .sum()
+    };
     // expected_at is non-decreasing in r; at lowest-736 it is 0 < target, at highest+736 it is
     // 100·n ≥ target. Find the smallest r with expected_at(r) ≥ target.
     let (mut lo, mut hi) = (lowest - 736, highest + 736);
@@ -225,9 +252,26 @@ mod tests {
         // FIDE Rating Regulations table 8.1.2 (= Elo's percentage expectancy table):
         // 0-3 → .50, 4-10 → .51, 92-98 → .63, 99-106 → .64, 392-411 → .92, 620-735 → .99, >735 → 1.
         let cases = [
-            (0, 50), (3, 50), (4, 51), (10, 51), (11, 52), (98, 63), (99, 64), (106, 64),
-            (345, 89), (357, 89), (358, 90), (391, 91), (392, 92), (411, 92), (412, 93),
-            (619, 98), (620, 99), (735, 99), (736, 100), (5000, 100),
+            (0, 50),
+            (3, 50),
+            (4, 51),
+            (10, 51),
+            (11, 52),
+            (98, 63),
+            (99, 64),
+            (106, 64),
+            (345, 89),
+            (357, 89),
+            (358, 90),
+            (391, 91),
+            (392, 92),
+            (411, 92),
+            (412, 93),
+            (619, 98),
+            (620, 99),
+            (735, 99),
+            (736, 100),
+            (5000, 100),
         ];
         for (d, pd) in cases {
             assert_eq!(pd_hundredths(d), pd, "D = {d}");
@@ -264,8 +308,14 @@ mod tests {
         assert_eq!(k_factor(2399, 100, None, false).unwrap(), 20);
         assert_eq!(k_factor(2400, 100, None, false).unwrap(), 10);
         assert_eq!(k_factor(2350, 100, Some(40), true).unwrap(), 10); // stays 10 after 2400
-        assert_eq!(k_factor(1500, -1, None, false).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(k_factor(1500, 40, Some(-1), false).unwrap_err().kind, RatingErrorKind::InvalidParameter);
+        assert_eq!(
+            k_factor(1500, -1, None, false).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            k_factor(1500, 40, Some(-1), false).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
     }
 
     #[test]
@@ -273,16 +323,34 @@ mod tests {
         // Vectors of lichess scalachess EloTest "new rating calculation over one game"
         // (FIDE table with the 400-point rule, K = 40).
         let cases = [
-            (1500, 1500, 1.0, 20), (1500, 1500, 0.0, -20), (1500, 1500, 0.5, 0),
-            (1500, 1900, 1.0, 37), (1500, 1900, 0.0, -3), (1500, 1900, 0.5, 17),
-            (1500, 2900, 1.0, 37), (1500, 2900, 0.0, -3), (1500, 2900, 0.5, 17),
-            (1500, 1600, 1.0, 26), (1500, 1600, 0.0, -14), (1500, 1600, 0.5, 6),
-            (2000, 1600, 1.0, 3), (2000, 1600, 0.0, -37), (2000, 1600, 0.5, -17),
-            (2000, 1000, 1.0, 3), (2000, 1000, 0.0, -37), (2000, 1000, 0.5, -17),
-            (2000, 1900, 1.0, 14), (2000, 1900, 0.0, -26), (2000, 1900, 0.5, -6),
+            (1500, 1500, 1.0, 20),
+            (1500, 1500, 0.0, -20),
+            (1500, 1500, 0.5, 0),
+            (1500, 1900, 1.0, 37),
+            (1500, 1900, 0.0, -3),
+            (1500, 1900, 0.5, 17),
+            (1500, 2900, 1.0, 37),
+            (1500, 2900, 0.0, -3),
+            (1500, 2900, 0.5, 17),
+            (1500, 1600, 1.0, 26),
+            (1500, 1600, 0.0, -14),
+            (1500, 1600, 0.5, 6),
+            (2000, 1600, 1.0, 3),
+            (2000, 1600, 0.0, -37),
+            (2000, 1600, 0.5, -17),
+            (2000, 1000, 1.0, 3),
+            (2000, 1000, 0.0, -37),
+            (2000, 1000, 0.5, -17),
+            (2000, 1900, 1.0, 14),
+            (2000, 1900, 0.0, -26),
+            (2000, 1900, 0.5, -6),
         ];
         for (r, o, s, want) in cases {
-            assert_eq!(rating_change(r, 40, &[o], &[s]).unwrap(), want, "{r} vs {o} scoring {s}");
+            assert_eq!(
+                rating_change(r, 40, &[o], &[s]).unwrap(),
+                want,
+                "{r} vs {o} scoring {s}"
+            );
         }
     }
 
@@ -296,7 +364,10 @@ mod tests {
         let wins = [1.0; 20];
         assert_eq!(rating_change(2000, 40, &opps, &wins).unwrap(), 350);
         // 18 games: 700/18 = 38.9 → K = 38; 18 wins → 38 × 9 = 342.
-        assert_eq!(rating_change(2000, 40, &[2000; 18], &[1.0; 18]).unwrap(), 342);
+        assert_eq!(
+            rating_change(2000, 40, &[2000; 18], &[1.0; 18]).unwrap(),
+            342
+        );
         // Halves round away from zero: K = 10, one win at PD .55 → 4.5 → 5; a loss at .45 → -4.5 → -5.
         assert_eq!(rating_change(2036, 10, &[2000], &[1.0]).unwrap(), 5);
         assert_eq!(rating_change(1964, 10, &[2000], &[0.0]).unwrap(), -5);
@@ -305,10 +376,24 @@ mod tests {
         assert_eq!(rating_change(2750, 10, &[1800], &[0.5]).unwrap(), -5);
         // an empty period changes nothing
         assert_eq!(rating_change(2000, 20, &[], &[]).unwrap(), 0);
-        assert_eq!(rating_change(2000, 20, &[1], &[]).unwrap_err().kind, RatingErrorKind::LengthMismatch);
-        assert_eq!(rating_change(2000, 20, &[1900], &[0.7]).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(rating_change(2000, 0, &[1900], &[1.0]).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(rating_change(2000, 20, &[1900], &[f64::NAN]).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert_eq!(
+            rating_change(2000, 20, &[1], &[]).unwrap_err().kind,
+            RatingErrorKind::LengthMismatch
+        );
+        assert_eq!(
+            rating_change(2000, 20, &[1900], &[0.7]).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            rating_change(2000, 0, &[1900], &[1.0]).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            rating_change(2000, 20, &[1900], &[f64::NAN])
+                .unwrap_err()
+                .kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 
     #[test]
@@ -341,9 +426,18 @@ mod tests {
         assert_eq!(tpr(&[2200, 2100, 2000], 2.5).unwrap(), 2373);
         // ARO rounds half up: (2000 + 2001) / 2 = 2000.5 → 2001
         assert_eq!(aro(&[2000, 2001]).unwrap(), 2001);
-        assert_eq!(tpr(&[], 0.0).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(tpr(&[1500], 1.5).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(tpr(&[1500], 0.3).unwrap_err().kind, RatingErrorKind::InvalidParameter);
+        assert_eq!(
+            tpr(&[], 0.0).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            tpr(&[1500], 1.5).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            tpr(&[1500], 0.3).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
     }
 
     #[test]
@@ -359,7 +453,11 @@ mod tests {
         for halves in 1..=10 {
             let s = halves as f64 / 2.0;
             let r = ptp(&opps, s).unwrap() as i64;
-            let e = |r: i64| -> i64 { opps.iter().map(|&o| pd_hundredths(r - o as i64) as i64).sum() };
+            let e = |r: i64| -> i64 {
+                opps.iter()
+                    .map(|&o| pd_hundredths(r - o as i64) as i64)
+                    .sum()
+            };
             assert!(e(r) >= halves * 50, "score {s}");
             assert!(e(r - 1) < halves * 50, "score {s}");
         }

@@ -38,7 +38,11 @@ pub struct Rating {
 
 impl Rating {
     pub const fn new(rating: f64, rd: f64, volatility: f64) -> Self {
-        Self { rating, rd, volatility }
+        Self {
+            rating,
+            rd,
+            volatility,
+        }
     }
 
     /// An unrated player: 1500, RD 350, volatility 0.06.
@@ -53,11 +57,21 @@ impl Rating {
                 return Ok(());
             }
             if self.rd <= 0.0 {
-                return Err(RatingError::invalid(format!("{who} rd must be positive, got {}", self.rd)));
+                return Err(RatingError::invalid(format!(
+                    "{who} rd must be positive, got {}",
+                    self.rd
+                )));
             }
-            return Err(RatingError::invalid(format!("{who} volatility must be positive, got {}", self.volatility)));
+            return Err(RatingError::invalid(format!(
+                "{who} volatility must be positive, got {}",
+                self.volatility
+            )));
         }
-        for (name, v) in [("rating", self.rating), ("rd", self.rd), ("volatility", self.volatility)] {
+        for (name, v) in [
+            ("rating", self.rating),
+            ("rd", self.rd),
+            ("volatility", self.volatility),
+        ] {
             finite(&format!("{who} {name}"), v)?;
         }
         Err(RatingError::out_of_range(format!("{who} must be finite")))
@@ -88,22 +102,41 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Self {
-        Self { rd_min: 0.0, rd_max: 350.0, volatility_max: f64::INFINITY, max_change: f64::INFINITY }
+        Self {
+            rd_min: 0.0,
+            rd_max: 350.0,
+            volatility_max: f64::INFINITY,
+            max_change: f64::INFINITY,
+        }
     }
 }
 
 impl Bounds {
     /// No limits at all: the paper's algorithm, untouched.
-    pub const NONE: Bounds =
-        Bounds { rd_min: 0.0, rd_max: f64::INFINITY, volatility_max: f64::INFINITY, max_change: f64::INFINITY };
+    pub const NONE: Bounds = Bounds {
+        rd_min: 0.0,
+        rd_max: f64::INFINITY,
+        volatility_max: f64::INFINITY,
+        max_change: f64::INFINITY,
+    };
 
     pub fn validate(&self) -> Result<()> {
-        let nan = [self.rd_min, self.rd_max, self.volatility_max, self.max_change].iter().any(|v| v.is_nan());
+        let nan = [
+            self.rd_min,
+            self.rd_max,
+            self.volatility_max,
+            self.max_change,
+        ]
+        .iter()
+        .any(|v| v.is_nan());
         if nan {
             return Err(RatingError::out_of_range("bounds must not be NaN"));
         }
         if !self.rd_min.is_finite() || self.rd_min < 0.0 {
-            return Err(RatingError::invalid(format!("rd_min must be finite and ≥ 0, got {}", self.rd_min)));
+            return Err(RatingError::invalid(format!(
+                "rd_min must be finite and ≥ 0, got {}",
+                self.rd_min
+            )));
         }
         if self.rd_max <= 0.0 || self.rd_max < self.rd_min {
             return Err(RatingError::invalid(format!(
@@ -112,10 +145,16 @@ impl Bounds {
             )));
         }
         if self.volatility_max <= 0.0 {
-            return Err(RatingError::invalid(format!("volatility_max must be positive, got {}", self.volatility_max)));
+            return Err(RatingError::invalid(format!(
+                "volatility_max must be positive, got {}",
+                self.volatility_max
+            )));
         }
         if self.max_change <= 0.0 {
-            return Err(RatingError::invalid(format!("max_change must be positive, got {}", self.max_change)));
+            return Err(RatingError::invalid(format!(
+                "max_change must be positive, got {}",
+                self.max_change
+            )));
         }
         Ok(())
     }
@@ -139,7 +178,9 @@ fn at_index(mut e: RatingError, i: usize) -> RatingError {
 fn check_tau(tau: f64) -> Result<()> {
     finite("tau", tau)?;
     if tau <= 0.0 {
-        return Err(RatingError::invalid(format!("tau must be positive, got {tau}")));
+        return Err(RatingError::invalid(format!(
+            "tau must be positive, got {tau}"
+        )));
     }
     Ok(())
 }
@@ -175,7 +216,13 @@ impl Period {
     }
 
     fn new_unchecked(player: Rating) -> Self {
-        Self { player, mu: player.mu(), inv_v: 0.0, sum_gs: 0.0, games: 0 }
+        Self {
+            player,
+            mu: player.mu(),
+            inv_v: 0.0,
+            sum_gs: 0.0,
+            games: 0,
+        }
     }
 
     pub fn player(&self) -> Rating {
@@ -220,7 +267,14 @@ impl Period {
         let sigma = p.volatility;
         if self.games == 0 {
             let rd = inflate_rd(p.rd, sigma, 1.0);
-            return Ok(bounds.apply(p.rating, Rating { rating: p.rating, rd, volatility: sigma }));
+            return Ok(bounds.apply(
+                p.rating,
+                Rating {
+                    rating: p.rating,
+                    rd,
+                    volatility: sigma,
+                },
+            ));
         }
         if self.inv_v.is_nan() || self.inv_v <= 0.0 || !self.inv_v.is_finite() {
             return Err(RatingError::out_of_range(
@@ -284,7 +338,9 @@ fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<
     let mut f_a = f(big_a);
     let mut f_b = f(big_b);
     if !f_a.is_finite() || !f_b.is_finite() {
-        return Err(RatingError::out_of_range("Glicko-2 volatility iteration left the representable range"));
+        return Err(RatingError::out_of_range(
+            "Glicko-2 volatility iteration left the representable range",
+        ));
     }
     // 5.4: Illinois iteration
     let mut iterations = 0;
@@ -298,7 +354,9 @@ fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<
         let c = big_a + (big_a - big_b) * f_a / (f_b - f_a);
         let f_c = f(c);
         if !c.is_finite() || !f_c.is_finite() {
-            return Err(RatingError::out_of_range("Glicko-2 volatility iteration left the representable range"));
+            return Err(RatingError::out_of_range(
+                "Glicko-2 volatility iteration left the representable range",
+            ));
         }
         // 5.4b, as revised in 2022: "≤"
         if f_c * f_b <= 0.0 {
@@ -315,9 +373,19 @@ fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<
 
 /// One rating period (Glickman's steps 1–8): `player` against `opponents` with `scores`.
 /// With no games only the RD grows. Bounds are applied to the result.
-pub fn update(player: Rating, opponents: &[Rating], scores: &[f64], tau: f64, bounds: &Bounds) -> Result<Rating> {
+pub fn update(
+    player: Rating,
+    opponents: &[Rating],
+    scores: &[f64],
+    tau: f64,
+    bounds: &Bounds,
+) -> Result<Rating> {
     if opponents.len() != scores.len() {
-        return Err(RatingError::length_mismatch("glicko2_update", opponents.len(), scores.len()));
+        return Err(RatingError::length_mismatch(
+            "glicko2_update",
+            opponents.len(),
+            scores.len(),
+        ));
     }
     check_tau(tau)?;
     bounds.validate()?;
@@ -331,7 +399,13 @@ pub fn update(player: Rating, opponents: &[Rating], scores: &[f64], tau: f64, bo
 /// One game rated on its own, the lichess way: each player is updated from the other's
 /// pre-game rating as a one-game period without the step-6 σ'² inflation (time between games
 /// is applied separately with [`decay`]). Returns (white, black).
-pub fn game(white: Rating, black: Rating, white_score: f64, tau: f64, bounds: &Bounds) -> Result<(Rating, Rating)> {
+pub fn game(
+    white: Rating,
+    black: Rating,
+    white_score: f64,
+    tau: f64,
+    bounds: &Bounds,
+) -> Result<(Rating, Rating)> {
     white.validate("white")?;
     black.validate("black")?;
     score01("white score", white_score)?;
@@ -341,7 +415,10 @@ pub fn game(white: Rating, black: Rating, white_score: f64, tau: f64, bounds: &B
     w.add_unchecked(black, white_score);
     let mut b = Period::new_unchecked(black);
     b.add_unchecked(white, 1.0 - white_score);
-    Ok((w.finish_unchecked(tau, bounds, 0.0)?, b.finish_unchecked(tau, bounds, 0.0)?))
+    Ok((
+        w.finish_unchecked(tau, bounds, 0.0)?,
+        b.finish_unchecked(tau, bounds, 0.0)?,
+    ))
 }
 
 /// Inactivity: φ' = √(φ² + t·σ²) for `periods` = t ≥ 0 (fractional allowed), capped by
@@ -350,11 +427,17 @@ pub fn decay(player: Rating, periods: f64, bounds: &Bounds) -> Result<Rating> {
     player.validate("player")?;
     finite("periods", periods)?;
     if periods < 0.0 {
-        return Err(RatingError::invalid(format!("periods must not be negative, got {periods}")));
+        return Err(RatingError::invalid(format!(
+            "periods must not be negative, got {periods}"
+        )));
     }
     bounds.validate()?;
     let rd = result_finite("new rd", inflate_rd(player.rd, player.volatility, periods))?;
-    Ok(Rating { rating: player.rating, rd: rd.clamp(bounds.rd_min, bounds.rd_max), volatility: player.volatility })
+    Ok(Rating {
+        rating: player.rating,
+        rd: rd.clamp(bounds.rd_min, bounds.rd_max),
+        volatility: player.volatility,
+    })
 }
 
 /// Predictive probability that `player` beats `opponent`, accounting for both RDs
@@ -373,9 +456,18 @@ pub fn expected(player: Rating, opponent: Rating) -> Result<f64> {
 /// RD shrinks fast: an n-player game counts as n − 1 games for everyone, as if each pairwise
 /// result were independent evidence, although all of them come from one performance. A new
 /// player (350) in one 8-player game drops to about the RD after 7 two-player games.
-pub fn multiplayer(players: &[Rating], placements: &[f64], tau: f64, bounds: &Bounds) -> Result<Vec<Rating>> {
+pub fn multiplayer(
+    players: &[Rating],
+    placements: &[f64],
+    tau: f64,
+    bounds: &Bounds,
+) -> Result<Vec<Rating>> {
     if players.len() != placements.len() {
-        return Err(RatingError::length_mismatch("glicko2_multiplayer", players.len(), placements.len()));
+        return Err(RatingError::length_mismatch(
+            "glicko2_multiplayer",
+            players.len(),
+            placements.len(),
+        ));
     }
     check_tau(tau)?;
     bounds.validate()?;
@@ -419,10 +511,18 @@ pub fn rate_period(
     bounds: &Bounds,
 ) -> Result<Vec<Rating>> {
     if white.len() != black.len() {
-        return Err(RatingError::length_mismatch("glicko2_rate_period", white.len(), black.len()));
+        return Err(RatingError::length_mismatch(
+            "glicko2_rate_period",
+            white.len(),
+            black.len(),
+        ));
     }
     if white.len() != white_scores.len() {
-        return Err(RatingError::length_mismatch("glicko2_rate_period", white.len(), white_scores.len()));
+        return Err(RatingError::length_mismatch(
+            "glicko2_rate_period",
+            white.len(),
+            white_scores.len(),
+        ));
     }
     check_tau(tau)?;
     bounds.validate()?;
@@ -433,17 +533,26 @@ pub fn rate_period(
     }
     for (i, ((&w, &b), &s)) in white.iter().zip(black).zip(white_scores).enumerate() {
         if w >= players.len() || b >= players.len() {
-            return Err(RatingError::invalid(format!("game {}: player index out of range", i + 1)));
+            return Err(RatingError::invalid(format!(
+                "game {}: player index out of range",
+                i + 1
+            )));
         }
         if w == b {
-            return Err(RatingError::invalid(format!("game {}: a player cannot play themselves", i + 1)));
+            return Err(RatingError::invalid(format!(
+                "game {}: a player cannot play themselves",
+                i + 1
+            )));
         }
         score01("score", s)?;
         let (pw, pb) = (players[w], players[b]);
         periods[w].add_unchecked(pb, s);
         periods[b].add_unchecked(pw, 1.0 - s);
     }
-    periods.iter().map(|p| p.finish_unchecked(tau, bounds, 1.0)).collect()
+    periods
+        .iter()
+        .map(|p| p.finish_unchecked(tau, bounds, 1.0))
+        .collect()
 }
 
 /// Conservative rating: rating − k·RD (seed 003 uses k = 2, "μ − 2φ").
@@ -467,7 +576,10 @@ mod tests {
     use crate::rating::error::RatingErrorKind;
 
     fn assert_close(got: f64, want: f64, eps: f64, what: &str) {
-        assert!((got - want).abs() <= eps, "{what}: got {got}, want {want} ± {eps}");
+        assert!(
+            (got - want).abs() <= eps,
+            "{what}: got {got}, want {want} ± {eps}"
+        );
     }
 
     /// Glickman, "Example of the Glicko-2 system" (glicko.net/glicko/glicko2.pdf), section
@@ -477,14 +589,21 @@ mod tests {
     #[test]
     fn glickman_example() {
         let player = Rating::new(1500.0, 200.0, 0.06);
-        let opps = [Rating::new(1400.0, 30.0, 0.06), Rating::new(1550.0, 100.0, 0.06), Rating::new(1700.0, 300.0, 0.06)];
+        let opps = [
+            Rating::new(1400.0, 30.0, 0.06),
+            Rating::new(1550.0, 100.0, 0.06),
+            Rating::new(1700.0, 300.0, 0.06),
+        ];
         let r = update(player, &opps, &[1.0, 0.0, 0.0], 0.5, &Bounds::NONE).unwrap();
         assert_close(r.rating, 1464.0507, 5e-5, "rating");
         assert_close(r.rd, 151.5165, 5e-5, "rd");
         assert_close(r.volatility, 0.0599960, 5e-8, "volatility");
         assert_eq!((r.rating * 100.0).round() / 100.0, 1464.05);
         // default bounds (RD ≤ 350) do not touch it
-        assert_eq!(update(player, &opps, &[1.0, 0.0, 0.0], 0.5, &Bounds::default()).unwrap(), r);
+        assert_eq!(
+            update(player, &opps, &[1.0, 0.0, 0.0], 0.5, &Bounds::default()).unwrap(),
+            r
+        );
         // the same period streamed through Period gives the same bits
         let mut p = Period::new(player).unwrap();
         for (o, s) in opps.iter().zip([1.0, 0.0, 0.0]) {
@@ -497,7 +616,11 @@ mod tests {
     #[test]
     fn glickman_example_intermediates() {
         let mu = 0.0;
-        let opps = [(-0.5756, 0.1727, 1.0), (0.2878, 0.5756, 0.0), (1.1513, 1.7269, 0.0)];
+        let opps = [
+            (-0.5756, 0.1727, 1.0),
+            (0.2878, 0.5756, 0.0),
+            (1.1513, 1.7269, 0.0),
+        ];
         let mut inv_v = 0.0;
         let mut sum = 0.0;
         for (m, p, s) in opps {
@@ -524,7 +647,12 @@ mod tests {
         assert_eq!(r.volatility, 0.06);
         assert_close(r.rd, 200.2714, 5e-5, "rd");
         // one period of decay is the same thing
-        assert_close(decay(player, 1.0, &Bounds::NONE).unwrap().rd, r.rd, 1e-9, "decay");
+        assert_close(
+            decay(player, 1.0, &Bounds::NONE).unwrap().rd,
+            r.rd,
+            1e-9,
+            "decay",
+        );
         // default bounds: a newcomer's RD stays at 350
         let new = update(Rating::DEFAULT, &[], &[], 0.5, &Bounds::default()).unwrap();
         assert_eq!(new.rd, 350.0);
@@ -559,7 +687,11 @@ mod tests {
     fn scalachess_mixed_players() {
         let w0 = Rating::new(1400.0, 79.0, 0.06);
         let b0 = Rating::new(1550.0, 110.0, 0.065);
-        for (s, wr, br) in [(1.0, 1422.63, 1506.32), (0.0, 1389.99, 1568.90), (0.5, 1406.31, 1537.61)] {
+        for (s, wr, br) in [
+            (1.0, 1422.63, 1506.32),
+            (0.0, 1389.99, 1568.90),
+            (0.5, 1406.31, 1537.61),
+        ] {
             let (w, b) = lichess_game(w0, b0, s);
             assert_close(w.rating, wr, 0.005, "w rating");
             assert_close(b.rating, br, 0.005, "b rating");
@@ -612,8 +744,14 @@ mod tests {
         assert_eq!(decay(p, 0.0, &Bounds::NONE).unwrap(), p);
         let long = decay(p, 1e6, &Bounds::default()).unwrap();
         assert_eq!(long.rd, 350.0);
-        assert_eq!(decay(p, -1.0, &Bounds::NONE).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(decay(p, f64::NAN, &Bounds::NONE).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert_eq!(
+            decay(p, -1.0, &Bounds::NONE).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            decay(p, f64::NAN, &Bounds::NONE).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 
     #[test]
@@ -625,10 +763,18 @@ mod tests {
         assert_close(ab + ba, 1.0, 1e-15, "sum");
         assert!(ab > 0.5);
         // Glickman's Glicko paper example (1400/80 vs 1500/150 → 0.376), the same formula.
-        let x = expected(Rating::new(1400.0, 80.0, 0.06), Rating::new(1500.0, 150.0, 0.06)).unwrap();
+        let x = expected(
+            Rating::new(1400.0, 80.0, 0.06),
+            Rating::new(1500.0, 150.0, 0.06),
+        )
+        .unwrap();
         assert_close(x, 0.376, 5e-4, "glicko example");
         // with tiny RDs it is Elo
-        let tiny = expected(Rating::new(1900.0, 1e-9, 0.06), Rating::new(1500.0, 1e-9, 0.06)).unwrap();
+        let tiny = expected(
+            Rating::new(1900.0, 1e-9, 0.06),
+            Rating::new(1500.0, 1e-9, 0.06),
+        )
+        .unwrap();
         // (173.7178 is 400/ln 10 rounded to 7 digits, hence the 1e-7)
         assert_close(tiny, 10.0 / 11.0, 1e-7, "elo limit");
     }
@@ -644,17 +790,44 @@ mod tests {
         let direct = update(ps[0], &ps[1..], &[1.0, 1.0, 1.0], 0.5, &Bounds::default()).unwrap();
         assert_eq!(out[0], direct);
         // zero-sum-ish symmetry: equal players, 1st and last mirror each other
-        assert_close(out[0].rating - 1500.0, 1500.0 - out[3].rating, 1e-9, "mirror");
+        assert_close(
+            out[0].rating - 1500.0,
+            1500.0 - out[3].rating,
+            1e-9,
+            "mirror",
+        );
         // RD shrinkage of an 8-player game equals 7 two-player games in one period
-        let eight = multiplayer(&[Rating::DEFAULT; 8], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], 0.5, &Bounds::default()).unwrap();
-        let seven = update(Rating::DEFAULT, &[Rating::DEFAULT; 7], &[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5], 0.5, &Bounds::default()).unwrap();
+        let eight = multiplayer(
+            &[Rating::DEFAULT; 8],
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0],
+            0.5,
+            &Bounds::default(),
+        )
+        .unwrap();
+        let seven = update(
+            Rating::DEFAULT,
+            &[Rating::DEFAULT; 7],
+            &[0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 0.5],
+            0.5,
+            &Bounds::default(),
+        )
+        .unwrap();
         assert_close(eight[3].rd, seven.rd, 1.0, "rd like 7 games");
-        assert!(eight[3].rd < 200.0, "rd after one 8-player game: {}", eight[3].rd);
+        assert!(
+            eight[3].rd < 200.0,
+            "rd after one 8-player game: {}",
+            eight[3].rd
+        );
         assert_eq!(
-            multiplayer(&ps, &[1.0, 2.0], 0.5, &Bounds::default()).unwrap_err().kind,
+            multiplayer(&ps, &[1.0, 2.0], 0.5, &Bounds::default())
+                .unwrap_err()
+                .kind,
             RatingErrorKind::LengthMismatch
         );
-        assert_eq!(multiplayer(&[], &[], 0.5, &Bounds::default()).unwrap(), vec![]);
+        assert_eq!(
+            multiplayer(&[], &[], 0.5, &Bounds::default()).unwrap(),
+            vec![]
+        );
     }
 
     #[test]
@@ -667,19 +840,90 @@ mod tests {
             Rating::new(1700.0, 300.0, 0.06),
             Rating::new(1600.0, 80.0, 0.06), // idle
         ];
-        let out = rate_period(&players, &[0, 2, 3], &[1, 0, 0], &[1.0, 1.0, 1.0], 0.5, &Bounds::NONE).unwrap();
+        let out = rate_period(
+            &players,
+            &[0, 2, 3],
+            &[1, 0, 0],
+            &[1.0, 1.0, 1.0],
+            0.5,
+            &Bounds::NONE,
+        )
+        .unwrap();
         assert_close(out[0].rating, 1464.0507, 5e-5, "rating");
         assert_close(out[0].rd, 151.5165, 5e-5, "rd");
-        let want = update(players[0], &players[1..4], &[1.0, 0.0, 0.0], 0.5, &Bounds::NONE).unwrap();
+        let want = update(
+            players[0],
+            &players[1..4],
+            &[1.0, 0.0, 0.0],
+            0.5,
+            &Bounds::NONE,
+        )
+        .unwrap();
         assert_eq!(out[0], want);
-        assert_eq!(out[1], update(players[1], &[players[0]], &[0.0], 0.5, &Bounds::NONE).unwrap());
-        assert_eq!(out[4], update(players[4], &[], &[], 0.5, &Bounds::NONE).unwrap());
+        assert_eq!(
+            out[1],
+            update(players[1], &[players[0]], &[0.0], 0.5, &Bounds::NONE).unwrap()
+        );
+        assert_eq!(
+            out[4],
+            update(players[4], &[], &[], 0.5, &Bounds::NONE).unwrap()
+        );
         let kind = |r: Result<Vec<Rating>>| r.unwrap_err().kind;
-        assert_eq!(kind(rate_period(&players, &[0], &[1, 2], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::LengthMismatch);
-        assert_eq!(kind(rate_period(&players, &[0], &[1], &[1.0, 0.0], 0.5, &Bounds::NONE)), RatingErrorKind::LengthMismatch);
-        assert_eq!(kind(rate_period(&players, &[0], &[9], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(rate_period(&players, &[2], &[2], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(rate_period(&players, &[0], &[1], &[2.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
+        assert_eq!(
+            kind(rate_period(
+                &players,
+                &[0],
+                &[1, 2],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::LengthMismatch
+        );
+        assert_eq!(
+            kind(rate_period(
+                &players,
+                &[0],
+                &[1],
+                &[1.0, 0.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::LengthMismatch
+        );
+        assert_eq!(
+            kind(rate_period(
+                &players,
+                &[0],
+                &[9],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(rate_period(
+                &players,
+                &[2],
+                &[2],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(rate_period(
+                &players,
+                &[0],
+                &[1],
+                &[2.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::InvalidParameter
+        );
     }
 
     #[test]
@@ -694,22 +938,53 @@ mod tests {
     #[test]
     fn bounds() {
         let player = Rating::new(1500.0, 200.0, 0.06);
-        let opps = [Rating::new(1400.0, 30.0, 0.06), Rating::new(1550.0, 100.0, 0.06), Rating::new(1700.0, 300.0, 0.06)];
-        let b = Bounds { rd_min: 160.0, rd_max: 350.0, volatility_max: 0.05, max_change: 10.0 };
+        let opps = [
+            Rating::new(1400.0, 30.0, 0.06),
+            Rating::new(1550.0, 100.0, 0.06),
+            Rating::new(1700.0, 300.0, 0.06),
+        ];
+        let b = Bounds {
+            rd_min: 160.0,
+            rd_max: 350.0,
+            volatility_max: 0.05,
+            max_change: 10.0,
+        };
         let r = update(player, &opps, &[1.0, 0.0, 0.0], 0.5, &b).unwrap();
         assert_eq!(r.rating, 1490.0);
         assert_eq!(r.rd, 160.0);
         assert_eq!(r.volatility, 0.05);
         for bad in [
-            Bounds { rd_min: -1.0, ..Bounds::default() },
-            Bounds { rd_max: 10.0, rd_min: 20.0, ..Bounds::default() },
-            Bounds { volatility_max: 0.0, ..Bounds::default() },
-            Bounds { max_change: -5.0, ..Bounds::default() },
+            Bounds {
+                rd_min: -1.0,
+                ..Bounds::default()
+            },
+            Bounds {
+                rd_max: 10.0,
+                rd_min: 20.0,
+                ..Bounds::default()
+            },
+            Bounds {
+                volatility_max: 0.0,
+                ..Bounds::default()
+            },
+            Bounds {
+                max_change: -5.0,
+                ..Bounds::default()
+            },
         ] {
-            assert_eq!(update(player, &[], &[], 0.5, &bad).unwrap_err().kind, RatingErrorKind::InvalidParameter);
+            assert_eq!(
+                update(player, &[], &[], 0.5, &bad).unwrap_err().kind,
+                RatingErrorKind::InvalidParameter
+            );
         }
-        let nan = Bounds { rd_max: f64::NAN, ..Bounds::default() };
-        assert_eq!(update(player, &[], &[], 0.5, &nan).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        let nan = Bounds {
+            rd_max: f64::NAN,
+            ..Bounds::default()
+        };
+        assert_eq!(
+            update(player, &[], &[], 0.5, &nan).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 
     #[test]
@@ -717,17 +992,68 @@ mod tests {
         let p = Rating::new(1500.0, 200.0, 0.06);
         let o = Rating::new(1400.0, 30.0, 0.06);
         let kind = |r: Result<Rating>| r.unwrap_err().kind;
-        assert_eq!(kind(update(Rating::new(f64::NAN, 200.0, 0.06), &[o], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::OutOfRange);
-        assert_eq!(kind(update(p, &[Rating::new(1400.0, f64::INFINITY, 0.06)], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::OutOfRange);
-        assert_eq!(kind(update(Rating::new(1500.0, -1.0, 0.06), &[o], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(update(Rating::new(1500.0, 200.0, -0.06), &[o], &[1.0], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(update(p, &[o], &[1.2], 0.5, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(update(p, &[o], &[1.0, 0.0], 0.5, &Bounds::NONE)), RatingErrorKind::LengthMismatch);
-        assert_eq!(kind(update(p, &[o], &[1.0], 0.0, &Bounds::NONE)), RatingErrorKind::InvalidParameter);
-        assert_eq!(kind(update(p, &[o], &[1.0], f64::NAN, &Bounds::NONE)), RatingErrorKind::OutOfRange);
+        assert_eq!(
+            kind(update(
+                Rating::new(f64::NAN, 200.0, 0.06),
+                &[o],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            kind(update(
+                p,
+                &[Rating::new(1400.0, f64::INFINITY, 0.06)],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            kind(update(
+                Rating::new(1500.0, -1.0, 0.06),
+                &[o],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(update(
+                Rating::new(1500.0, 200.0, -0.06),
+                &[o],
+                &[1.0],
+                0.5,
+                &Bounds::NONE
+            )),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(update(p, &[o], &[1.2], 0.5, &Bounds::NONE)),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(update(p, &[o], &[1.0, 0.0], 0.5, &Bounds::NONE)),
+            RatingErrorKind::LengthMismatch
+        );
+        assert_eq!(
+            kind(update(p, &[o], &[1.0], 0.0, &Bounds::NONE)),
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            kind(update(p, &[o], &[1.0], f64::NAN, &Bounds::NONE)),
+            RatingErrorKind::OutOfRange
+        );
         // absurd gaps: no information, reported instead of NaN
         let far = Rating::new(1e9, 30.0, 0.06);
-        assert_eq!(kind(update(p, &[far], &[0.0], 0.5, &Bounds::NONE)), RatingErrorKind::OutOfRange);
+        assert_eq!(
+            kind(update(p, &[far], &[0.0], 0.5, &Bounds::NONE)),
+            RatingErrorKind::OutOfRange
+        );
     }
 
     /// Extreme but legal inputs never produce NaN: either a finite result or an error.
@@ -746,10 +1072,21 @@ mod tests {
                         for s in [0.0, 0.5, 1.0] {
                             match update(p, &[o, o], &[s, 1.0 - s], tau, &Bounds::NONE) {
                                 Ok(x) => {
-                                    assert!(x.rating.is_finite() && x.rd.is_finite() && x.volatility.is_finite());
-                                    assert!(x.rd > 0.0 && x.volatility > 0.0, "{p:?} {tau} {s}: {x:?}");
+                                    assert!(
+                                        x.rating.is_finite()
+                                            && x.rd.is_finite()
+                                            && x.volatility.is_finite()
+                                    );
+                                    assert!(
+                                        x.rd > 0.0 && x.volatility > 0.0,
+                                        "{p:?} {tau} {s}: {x:?}"
+                                    );
                                 }
-                                Err(e) => assert_ne!(e.kind, RatingErrorKind::InvalidParameter, "{p:?}: {e}"),
+                                Err(e) => assert_ne!(
+                                    e.kind,
+                                    RatingErrorKind::InvalidParameter,
+                                    "{p:?}: {e}"
+                                ),
                             }
                         }
                     }

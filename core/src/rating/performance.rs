@@ -124,10 +124,27 @@ mod tests {
 
     #[test]
     fn errors() {
-        assert_eq!(performance_rating(&[], 0.0).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(performance_rating(&[1500.0], 1.5).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(performance_rating(&[1500.0], -0.5).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(performance_rating(&[f64::NAN], 0.5).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(performance_rating(&[1500.0], f64::INFINITY).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert_eq!(
+            performance_rating(&[], 0.0).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            performance_rating(&[1500.0], 1.5).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            performance_rating(&[1500.0], -0.5).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            performance_rating(&[f64::NAN], 0.5).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            performance_rating(&[1500.0], f64::INFINITY)
+                .unwrap_err()
+                .kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 }

@@ -64,7 +64,10 @@ pub fn update(a: f64, b: f64, score: f64) -> Result<(f64, f64)> {
     score01("score", score)?;
     let ea = logistic10((b - a) / scale);
     let delta = k * (score - ea);
-    Ok((result_finite("new rating a", a + delta)?, result_finite("new rating b", b - delta)?))
+    Ok((
+        result_finite("new rating a", a + delta)?,
+        result_finite("new rating b", b - delta)?,
+    ))
 }
 
 /// The ten levels of the seed's classification table; `rating` below 1200 (including below
@@ -82,7 +85,10 @@ pub fn level(rating: f64) -> Result<&'static str> {
         (2500.0, "Maestro Internazionale"),
         (2700.0, "Gran Maestro"),
     ];
-    Ok(LEVELS.iter().find(|(upper, _)| rating < *upper).map_or("Super Gran Maestro", |(_, name)| name))
+    Ok(LEVELS
+        .iter()
+        .find(|(upper, _)| rating < *upper)
+        .map_or("Super Gran Maestro", |(_, name)| name))
 }
 
 #[cfg(test)]
@@ -94,7 +100,13 @@ mod tests {
     fn k_table_of_the_seed() {
         // Seed 004 "ESEMPI VALORI K": 500 → 80, 1000 → 40, 1500 → 20, 2000 → 10, 2500 → 5
         // (the constant 721.35 = 500 / ln 2, so K halves every 500 points).
-        for (mean, want) in [(500.0, 80.0), (1000.0, 40.0), (1500.0, 20.0), (2000.0, 10.0), (2500.0, 5.0)] {
+        for (mean, want) in [
+            (500.0, 80.0),
+            (1000.0, 40.0),
+            (1500.0, 20.0),
+            (2000.0, 10.0),
+            (2500.0, 5.0),
+        ] {
             let got = k(mean, mean).unwrap();
             assert!((got - want).abs() < 0.01, "mean {mean}: {got}");
         }
@@ -141,9 +153,18 @@ mod tests {
     #[test]
     fn breakdown_is_an_error_and_gaps_saturate() {
         // mean at 3660.98 and above: K ≤ 1, K² − K ≤ 0 → out of range
-        assert_eq!(k(3700.0, 3700.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(expected(3662.0, 3662.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(update(4000.0, 3400.0, 1.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
+        assert_eq!(
+            k(3700.0, 3700.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            expected(3662.0, 3662.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            update(4000.0, 3400.0, 1.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
         assert!(k(3660.0, 3660.0).is_ok());
         assert!((MAX_MEAN_RATING - 3660.98).abs() < 0.01);
         assert!(k(3660.97, 3660.97).is_ok());
@@ -156,10 +177,19 @@ mod tests {
         assert_eq!(expected(3600.0, 3400.0).unwrap(), 1.0);
         let (a, b) = update(3400.0, 3600.0, 0.0).unwrap();
         assert_eq!((a, b), (3400.0, 3600.0)); // the expected result changes nothing
-        // bad inputs
-        assert_eq!(update(1500.0, 1500.0, 2.0).unwrap_err().kind, RatingErrorKind::InvalidParameter);
-        assert_eq!(expected(f64::NAN, 1500.0).unwrap_err().kind, RatingErrorKind::OutOfRange);
-        assert_eq!(k(1500.0, f64::INFINITY).unwrap_err().kind, RatingErrorKind::OutOfRange);
+                                              // bad inputs
+        assert_eq!(
+            update(1500.0, 1500.0, 2.0).unwrap_err().kind,
+            RatingErrorKind::InvalidParameter
+        );
+        assert_eq!(
+            expected(f64::NAN, 1500.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            k(1500.0, f64::INFINITY).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
     }
 
     #[test]
