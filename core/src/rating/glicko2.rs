@@ -89,8 +89,9 @@ impl Rating {
 
 /// Optional limits applied to every result. Defaults: RD in [0, 350] (350 is Glickman's RD of
 /// an unrated player, so inactivity never makes a player less known than a newcomer),
-/// volatility and rating change unbounded. lichess uses RD ∈ [45, 500], volatility ≤ 0.1 and
-/// a change of at most 700 per game. An infinite bound means "no bound".
+/// volatility and rating change unbounded. lichess (lila's `Glicko` object) keeps RD in
+/// [45, 500] and volatility ≤ 0.1, and caps the change per game (`maxRatingDelta`). An infinite
+/// bound means "no bound".
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
     pub rd_min: f64,
