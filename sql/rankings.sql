@@ -221,7 +221,6 @@ ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalo
 ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION check_elo_history_entry() SET search_path = pg_catalog, @extschema@, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_ranking(int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE recalculate_ranking(int) FROM PUBLIC;
 

@@ -178,8 +178,14 @@ fn check_elo_history_entry<'a>(
     }
     let game: Option<i32> = crate::accounts::field(&new, "game_id");
     let ranking: Option<i32> = crate::accounts::field(&new, "ranking_id");
+    // No pinned search_path on this function (it runs for every entry the triggers write):
+    // the view is qualified with the table's own schema instead.
+    let schema = trigger.table_schema().unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
     let counts = Spi::get_one_with_args::<bool>(
-        "SELECT EXISTS (SELECT 1 FROM games_rankings WHERE game_id = $1 AND ranking_id = $2)",
+        &format!(
+            "SELECT EXISTS (SELECT 1 FROM {}.games_rankings WHERE game_id = $1 AND ranking_id = $2)",
+            spi::quote_identifier(schema)
+        ),
         &[game.into(), ranking.into()],
     )
     .ok()
