@@ -3,6 +3,7 @@
 //! refresh asks for.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 use std::collections::HashMap;
 
 use pg_rating_core::result::{GameEndReason, GameEndType};
@@ -11,6 +12,8 @@ use pg_rating_core::tournament::{
     Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
+use pgrx::spi::OwnedPreparedStatement;
+use pgrx::PgOid;
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
@@ -148,13 +151,34 @@ fn int(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> Option<i32> {
     row.get::<i32>(n).ok().flatten()
 }
 
+thread_local! {
+    /// Every statement of this module, planned once per backend (SPI_keepplan): a result costs
+    /// a dozen statements, whose parsing and planning would otherwise dominate it.
+    static PLANS: RefCell<HashMap<(usize, Vec<pg_sys::Oid>), Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
+}
+
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         Store { client }
     }
 
-    pub fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        self.client.update(sql, None, args).unwrap_or_else(|e| internal(e))
+    /// Runs one of this module's statements (a `'static` text, so its address identifies it)
+    /// with its plan kept across calls.
+    pub fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        let oids: Vec<pg_sys::Oid> = args.iter().map(DatumWithOid::oid).collect();
+        let key = (sql.as_ptr() as usize, oids);
+        // the borrow ends before the statement runs: its triggers may run statements of their own
+        let plan = PLANS.with(|plans| plans.borrow().get(&key).cloned());
+        let plan = match plan {
+            Some(plan) => plan,
+            None => {
+                let types: Vec<PgOid> = key.1.iter().map(|&o| PgOid::from(o)).collect();
+                let plan = Rc::new(self.client.prepare_mut(sql, &types).unwrap_or_else(|e| internal(e)).keep());
+                PLANS.with(|plans| plans.borrow_mut().insert(key, Rc::clone(&plan)));
+                plan
+            }
+        };
+        self.client.update(&*plan, None, args).unwrap_or_else(|e| internal(e))
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the
