@@ -47,7 +47,9 @@ cluster_start() {
     export PGHOST=$CLUSTER_DIR PGPORT=$((20000 + RANDOM % 30000)) PGUSER=postgres
     runuser -u postgres -- "$PG_BIN/initdb" -D "$CLUSTER_DIR/data" -A trust -U postgres \
         --no-sync -E UTF8 --locale=C >/dev/null
-    runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
+    # The server runs without RUST_BACKTRACE, as in production: errors carry no Rust backtrace.
+    runuser -u postgres -- env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE \
+        "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
         -o "-k $CLUSTER_DIR -p $PGPORT -c listen_addresses='' -c fsync=off -c max_connections=50" \
         start >/dev/null
 }
