@@ -147,3 +147,13 @@ SELECT (SELECT count(*) FROM tournaments_games) AS games, (SELECT count(*) FROM 
        (SELECT count(*) FROM tournaments_players WHERE tournament_id = 1) AS players,
        (SELECT count(*) FROM swiss_tournament_standings) AS standings,
        (SELECT count(*) FROM swiss_tournament_progress) AS progress;
+
+-- an unranked game may have one player on both sides; a tournament does not take it
+SELECT tournament_id AS unranked FROM swiss_tournaments WHERE NOT is_ranked \gset
+INSERT INTO tournaments_players (tournament_id, user_id_in_service) VALUES (:unranked, '1');
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', '2024-03-05', '(1-0,TIMEOUT)', '(1 minute, 0)', 1, '1', '1', false);
+INSERT INTO tournaments_games SELECT :unranked, max(id), 1 FROM service_games;
+-- the functions name a missing tournament
+SELECT rebuild_tournament_standings(99);
+SELECT tournament_trf(99);
