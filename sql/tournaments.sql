@@ -187,10 +187,22 @@ CREATE TRIGGER refresh_standings_of_service_game
           OR OLD.creation_date IS DISTINCT FROM NEW.creation_date)
     EXECUTE FUNCTION refresh_tournament_standings();
 
+-- TRUNCATE fires no row trigger: the standings of every tournament are recomputed
+CREATE TRIGGER rebuild_standings_after_truncate_of_games
+    AFTER TRUNCATE ON tournaments_games
+    FOR EACH STATEMENT EXECUTE FUNCTION rebuild_truncated_tournaments();
+CREATE TRIGGER rebuild_standings_after_truncate_of_byes
+    AFTER TRUNCATE ON byes
+    FOR EACH STATEMENT EXECUTE FUNCTION rebuild_truncated_tournaments();
+CREATE TRIGGER rebuild_standings_after_truncate_of_players
+    AFTER TRUNCATE ON tournaments_players
+    FOR EACH STATEMENT EXECUTE FUNCTION rebuild_truncated_tournaments();
+
 -- The trigger functions run as the extension's owner (applications need no privilege on the
 -- derived tables) with a pinned search_path.
 ALTER FUNCTION check_tournament_row() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION refresh_tournament_standings() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION rebuild_truncated_tournaments() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, @extschema@, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_tournament_standings(int, boolean) FROM PUBLIC;
@@ -252,6 +264,9 @@ COMMENT ON FUNCTION check_tournament_row() IS
 COMMENT ON FUNCTION refresh_tournament_standings() IS
     'Trigger: keeps swiss_tournament_standings current after a change of a tournament, a registration, a game, a '
     'bye or a tournament game''s result, moves or date, rewriting only the rows the change affects.';
+COMMENT ON FUNCTION rebuild_truncated_tournaments() IS
+    'Trigger: after a TRUNCATE of tournaments_games, byes or tournaments_players, recomputes every tournament''s '
+    'standings from scratch.';
 COMMENT ON FUNCTION rebuild_tournament_standings(int, boolean) IS
     'Recomputes one tournament''s start, last round and standings from scratch; the ratings as of the start are read '
     'again from elo_history when the start moved or reread_ratings is true (else the ratings taken when the start was '

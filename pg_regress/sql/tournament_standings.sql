@@ -157,3 +157,13 @@ RESET ROLE;
 SELECT proname, prosecdef, proconfig FROM pg_proc
 WHERE proname IN ('check_tournament_row', 'refresh_tournament_standings', 'rebuild_tournament_standings')
 ORDER BY proname;
+
+-- TRUNCATE fires no row trigger; a statement trigger recomputes the standings
+TRUNCATE byes;
+SELECT place, user_id_in_service, points FROM swiss_tournaments_round_standings
+WHERE tournament_id = 1 AND round = 3 ORDER BY place;
+SELECT max(round) AS last_round FROM swiss_tournament_standings;
+TRUNCATE tournaments_games;
+SELECT count(*) AS standings_rows, (SELECT last_round FROM swiss_tournament_progress) AS last_round,
+       (SELECT count(*) FROM swiss_tournament_entrants) AS entrants
+FROM swiss_tournament_standings;

@@ -47,6 +47,7 @@ extension_sql_file!(
         "accounts",
         check_tournament_row,
         refresh_tournament_standings,
+        rebuild_truncated_tournaments,
         rebuild_tournament_standings,
         tournament_trf,
         tournament_tie_break_order
@@ -561,6 +562,36 @@ fn refresh_tournament_standings<'a>(
                 }
             }
             _ => {}
+        }
+    });
+    Ok(None)
+}
+
+/// AFTER TRUNCATE of tournaments_games, byes or tournaments_players (statement triggers; row
+/// triggers do not fire): the players no longer registered lose their pairing numbers and every
+/// tournament is recomputed from scratch.
+#[pg_trigger]
+fn rebuild_truncated_tournaments<'a>(
+    _trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        let rows = store.query("SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id", &[]);
+        let ids: Vec<i32> = rows.into_iter().filter_map(|r| r.get::<i32>(1).ok().flatten()).collect();
+        for t in ids {
+            if store.lock(t).is_none() {
+                continue;
+            }
+            store.query(
+                "DELETE FROM swiss_tournament_entrants e WHERE e.tournament_id = $1 AND NOT EXISTS (
+                     SELECT 1 FROM tournaments_players p
+                     WHERE p.tournament_id = e.tournament_id AND p.user_id_in_service = e.user_id_in_service)",
+                &[t.into()],
+            );
+            rebuild(&mut store, t, false);
         }
     });
     Ok(None)
