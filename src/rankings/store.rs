@@ -172,6 +172,24 @@ fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
 
+/// `INSERT INTO ranking_players (every column) <rows> ON CONFLICT DO UPDATE` every column: the
+/// one way a standing is written.
+macro_rules! upsert_standings {
+    ($rows:literal) => {
+        concat!(
+            "INSERT INTO ranking_players (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
+                                          volatility, games, wins, draws, losses, peak_rating,
+                                          last_game_date, last_game_id) ",
+            $rows,
+            " ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
+                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
+                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
+                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
+                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id"
+        )
+    };
+}
+
 /// A query of ranked local games with what the rankings need of them (read by [`game_rows`]).
 macro_rules! games_query {
     ($from:literal, $filter:literal) => {
@@ -527,19 +545,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let peaks: Vec<String> =
             rows.iter().map(|r| numeric_text(r.record.peak.unwrap_or(r.state.rating))).collect();
         self.query(
-            "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
-                                                volatility, games, wins, draws, losses, peak_rating,
-                                                last_game_date, last_game_id)
-             SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
+            upsert_standings!(
+                "SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
                     u.wins, u.draws, u.losses, u.peak::numeric, u.date, u.game
              FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
                          $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[], $13::timestamptz[])
-                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)
-             ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
-                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
-                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
-                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
-                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
+                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)"
+            ),
             &[
                 rankings.into(),
                 players.into(),
@@ -757,10 +769,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
     fn refresh_standings(&mut self, ranking: i32, players: Option<Vec<&str>>) {
         match players {
             Some(players) => self.query(
-                "INSERT INTO ranking_players AS p (ranking_id, service_id, user_id_in_service, elo_history_id, rating,
-                                                    rd, volatility, games, wins, draws, losses, peak_rating,
-                                                    last_game_date, last_game_id)
-                 SELECT $1, 1, u.player, l.id, l.elo, l.rd, l.volatility, a.games, a.wins, a.draws, a.losses, a.peak,
+                upsert_standings!(
+                    "SELECT $1, 1, u.player, l.id, l.elo, l.rd, l.volatility, a.games, a.wins, a.draws, a.losses, a.peak,
                         l.game_date, l.game_id
                  FROM unnest($2::text[]) AS u(player)
                  CROSS JOIN LATERAL (
@@ -778,12 +788,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
                      FROM elo_history e
                      JOIN service_games g ON g.id = e.game_id
                      CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
-                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1) a
-                 ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
-                     elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
-                     volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
-                     draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
-                     last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id",
+                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1) a"
+                ),
                 &[ranking.into(), players.into()],
             ),
             None => self.query(
