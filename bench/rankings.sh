@@ -70,7 +70,11 @@ echo "pg_rating: $ours_at_10k games/s for the same games"
 echo "ratio: $(awk -v a="$ours_at_10k" -v b="$baseline_rate" 'BEGIN { printf "%.0f", a / b }')x"
 
 echo
-echo "3. recalculate_ranking of the Global ranking"
+echo "3. recalculating the Global ranking (every game)"
 n=$(psql -X -At -d ours -c "SELECT count(*) FROM elo_history WHERE ranking_id = 1")
+before=$(psql -X -At -d ours -c "SELECT md5(string_agg(id || ':' || elo || ':' || coalesce(previous_entry, 0), ',' ORDER BY id)) FROM elo_history WHERE ranking_id = 1")
 t=$(ms ours "CALL recalculate_ranking(1)")
-echo "recalculate_ranking(1): $(awk -v t="$t" 'BEGIN { printf "%.2f", t / 1000 }') s for $((n / 2)) games ($n entries)"
+after=$(psql -X -At -d ours -c "SELECT md5(string_agg(id || ':' || elo || ':' || coalesce(previous_entry, 0), ',' ORDER BY id)) FROM elo_history WHERE ranking_id = 1")
+echo "recalculate_ranking(1): $(awk -v t="$t" 'BEGIN { printf "%.2f", t / 1000 }') s for $((n / 2)) games ($n entries); history unchanged: $([[ $before == "$after" ]] && echo yes || echo NO)"
+t=$(ms ours "UPDATE rankings SET k_factor = 32 WHERE id = 1")
+echo "after changing its K (every entry rewritten): $(awk -v t="$t" 'BEGIN { printf "%.2f", t / 1000 }') s"

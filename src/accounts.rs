@@ -25,7 +25,10 @@ where
     T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
 {
     row.get_by_name::<T>(name).unwrap_or_else(|e| {
-        raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, format!("reading column {name}: {e}"))
+        raise(
+            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
+            format!("reading column {name}: {e}"),
+        )
     })
 }
 
@@ -48,7 +51,9 @@ fn add_default_service_to_user<'a>(
     if crate::restore::restoring() {
         return Ok(None);
     }
-    let user = trigger.new().expect("AFTER INSERT row trigger has a new row");
+    let user = trigger
+        .new()
+        .expect("AFTER INSERT row trigger has a new row");
     let id: i32 = field(&user, "id").expect("users.id is NOT NULL");
     let email: String = field::<&str>(&user, "email").unwrap_or_default().to_owned();
     Spi::run_with_args(
@@ -68,15 +73,22 @@ fn add_default_service_to_user<'a>(
 fn prevent_default_service_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
-    let old = trigger.old().expect("BEFORE UPDATE row trigger has an old row");
-    let new = trigger.new().expect("BEFORE UPDATE row trigger has a new row");
+    let old = trigger
+        .old()
+        .expect("BEFORE UPDATE row trigger has an old row");
+    let new = trigger
+        .new()
+        .expect("BEFORE UPDATE row trigger has a new row");
     let old_service: Option<i32> = field(&old, "service_id");
     let old_user: Option<i32> = field(&old, "user_id");
     let new_user: Option<i32> = field(&new, "user_id");
     if old_service == Some(LOCAL_SERVICE) {
-        let name: String = field::<&str>(&old, "user_id_in_service").unwrap_or_default().to_owned();
+        let name: String = field::<&str>(&old, "user_id_in_service")
+            .unwrap_or_default()
+            .to_owned();
         let identity_changed = old_service != field(&new, "service_id")
-            || field::<&str>(&old, "user_id_in_service") != field::<&str>(&new, "user_id_in_service")
+            || field::<&str>(&old, "user_id_in_service")
+                != field::<&str>(&new, "user_id_in_service")
             || (old_user != new_user && new_user.is_some());
         if identity_changed && old_user.is_some_and(user_exists) {
             raise(
@@ -107,11 +119,15 @@ fn prevent_default_service_modification<'a>(
 fn prevent_default_service_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger.old().expect("BEFORE DELETE row trigger has an old row");
+    let old = trigger
+        .old()
+        .expect("BEFORE DELETE row trigger has an old row");
     let service: Option<i32> = field(&old, "service_id");
     let user: Option<i32> = field(&old, "user_id");
     if service == Some(LOCAL_SERVICE) && user.is_some_and(user_exists) {
-        let name: String = field::<&str>(&old, "user_id_in_service").unwrap_or_default().to_owned();
+        let name: String = field::<&str>(&old, "user_id_in_service")
+            .unwrap_or_default()
+            .to_owned();
         raise(
             PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
             format!("the Random Chess account \"{name}\" of an existing user cannot be deleted; delete the user instead"),

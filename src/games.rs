@@ -7,8 +7,8 @@ use pgrx::PgSqlErrorCode;
 use pg_rating_core::clock::Clock;
 
 use crate::accounts::field;
-use crate::types::read_clock;
 use crate::error::raise;
+use crate::types::read_clock;
 
 extension_sql_file!(
     "../sql/games.sql",
@@ -28,7 +28,8 @@ fn same_clock(a: Option<Clock>, b: Option<Clock>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(a), Some(b)) => {
-            a.starting_time.cmp(&b.starting_time).is_eq() && a.move_increase.cmp(&b.move_increase).is_eq()
+            a.starting_time.cmp(&b.starting_time).is_eq()
+                && a.move_increase.cmp(&b.move_increase).is_eq()
         }
         _ => false,
     }
@@ -41,7 +42,11 @@ fn clock_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Clock> {
 
 fn end_type_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<String> {
     let result: PgHeapTuple<'_, AllocatedByRust> = field(row, "result")?;
-    result.get_by_name::<&str>("game_end_type").ok().flatten().map(str::to_owned)
+    result
+        .get_by_name::<&str>("game_end_type")
+        .ok()
+        .flatten()
+        .map(str::to_owned)
 }
 
 /// BEFORE UPDATE ON service_games.
@@ -49,8 +54,12 @@ fn end_type_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<String>
 fn prevent_service_game_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger.old().expect("BEFORE UPDATE row trigger has an old row");
-    let new = trigger.new().expect("BEFORE UPDATE row trigger has a new row");
+    let old = trigger
+        .old()
+        .expect("BEFORE UPDATE row trigger has an old row");
+    let new = trigger
+        .new()
+        .expect("BEFORE UPDATE row trigger has a new row");
     let id: i32 = field(&old, "id").unwrap_or_default();
     let mut changed = Vec::new();
     if end_type_of(&old) != end_type_of(&new) {
@@ -73,7 +82,10 @@ fn prevent_service_game_modification<'a>(
     if !changed.is_empty() {
         raise(
             PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-            format!("the {} of service game {id} cannot change", changed.join(", ")),
+            format!(
+                "the {} of service game {id} cannot change",
+                changed.join(", ")
+            ),
         );
     }
     Ok(Some(new))
@@ -84,10 +96,14 @@ fn prevent_service_game_modification<'a>(
 fn prevent_service_game_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger.old().expect("BEFORE DELETE row trigger has an old row");
+    let old = trigger
+        .old()
+        .expect("BEFORE DELETE row trigger has an old row");
     let id: i32 = field(&old, "id").unwrap_or_default();
     raise(
         PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-        format!("service game {id} cannot be deleted: games are kept for the rankings and tournaments"),
+        format!(
+            "service game {id} cannot be deleted: games are kept for the rankings and tournaments"
+        ),
     )
 }

@@ -38,7 +38,10 @@ pub fn read_game_result(result: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ga
             .unwrap_or_default()
     };
     GameResult::parse(&field("game_end_type"), &field("game_end_reason")).unwrap_or_else(|e| {
-        raise(PgSqlErrorCode::ERRCODE_CHECK_VIOLATION, format!("invalid game_result: {e}"))
+        raise(
+            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            format!("invalid game_result: {e}"),
+        )
     })
 }
 
@@ -50,7 +53,13 @@ fn game_score(result: composite_type!("game_result"), for_white: default!(bool, 
 
 /// Reads a `clock_settings` value: `None` when the clock is unset.
 pub fn read_clock(clock: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Clock> {
-    let field = |name: &str| clock.get_by_name::<Interval>(name).ok().flatten().map(to_core);
+    let field = |name: &str| {
+        clock
+            .get_by_name::<Interval>(name)
+            .ok()
+            .flatten()
+            .map(to_core)
+    };
     Some(Clock {
         starting_time: field("starting_time")?,
         move_increase: field("move_increase")?,
@@ -58,7 +67,11 @@ pub fn read_clock(clock: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Cl
 }
 
 fn to_core(i: Interval) -> CoreInterval {
-    CoreInterval { months: i.months(), days: i.days(), micros: i.micros() }
+    CoreInterval {
+        months: i.months(),
+        days: i.days(),
+        micros: i.micros(),
+    }
 }
 
 fn interval_out_of_range() -> ! {
@@ -77,7 +90,10 @@ fn clock_base_time(
     let base = read_clock(&clock)?
         .base_time(extra_move_multiplier)
         .unwrap_or_else(|_| interval_out_of_range());
-    Some(Interval::new(base.months, base.days, base.micros).unwrap_or_else(|_| interval_out_of_range()))
+    Some(
+        Interval::new(base.months, base.days, base.micros)
+            .unwrap_or_else(|_| interval_out_of_range()),
+    )
 }
 
 #[cfg(any(test, feature = "pg_test"))]
@@ -101,14 +117,18 @@ mod tests {
         assert_eq!(score("(0-1,TIMEOUT)", false), 1.0);
         assert_eq!(score("(1/2-1/2,STALEMATE)", true), 0.5);
         assert_eq!(score("(1/2-1/2,STALEMATE)", false), 0.5);
-        let default_side =
-            Spi::get_one::<f64>("SELECT game_score('(0-1,RESIGNATION)')").unwrap().unwrap();
+        let default_side = Spi::get_one::<f64>("SELECT game_score('(0-1,RESIGNATION)')")
+            .unwrap()
+            .unwrap();
         assert_eq!(default_side, 0.0);
     }
 
     #[pg_test]
     fn game_score_of_null_is_null() {
-        assert_eq!(Spi::get_one::<f64>("SELECT game_score(NULL)").unwrap(), None);
+        assert_eq!(
+            Spi::get_one::<f64>("SELECT game_score(NULL)").unwrap(),
+            None
+        );
     }
 
     #[pg_test]
@@ -137,6 +157,7 @@ mod tests {
     #[pg_test]
     #[should_panic(expected = "interval out of range")]
     fn clock_base_time_overflow_is_an_error() {
-        Spi::run("SELECT clock_base_time('(1 day, 100000000 days)'::clock_settings, 1000)").unwrap();
+        Spi::run("SELECT clock_base_time('(1 day, 100000000 days)'::clock_settings, 1000)")
+            .unwrap();
     }
 }

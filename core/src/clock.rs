@@ -28,10 +28,18 @@ impl std::fmt::Display for IntervalOverflow {
 impl std::error::Error for IntervalOverflow {}
 
 impl Interval {
-    pub const ZERO: Interval = Interval { months: 0, days: 0, micros: 0 };
+    pub const ZERO: Interval = Interval {
+        months: 0,
+        days: 0,
+        micros: 0,
+    };
 
     pub fn from_seconds(seconds: i64) -> Self {
-        Interval { months: 0, days: 0, micros: seconds * 1_000_000 }
+        Interval {
+            months: 0,
+            days: 0,
+            micros: seconds * 1_000_000,
+        }
     }
 
     /// The value PostgreSQL orders intervals by (`interval_cmp_value`).
@@ -46,9 +54,15 @@ impl Interval {
 
     pub fn checked_add(self, other: Interval) -> Result<Interval, IntervalOverflow> {
         Ok(Interval {
-            months: self.months.checked_add(other.months).ok_or(IntervalOverflow)?,
+            months: self
+                .months
+                .checked_add(other.months)
+                .ok_or(IntervalOverflow)?,
             days: self.days.checked_add(other.days).ok_or(IntervalOverflow)?,
-            micros: self.micros.checked_add(other.micros).ok_or(IntervalOverflow)?,
+            micros: self
+                .micros
+                .checked_add(other.micros)
+                .ok_or(IntervalOverflow)?,
         })
     }
 
@@ -57,7 +71,10 @@ impl Interval {
         Ok(Interval {
             months: self.months.checked_mul(factor).ok_or(IntervalOverflow)?,
             days: self.days.checked_mul(factor).ok_or(IntervalOverflow)?,
-            micros: self.micros.checked_mul(factor as i64).ok_or(IntervalOverflow)?,
+            micros: self
+                .micros
+                .checked_mul(factor as i64)
+                .ok_or(IntervalOverflow)?,
         })
     }
 }
@@ -109,21 +126,44 @@ mod tests {
     #[test]
     fn months_and_days_stay_apart() {
         let odd = Clock {
-            starting_time: Interval { months: 1, days: 2, micros: 3 },
-            move_increase: Interval { months: 0, days: 1, micros: 10 },
+            starting_time: Interval {
+                months: 1,
+                days: 2,
+                micros: 3,
+            },
+            move_increase: Interval {
+                months: 0,
+                days: 1,
+                micros: 10,
+            },
         };
-        assert_eq!(odd.base_time(3).unwrap(), Interval { months: 1, days: 5, micros: 33 });
+        assert_eq!(
+            odd.base_time(3).unwrap(),
+            Interval {
+                months: 1,
+                days: 5,
+                micros: 33
+            }
+        );
     }
 
     #[test]
     fn overflow_is_reported() {
         let big = Clock {
             starting_time: Interval::ZERO,
-            move_increase: Interval { months: 0, days: i32::MAX / 2, micros: 0 },
+            move_increase: Interval {
+                months: 0,
+                days: i32::MAX / 2,
+                micros: 0,
+            },
         };
         assert_eq!(big.base_time(3), Err(IntervalOverflow));
         let long = Clock {
-            starting_time: Interval { months: 0, days: 0, micros: i64::MAX },
+            starting_time: Interval {
+                months: 0,
+                days: 0,
+                micros: i64::MAX,
+            },
             move_increase: Interval::from_seconds(1),
         };
         assert_eq!(long.base_time(1), Err(IntervalOverflow));
@@ -131,10 +171,29 @@ mod tests {
 
     #[test]
     fn ordering_counts_a_month_as_thirty_days() {
-        let month = Interval { months: 1, days: 0, micros: 0 };
-        let thirty = Interval { months: 0, days: 30, micros: 0 };
+        let month = Interval {
+            months: 1,
+            days: 0,
+            micros: 0,
+        };
+        let thirty = Interval {
+            months: 0,
+            days: 30,
+            micros: 0,
+        };
         assert_eq!(month.cmp(&thirty), Ordering::Equal);
-        assert!(Interval { months: 0, days: 0, micros: -1 }.is_negative());
-        assert!(Interval { months: 1, days: -29, micros: 0 } > Interval::ZERO);
+        assert!(Interval {
+            months: 0,
+            days: 0,
+            micros: -1
+        }
+        .is_negative());
+        assert!(
+            Interval {
+                months: 1,
+                days: -29,
+                micros: 0
+            } > Interval::ZERO
+        );
     }
 }

@@ -144,7 +144,10 @@ impl fmt::Display for GameResultError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::UnknownEndType(t) => {
-                write!(f, "unknown game end type \"{t}\" (expected 1-0, 0-1 or 1/2-1/2)")
+                write!(
+                    f,
+                    "unknown game end type \"{t}\" (expected 1-0, 0-1 or 1/2-1/2)"
+                )
             }
             Self::UnknownReason(r) => write!(f, "unknown game end reason \"{r}\""),
             Self::ReasonDoesNotFit(t, r) => write!(f, "a {t} game cannot end by {r}"),

@@ -116,7 +116,10 @@ fn rerate_redated_service_game<'a>(
             .expect("creation_date is NOT NULL")
             .into_inner()
     };
-    let from = GameKey { played_at: date(&old).min(date(&new)), game_id: id };
+    let from = GameKey {
+        played_at: date(&old).min(date(&new)),
+        game_id: id,
+    };
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let Some(game) = store.game(id) else { return };
@@ -136,7 +139,9 @@ fn rerate_redated_service_game<'a>(
 fn recalculate_changed_ranking<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
+    let new = trigger
+        .new()
+        .expect("row trigger on INSERT or UPDATE has a new row");
     let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
     if !restoring() {
         rebuild(id);
@@ -172,7 +177,9 @@ fn rebuild_ranking(ranking_id: i32) -> i64 {
 fn check_elo_history_entry<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = trigger.new().expect("row trigger on INSERT or UPDATE has a new row");
+    let new = trigger
+        .new()
+        .expect("row trigger on INSERT or UPDATE has a new row");
     if WRITING_HISTORY.with(Cell::get) || restoring() {
         return Ok(Some(new));
     }
@@ -180,7 +187,9 @@ fn check_elo_history_entry<'a>(
     let ranking: Option<i32> = crate::accounts::field(&new, "ranking_id");
     // No pinned search_path on this function (it runs for every entry the triggers write):
     // the view is qualified with the table's own schema instead.
-    let schema = trigger.table_schema().unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    let schema = trigger
+        .table_schema()
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
     let counts = Spi::get_one_with_args::<bool>(
         &format!(
             "SELECT EXISTS (SELECT 1 FROM {}.games_rankings WHERE game_id = $1 AND ranking_id = $2)",
@@ -212,6 +221,9 @@ pub(crate) fn replay_or_raise(
     games: &[pg_rating_core::ranking::RatedGame<String>],
 ) -> Vec<pg_rating_core::ranking::RatedPair> {
     replay(&ranking.system, states, games).unwrap_or_else(|e| {
-        raise(crate::rating::sqlstate(e.kind), format!("rating games in ranking {}: {e}", ranking.id))
+        raise(
+            crate::rating::sqlstate(e.kind),
+            format!("rating games in ranking {}: {e}", ranking.id),
+        )
     })
 }

@@ -12,8 +12,8 @@ use pg_rating_core::ranking::{
 };
 use pg_rating_core::rating::glicko2;
 use pg_rating_core::result::GameEndType;
-use pgrx::prelude::*;
 use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
 use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiTupleTable};
 use pgrx::PgOid;
 use pgrx::PgSqlErrorCode;
@@ -100,11 +100,23 @@ impl<'e> EntryColumns<'e> {
             ids: entries.iter().map(|e| e.id).collect(),
             players: entries.iter().map(|e| e.player.as_str()).collect(),
             games: entries.iter().map(|e| e.game.game_id).collect(),
-            elos: entries.iter().map(|e| numeric_text(e.state.rating)).collect(),
+            elos: entries
+                .iter()
+                .map(|e| numeric_text(e.state.rating))
+                .collect(),
             previous: entries.iter().map(|e| e.previous).collect(),
-            rds: entries.iter().map(|e| e.state.rd.map(numeric_text)).collect(),
-            vols: entries.iter().map(|e| e.state.volatility.map(numeric_text)).collect(),
-            dates: entries.iter().map(|e| timestamp(e.game.played_at)).collect(),
+            rds: entries
+                .iter()
+                .map(|e| e.state.rd.map(numeric_text))
+                .collect(),
+            vols: entries
+                .iter()
+                .map(|e| e.state.volatility.map(numeric_text))
+                .collect(),
+            dates: entries
+                .iter()
+                .map(|e| timestamp(e.game.played_at))
+                .collect(),
         }
     }
 }
@@ -165,7 +177,11 @@ fn numeric_text(x: f64) -> String {
 }
 
 fn interval(i: Interval) -> CoreInterval {
-    CoreInterval { months: i.months(), days: i.days(), micros: i.micros() }
+    CoreInterval {
+        months: i.months(),
+        days: i.days(),
+        micros: i.micros(),
+    }
 }
 
 fn timestamp(micros: i64) -> TimestampWithTimeZone {
@@ -209,19 +225,36 @@ macro_rules! games_query {
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
-        let get_text = |n: usize| -> String { row.get::<String>(n).ok().flatten().unwrap_or_default() };
-        let id: i32 = row.get(1).ok().flatten().unwrap_or_else(|| internal("game without id"));
-        let date: TimestampWithTimeZone =
-            row.get(2).ok().flatten().unwrap_or_else(|| internal("game without date"));
+        let get_text =
+            |n: usize| -> String { row.get::<String>(n).ok().flatten().unwrap_or_default() };
+        let id: i32 = row
+            .get(1)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| internal("game without id"));
+        let date: TimestampWithTimeZone = row
+            .get(2)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| internal("game without date"));
         let end_type: GameEndType = get_text(5)
             .parse()
             .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
-        let clock = match (row.get::<Interval>(6).ok().flatten(), row.get::<Interval>(7).ok().flatten()) {
-            (Some(s), Some(m)) => Some(Clock { starting_time: interval(s), move_increase: interval(m) }),
+        let clock = match (
+            row.get::<Interval>(6).ok().flatten(),
+            row.get::<Interval>(7).ok().flatten(),
+        ) {
+            (Some(s), Some(m)) => Some(Clock {
+                starting_time: interval(s),
+                move_increase: interval(m),
+            }),
             _ => None,
         };
         games.push(GameRow {
-            key: GameKey { played_at: date.into_inner(), game_id: id },
+            key: GameKey {
+                played_at: date.into_inner(),
+                game_id: id,
+            },
             white: get_text(3),
             black: get_text(4),
             white_score: end_type.score(true),
@@ -254,10 +287,16 @@ impl<'c, 'conn> Store<'c, 'conn> {
         PLANS.with_borrow_mut(|(_, plans)| {
             if !plans.contains_key(sql) {
                 let types: Vec<PgOid> = args.iter().map(|a| PgOid::from(a.oid())).collect();
-                let plan = self.client.prepare_mut(sql, &types).unwrap_or_else(|e| internal(e)).keep();
+                let plan = self
+                    .client
+                    .prepare_mut(sql, &types)
+                    .unwrap_or_else(|e| internal(e))
+                    .keep();
                 plans.insert(sql, plan);
             }
-            self.client.update(&plans[sql], None, args).unwrap_or_else(|e| internal(e))
+            self.client
+                .update(&plans[sql], None, args)
+                .unwrap_or_else(|e| internal(e))
         })
     }
 
@@ -277,7 +316,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// The new games with their players' bot flags, in (creation_date, id) order.
     pub fn with_bot_flags(&mut self, games: Vec<NewGame>) -> Vec<GameRow> {
-        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
+        let mut players: Vec<&str> = games
+            .iter()
+            .flat_map(|g| [g.white.as_str(), g.black.as_str()])
+            .collect();
         players.sort_unstable();
         players.dedup();
         let rows = self.query(
@@ -319,7 +361,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// Every ranked local game from `from` on (all when `None`), in order. The bots of service 1
     /// are few: their names are read once instead of joining every game with its accounts.
     fn games_from(&mut self, from: Option<GameKey>) -> Vec<GameRow> {
-        let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
+        let from = from.unwrap_or(GameKey {
+            played_at: i64::MIN,
+            game_id: i32::MIN,
+        });
         let bots: HashSet<String> = self
             .query("SELECT user_id_in_service::text FROM service_accounts WHERE service_id = 1 AND is_bot", &[])
             .filter_map(|row| row.get::<String>(1).ok().flatten())
@@ -373,7 +418,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
             rankings.push(Ranking {
                 id,
                 window: RankingWindow {
-                    playtime_min: row.get::<Interval>(2).ok().flatten().map(interval).unwrap_or_default(),
+                    playtime_min: row
+                        .get::<Interval>(2)
+                        .ok()
+                        .flatten()
+                        .map(interval)
+                        .unwrap_or_default(),
                     playtime_max: row.get::<Interval>(3).ok().flatten().map(interval),
                     extra_move_multiplier: row.get::<i32>(4).ok().flatten().unwrap_or_default(),
                     include_bots: row.get::<bool>(6).ok().flatten().unwrap_or(false),
@@ -391,7 +441,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
     ) -> HashMap<i32, HashMap<String, Standing>> {
         let mut keys: Vec<(i32, &str)> = games
             .iter()
-            .flat_map(|(r, gs)| gs.iter().flat_map(move |g| [(r.id, g.white.as_str()), (r.id, g.black.as_str())]))
+            .flat_map(|(r, gs)| {
+                gs.iter()
+                    .flat_map(move |g| [(r.id, g.white.as_str()), (r.id, g.black.as_str())])
+            })
             .collect();
         keys.sort_unstable();
         keys.dedup();
@@ -413,9 +466,15 @@ impl<'c, 'conn> Store<'c, 'conn> {
         for row in rows {
             let int = |n: usize| row.get::<i32>(n).ok().flatten().unwrap_or_default();
             let player: String = row.get(2).ok().flatten().unwrap_or_default();
-            let last_date: TimestampWithTimeZone =
-                row.get(12).ok().flatten().unwrap_or_else(|| internal("standing without date"));
-            let last = GameKey { played_at: last_date.into_inner(), game_id: int(13) };
+            let last_date: TimestampWithTimeZone = row
+                .get(12)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| internal("standing without date"));
+            let last = GameKey {
+                played_at: last_date.into_inner(),
+                game_id: int(13),
+            };
             out.entry(int(1)).or_default().insert(
                 player,
                 Standing {
@@ -445,12 +504,21 @@ impl<'c, 'conn> Store<'c, 'conn> {
             "SELECT nextval('elo_history_id_seq')::int4 FROM generate_series(1, $1)",
             &[(n as i32).into()],
         );
-        rows.map(|r| r.get::<i32>(1).ok().flatten().unwrap_or_else(|| internal("no id"))).collect()
+        rows.map(|r| {
+            r.get::<i32>(1)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| internal("no id"))
+        })
+        .collect()
     }
 
     /// Appends games that come after all of their players' rated games, for several rankings
     /// at once: one INSERT into the history and one upsert of the standings.
-    pub fn append(&mut self, batches: &[(&Ranking, Vec<RatedGame<String>>, HashMap<String, Standing>)]) {
+    pub fn append(
+        &mut self,
+        batches: &[(&Ranking, Vec<RatedGame<String>>, HashMap<String, Standing>)],
+    ) {
         let total: usize = batches.iter().map(|(_, games, _)| 2 * games.len()).sum();
         let mut ids = self.next_ids(total).into_iter();
         let mut entries = Vec::with_capacity(total);
@@ -468,8 +536,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
                     (&game.white, pair.white, game.white_score),
                     (&game.black, pair.black, 1.0 - game.white_score),
                 ] {
-                    let id = ids.next().unwrap_or_else(|| internal("ran out of history ids"));
-                    let tip = tips.entry(player.clone()).or_insert((0, Record::default(), game.key));
+                    let id = ids
+                        .next()
+                        .unwrap_or_else(|| internal("ran out of history ids"));
+                    let tip =
+                        tips.entry(player.clone())
+                            .or_insert((0, Record::default(), game.key));
                     entries.push(Entry {
                         id,
                         player: player.clone(),
@@ -537,13 +609,21 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let draws = col(&|r| r.record.draws);
         let losses = col(&|r| r.record.losses);
         let last_games = col(&|r| r.last_game.game_id);
-        let last_dates: Vec<TimestampWithTimeZone> = rows.iter().map(|r| timestamp(r.last_game.played_at)).collect();
+        let last_dates: Vec<TimestampWithTimeZone> = rows
+            .iter()
+            .map(|r| timestamp(r.last_game.played_at))
+            .collect();
         let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
         let ratings: Vec<String> = rows.iter().map(|r| numeric_text(r.state.rating)).collect();
         let rds: Vec<Option<String>> = rows.iter().map(|r| r.state.rd.map(numeric_text)).collect();
-        let vols: Vec<Option<String>> = rows.iter().map(|r| r.state.volatility.map(numeric_text)).collect();
-        let peaks: Vec<String> =
-            rows.iter().map(|r| numeric_text(r.record.peak.unwrap_or(r.state.rating))).collect();
+        let vols: Vec<Option<String>> = rows
+            .iter()
+            .map(|r| r.state.volatility.map(numeric_text))
+            .collect();
+        let peaks: Vec<String> = rows
+            .iter()
+            .map(|r| numeric_text(r.record.peak.unwrap_or(r.state.rating)))
+            .collect();
         self.query(
             upsert_standings!(
                 "SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
@@ -587,26 +667,45 @@ impl<'c, 'conn> Store<'c, 'conn> {
                    AND (e.game_date, e.game_id) < ($3, $4)
                  ORDER BY e.game_date DESC, e.game_id DESC
                  LIMIT 1) e",
-            &[ranking.into(), players.into(), timestamp(from.played_at).into(), from.game_id.into()],
+            &[
+                ranking.into(),
+                players.into(),
+                timestamp(from.played_at).into(),
+                from.game_id.into(),
+            ],
         );
         let mut out = HashMap::new();
         for row in rows {
             let player: String = row.get(1).ok().flatten().unwrap_or_default();
-            let date: TimestampWithTimeZone = row.get(6).ok().flatten().unwrap_or_else(|| internal("no date"));
+            let date: TimestampWithTimeZone = row
+                .get(6)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| internal("no date"));
             let state = PlayerState {
                 rating: row.get::<f64>(3).ok().flatten().unwrap_or_default(),
                 rd: row.get::<f64>(4).ok().flatten(),
                 volatility: row.get::<f64>(5).ok().flatten(),
                 last_played: Some(date.into_inner()),
             };
-            out.insert(player, (row.get::<i32>(2).ok().flatten().unwrap_or_default(), state));
+            out.insert(
+                player,
+                (row.get::<i32>(2).ok().flatten().unwrap_or_default(), state),
+            );
         }
         out
     }
 
     /// The entries of `ranking` from `from` on (all when `None`), by (player, game).
-    fn entries_from(&mut self, ranking: i32, from: Option<GameKey>) -> HashMap<(String, i32), Stored> {
-        let from = from.unwrap_or(GameKey { played_at: i64::MIN, game_id: i32::MIN });
+    fn entries_from(
+        &mut self,
+        ranking: i32,
+        from: Option<GameKey>,
+    ) -> HashMap<(String, i32), Stored> {
+        let from = from.unwrap_or(GameKey {
+            played_at: i64::MIN,
+            game_id: i32::MIN,
+        });
         let rows = self.client.update(
             "SELECT id, user_id_in_service::text, game_id, elo::float8, rd::float8, volatility::float8,
                     previous_entry, game_date
@@ -641,7 +740,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// Returns the number of entries of the replay.
     pub fn rebuild_from(&mut self, ranking: &Ranking, from: Option<GameKey>) -> i64 {
         let games = ranking.counted(&self.games_from(from));
-        let mut players: Vec<&str> = games.iter().flat_map(|g| [g.white.as_str(), g.black.as_str()]).collect();
+        let mut players: Vec<&str> = games
+            .iter()
+            .flat_map(|g| [g.white.as_str(), g.black.as_str()])
+            .collect();
         players.sort_unstable();
         players.dedup();
         let before = match from {
@@ -650,7 +752,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         };
         let mut states: HashMap<String, PlayerState> =
             before.iter().map(|(p, (_, s))| (p.clone(), *s)).collect();
-        let mut tips: HashMap<String, i32> = before.iter().map(|(p, (id, _))| (p.clone(), *id)).collect();
+        let mut tips: HashMap<String, i32> =
+            before.iter().map(|(p, (id, _))| (p.clone(), *id)).collect();
         let rated = replay_or_raise(ranking, &mut states, &games);
 
         let mut stored = self.entries_from(ranking.id, from);
@@ -670,7 +773,11 @@ impl<'c, 'conn> Store<'c, 'conn> {
             ] {
                 let old = stored.remove(&(player.clone(), game.key.game_id));
                 let id = old.as_ref().map_or_else(
-                    || fresh.next().unwrap_or_else(|| internal("ran out of history ids")),
+                    || {
+                        fresh
+                            .next()
+                            .unwrap_or_else(|| internal("ran out of history ids"))
+                    },
                     |o| o.id,
                 );
                 let entry = Entry {
@@ -681,7 +788,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
                     state,
                     previous: tips.insert(player.clone(), id),
                 };
-                let record = records.entry(player.clone()).or_insert((Record::default(), id, game.key));
+                let record =
+                    records
+                        .entry(player.clone())
+                        .or_insert((Record::default(), id, game.key));
                 record.0.add(score, state.rating);
                 (record.1, record.2) = (id, game.key);
                 match old {
@@ -698,7 +808,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
             Some(_) => self.refresh_standings(ranking.id, Some(players)),
             None => {
                 // A replay from scratch knows every record: no need to read the history back.
-                self.query("DELETE FROM ranking_players WHERE ranking_id = $1", &[ranking.id.into()]);
+                self.query(
+                    "DELETE FROM ranking_players WHERE ranking_id = $1",
+                    &[ranking.id.into()],
+                );
                 let rows: Vec<PlayerRow> = records
                     .into_iter()
                     .map(|(player, (record, entry, last_game))| PlayerRow {

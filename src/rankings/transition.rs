@@ -28,7 +28,10 @@ fn attribute_numbers(tupdesc: pg_sys::TupleDesc, names: &[&str]) -> Vec<usize> {
             desc.iter()
                 .position(|a| !a.is_dropped() && a.name() == *name)
                 .unwrap_or_else(|| {
-                    raise(PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN, format!("service_games has no column {name}"))
+                    raise(
+                        PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+                        format!("service_games has no column {name}"),
+                    )
                 })
         })
         .collect()
@@ -47,7 +50,16 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
         let tupdesc = (*data.tg_relation).rd_att;
         let columns = attribute_numbers(
             tupdesc,
-            &["id", "creation_date", "white_player", "black_player", "result", "clock", "service_id", "is_ranked"],
+            &[
+                "id",
+                "creation_date",
+                "white_player",
+                "black_player",
+                "result",
+                "clock",
+                "service_id",
+                "is_ranked",
+            ],
         );
         let natts = (*tupdesc).natts;
         let slot = pg_sys::MakeSingleTupleTableSlot(tupdesc, &pg_sys::TTSOpsMinimalTuple);
@@ -68,7 +80,9 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
                 continue;
             }
             let text = |i: usize| {
-                value(i).and_then(|d| String::from_datum(d, false)).unwrap_or_default()
+                value(i)
+                    .and_then(|d| String::from_datum(d, false))
+                    .unwrap_or_default()
             };
             let result = PgHeapTuple::from_composite_datum(value(4).expect("result is NOT NULL"));
             let clock = value(5).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));

@@ -39,10 +39,15 @@ pub fn appendable<P: Eq + Hash>(latest: &HashMap<P, GameKey>, games: &[RatedGame
     let mut first_new: HashMap<&P, GameKey> = HashMap::new();
     for g in games {
         for p in [&g.white, &g.black] {
-            first_new.entry(p).and_modify(|k| *k = (*k).min(g.key)).or_insert(g.key);
+            first_new
+                .entry(p)
+                .and_modify(|k| *k = (*k).min(g.key))
+                .or_insert(g.key);
         }
     }
-    first_new.iter().all(|(p, first)| latest.get(*p).is_none_or(|last| last < first))
+    first_new
+        .iter()
+        .all(|(p, first)| latest.get(*p).is_none_or(|last| last < first))
 }
 
 #[cfg(test)]
@@ -50,11 +55,19 @@ mod tests {
     use super::*;
 
     fn key(at: i64, id: i32) -> GameKey {
-        GameKey { played_at: at, game_id: id }
+        GameKey {
+            played_at: at,
+            game_id: id,
+        }
     }
 
     fn game(id: i32, at: i64, w: &'static str, b: &'static str) -> RatedGame<&'static str> {
-        RatedGame { key: key(at, id), white: w, black: b, white_score: 1.0 }
+        RatedGame {
+            key: key(at, id),
+            white: w,
+            black: b,
+            white_score: 1.0,
+        }
     }
 
     #[test]
@@ -63,7 +76,16 @@ mod tests {
         r.add(1.0, 820.0);
         r.add(0.5, 815.0);
         r.add(0.0, 790.0);
-        assert_eq!(r, Record { games: 3, wins: 1, draws: 1, losses: 1, peak: Some(820.0) });
+        assert_eq!(
+            r,
+            Record {
+                games: 3,
+                wins: 1,
+                draws: 1,
+                losses: 1,
+                peak: Some(820.0)
+            }
+        );
     }
 
     #[test]
@@ -87,7 +109,13 @@ mod tests {
     fn each_player_is_checked_against_their_own_first_new_game() {
         // c's new game comes early but c has no history; a's history ends before a's new game.
         let latest = HashMap::from([("a", key(10, 1))]);
-        assert!(appendable(&latest, &[game(5, 5, "c", "d"), game(6, 50, "a", "c")]));
-        assert!(!appendable(&latest, &[game(5, 5, "a", "d"), game(6, 50, "a", "c")]));
+        assert!(appendable(
+            &latest,
+            &[game(5, 5, "c", "d"), game(6, 50, "a", "c")]
+        ));
+        assert!(!appendable(
+            &latest,
+            &[game(5, 5, "a", "d"), game(6, 50, "a", "c")]
+        ));
     }
 }

@@ -55,8 +55,12 @@ pub fn replay<P: Eq + Hash + Clone + std::fmt::Display>(
                 game.key.game_id, game.white
             )));
         }
-        let white = *states.entry(game.white.clone()).or_insert_with(|| system.start());
-        let black = *states.entry(game.black.clone()).or_insert_with(|| system.start());
+        let white = *states
+            .entry(game.white.clone())
+            .or_insert_with(|| system.start());
+        let black = *states
+            .entry(game.black.clone())
+            .or_insert_with(|| system.start());
         let (w, b) = system.rate(&white, &black, game.white_score, game.key.played_at)?;
         states.insert(game.white.clone(), w);
         states.insert(game.black.clone(), b);
@@ -70,10 +74,21 @@ mod tests {
     use super::*;
 
     fn game(id: i32, at: i64, w: &str, b: &str, s: f64) -> RatedGame<String> {
-        RatedGame { key: GameKey { played_at: at, game_id: id }, white: w.into(), black: b.into(), white_score: s }
+        RatedGame {
+            key: GameKey {
+                played_at: at,
+                game_id: id,
+            },
+            white: w.into(),
+            black: b.into(),
+            white_score: s,
+        }
     }
 
-    const ELO: RatingSystem = RatingSystem::Elo { starting: 800.0, k: 40.0 };
+    const ELO: RatingSystem = RatingSystem::Elo {
+        starting: 800.0,
+        k: 40.0,
+    };
 
     #[test]
     fn a_replay_in_two_parts_equals_one_replay() {

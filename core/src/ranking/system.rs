@@ -50,7 +50,12 @@ impl RatingSystem {
     pub fn start(&self) -> PlayerState {
         match *self {
             RatingSystem::Elo { starting, .. } | RatingSystem::Skemino { starting } => {
-                PlayerState { rating: stored(starting), rd: None, volatility: None, last_played: None }
+                PlayerState {
+                    rating: stored(starting),
+                    rd: None,
+                    volatility: None,
+                    last_played: None,
+                }
             }
             RatingSystem::Glicko2 { starting, .. } => PlayerState {
                 rating: stored(starting.rating),
@@ -85,7 +90,12 @@ impl RatingSystem {
                 let (w, b) = skemino::update(white.rating, black.rating, white_score)?;
                 Ok((after(w, None), after(b, None)))
             }
-            RatingSystem::Glicko2 { tau, period_micros, bounds, starting } => {
+            RatingSystem::Glicko2 {
+                tau,
+                period_micros,
+                bounds,
+                starting,
+            } => {
                 let before = |p: &PlayerState| -> Result<glicko2::Rating, RatingError> {
                     let r = glicko2::Rating::new(
                         p.rating,
@@ -99,7 +109,8 @@ impl RatingSystem {
                         _ => Ok(r),
                     }
                 };
-                let (w, b) = glicko2::game(before(white)?, before(black)?, white_score, tau, &bounds)?;
+                let (w, b) =
+                    glicko2::game(before(white)?, before(black)?, white_score, tau, &bounds)?;
                 Ok((after(w.rating, Some(w)), after(b.rating, Some(b))))
             }
         }
@@ -118,8 +129,14 @@ mod tests {
     #[test]
     fn random_chess_elo_matches_the_formula() {
         // Q = 10^(R/400); E = Q_self / (Q_self + Q_opp); new = R + K (S - E).
-        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
-        let a = PlayerState { rating: 900.0, ..sys.start() };
+        let sys = RatingSystem::Elo {
+            starting: 800.0,
+            k: 40.0,
+        };
+        let a = PlayerState {
+            rating: 900.0,
+            ..sys.start()
+        };
         let b = sys.start();
         let (w, l) = sys.rate(&a, &b, 1.0, 10).unwrap();
         let qa = 10f64.powf(900.0 / 400.0);
@@ -134,15 +151,24 @@ mod tests {
 
     #[test]
     fn equal_players_drawing_keep_their_ratings() {
-        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
+        let sys = RatingSystem::Elo {
+            starting: 800.0,
+            k: 40.0,
+        };
         let (w, b) = sys.rate(&sys.start(), &sys.start(), 0.5, 0).unwrap();
         assert_eq!((w.rating, b.rating), (800.0, 800.0));
     }
 
     #[test]
     fn states_are_rounded_to_the_stored_precision() {
-        let sys = RatingSystem::Elo { starting: 800.0, k: 40.0 };
-        let a = PlayerState { rating: 812.3456789012345, ..sys.start() };
+        let sys = RatingSystem::Elo {
+            starting: 800.0,
+            k: 40.0,
+        };
+        let a = PlayerState {
+            rating: 812.3456789012345,
+            ..sys.start()
+        };
         let (w, _) = sys.rate(&a, &sys.start(), 1.0, 0).unwrap();
         let text = format!("{:.10}", w.rating);
         assert_eq!(text.parse::<f64>().unwrap(), w.rating);
@@ -152,8 +178,14 @@ mod tests {
     fn skemino_uses_the_seed_formula() {
         // Seed 004, example 1: 1613 beats 1609 → about 1621 and 1601.
         let sys = RatingSystem::Skemino { starting: 1000.0 };
-        let a = PlayerState { rating: 1613.0, ..sys.start() };
-        let b = PlayerState { rating: 1609.0, ..sys.start() };
+        let a = PlayerState {
+            rating: 1613.0,
+            ..sys.start()
+        };
+        let b = PlayerState {
+            rating: 1609.0,
+            ..sys.start()
+        };
         let (w, l) = sys.rate(&a, &b, 1.0, 0).unwrap();
         assert_eq!((w.rating.round(), l.rating.round()), (1621.0, 1601.0));
     }
@@ -166,8 +198,16 @@ mod tests {
             period_micros: Some(period_from_days(7.0)),
             bounds: glicko2::Bounds::default(),
         };
-        let fresh = PlayerState { rating: 1500.0, rd: Some(60.0), volatility: Some(0.06), last_played: Some(0) };
-        let idle = sys.rate(&fresh, &fresh, 0.5, period_from_days(7.0 * 52.0)).unwrap().0;
+        let fresh = PlayerState {
+            rating: 1500.0,
+            rd: Some(60.0),
+            volatility: Some(0.06),
+            last_played: Some(0),
+        };
+        let idle = sys
+            .rate(&fresh, &fresh, 0.5, period_from_days(7.0 * 52.0))
+            .unwrap()
+            .0;
         let busy = sys.rate(&fresh, &fresh, 0.5, 0).unwrap().0;
         assert!(idle.rd.unwrap() > busy.rd.unwrap());
         // A draw between equals leaves the rating in place and shrinks the RD.
@@ -183,7 +223,12 @@ mod tests {
             period_micros: None,
             bounds: glicko2::Bounds::default(),
         };
-        let p = PlayerState { rating: 1500.0, rd: Some(80.0), volatility: Some(0.06), last_played: Some(0) };
+        let p = PlayerState {
+            rating: 1500.0,
+            rd: Some(80.0),
+            volatility: Some(0.06),
+            last_played: Some(0),
+        };
         let soon = sys.rate(&p, &p, 1.0, 1).unwrap();
         let late = sys.rate(&p, &p, 1.0, i64::MAX / 2).unwrap();
         assert_eq!(soon.0.rating, late.0.rating);
@@ -191,7 +236,10 @@ mod tests {
 
     #[test]
     fn a_bad_parameter_is_an_error_not_a_nan() {
-        let sys = RatingSystem::Elo { starting: 800.0, k: f64::NAN };
+        let sys = RatingSystem::Elo {
+            starting: 800.0,
+            k: f64::NAN,
+        };
         assert!(sys.rate(&sys.start(), &sys.start(), 1.0, 0).is_err());
         let sys = RatingSystem::Skemino { starting: 4000.0 };
         assert!(sys.rate(&sys.start(), &sys.start(), 1.0, 0).is_err());

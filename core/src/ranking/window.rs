@@ -101,7 +101,14 @@ mod tests {
         let mut g = game(5, 0);
         g.black_is_bot = true;
         assert_eq!(blitz().counts(&g), Ok(false));
-        assert_eq!(RankingWindow { include_bots: true, ..blitz() }.counts(&g), Ok(true));
+        assert_eq!(
+            RankingWindow {
+                include_bots: true,
+                ..blitz()
+            }
+            .counts(&g),
+            Ok(true)
+        );
     }
 
     #[test]
@@ -119,10 +126,21 @@ mod tests {
         let g = GameFacts {
             clock: Some(Clock {
                 starting_time: Interval::ZERO,
-                move_increase: Interval { months: 0, days: 0, micros: i64::MAX / 2 },
+                move_increase: Interval {
+                    months: 0,
+                    days: 0,
+                    micros: i64::MAX / 2,
+                },
             }),
             ..game(0, 0)
         };
-        assert_eq!(RankingWindow { playtime_max: None, ..blitz() }.counts(&g), Err(IntervalOverflow));
+        assert_eq!(
+            RankingWindow {
+                playtime_max: None,
+                ..blitz()
+            }
+            .counts(&g),
+            Err(IntervalOverflow)
+        );
     }
 }
