@@ -15,9 +15,9 @@ FROM glicko2_update('(1500,200,0.06)', ARRAY['(1400,30,0.06)', '(1550,100,0.06)'
 SELECT round(((g).white).rating::numeric, 1) AS white, round(((g).black).rating::numeric, 1) AS black
 FROM glicko2_game('(1500,350,0.06)', '(1700,80,0.06)', 1) AS g;
 SELECT round((glicko2_decay('(1500,60,0.06)', 52)).rd::numeric, 1) AS rd_after_a_year_of_weeks;
-SELECT i AS placement_order, round((p).rating::numeric, 1) AS rating, round((p).rd::numeric, 1) AS rd
+SELECT m.player, round(m.rating::numeric, 1) AS rating, round(m.rd::numeric, 1) AS rd
 FROM unnest(glicko2_multiplayer(ARRAY['(1500,350,0.06)', '(1600,200,0.06)', '(1400,100,0.06)', '(1500,50,0.06)']::glicko2_rating[],
-                                '{1,2,2,4}')) WITH ORDINALITY AS m(p, i);
+                                '{1,2,2,4}')) WITH ORDINALITY AS m(rating, rd, volatility, player);
 -- performance ratings, including the edge cases of zero and full scores
 SELECT round(performance_rating('{1500,1600,1700}', 2)::numeric, 1) AS performance,
        fide_tpr('{2200,2100,2000}', 2.5) AS fide_tpr, fide_tpr('{2200,2100,2000}', 3) AS tpr_full_score,
