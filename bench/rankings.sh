@@ -6,7 +6,9 @@
 # 2. the PL/pgSQL baseline (bench/rankings/baseline.sql: latest rating read from a view over the
 #    whole history) and our trigger, each rating games 10,001-10,500 with 10,000 games already in
 #    the history, and their ratio;
-# 3. recalculate_ranking of the Global ranking (every game) from scratch.
+# 3. recalculate_ranking of the Global ranking (every game) from scratch, unchanged and after a
+#    change of K that rewrites every entry.
+# The cluster runs with shared_buffers = 1GB (the history and its indexes outgrow the default).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -16,7 +18,8 @@ block=10000
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-cluster_start
+# 600,000 history entries and their indexes outgrow the default 128 MB of shared buffers.
+CLUSTER_OPTIONS="-c shared_buffers=1GB" cluster_start
 trap cluster_stop EXIT
 flock -u 9
 

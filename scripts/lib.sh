@@ -40,7 +40,8 @@ install_extension() {
 }
 
 # Starts a throwaway cluster as the postgres OS user on a private socket directory and
-# exports PGHOST/PGPORT/PGUSER for it. cluster_stop removes it again.
+# exports PGHOST/PGPORT/PGUSER for it (CLUSTER_OPTIONS adds server settings, `-c name=value ...`).
+# cluster_stop removes it again.
 cluster_start() {
     CLUSTER_DIR=$(mktemp -d /tmp/pg_rating_cluster.XXXXXX)
     chown postgres: "$CLUSTER_DIR"
@@ -50,7 +51,7 @@ cluster_start() {
     # The server runs without RUST_BACKTRACE, as in production: errors carry no Rust backtrace.
     runuser -u postgres -- env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE \
         "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
-        -o "-k $CLUSTER_DIR -p $PGPORT -c listen_addresses='' -c fsync=off -c max_connections=50" \
+        -o "-k $CLUSTER_DIR -p $PGPORT -c listen_addresses='' -c fsync=off -c max_connections=50 ${CLUSTER_OPTIONS:-}" \
         start >/dev/null
 }
 
