@@ -5,19 +5,6 @@ use pgrx::{PgLogLevel, PgSqlErrorCode};
 
 /// Raises an ERROR with the given SQLSTATE; never returns.
 pub fn raise(code: PgSqlErrorCode, message: impl Into<String>) -> ! {
-    raise_report(ErrorReport::new(code, message.into(), "pg_rating"))
-}
-
-/// Raises an ERROR with a DETAIL line.
-pub fn raise_with_detail(
-    code: PgSqlErrorCode,
-    message: impl Into<String>,
-    detail: impl Into<String>,
-) -> ! {
-    raise_report(ErrorReport::new(code, message.into(), "pg_rating").set_detail(detail))
-}
-
-fn raise_report(report: ErrorReport) -> ! {
-    report.report(PgLogLevel::ERROR);
+    ErrorReport::new(code, message.into(), "pg_rating").report(PgLogLevel::ERROR);
     unreachable!("an ERROR report does not return")
 }

@@ -191,7 +191,7 @@ fn timestamp(micros: i64) -> TimestampWithTimeZone {
 /// `INSERT INTO ranking_players (every column) <rows> ON CONFLICT DO UPDATE` every column: the
 /// one way a standing is written.
 macro_rules! upsert_standings {
-    ($rows:literal) => {
+    ($rows:expr) => {
         concat!(
             "INSERT INTO ranking_players (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
                                           volatility, games, wins, draws, losses, peak_rating,
@@ -203,6 +203,17 @@ macro_rules! upsert_standings {
                  draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
                  last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id"
         )
+    };
+}
+
+/// The rows of standings to write, from the thirteen arrays of [`standings_args`] ($1 to $13).
+macro_rules! standings_rows {
+    () => {
+        "SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
+                u.wins, u.draws, u.losses, u.peak::numeric, u.date, u.game
+         FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
+                     $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[], $13::timestamptz[])
+              AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)"
     };
 }
 
@@ -267,6 +278,34 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
         });
     }
     games
+}
+
+/// The thirteen arrays [`standings_rows`] reads.
+fn standings_args(rows: &[PlayerRow]) -> Vec<DatumWithOid<'static>> {
+    let ints = |f: &dyn Fn(&PlayerRow) -> i32| -> Vec<i32> { rows.iter().map(f).collect() };
+    let texts = |f: &dyn Fn(&PlayerRow) -> Option<String>| -> Vec<Option<String>> {
+        rows.iter().map(f).collect()
+    };
+    let players: Vec<String> = rows.iter().map(|r| r.player.clone()).collect();
+    let dates: Vec<TimestampWithTimeZone> = rows
+        .iter()
+        .map(|r| timestamp(r.last_game.played_at))
+        .collect();
+    vec![
+        ints(&|r| r.ranking).into(),
+        players.into(),
+        ints(&|r| r.entry).into(),
+        texts(&|r| Some(numeric_text(r.state.rating))).into(),
+        texts(&|r| r.state.rd.map(numeric_text)).into(),
+        texts(&|r| r.state.volatility.map(numeric_text)).into(),
+        ints(&|r| r.record.games).into(),
+        ints(&|r| r.record.wins).into(),
+        ints(&|r| r.record.draws).into(),
+        ints(&|r| r.record.losses).into(),
+        texts(&|r| Some(numeric_text(r.record.peak.unwrap_or(r.state.rating)))).into(),
+        ints(&|r| r.last_game.game_id).into(),
+        dates.into(),
+    ]
 }
 
 impl<'c, 'conn> Store<'c, 'conn> {
@@ -568,86 +607,46 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 }
             }
         }
-        self.insert_entries(&entries);
-        self.upsert_players(&players);
+        self.insert_entries_and_standings(&entries, &players);
     }
 
-    fn insert_entries(&mut self, entries: &[Entry]) {
+    /// Appends entries and writes the standings they change, in one statement.
+    fn insert_entries_and_standings(&mut self, entries: &[Entry], rows: &[PlayerRow]) {
         let c = EntryColumns::of(entries);
         let rankings: Vec<i32> = entries.iter().map(|e| e.ranking).collect();
+        let mut args = standings_args(rows);
+        args.extend([
+            c.ids.into(),
+            c.players.into(),
+            rankings.into(),
+            c.games.into(),
+            c.elos.into(),
+            c.previous.into(),
+            c.rds.into(),
+            c.vols.into(),
+            c.dates.into(),
+        ]);
         self.query(
-            "INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
-                                      rd, volatility, game_date)
-             SELECT u.id, 1, u.player, u.ranking, u.game, u.elo::numeric, u.previous, u.rd::numeric,
-                    u.vol::numeric, u.date
-             FROM unnest($1::int4[], $2::text[], $3::int4[], $4::int4[], $5::text[], $6::int4[], $7::text[],
-                         $8::text[], $9::timestamptz[]) AS u(id, player, ranking, game, elo, previous, rd, vol, date)
-             ORDER BY u.id",
-            &[
-                c.ids.into(),
-                c.players.into(),
-                rankings.into(),
-                c.games.into(),
-                c.elos.into(),
-                c.previous.into(),
-                c.rds.into(),
-                c.vols.into(),
-                c.dates.into(),
-            ],
+            concat!(
+                "WITH history AS (
+                     INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo,
+                                              previous_entry, rd, volatility, game_date)
+                     SELECT e.id, 1, e.player, e.ranking, e.game, e.elo::numeric, e.previous, e.rd::numeric,
+                            e.vol::numeric, e.date
+                     FROM unnest($14::int4[], $15::text[], $16::int4[], $17::int4[], $18::text[], $19::int4[],
+                                 $20::text[], $21::text[], $22::timestamptz[])
+                          AS e(id, player, ranking, game, elo, previous, rd, vol, date)
+                     ORDER BY e.id) ",
+                upsert_standings!(standings_rows!())
+            ),
+            &args,
         );
     }
 
     fn upsert_players(&mut self, rows: &[PlayerRow]) {
-        if rows.is_empty() {
-            return;
+        if !rows.is_empty() {
+            self.query(upsert_standings!(standings_rows!()), &standings_args(rows));
         }
-        let col = |f: &dyn Fn(&PlayerRow) -> i32| -> Vec<i32> { rows.iter().map(f).collect() };
-        let rankings = col(&|r| r.ranking);
-        let entries = col(&|r| r.entry);
-        let games = col(&|r| r.record.games);
-        let wins = col(&|r| r.record.wins);
-        let draws = col(&|r| r.record.draws);
-        let losses = col(&|r| r.record.losses);
-        let last_games = col(&|r| r.last_game.game_id);
-        let last_dates: Vec<TimestampWithTimeZone> = rows
-            .iter()
-            .map(|r| timestamp(r.last_game.played_at))
-            .collect();
-        let players: Vec<&str> = rows.iter().map(|r| r.player.as_str()).collect();
-        let ratings: Vec<String> = rows.iter().map(|r| numeric_text(r.state.rating)).collect();
-        let rds: Vec<Option<String>> = rows.iter().map(|r| r.state.rd.map(numeric_text)).collect();
-        let vols: Vec<Option<String>> = rows
-            .iter()
-            .map(|r| r.state.volatility.map(numeric_text))
-            .collect();
-        let peaks: Vec<String> = rows
-            .iter()
-            .map(|r| numeric_text(r.record.peak.unwrap_or(r.state.rating)))
-            .collect();
-        self.query(
-            upsert_standings!(
-                "SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
-                    u.wins, u.draws, u.losses, u.peak::numeric, u.date, u.game
-             FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
-                         $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[], $13::timestamptz[])
-                  AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)"
-            ),
-            &[
-                rankings.into(),
-                players.into(),
-                entries.into(),
-                ratings.into(),
-                rds.into(),
-                vols.into(),
-                games.into(),
-                wins.into(),
-                draws.into(),
-                losses.into(),
-                peaks.into(),
-                last_games.into(),
-                last_dates.into(),
-            ],
-        );
     }
 
     /// Each player's latest entry in `ranking` before `from`: the state the rebuild starts from.
