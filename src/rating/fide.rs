@@ -3,7 +3,7 @@
 use pg_rating_core::rating::fide;
 use pgrx::prelude::*;
 
-use super::{check, floats, ints};
+use super::{check, elements};
 
 extension_sql_file!(
     "../../sql/rating_fide.sql",
@@ -47,15 +47,15 @@ fn fide_rating_change(
     opponents: Array<'_, i32>,
     scores: Array<'_, f64>,
 ) -> i32 {
-    let o = ints(&opponents, "opponent rating");
-    let s = floats(&scores, "score");
+    let o = elements(&opponents, "opponent rating");
+    let s = elements(&scores, "score");
     check(fide::rating_change(rating, k, &o, &s))
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
 fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
     check(fide::tpr(
-        &ints(&opponent_ratings, "opponent rating"),
+        &elements(&opponent_ratings, "opponent rating"),
         score,
     ))
 }
@@ -63,7 +63,7 @@ fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
 #[pg_extern(immutable, strict, parallel_safe)]
 fn fide_ptp(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
     check(fide::ptp(
-        &ints(&opponent_ratings, "opponent rating"),
+        &elements(&opponent_ratings, "opponent rating"),
         score,
     ))
 }

@@ -13,7 +13,7 @@ use pgrx::{
     composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated,
 };
 
-use super::{check, floats, longs, null_not_allowed, out_descs, sqlstate, Shape};
+use super::{check, elements, null_not_allowed, out_descs, sqlstate, Shape};
 use crate::error::raise;
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
@@ -171,7 +171,7 @@ fn glicko2_update(
 ) -> composite_type!('static, "glicko2_rating") {
     let p = read(&player, "player");
     let (opps, _) = read_array(opponents, "opponent");
-    let s = floats(&scores, "score");
+    let s = elements(&scores, "score");
     let r = check(glicko2::update(
         p,
         &opps,
@@ -257,7 +257,7 @@ fn glicko2_multiplayer(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Vec<composite_type!('static, "glicko2_rating")> {
     let (ps, _) = read_array(players, "player");
-    let pl = floats(&placements, "placement");
+    let pl = elements(&placements, "placement");
     let out = check(glicko2::multiplayer(
         &ps,
         &pl,
@@ -348,7 +348,7 @@ fn glicko2_rate_period(
         name!(rating, composite_type!('static, "glicko2_rating")),
     ),
 > {
-    let ids = longs(&player_ids, "player id");
+    let ids = elements(&player_ids, "player id");
     if ids.len() != ratings.len() {
         check::<()>(Err(pg_rating_core::rating::RatingError::length_mismatch(
             "glicko2_rate_period (player_ids, ratings)",
@@ -359,7 +359,7 @@ fn glicko2_rate_period(
     let (players, type_oid) = read_array(ratings, "rating");
     let index = IdIndex::new(&ids);
     let lookup = |side: &Array<'_, i64>, what: &str| -> Vec<usize> {
-        longs(side, what)
+        elements(side, what)
             .iter()
             .map(|&id| {
                 index.get(id).unwrap_or_else(|| {
@@ -373,7 +373,7 @@ fn glicko2_rate_period(
     };
     let w = lookup(&white, "white player id");
     let b = lookup(&black, "black player id");
-    let s = floats(&white_scores, "score");
+    let s = elements(&white_scores, "score");
     let out = check(glicko2::rate_period(
         &players,
         &w,

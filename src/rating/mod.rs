@@ -46,33 +46,12 @@ pub(crate) fn null_not_allowed(what: &str) -> ! {
     )
 }
 
-/// The elements of a float8[] without NULLs: borrowed from the array when it has no NULL
-/// (no copy), otherwise a 22004 error naming `what`.
-pub(crate) fn floats<'a>(a: &'a Array<'_, f64>, what: &str) -> Cow<'a, [f64]> {
-    match a.as_slice() {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(
-            a.iter()
-                .map(|v| v.unwrap_or_else(|| null_not_allowed(what)))
-                .collect(),
-        ),
-    }
-}
-
-/// The elements of a bigint[] without NULLs.
-pub(crate) fn longs<'a>(a: &'a Array<'_, i64>, what: &str) -> Cow<'a, [i64]> {
-    match a.as_slice() {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => Cow::Owned(
-            a.iter()
-                .map(|v| v.unwrap_or_else(|| null_not_allowed(what)))
-                .collect(),
-        ),
-    }
-}
-
-/// The elements of an int[] without NULLs.
-pub(crate) fn ints<'a>(a: &'a Array<'_, i32>, what: &str) -> Cow<'a, [i32]> {
+/// The elements of a float8[], bigint[] or int[] without NULLs: borrowed from the array when
+/// it has no NULL (no copy), otherwise a 22004 error naming `what`.
+pub(crate) fn elements<'a, T>(a: &'a Array<'_, T>, what: &str) -> Cow<'a, [T]>
+where
+    T: pgrx::array::Scalar + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
     match a.as_slice() {
         Ok(s) => Cow::Borrowed(s),
         Err(_) => Cow::Owned(

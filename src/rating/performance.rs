@@ -3,7 +3,7 @@
 use pg_rating_core::rating::performance;
 use pgrx::prelude::*;
 
-use super::{check, floats};
+use super::{check, elements};
 
 extension_sql_file!(
     "../../sql/rating_performance.sql",
@@ -14,7 +14,7 @@ extension_sql_file!(
 #[pg_extern(immutable, strict, parallel_safe)]
 fn performance_rating(opponent_ratings: Array<'_, f64>, score: f64) -> f64 {
     check(performance::performance_rating(
-        &floats(&opponent_ratings, "opponent rating"),
+        &elements(&opponent_ratings, "opponent rating"),
         score,
     ))
 }
