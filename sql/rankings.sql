@@ -82,9 +82,13 @@ CREATE TABLE ranking_players (
 -- writer's commit fails with a serialization error instead of computing from stale ratings.
 CREATE TABLE ranking_writes (
     only_row bool PRIMARY KEY DEFAULT true CONSTRAINT ranking_writes_one_row CHECK (only_row),
+    -- Set from ranking_versions whenever rankings change, so a backend may keep them in memory.
+    rankings_version bigint NOT NULL DEFAULT 0,
     writes   bigint NOT NULL DEFAULT 0
 );
 INSERT INTO ranking_writes DEFAULT VALUES;
+-- A sequence, not a counter: a rolled-back change never hands its number to a later one.
+CREATE SEQUENCE ranking_versions;
 
 -- Which rankings each game counts in: a ranked local game with a clock whose nominal length
 -- (clock_base_time) lies in [playtime_min, playtime_max), and no bot unless the ranking takes bots.
@@ -210,6 +214,9 @@ CREATE TRIGGER rerate_redated_service_games
 CREATE TRIGGER recalculate_changed_ranking
     AFTER INSERT OR UPDATE ON rankings
     FOR EACH ROW EXECUTE FUNCTION recalculate_changed_ranking();
+CREATE TRIGGER note_rankings_change
+    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON rankings
+    FOR EACH STATEMENT EXECUTE FUNCTION note_rankings_change();
 CREATE TRIGGER check_elo_history_entry
     BEFORE INSERT OR UPDATE ON elo_history
     FOR EACH ROW EXECUTE FUNCTION check_elo_history_entry();
@@ -221,6 +228,7 @@ ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalo
 ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION note_rankings_change() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_ranking(int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE recalculate_ranking(int) FROM PUBLIC;
 
@@ -241,7 +249,8 @@ COMMENT ON TABLE elo_history IS
 COMMENT ON TABLE ranking_players IS
     'Each player''s current standing in each ranking (latest entry, rating, record, peak), kept by the triggers.';
 COMMENT ON TABLE ranking_writes IS
-    'One row: the lock every writer of elo_history and ranking_players takes first; writes counts them.';
+    'One row: the lock every writer of elo_history and ranking_players takes first; writes counts them, '
+    'rankings_version changes with every change of rankings.';
 COMMENT ON VIEW games_rankings IS 'The (game, ranking) pairs: every ranking each service game counts in.';
 COMMENT ON FUNCTION ranking_at_timestamp(timestamptz) IS
     'Every Random Chess account''s rating in every ranking it may take part in, after its latest game dated '
@@ -267,5 +276,7 @@ COMMENT ON FUNCTION rate_service_games() IS
 COMMENT ON FUNCTION rerate_redated_service_game() IS
     'Trigger: moves a re-dated game to its new place in the history of its rankings.';
 COMMENT ON FUNCTION recalculate_changed_ranking() IS 'Trigger: recalculates an inserted or updated ranking.';
+COMMENT ON FUNCTION note_rankings_change() IS
+    'Trigger: records that rankings changed (ranking_writes.rankings_version), so cached rankings are re-read.';
 COMMENT ON FUNCTION check_elo_history_entry() IS
     'Trigger: a history entry written outside pg_rating''s triggers must be a (game, ranking) pair of games_rankings.';

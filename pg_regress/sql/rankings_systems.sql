@@ -50,3 +50,18 @@ INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, s
                       rating_system)
 VALUES ('Skemino too high', '0', NULL, 0, 4000, true, 0, 'skemino');
 SELECT count(*) AS rankings FROM rankings;
+
+-- rankings are kept in memory per session: the next game is rated with the changed K, and in a
+-- ranking created after the session last rated a game
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+VALUES ('Created late', '0', NULL, 0, 1200, true, 10);
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', '2024-07-01', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '2', '3', true);
+SELECT r.name, round(c.change, 4) AS change,
+       round((elo_update(c.rating_before::float8, c.opponent_rating_before::float8, 1, r.k_factor::float8)
+              - c.rating_before::float8)::numeric, 4) AS elo_update_with_its_k
+FROM rating_changes c JOIN rankings r ON r.id = c.ranking_id
+WHERE c.game_id = 4 AND c.user_id_in_service = '2' AND r.rating_system = 'elo'
+ORDER BY r.id;
+-- a ranking with history cannot be deleted
+DELETE FROM rankings WHERE name = 'Created late';

@@ -27,6 +27,7 @@ extension_sql_file!(
         rerate_redated_service_game,
         recalculate_changed_ranking,
         check_elo_history_entry,
+        note_rankings_change,
         rebuild_ranking
     ]
 );
@@ -95,8 +96,8 @@ fn rate_service_games<'a>(
         let mut store = Store::new(client);
         let games = store.with_bot_flags(new_games);
         let _writing = HistoryWrite::begin();
-        store.lock();
-        let rankings = store.rankings(None);
+        let version = store.lock();
+        let rankings = store.all_rankings(version);
         rate_games(&mut store, &rankings, &games);
     });
     Ok(None)
@@ -124,8 +125,8 @@ fn rerate_redated_service_game<'a>(
         let mut store = Store::new(client);
         let Some(game) = store.game(id) else { return };
         let _writing = HistoryWrite::begin();
-        store.lock();
-        for ranking in store.rankings(None) {
+        let version = store.lock();
+        for ranking in store.all_rankings(version) {
             if !ranking.counted(std::slice::from_ref(&game)).is_empty() {
                 store.rebuild_from(&ranking, Some(from));
             }
@@ -169,6 +170,17 @@ fn rebuild(ranking_id: i32) -> i64 {
 #[pg_extern(volatile, strict, parallel_unsafe)]
 fn rebuild_ranking(ranking_id: i32) -> i64 {
     rebuild(ranking_id)
+}
+
+/// AFTER INSERT, UPDATE, DELETE or TRUNCATE ON rankings, per statement: the rankings a backend
+/// keeps in memory are stale from now on.
+#[pg_trigger]
+fn note_rankings_change<'a>(
+    _trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    Spi::run("UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')")
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    Ok(None)
 }
 
 /// BEFORE INSERT OR UPDATE ON elo_history: an entry written by anyone but pg_rating's own

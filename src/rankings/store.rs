@@ -23,6 +23,7 @@ use super::transition::NewGame;
 use crate::error::raise;
 
 /// A ranking: which games count in it and how they are rated.
+#[derive(Clone)]
 pub struct Ranking {
     pub id: i32,
     pub window: RankingWindow,
@@ -154,9 +155,12 @@ struct PlayerRow {
 
 pub struct Store<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
+    extension: pg_sys::Oid,
 }
 
 thread_local! {
+    /// The rankings as last read: (extension, rankings_version, rankings).
+    static RANKINGS: RefCell<Option<(pg_sys::Oid, i64, Vec<Ranking>)>> = const { RefCell::new(None) };
     /// The local transaction id of the transaction that last updated `ranking_writes`.
     static LOCKED_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
     /// Saved plans of the queries below, by text, for the extension they were planned in: a
@@ -318,7 +322,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 *planned_for = extension;
             }
         });
-        Store { client }
+        Store { client, extension }
     }
 
     /// Runs one of this module's statements with a saved plan.
@@ -343,14 +347,41 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// time in a transaction it updates the row (so a REPEATABLE READ snapshot that missed
     /// another writer's commit fails here); after that it only locks it again, because every
     /// update of one row in one transaction lengthens the chain of versions the next must walk.
-    pub fn lock(&mut self) {
+    ///
+    /// Returns the version of the rankings, read under the lock.
+    pub fn lock(&mut self) -> i64 {
         // SAFETY: this backend's PGPROC, set up before any SQL runs.
         let transaction = unsafe { (*pg_sys::MyProc).lxid };
-        if LOCKED_IN.replace(transaction) == transaction {
-            self.query("SELECT 1 FROM ranking_writes FOR UPDATE", &[]);
+        let rows = if LOCKED_IN.replace(transaction) == transaction {
+            self.query(
+                "SELECT rankings_version FROM ranking_writes FOR UPDATE",
+                &[],
+            )
         } else {
-            self.query("UPDATE ranking_writes SET writes = writes + 1", &[]);
-        }
+            self.query(
+                "UPDATE ranking_writes SET writes = writes + 1 RETURNING rankings_version",
+                &[],
+            )
+        };
+        rows.first()
+            .get_one::<i64>()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| internal("ranking_writes has no row"))
+    }
+
+    /// Every ranking, from memory while `version` (from [`Store::lock`]) says they did not change.
+    pub fn all_rankings(&mut self, version: i64) -> Vec<Ranking> {
+        let cached = RANKINGS.with_borrow(|c| {
+            c.as_ref()
+                .filter(|(ext, v, _)| *ext == self.extension && *v == version)
+                .map(|(_, _, r)| r.clone())
+        });
+        cached.unwrap_or_else(|| {
+            let rankings = self.rankings(None);
+            RANKINGS.with_borrow_mut(|c| *c = Some((self.extension, version, rankings.clone())));
+            rankings
+        })
     }
 
     /// The new games with their players' bot flags, in (creation_date, id) order.
