@@ -60,7 +60,9 @@ CREATE INDEX elo_history_by_ranking_date ON elo_history (ranking_id, game_date, 
 CREATE INDEX elo_history_by_game ON elo_history (game_id);
 
 CREATE TABLE ranking_players (
-    ranking_id         int NOT NULL REFERENCES rankings ON DELETE CASCADE,
+    -- No foreign key (it would be checked for every standing written): the rows of a deleted
+    -- ranking are removed by the note_rankings_change trigger.
+    ranking_id         int NOT NULL,
     service_id         int NOT NULL DEFAULT 1,
     user_id_in_service varchar NOT NULL,
     elo_history_id     int NOT NULL,
@@ -277,6 +279,7 @@ COMMENT ON FUNCTION rerate_redated_service_game() IS
     'Trigger: moves a re-dated game to its new place in the history of its rankings.';
 COMMENT ON FUNCTION recalculate_changed_ranking() IS 'Trigger: recalculates an inserted or updated ranking.';
 COMMENT ON FUNCTION note_rankings_change() IS
-    'Trigger: records that rankings changed (ranking_writes.rankings_version), so cached rankings are re-read.';
+    'Trigger: records that rankings changed (ranking_writes.rankings_version), so cached rankings are re-read, '
+    'and removes the standings of deleted rankings.';
 COMMENT ON FUNCTION check_elo_history_entry() IS
     'Trigger: a history entry written outside pg_rating''s triggers must be a (game, ranking) pair of games_rankings.';

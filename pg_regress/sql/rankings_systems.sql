@@ -65,3 +65,8 @@ WHERE c.game_id = 4 AND c.user_id_in_service = '2' AND r.rating_system = 'elo'
 ORDER BY r.id;
 -- a ranking with history cannot be deleted
 DELETE FROM rankings WHERE name = 'Created late';
+-- once its history is gone (a superuser's doing), deleting it removes its standings too
+SELECT count(*) AS standings_before FROM ranking_players WHERE ranking_id = 5;
+DELETE FROM elo_history WHERE ranking_id = 5;
+DELETE FROM rankings WHERE id = 5;
+SELECT count(*) AS standings_of_deleted_ranking FROM ranking_players WHERE ranking_id = 5;

@@ -173,13 +173,24 @@ fn rebuild_ranking(ranking_id: i32) -> i64 {
 }
 
 /// AFTER INSERT, UPDATE, DELETE or TRUNCATE ON rankings, per statement: the rankings a backend
-/// keeps in memory are stale from now on.
+/// keeps in memory are stale from now on, and the standings of deleted rankings go.
 #[pg_trigger]
 fn note_rankings_change<'a>(
-    _trigger: &'a PgTrigger<'a>,
+    trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let fail =
+        |e: pgrx::spi::SpiError| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string());
     Spi::run("UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')")
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+        .unwrap_or_else(fail);
+    if matches!(
+        trigger.op()?,
+        PgTriggerOperation::Delete | PgTriggerOperation::Truncate
+    ) {
+        Spi::run(
+            "DELETE FROM ranking_players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE r.id = p.ranking_id)",
+        )
+        .unwrap_or_else(fail);
+    }
     Ok(None)
 }
 
