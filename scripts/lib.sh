@@ -1,6 +1,8 @@
 # Shared by scripts/*.sh: machine set-up and throwaway PostgreSQL clusters.
 # Sourced, not run. Everything here is idempotent.
 
+# runuser, and the tools apt installs, live in sbin, which a non-login root shell may lack.
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 PG_CONFIG=/usr/lib/postgresql/15/bin/pg_config
 PG_BIN=/usr/lib/postgresql/15/bin
 PGRX_VERSION=0.18.1
@@ -18,6 +20,8 @@ ensure_setup() {
     for pkg in postgresql-15 postgresql-server-dev-15 libclang-dev sudo; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
+    # The differential tests install python-chess with pip: a python3 without pip gets Debian's.
+    python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
     if ((${#missing[@]})); then
         log "installing Debian packages: ${missing[*]}"
         DEBIAN_FRONTEND=noninteractive apt-get update -qq
