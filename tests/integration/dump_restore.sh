@@ -4,7 +4,7 @@
 set -euo pipefail
 src=$PGDATABASE
 dst=${PGDATABASE}_restored
-q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+source "$(dirname "$0")/restore_check.sh"
 
 q -d "$src" <<'SQL'
 INSERT INTO users (email, password_hash) SELECT format('u%s@example.com', i), 'h' FROM generate_series(1, 6) i;
@@ -28,26 +28,7 @@ VALUES ('{c2c4,e7e5}', '2024-02-01', '(1/2-1/2,UNKNOWN)', 3, 'B', 'W');
 SQL
 
 tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players openings"
-fingerprint() {
-    local db=$1 t
-    for t in $tables; do
-        printf '%s %s\n' "$t" "$(q -d "$db" -c "SELECT count(*) || ' ' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '-') FROM $t x")"
-    done
-}
-
-dump=$(mktemp /tmp/pg_rating_dump.XXXXXX)
-pg_dump -Fc -d "$src" -f "$dump"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $dst" -c "CREATE DATABASE $dst"
-pg_restore --exit-on-error -d "$dst" "$dump"
-rm -f "$dump"
-
-before=$(fingerprint "$src")
-after=$(fingerprint "$dst")
-echo "$before"
-if [[ "$before" != "$after" ]]; then
-    echo "restored tables differ:"; diff <(echo "$before") <(echo "$after") || true
-    exit 1
-fi
+dump_and_restore "$src" "$dst"
 
 # Both databases rate the next game, an out-of-order one, and a new user identically.
 next=$(cat <<'SQL'
@@ -57,13 +38,6 @@ VALUES ('{}', '2024-01-01 05:30', '(0-1,RESIGNATION)', '(5 minutes, 0)', 1, '1',
        ('{}', '2024-03-01', '(1-0,TIMEOUT)', '(5 minutes, 0)', 1, '3', '4', true);
 SQL
 )
-q -d "$src" -c "$next"
-q -d "$dst" -c "$next"
-before=$(fingerprint "$src")
-after=$(fingerprint "$dst")
-if [[ "$before" != "$after" ]]; then
-    echo "databases diverge after the restore:"; diff <(echo "$before") <(echo "$after") || true
-    exit 1
-fi
+same_after "$src" "$dst" "$next"
 psql -X -q -d postgres -c "DROP DATABASE $dst"
 echo "dump and restore: every row back, and the restored database rates like the original"

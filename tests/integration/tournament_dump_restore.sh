@@ -5,7 +5,7 @@
 set -euo pipefail
 src=$PGDATABASE
 dst=${PGDATABASE}_restored
-q() { psql -X -q -v ON_ERROR_STOP=1 -At "$@"; }
+source "$(dirname "$0")/restore_check.sh"
 
 q -d "$src" <<'SQL'
 INSERT INTO users (email, password_hash) SELECT format('u%s@example.com', i), 'h' FROM generate_series(1, 8) i;
@@ -41,27 +41,10 @@ SQL
 
 tables="swiss_tournaments tournaments_players tournaments_games byes tournaments_ranking_reqs tournaments_ranked_games_reqs
         swiss_tournament_progress swiss_tournament_entrants swiss_tournament_standings elo_history"
-fingerprint() {
-    local db=$1 t
-    for t in $tables; do
-        printf '%s %s\n' "$t" "$(q -d "$db" -c "SELECT count(*) || ' ' || coalesce(md5(string_agg(x::text, '|' ORDER BY x::text)), '-') FROM $t x")"
-    done
-    printf 'sequence %s\n' "$(q -d "$db" -c "SELECT last_value FROM swiss_tournaments_tournament_id_seq")"
+fingerprint_extra() {
+    printf 'sequence %s\n' "$(q -d "$1" -c "SELECT last_value FROM swiss_tournaments_tournament_id_seq")"
 }
-
-dump=$(mktemp /tmp/pg_rating_dump.XXXXXX)
-pg_dump -Fc -d "$src" -f "$dump"
-psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $dst" -c "CREATE DATABASE $dst"
-pg_restore --exit-on-error -d "$dst" "$dump"
-rm -f "$dump"
-
-before=$(fingerprint "$src")
-after=$(fingerprint "$dst")
-echo "$before"
-if [[ "$before" != "$after" ]]; then
-    echo "restored tables differ:"; diff <(echo "$before") <(echo "$after") || true
-    exit 1
-fi
+dump_and_restore "$src" "$dst"
 
 # Both databases record round 3 of tournament 1, a late registration, a correction and a new tournament.
 next=$(cat <<'SQL'
@@ -75,14 +58,7 @@ DELETE FROM tournaments_games WHERE game_id = (SELECT min(game_id) FROM tourname
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (2, 1, '(5 minutes, 0)');
 SQL
 )
-q -d "$src" -c "$next"
-q -d "$dst" -c "$next"
-before=$(fingerprint "$src")
-after=$(fingerprint "$dst")
-if [[ "$before" != "$after" ]]; then
-    echo "databases diverge after the restore:"; diff <(echo "$before") <(echo "$after") || true
-    exit 1
-fi
+same_after "$src" "$dst" "$next"
 rows=$(q -d "$dst" -c "SELECT count(*) FROM swiss_tournament_standings")
 psql -X -q -d postgres -c "DROP DATABASE $dst"
 echo "dump and restore: every tournament row back ($rows standings rows after the next round), and the restored database keeps the standings like the original"
