@@ -87,6 +87,7 @@ struct Entry {
 struct EntryColumns<'e> {
     ids: Vec<i32>,
     players: Vec<&'e str>,
+    rankings: Vec<i32>,
     games: Vec<i32>,
     elos: Vec<String>,
     previous: Vec<Option<i32>>,
@@ -100,6 +101,7 @@ impl<'e> EntryColumns<'e> {
         EntryColumns {
             ids: entries.iter().map(|e| e.id).collect(),
             players: entries.iter().map(|e| e.player.as_str()).collect(),
+            rankings: entries.iter().map(|e| e.ranking).collect(),
             games: entries.iter().map(|e| e.game.game_id).collect(),
             elos: entries
                 .iter()
@@ -119,6 +121,22 @@ impl<'e> EntryColumns<'e> {
                 .map(|e| timestamp(e.game.played_at))
                 .collect(),
         }
+    }
+
+    /// The nine arrays of a new entry, in the order the INSERT statements read them:
+    /// id, player, ranking, game, elo, previous, rd, volatility, date.
+    fn insert_args(self) -> [DatumWithOid<'e>; 9] {
+        [
+            self.ids.into(),
+            self.players.into(),
+            self.rankings.into(),
+            self.games.into(),
+            self.elos.into(),
+            self.previous.into(),
+            self.rds.into(),
+            self.vols.into(),
+            self.dates.into(),
+        ]
     }
 }
 
@@ -643,20 +661,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Appends entries and writes the standings they change, in one statement.
     fn insert_entries_and_standings(&mut self, entries: &[Entry], rows: &[PlayerRow]) {
-        let c = EntryColumns::of(entries);
-        let rankings: Vec<i32> = entries.iter().map(|e| e.ranking).collect();
         let mut args = standings_args(rows);
-        args.extend([
-            c.ids.into(),
-            c.players.into(),
-            rankings.into(),
-            c.games.into(),
-            c.elos.into(),
-            c.previous.into(),
-            c.rds.into(),
-            c.vols.into(),
-            c.dates.into(),
-        ]);
+        args.extend(EntryColumns::of(entries).insert_args());
         self.query(
             concat!(
                 "WITH history AS (
@@ -865,9 +871,17 @@ impl<'c, 'conn> Store<'c, 'conn> {
         if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
             return;
         }
-        let ranking = updates.first().or(inserts.first()).map_or(0, |e| e.ranking);
         let u = EntryColumns::of(updates);
-        let i = EntryColumns::of(inserts);
+        let mut args: Vec<DatumWithOid> = vec![
+            deletes.to_vec().into(),
+            u.ids.into(),
+            u.elos.into(),
+            u.previous.into(),
+            u.rds.into(),
+            u.vols.into(),
+            u.dates.into(),
+        ];
+        args.extend(EntryColumns::of(inserts).insert_args());
         let rows = self.client.update(
             "WITH gone AS (
                  DELETE FROM elo_history WHERE id = ANY ($1::int4[])
@@ -881,29 +895,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
              )
              INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
                                       rd, volatility, game_date)
-             SELECT u.id, 1, u.player, $8, u.game, u.elo::numeric, u.previous, u.rd::numeric, u.vol::numeric,
-                    u.date
-             FROM unnest($9::int4[], $10::text[], $11::int4[], $12::text[], $13::int4[], $14::text[], $15::text[],
-                         $16::timestamptz[]) AS u(id, player, game, elo, previous, rd, vol, date)",
+             SELECT u.id, 1, u.player, u.ranking, u.game, u.elo::numeric, u.previous, u.rd::numeric,
+                    u.vol::numeric, u.date
+             FROM unnest($8::int4[], $9::text[], $10::int4[], $11::int4[], $12::text[], $13::int4[], $14::text[],
+                         $15::text[], $16::timestamptz[])
+                  AS u(id, player, ranking, game, elo, previous, rd, vol, date)",
             None,
-            &[
-                deletes.to_vec().into(),
-                u.ids.into(),
-                u.elos.into(),
-                u.previous.into(),
-                u.rds.into(),
-                u.vols.into(),
-                u.dates.into(),
-                ranking.into(),
-                i.ids.into(),
-                i.players.into(),
-                i.games.into(),
-                i.elos.into(),
-                i.previous.into(),
-                i.rds.into(),
-                i.vols.into(),
-                i.dates.into(),
-            ],
+            &args,
         );
         rows.unwrap_or_else(|e| internal(e));
     }
