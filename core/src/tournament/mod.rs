@@ -372,3 +372,5 @@ impl Tournament {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod real_tournament_tests;

@@ -12,8 +12,8 @@
 //! * Hand-computed small tournaments (a Random Chess one with a forfeit, pairing-allocated byes
 //!   and a withdrawal; direct-encounter groups that have not all met), each step written out.
 //!
-//! No real tournament's crosstable with Buchholz and Sonneborn-Berger values and complete
-//! pairings was found in the stored public pages; the FIDE document is the published source.
+//! Real tournaments' published final rankings (a 110-player Swiss with BH, BH-C1 and ARO-C1;
+//! two round robins with SB and direct encounter) are checked in `real_tournament_tests.rs`.
 
 use super::*;
 use crate::result::{GameEndReason, GameEndType};
