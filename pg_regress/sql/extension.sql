@@ -2,6 +2,8 @@
 SELECT extname, extversion, extrelocatable, n.nspname AS schema
 FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
 WHERE extname = 'pg_rating';
+-- the versions an installed database can be updated from, and how
+SELECT source, target, path FROM pg_extension_update_paths('pg_rating') WHERE path IS NOT NULL ORDER BY 1, 2;
 
 -- every function of the extension has a comment and a declared volatility
 SELECT count(*) FILTER (WHERE obj_description(p.oid, 'pg_proc') IS NULL) AS functions_without_comment

@@ -4,6 +4,7 @@
 //! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
 //! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
 
+mod entry_check;
 mod store;
 mod transition;
 
@@ -26,7 +27,7 @@ extension_sql_file!(
         rate_service_games,
         rerate_redated_service_game,
         recalculate_changed_ranking,
-        check_elo_history_entry,
+        entry_check::check_elo_history_entry,
         note_rankings_change,
         rebuild_ranking
     ]
@@ -35,6 +36,11 @@ extension_sql_file!(
 thread_local! {
     /// Set while pg_rating itself writes the history, whose entries are valid by construction.
     static WRITING_HISTORY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True while pg_rating itself writes the history.
+fn writing_history() -> bool {
+    WRITING_HISTORY.with(Cell::get)
 }
 
 /// Marks the history as being written by pg_rating until dropped (also on error unwinding).
@@ -192,48 +198,6 @@ fn note_rankings_change<'a>(
         .unwrap_or_else(fail);
     }
     Ok(None)
-}
-
-/// BEFORE INSERT OR UPDATE ON elo_history: an entry written by anyone but pg_rating's own
-/// triggers must pair a game with a ranking it counts in.
-#[pg_trigger]
-fn check_elo_history_entry<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = trigger
-        .new()
-        .expect("row trigger on INSERT or UPDATE has a new row");
-    if WRITING_HISTORY.with(Cell::get) || restoring() {
-        return Ok(Some(new));
-    }
-    let game: Option<i32> = crate::accounts::field(&new, "game_id");
-    let ranking: Option<i32> = crate::accounts::field(&new, "ranking_id");
-    // No pinned search_path on this function (it runs for every entry the triggers write):
-    // the view is qualified with the table's own schema instead.
-    let schema = trigger
-        .table_schema()
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
-    let counts = Spi::get_one_with_args::<bool>(
-        &format!(
-            "SELECT EXISTS (SELECT 1 FROM {}.games_rankings WHERE game_id = $1 AND ranking_id = $2)",
-            spi::quote_identifier(schema)
-        ),
-        &[game.into(), ranking.into()],
-    )
-    .ok()
-    .flatten()
-    .unwrap_or(false);
-    if !counts {
-        raise(
-            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-            format!(
-                "elo_history entry rejected: game {} does not count in ranking {} (not in games_rankings)",
-                game.map_or("NULL".into(), |g| g.to_string()),
-                ranking.map_or("NULL".into(), |r| r.to_string())
-            ),
-        );
-    }
-    Ok(Some(new))
 }
 
 /// A replay that fails (a rating formula out of its range, a player against themselves) is

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# ALTER EXTENSION pg_rating UPDATE from every earlier release (tests/upgrade/pg_rating--<v>.sql,
+# the install scripts as released) gives the schema of a fresh install, keeps every row, and
+# the updated database goes on rating games and keeping standings like a fresh one.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/restore_check.sh"
+extdir=$(/usr/lib/postgresql/15/bin/pg_config --sharedir)/extension
+fresh=$PGDATABASE
+tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players
+        swiss_tournaments tournaments_players tournaments_games byes tournaments_ranking_reqs
+        tournaments_ranked_games_reqs swiss_tournament_progress swiss_tournament_entrants swiss_tournament_standings"
+
+# Every object of the extension with its full definition (pg_dump lists an extension's members
+# only in binary-upgrade mode), without what differs between any two databases: object ids,
+# transaction horizons and the dump's session key.
+schema() {
+    # (stderr: pg_dump warns of elo_history's foreign key to itself)
+    pg_dump --schema-only --binary-upgrade -d "$1" 2>/dev/null \
+        | sed -e "s/\(binary_upgrade_create_empty_extension(.*\)'{[0-9,]*}'/\1'{config table ids}'/" \
+        | grep -v -e '^--' -e '^$' -e 'binary_upgrade_set_next_' -e '^UPDATE pg_catalog.pg_class' \
+                  -e '^SET relfrozenxid' -e "^WHERE oid = '" -e '^\\restrict' -e '^\\unrestrict'
+}
+
+next=$(cat <<'SQL'
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2025-01-01', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true),
+       ('{e2e4}', '2023-06-01', '(0-1,TIMEOUT)', '(5 minutes, 0)', 1, '2', '3', true);
+CALL recalculate_ranking(1);
+SQL
+)
+
+for script in "$here"/../upgrade/pg_rating--*.sql; do
+    version=$(basename "$script" .sql); version=${version#pg_rating--}
+    cp "$script" "$extdir/"
+    trap 'rm -f "$extdir/pg_rating--$version.sql"' EXIT
+    for sample in sample_rankings sample_tournaments; do
+        old=${fresh}_from_${version//./_}
+        psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old"
+        q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'"
+        psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $fresh" -c "CREATE DATABASE $fresh"
+        q -d "$fresh" -c "CREATE EXTENSION pg_rating"
+        q -d "$old" -f "$here/$sample.sql"
+        q -d "$fresh" -f "$here/$sample.sql"
+        q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE"
+        updated=$(q -d "$old" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_rating'")
+        current=$(q -d "$fresh" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_rating'")
+        if [[ "$updated" != "$current" ]]; then
+            echo "$version with $sample: updated to $updated, not $current"; exit 1
+        fi
+        if ! diff <(schema "$fresh") <(schema "$old"); then
+            echo "$version with $sample: the updated schema differs from a fresh install (< fresh, > updated)"; exit 1
+        fi
+        same_or_fail "$fresh" "$old" "$version with $sample: rows differ after the update"
+        same_after "$fresh" "$old" "$next"
+        psql -X -q -d postgres -c "DROP DATABASE $old"
+        echo "from $version with $sample: same schema, same rows, same ratings afterwards"
+    done
+    rm -f "$extdir/pg_rating--$version.sql"
+done
