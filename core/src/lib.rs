@@ -8,4 +8,6 @@ pub mod clock;
 pub mod rating;
 pub mod ranking;
 pub mod result;
+#[cfg(test)]
+mod robustness_tests;
 pub mod tournament;

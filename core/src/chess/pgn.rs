@@ -128,6 +128,23 @@ pub fn termination_phrase(reason: GameEndReason) -> Option<&'static str> {
     })
 }
 
+/// A tag value with `\\` read as a backslash and `\"` as a quote (PGN standard 7). Not
+/// `RawTag::decode`: it drops the second of two escaped backslashes in a row (`\\\\` gives `\`).
+fn unescape_tag(raw: &[u8]) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter().copied();
+    while let Some(b) = bytes.next() {
+        match (b, bytes.clone().next()) {
+            (b'\\', Some(next @ (b'\\' | b'"'))) => {
+                out.push(next);
+                bytes.next();
+            }
+            _ => out.push(b),
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[derive(Default)]
 pub struct Tags {
     tags: Vec<(String, String)>,
@@ -182,7 +199,7 @@ impl Visitor for GameVisitor {
     ) -> ControlFlow<Self::Output> {
         tags.tags.push((
             String::from_utf8_lossy(name).into_owned(),
-            value.decode_utf8_lossy().into_owned(),
+            unescape_tag(value.as_bytes()),
         ));
         ControlFlow::Continue(())
     }
@@ -557,6 +574,19 @@ mod tests {
             PgnErrorKind::Syntax(_)
         ));
         assert!(games("  \n\n ").is_empty());
+    }
+
+    #[test]
+    fn escaped_backslashes_and_quotes_in_tags() {
+        // `\\\\` is two backslashes; pgn-reader's RawTag::decode used to give one
+        let g = games("[White \"a\\\\\\\\b\"]\n[Black \"\\\\\\\"q\\\"\\x\"]\n\n*\n");
+        let g = g[0].as_ref().unwrap();
+        assert_eq!(g.tags[0].1, "a\\\\b");
+        assert_eq!(g.tags[1].1, "\\\"q\"\\x");
+        let tags = vec![("White".to_string(), "\\\\\"\\".to_string())];
+        let pgn = write_pgn(STANDARD_FEN, [], None, &tags).unwrap();
+        let back = games(&pgn).pop().unwrap().unwrap();
+        assert_eq!(back.tags[4], tags[0]);
     }
 
     #[test]

@@ -10,10 +10,15 @@ use crate::rating::{elo, glicko2, skemino, RatingError};
 pub const STORED_DECIMALS: i32 = 10;
 const MICROS_PER_DAY: f64 = 86_400_000_000.0;
 
-/// Rounds to the stored precision (exact for ratings below 10^5).
+/// Rounds to the stored precision (exact for ratings below 10^5). Values too large to scale
+/// (|x| above about 10^298) have no decimals left to round and are kept as they are.
 pub fn stored(x: f64) -> f64 {
     let scale = 10f64.powi(STORED_DECIMALS);
-    (x * scale).round() / scale
+    let scaled = x * scale;
+    if scaled.is_infinite() {
+        return x;
+    }
+    scaled.round() / scale
 }
 
 /// A ranking's rating system and its parameters.
@@ -104,7 +109,9 @@ impl RatingSystem {
                     );
                     match (period_micros, p.last_played) {
                         (Some(period), Some(last)) if played_at > last => {
-                            glicko2::decay(r, (played_at - last) as f64 / period as f64, &bounds)
+                            // abs_diff: the difference of two i64 timestamps may not fit an i64
+                            let elapsed = played_at.abs_diff(last) as f64;
+                            glicko2::decay(r, elapsed / period as f64, &bounds)
                         }
                         _ => Ok(r),
                     }
@@ -232,6 +239,38 @@ mod tests {
         let soon = sys.rate(&p, &p, 1.0, 1).unwrap();
         let late = sys.rate(&p, &p, 1.0, i64::MAX / 2).unwrap();
         assert_eq!(soon.0.rating, late.0.rating);
+    }
+
+    #[test]
+    fn extreme_ratings_and_timestamps() {
+        // stored() used to turn ratings above ~1.8e298 into infinities (x · 10^10 overflowed)
+        assert_eq!(stored(-1e300), -1e300);
+        assert_eq!(stored(f64::MAX), f64::MAX);
+        let sys = RatingSystem::Elo {
+            starting: 800.0,
+            k: 40.0,
+        };
+        let low = PlayerState {
+            rating: -1e300,
+            ..sys.start()
+        };
+        let (w, _) = sys.rate(&low, &sys.start(), 1.0, 0).unwrap();
+        assert!(w.rating.is_finite());
+        // played_at - last_played used to overflow i64 (a panic in debug builds)
+        let sys = RatingSystem::Glicko2 {
+            starting: glicko2::Rating::DEFAULT,
+            tau: 0.5,
+            period_micros: Some(1),
+            bounds: glicko2::Bounds::default(),
+        };
+        let p = PlayerState {
+            rating: 1500.0,
+            rd: Some(60.0),
+            volatility: Some(0.06),
+            last_played: Some(i64::MIN),
+        };
+        let (w, _) = sys.rate(&p, &p, 0.5, i64::MAX).unwrap();
+        assert!(w.rd.unwrap() > 60.0);
     }
 
     #[test]

@@ -182,6 +182,13 @@ fn half_points(score: f64, games: usize) -> Result<i64> {
     Ok(h as i64)
 }
 
+/// A performance as `i32`; out of range when opponents rated near the ends of `int` push it past.
+fn performance_i32(what: &str, r: i64) -> Result<i32> {
+    i32::try_from(r).map_err(|_| {
+        RatingError::out_of_range(format!("{what} {r} is out of range for an integer rating"))
+    })
+}
+
 fn check_opponents(opponents: &[i32]) -> Result<()> {
     if opponents.is_empty() {
         return Err(RatingError::invalid(
@@ -207,7 +214,7 @@ pub fn tpr(opponents: &[i32], score: f64) -> Result<i32> {
     let halves = half_points(score, opponents.len())?;
     // p in hundredths = round(100 * halves / (2n)), half up
     let p = (100 * halves + n).div_euclid(2 * n) as i32;
-    Ok(aro(opponents)? + dp(p)?)
+    performance_i32("TPR", i64::from(aro(opponents)?) + i64::from(dp(p)?))
 }
 
 /// Perfect Tournament Performance (tie-break regulations, PTP): the lowest whole rating R whose
@@ -219,7 +226,7 @@ pub fn ptp(opponents: &[i32], score: f64) -> Result<i32> {
     let lowest = i64::from(*opponents.iter().min().unwrap_or(&0));
     let highest = i64::from(*opponents.iter().max().unwrap_or(&0));
     if halves == 0 {
-        return Ok((lowest - 800) as i32);
+        return performance_i32("PTP", lowest - 800);
     }
     let target = halves * 50; // hundredths
     let expected_at = |r: i64| -> i64 {
@@ -239,7 +246,7 @@ pub fn ptp(opponents: &[i32], score: f64) -> Result<i32> {
             lo = mid;
         }
     }
-    Ok(hi as i32)
+    performance_i32("PTP", hi)
 }
 
 #[cfg(test)]
@@ -438,6 +445,30 @@ mod tests {
             tpr(&[1500], 0.3).unwrap_err().kind,
             RatingErrorKind::InvalidParameter
         );
+    }
+
+    #[test]
+    fn performances_beyond_the_int_range_are_errors() {
+        // ARO + dp and the PTP search used to overflow i32 (a panic in debug builds, a wrapped
+        // rating in release builds).
+        assert_eq!(
+            tpr(&[i32::MAX], 1.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            tpr(&[i32::MIN], 0.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(tpr(&[i32::MAX], 0.5).unwrap(), i32::MAX);
+        assert_eq!(
+            ptp(&[i32::MIN], 0.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(
+            ptp(&[i32::MAX], 1.0).unwrap_err().kind,
+            RatingErrorKind::OutOfRange
+        );
+        assert_eq!(ptp(&[i32::MIN + 800], 0.0).unwrap(), i32::MIN);
     }
 
     #[test]

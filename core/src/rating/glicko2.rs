@@ -267,7 +267,7 @@ impl Period {
         let phi = p.phi();
         let sigma = p.volatility;
         if self.games == 0 {
-            let rd = inflate_rd(p.rd, sigma, 1.0);
+            let rd = result_finite("new rd", inflate_rd(p.rd, sigma, 1.0))?;
             return Ok(bounds.apply(
                 p.rating,
                 Rating {
@@ -657,6 +657,12 @@ mod tests {
         // default bounds: a newcomer's RD stays at 350
         let new = update(Rating::DEFAULT, &[], &[], 0.5, &Bounds::default()).unwrap();
         assert_eq!(new.rd, 350.0);
+        // an RD growth past f64::MAX is an error; it used to be returned as RD = inf
+        let huge = Rating::new(1500.0, 1e200, 1e300);
+        let e = update(huge, &[], &[], 0.5, &Bounds::NONE).unwrap_err();
+        assert_eq!(e.kind, RatingErrorKind::OutOfRange);
+        let e = multiplayer(&[huge], &[1.0], 0.5, &Bounds::NONE).unwrap_err();
+        assert_eq!(e.kind, RatingErrorKind::OutOfRange);
     }
 
     fn lichess_game(w: Rating, b: Rating, s: f64) -> (Rating, Rating) {

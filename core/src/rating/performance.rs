@@ -68,7 +68,8 @@ pub fn performance_rating(opponents: &[f64], score: f64) -> Result<f64> {
         }
         let mut next = r - fr / d;
         if !(next > lo && next < hi) {
-            next = lo + (hi - lo) / 2.0; // Newton left the bracket: bisect once
+            // Newton left the bracket: bisect once (halves first: hi − lo may overflow)
+            next = lo / 2.0 + hi / 2.0;
         }
         if (next - r).abs() <= 1e-12 * r.abs().max(1.0) || hi - lo <= 1e-12 * r.abs().max(1.0) {
             return Ok(next);
@@ -120,6 +121,19 @@ mod tests {
         let full = performance_rating(&opps, 100.0).unwrap();
         assert!(near <= full);
         assert_eq!(full, 2800.0);
+    }
+
+    #[test]
+    fn opponents_at_the_ends_of_f64_give_a_finite_result() {
+        // the bisection midpoint lo + (hi − lo)/2 overflowed to infinity here: Ok(inf) was returned
+        let opps = [-1e308, 1e300, -f64::MAX];
+        let r = performance_rating(&opps, 1.2886378520552861).unwrap();
+        assert!(
+            r.is_finite() && -f64::MAX <= r && r <= 1e300 + MARGIN,
+            "{r}"
+        );
+        let r = performance_rating(&[f64::MAX, -f64::MAX], 1.0).unwrap();
+        assert_eq!(r, 0.0);
     }
 
     #[test]

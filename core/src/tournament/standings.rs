@@ -67,7 +67,10 @@ struct DeScores {
     unit_per_point: i64,
 }
 
-fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32)) -> DeScores {
+/// `None` when the common denominator of the meeting counts (or a score) does not fit 64 bits:
+/// pairs that met many different numbers of times over hundreds of rounds, or counts no
+/// tournament produces. Article 6 then leaves the group tied.
+fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32)) -> Option<DeScores> {
     let n = group.len();
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     let mut denom = 1i64;
@@ -76,7 +79,7 @@ fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u3
             let (count, i_x2) = encounters(group[i], group[j]);
             if count > 0 {
                 let c = i64::from(count);
-                denom = denom / gcd(denom, c) * c;
+                denom = (denom / gcd(denom, c)).checked_mul(c)?;
             }
             pairs.push((i, j, count, i_x2));
         }
@@ -90,11 +93,30 @@ fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u3
         } else {
             let c = i64::from(count);
             let i_x2 = i64::from(i_x2);
-            scores[i] += i_x2 * (denom / c);
-            scores[j] += (2 * c - i_x2) * (denom / c);
+            scores[i] = scores[i].checked_add(i_x2.checked_mul(denom / c)?)?;
+            scores[j] = scores[j].checked_add((2 * c - i_x2).checked_mul(denom / c)?)?;
         }
     }
-    DeScores { scores, missing, unit_per_point: 2 * denom }
+    Some(DeScores { scores, missing, unit_per_point: denom.checked_mul(2)? })
+}
+
+/// The DE scores in points, in floating point: what is shown when [`de_scores`] cannot be exact.
+fn de_points_approx(
+    group: &[PlayerNo],
+    encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
+) -> Vec<(PlayerNo, f64)> {
+    let mut points = vec![0.0; group.len()];
+    for i in 0..group.len() {
+        for j in i + 1..group.len() {
+            let (count, i_x2) = encounters(group[i], group[j]);
+            if count > 0 {
+                let (c2, i_x2) = (2.0 * f64::from(count), f64::from(i_x2));
+                points[i] += i_x2 / c2;
+                points[j] += (c2 - i_x2) / c2;
+            }
+        }
+    }
+    group.iter().copied().zip(points).collect()
 }
 
 /// Splits `group` into ordered sub-groups by article 6; returns them and each member's DE
@@ -103,12 +125,12 @@ fn direct_encounter(
     group: &[PlayerNo],
     encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
 ) -> (Vec<Vec<PlayerNo>>, Vec<(PlayerNo, f64)>) {
-    let first = de_scores(group, encounters);
-    let shown = group
-        .iter()
-        .zip(&first.scores)
-        .map(|(&p, &s)| (p, s as f64 / first.unit_per_point as f64))
-        .collect();
+    let shown = match de_scores(group, encounters) {
+        Some(first) => {
+            group.iter().zip(&first.scores).map(|(&p, &s)| (p, s as f64 / first.unit_per_point as f64)).collect()
+        }
+        None => de_points_approx(group, encounters),
+    };
     (de_split(group, encounters), shown)
 }
 
@@ -116,7 +138,9 @@ fn de_split(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32
     if group.len() <= 1 {
         return vec![group.to_vec()];
     }
-    let d = de_scores(group, encounters);
+    let Some(d) = de_scores(group, encounters) else {
+        return vec![group.to_vec()];
+    };
     if d.missing.iter().all(|&m| m == 0) {
         // 6.2: all met; sub-ties are ranked again on their own games
         let mut idx: Vec<usize> = (0..group.len()).collect();
@@ -142,13 +166,17 @@ fn de_split(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32
             }
             return out;
         }
-        let d = de_scores(&rest, encounters);
+        let Some(d) = de_scores(&rest, encounters) else {
+            out.push(rest);
+            return out;
+        };
         if d.missing.iter().all(|&m| m == 0) {
             out.extend(de_split(&rest, encounters));
             return out;
         }
-        let win = d.unit_per_point; // one point
-        let top = (0..rest.len()).find(|&i| (0..rest.len()).all(|j| j == i || d.scores[i] > d.scores[j] + d.missing[j] * win));
+        let win = i128::from(d.unit_per_point); // one point
+        let reach = |j: usize| i128::from(d.scores[j]) + i128::from(d.missing[j]) * win;
+        let top = (0..rest.len()).find(|&i| (0..rest.len()).all(|j| j == i || i128::from(d.scores[i]) > reach(j)));
         match top {
             Some(i) => {
                 out.push(vec![rest.remove(i)]);
@@ -361,4 +389,27 @@ pub fn sort_key(v: &PlayerValues, order: &[TieBreak]) -> Vec<u8> {
         push(tb.key(v));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_encounter_beyond_64_bits_leaves_the_group_tied() {
+        // Meeting counts u32::MAX and u32::MAX - 1 (coprime): their common denominator is about
+        // 1.8e19, beyond i64. This used to overflow (a panic in debug builds).
+        let players: Vec<(PlayerNo, PlayerValues)> = (0..3).map(|p| (p, PlayerValues::default())).collect();
+        let encounters = |a: PlayerNo, b: PlayerNo| match a + b {
+            1 => (u32::MAX, 1),
+            2 => (u32::MAX - 1, 3),
+            _ => (0, 0),
+        };
+        let placed = rank_players(&players, &[TieBreak::DirectEncounter], encounters);
+        assert!(placed.iter().all(|p| p.rank == 1), "{placed:?}");
+        // the scores shown are the averaged points, in floating point
+        let de = |p: PlayerNo| placed.iter().find(|x| x.player == p).unwrap().de.unwrap();
+        assert!((de(0) - (0.5 / f64::from(u32::MAX) + 1.5 / f64::from(u32::MAX - 1))).abs() < 1e-15);
+        assert!((de(1) - (1.0 - 0.5 / f64::from(u32::MAX))).abs() < 1e-12);
+    }
 }
