@@ -23,6 +23,10 @@ ALTER TABLE elo_history
 -- VACUUM FULL ranking_players to repack the existing ones).
 ALTER TABLE ranking_players SET (fillfactor = 50);
 
+-- At most 1000 rounds per tournament: a huge round_count made the standings allocate memory
+-- for every round (the update fails if a tournament already has more).
+ALTER TABLE swiss_tournaments ADD CONSTRAINT round_count_at_most_1000 CHECK (round_count <= 1000);
+
 COMMENT ON FUNCTION check_elo_history_entry() IS
     'Trigger: a history entry written outside pg_rating''s triggers must be a (game, ranking) pair of games_rankings, '
     'belong to one of the game''s two players, and follow an earlier entry of the same account and ranking; an '

@@ -8,7 +8,9 @@
 
 CREATE TABLE swiss_tournaments (
     tournament_id     serial PRIMARY KEY,
-    round_count       int NOT NULL CONSTRAINT round_count_positive CHECK (round_count > 0),
+    round_count       int NOT NULL CONSTRAINT round_count_positive CHECK (round_count > 0)
+                      -- far beyond any real event; keeps the standings' memory bounded
+                      CONSTRAINT round_count_at_most_1000 CHECK (round_count <= 1000),
     starting_position varchar NOT NULL DEFAULT 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
     is_ranked         bool NOT NULL DEFAULT true,
     ranking_id        int NOT NULL REFERENCES rankings,

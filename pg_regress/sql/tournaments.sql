@@ -39,6 +39,7 @@ VALUES (5, 2, '(5 minutes, 0)', ' de,bh-c1 , sb/c1,win ');
 SELECT tournament_id, tie_breaks FROM swiss_tournaments ORDER BY 1;
 -- errors
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (0, 2, '(5 minutes, 0)');
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (1001, 2, '(5 minutes, 0)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 99, '(5 minutes, 0)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 2, NULL);
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, NULL, '(5 minutes, 0)');

@@ -235,12 +235,22 @@ pub struct Tournament {
     cards: Vec<Vec<Entry>>,
 }
 
+/// The most rounds a tournament may have: far beyond any real event (a double round robin of 500
+/// players), while every player's card (one entry per round) stays small and the tie-break sums
+/// stay far from overflowing.
+pub const MAX_ROUNDS: u32 = 1000;
+
 impl Tournament {
     /// A tournament of `round_count` scheduled rounds; `ratings[i]` is player i's rating in the
     /// tournament's ranking before its first game (`None`: unrated).
     pub fn new(round_count: u32, ratings: Vec<Option<i32>>) -> Result<Self> {
         if round_count == 0 {
             return Err(TournamentError::invalid("a tournament needs at least one round"));
+        }
+        if round_count > MAX_ROUNDS {
+            return Err(TournamentError::out_of_range(format!(
+                "a tournament has at most {MAX_ROUNDS} rounds, not {round_count}"
+            )));
         }
         if ratings.len() > u32::MAX as usize {
             return Err(TournamentError::invalid("too many players"));

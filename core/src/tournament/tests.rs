@@ -461,6 +461,10 @@ fn game_classification() {
 #[test]
 fn tournament_validation() {
     assert_eq!(Tournament::new(0, vec![]).unwrap_err().kind, TournamentErrorKind::InvalidParameter);
+    // a round count that would make every card huge is refused before anything is allocated
+    let e = Tournament::new(u32::MAX, vec![None; 3]).unwrap_err();
+    assert_eq!((e.kind, e.to_string().as_str()), (TournamentErrorKind::OutOfRange, "a tournament has at most 1000 rounds, not 4294967295"));
+    assert_eq!(Tournament::new(MAX_ROUNDS, vec![None; 2]).unwrap().round_count(), 1000);
     let mut t = Tournament::new(2, vec![None; 3]).unwrap();
     let e = t.add_game(3, 0, 1, Outcome::Win, GameKind::Played).unwrap_err();
     assert_eq!((e.kind, e.sqlstate()), (TournamentErrorKind::InvalidParameter, "22023"));
