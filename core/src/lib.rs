@@ -10,4 +10,6 @@ pub mod ranking;
 pub mod result;
 #[cfg(test)]
 mod robustness_tests;
+#[cfg(test)]
+mod test_rng;
 pub mod tournament;

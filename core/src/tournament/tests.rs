@@ -16,6 +16,7 @@
 //! two round robins with SB and direct encounter) are checked in `real_tournament_tests.rs`.
 
 use super::*;
+use crate::test_rng::Rng;
 use crate::result::{GameEndReason, GameEndType};
 
 fn pn(n: u32) -> PlayerNo {
@@ -596,31 +597,16 @@ fn trf16_export() {
     assert_eq!((e.kind, e.sqlstate()), (TournamentErrorKind::OutOfRange, "22003"));
 }
 
-/// xorshift64*: a deterministic generator for the randomized tests (no extra crate).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 /// One random change: returns the changed players with the round, or None if nothing applied.
 fn random_change(t: &mut Tournament, rng: &mut Rng) -> Option<Vec<(PlayerNo, u32)>> {
-    let n = t.player_count() as u64;
-    let round = rng.below(u64::from(t.round_count())) as u32 + 1;
+    let n = t.player_count();
+    let round = rng.below(t.round_count() as usize) as u32 + 1;
     let r = round as usize - 1;
     let a = rng.below(n) as PlayerNo;
     let b = rng.below(n) as PlayerNo;
     match rng.below(10) {
         0..=3 => {
-            let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3) as usize];
+            let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3)];
             let kind = match rng.below(10) {
                 0..=1 if outcome != Outcome::Draw => GameKind::Forfeit,
                 2 => GameKind::NoMove,
@@ -630,7 +616,7 @@ fn random_change(t: &mut Tournament, rng: &mut Rng) -> Option<Vec<(PlayerNo, u32
             Some(vec![(a, round), (b, round)])
         }
         4..=5 => {
-            let kind = [ByeKind::PairingAllocated, ByeKind::Full, ByeKind::Half, ByeKind::Zero][rng.below(4) as usize];
+            let kind = [ByeKind::PairingAllocated, ByeKind::Full, ByeKind::Half, ByeKind::Zero][rng.below(4)];
             t.add_bye(round, a, kind).ok()?;
             Some(vec![(a, round)])
         }
@@ -660,7 +646,7 @@ fn random_change(t: &mut Tournament, rng: &mut Rng) -> Option<Vec<(PlayerNo, u32
 #[test]
 fn incremental_rows_equal_a_from_scratch_recomputation() {
     for (seed, edition) in [(0x9E37_79B9_7F4A_7C15u64, Edition::C07_2026), (42, Edition::C07_2024), (7, Edition::C07_2026)] {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let ratings: Vec<Option<i32>> = (0..9).map(|i| if i == 8 { None } else { Some(1400 + 97 * i) }).collect();
         let mut t = Tournament::new(6, ratings).unwrap();
         let n = t.player_count() as PlayerNo;
@@ -696,12 +682,12 @@ fn refresh_touches_rounds_squared_rows_not_players() {
     // 300 players, 11 rounds, a full tournament with byes and forfeits
     let n = 300u32;
     let mut t = Tournament::new(11, (0..n).map(|i| Some(2400 - i as i32)).collect()).unwrap();
-    let mut rng = Rng(2026);
+    let mut rng = Rng::new(2026);
     for round in 1..=11 {
-        let shift = rng.below(u64::from(n)) as u32;
+        let shift = rng.below(n as usize) as u32;
         for k in (0..n).step_by(2) {
             let (a, b) = ((k + shift) % n, (k + 1 + shift) % n);
-            let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3) as usize];
+            let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3)];
             let kind = if rng.below(40) == 0 && outcome != Outcome::Draw { GameKind::Forfeit } else { GameKind::Played };
             t.add_game(round, a, b, outcome, kind).unwrap();
         }
