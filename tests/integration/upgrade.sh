@@ -30,10 +30,13 @@ CALL recalculate_ranking(1);
 SQL
 )
 
-for script in "$here"/../upgrade/pg_rating--*.sql; do
+# The released install scripts stay in PostgreSQL's extension directory only while this runs.
+released=("$here"/../upgrade/pg_rating--*.sql)
+trap 'for s in "${released[@]}"; do rm -f "$extdir/$(basename "$s")"; done' EXIT
+cp "${released[@]}" "$extdir/"
+
+for script in "${released[@]}"; do
     version=$(basename "$script" .sql); version=${version#pg_rating--}
-    cp "$script" "$extdir/"
-    trap 'rm -f "$extdir/pg_rating--$version.sql"' EXIT
     for sample in sample_rankings sample_tournaments; do
         old=${fresh}_from_${version//./_}
         psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old"
@@ -56,5 +59,4 @@ for script in "$here"/../upgrade/pg_rating--*.sql; do
         psql -X -q -d postgres -c "DROP DATABASE $old"
         echo "from $version with $sample: same schema, same rows, same ratings afterwards"
     done
-    rm -f "$extdir/pg_rating--$version.sql"
 done
