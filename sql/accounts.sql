@@ -38,6 +38,14 @@ CREATE TABLE service_accounts (
 );
 CREATE INDEX service_accounts_user_id ON service_accounts (user_id);
 
+-- Trigger functions (src/accounts.rs): each fires only on its own table; no role may execute
+-- them, which keeps them from being attached elsewhere.
+CREATE FUNCTION add_default_service_to_user() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'add_default_service_to_user_wrapper';
+CREATE FUNCTION prevent_default_service_modification() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'prevent_default_service_modification_wrapper';
+CREATE FUNCTION prevent_default_service_deletion() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'prevent_default_service_deletion_wrapper';
+REVOKE ALL ON FUNCTION add_default_service_to_user(), prevent_default_service_modification(),
+    prevent_default_service_deletion() FROM PUBLIC;
+
 CREATE TRIGGER add_default_service_to_user
     AFTER INSERT ON users
     FOR EACH ROW EXECUTE FUNCTION add_default_service_to_user();

@@ -48,6 +48,11 @@ CREATE TABLE pgn_games (
 );
 CREATE INDEX pgn_games_by_owner ON pgn_games (owner_id);
 
+-- Trigger functions (src/games.rs), for service_games only.
+CREATE FUNCTION prevent_service_game_modification() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'prevent_service_game_modification_wrapper';
+CREATE FUNCTION prevent_service_game_deletion() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'prevent_service_game_deletion_wrapper';
+REVOKE ALL ON FUNCTION prevent_service_game_modification(), prevent_service_game_deletion() FROM PUBLIC;
+
 CREATE TRIGGER prevent_service_game_modification
     BEFORE UPDATE ON service_games
     FOR EACH ROW EXECUTE FUNCTION prevent_service_game_modification();

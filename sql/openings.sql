@@ -19,6 +19,8 @@ BEGIN
 END
 $$;
 
+REVOKE ALL ON FUNCTION openings_changed() FROM PUBLIC;
+
 CREATE TRIGGER openings_invalidate_cache
     AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON openings
     FOR EACH STATEMENT EXECUTE FUNCTION openings_changed();

@@ -18,26 +18,35 @@ CREATE TABLE rankings (
     -- Added by pg_rating: the rating system of the ranking and its parameters.
     rating_system         varchar NOT NULL DEFAULT 'elo'
         CONSTRAINT known_rating_system CHECK (rating_system IN ('elo', 'glicko2', 'skemino')),
+    -- Glickman: 0.3 to 1.2 is reasonable; far beyond 10 the volatility of a period falls
+    -- below what is stored and the next game could not be rated.
     glicko2_tau           float8 NOT NULL DEFAULT 0.5
-        CONSTRAINT glicko2_tau_positive CHECK (glicko2_tau > 0 AND glicko2_tau < 'Infinity'),
+        CONSTRAINT glicko2_tau_positive CHECK (glicko2_tau > 0 AND glicko2_tau < 'Infinity')
+        CONSTRAINT glicko2_tau_at_most_10 CHECK (glicko2_tau <= 10),
     starting_rd           float8 NOT NULL DEFAULT 350
         CONSTRAINT starting_rd_positive CHECK (starting_rd > 0 AND starting_rd < 'Infinity'),
     starting_volatility   float8 NOT NULL DEFAULT 0.06
-        CONSTRAINT starting_volatility_positive CHECK (starting_volatility > 0 AND starting_volatility < 'Infinity'),
+        CONSTRAINT starting_volatility_positive CHECK (starting_volatility > 0 AND starting_volatility < 'Infinity')
+        -- the smallest volatility kept by the 10 decimals of elo_history.volatility
+        CONSTRAINT starting_volatility_stored CHECK (starting_volatility >= 1e-10),
     rating_period         interval
         CONSTRAINT rating_period_positive CHECK (rating_period > interval '0'),
     provisional_rd        float8 NOT NULL DEFAULT 110
         CONSTRAINT provisional_rd_not_negative CHECK (provisional_rd >= 0 AND provisional_rd < 'Infinity'),
     provisional_games     int NOT NULL DEFAULT 0
         CONSTRAINT provisional_games_not_negative CHECK (provisional_games >= 0),
-    CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max)
+    CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max),
+    -- Skèmino's K makes K² − K <= 0 from a mean rating of 721.35 · ln 160 = 3660.98 on: no game
+    -- between two players starting there could be rated (pg_rating_core::rating::skemino).
+    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system <> 'skemino' OR starting_elo < 3660.97)
 );
 
 CREATE TABLE elo_history (
     id                 serial PRIMARY KEY,
     service_id         int NOT NULL DEFAULT 1 CONSTRAINT local_accounts_only CHECK (service_id = 1),
     user_id_in_service varchar NOT NULL,
-    ranking_id         int NOT NULL REFERENCES rankings,
+    -- deleting a ranking deletes its history (and, by note_rankings_change, its standings)
+    ranking_id         int NOT NULL REFERENCES rankings ON DELETE CASCADE,
     game_id            int NOT NULL REFERENCES service_games,
     elo                numeric NOT NULL,
     previous_entry     int,
@@ -48,7 +57,7 @@ CREATE TABLE elo_history (
     game_date          timestamptz NOT NULL,
     -- No foreign key to service_accounts: an entry's player is one of its game's players (the
     -- game references both accounts), and a foreign key checked for every entry written would
-    -- cost some 6 % of a game's rating. check_elo_history_entry holds other writers to it.
+    -- cost some 6 % of a game's rating. Only pg_rating writes entries (refuse_foreign_write).
     -- Led by game_id, this index also serves the lookups of a game's entries.
     CONSTRAINT one_entry_per_game UNIQUE (game_id, ranking_id, user_id_in_service, service_id),
     -- Deferrable so that a repair can move entries along a chain in one statement. Led by
@@ -56,7 +65,7 @@ CREATE TABLE elo_history (
     CONSTRAINT one_successor_per_entry UNIQUE NULLS NOT DISTINCT (previous_entry, ranking_id, user_id_in_service, service_id)
         DEFERRABLE INITIALLY IMMEDIATE,
     -- previous_entry is the same account's earlier entry in the same ranking: pg_rating's triggers
-    -- write it so, and check_elo_history_entry holds other writers to it. (A composite foreign key
+    -- write it so, and no other writer may write it. (A composite foreign key
     -- would say so declaratively, but needs a unique index of its own and a dearer check of every
     -- entry: some 7 % of a game's rating.)
     CONSTRAINT previous_entry_fkey FOREIGN KEY (previous_entry) REFERENCES elo_history (id)
@@ -213,6 +222,15 @@ CREATE PROCEDURE recalculate_ranking(ranking_id int)
 LANGUAGE sql
 AS $$ SELECT @extschema@.rebuild_ranking(ranking_id) $$;
 
+-- Trigger functions (src/rankings/): each fires only on its own table of pg_rating, and no role
+-- may execute them (so none can attach them to a table of its own).
+CREATE FUNCTION rate_service_games() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rate_service_games_wrapper';
+CREATE FUNCTION rerate_redated_service_game() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rerate_redated_service_game_wrapper';
+CREATE FUNCTION recalculate_changed_ranking() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'recalculate_changed_ranking_wrapper';
+CREATE FUNCTION note_rankings_change() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'note_rankings_change_wrapper';
+REVOKE ALL ON FUNCTION rate_service_games(), rerate_redated_service_game(), recalculate_changed_ranking(),
+    note_rankings_change() FROM PUBLIC;
+
 CREATE TRIGGER rate_service_games
     AFTER INSERT ON service_games
     REFERENCING NEW TABLE AS inserted_games
@@ -227,9 +245,18 @@ CREATE TRIGGER recalculate_changed_ranking
 CREATE TRIGGER note_rankings_change
     AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON rankings
     FOR EACH STATEMENT EXECUTE FUNCTION note_rankings_change();
-CREATE TRIGGER check_elo_history_entry
-    BEFORE INSERT OR UPDATE ON elo_history
-    FOR EACH ROW EXECUTE FUNCTION check_elo_history_entry();
+
+-- The history, the standings and the lock row are derived: only pg_rating writes them
+-- (sql/derived_tables.sql has the guard).
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON elo_history
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_players
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_writes
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 
 -- The functions that write the history run as the extension's owner, so applications need no
 -- write privilege on elo_history or ranking_players; their search_path is pinned.
@@ -289,7 +316,3 @@ COMMENT ON FUNCTION recalculate_changed_ranking() IS 'Trigger: recalculates an i
 COMMENT ON FUNCTION note_rankings_change() IS
     'Trigger: records that rankings changed (ranking_writes.rankings_version), so cached rankings are re-read, '
     'and removes the standings of deleted rankings.';
-COMMENT ON FUNCTION check_elo_history_entry() IS
-    'Trigger: a history entry written outside pg_rating''s triggers must be a (game, ranking) pair of games_rankings, '
-    'belong to one of the game''s two players, and follow an earlier entry of the same account and ranking; an '
-    'entry that another entry follows keeps its account and ranking.';

@@ -11,7 +11,10 @@ CREATE TABLE swiss_tournaments (
     round_count       int NOT NULL CONSTRAINT round_count_positive CHECK (round_count > 0)
                       -- far beyond any real event; keeps the standings' memory bounded
                       CONSTRAINT round_count_at_most_1000 CHECK (round_count <= 1000),
-    starting_position varchar NOT NULL DEFAULT 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+    starting_position varchar NOT NULL DEFAULT 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+        -- a position games can start from (a malformed FEN is 22P02, as in service_games)
+        CONSTRAINT starting_position_is_a_position
+            CHECK (cardinality(@extschema@.generate_fen_array(starting_position, '{}')) = 1),
     is_ranked         bool NOT NULL DEFAULT true,
     ranking_id        int NOT NULL REFERENCES rankings,
     time_control      clock_settings NOT NULL,
@@ -155,6 +158,14 @@ JOIN @extschema@.swiss_tournament_entrants e
   ON e.tournament_id = s.tournament_id AND e.user_id_in_service = s.user_id_in_service
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);
 
+-- Trigger functions (src/tournaments/): each fires only on the tables named in its C entry
+-- point, and no role may execute them.
+CREATE FUNCTION check_tournament_row() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_tournament_row_wrapper';
+CREATE FUNCTION refresh_tournament_standings() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_tournament_standings_wrapper';
+CREATE FUNCTION rebuild_truncated_tournaments() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rebuild_truncated_tournaments_wrapper';
+REVOKE ALL ON FUNCTION check_tournament_row(), refresh_tournament_standings(), rebuild_truncated_tournaments()
+    FROM PUBLIC;
+
 CREATE TRIGGER check_swiss_tournament
     BEFORE INSERT OR UPDATE ON swiss_tournaments
     FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
@@ -199,6 +210,17 @@ CREATE TRIGGER rebuild_standings_after_truncate_of_byes
 CREATE TRIGGER rebuild_standings_after_truncate_of_players
     AFTER TRUNCATE ON tournaments_players
     FOR EACH STATEMENT EXECUTE FUNCTION rebuild_truncated_tournaments();
+
+-- Derived tables: only pg_rating writes them (a deleted tournament's rows go by its cascade).
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_progress
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_entrants
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_standings
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 
 -- The trigger functions run as the extension's owner (applications need no privilege on the
 -- derived tables) with a pinned search_path.

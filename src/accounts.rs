@@ -5,15 +5,12 @@ use pgrx::prelude::*;
 use pgrx::{PgSqlErrorCode, WhoAllocated};
 
 use crate::error::raise;
+use crate::trigger::trigger_function;
 
 extension_sql_file!(
     "../sql/accounts.sql",
     name = "accounts",
-    requires = [
-        add_default_service_to_user,
-        prevent_default_service_modification,
-        prevent_default_service_deletion
-    ]
+    requires = ["types"]
 );
 
 /// The local service, Random Chess itself.
@@ -44,7 +41,6 @@ fn user_exists(user_id: i32) -> bool {
 
 /// AFTER INSERT ON users: the user's own Random Chess account (not while restoring a dump,
 /// which brings the account back itself).
-#[pg_trigger]
 fn add_default_service_to_user<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -64,12 +60,12 @@ fn add_default_service_to_user<'a>(
     .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
     Ok(None)
 }
+trigger_function!(add_default_service_to_user, add_default_service_to_user_wrapper, pg_finfo_add_default_service_to_user_wrapper, ["users"]);
 
 /// BEFORE UPDATE ON service_accounts. A service-1 account keeps its service, name, user and
 /// bot flag while its user exists (the ON DELETE SET NULL of a deleted user runs after the
 /// user is gone, so it passes). An account whose user is unlinked loses its token, which keeps
 /// `token_only_for_linked_accounts` true through that cascade.
-#[pg_trigger]
 fn prevent_default_service_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
@@ -113,9 +109,9 @@ fn prevent_default_service_modification<'a>(
     }
     Ok(Some(new))
 }
+trigger_function!(prevent_default_service_modification, prevent_default_service_modification_wrapper, pg_finfo_prevent_default_service_modification_wrapper, ["service_accounts"]);
 
 /// BEFORE DELETE ON service_accounts: the service-1 account of an existing user stays.
-#[pg_trigger]
 fn prevent_default_service_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -135,3 +131,4 @@ fn prevent_default_service_deletion<'a>(
     }
     Ok(Some(old))
 }
+trigger_function!(prevent_default_service_deletion, prevent_default_service_deletion_wrapper, pg_finfo_prevent_default_service_deletion_wrapper, ["service_accounts"]);

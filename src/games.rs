@@ -8,6 +8,7 @@ use pg_rating_core::clock::Clock;
 
 use crate::accounts::field;
 use crate::error::raise;
+use crate::trigger::trigger_function;
 use crate::types::read_clock;
 
 extension_sql_file!(
@@ -16,9 +17,7 @@ extension_sql_file!(
     requires = [
         "accounts",
         "types",
-        "chess_functions",
-        prevent_service_game_modification,
-        prevent_service_game_deletion
+        "chess_functions"
     ]
 );
 
@@ -50,7 +49,6 @@ fn end_type_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<String>
 }
 
 /// BEFORE UPDATE ON service_games.
-#[pg_trigger]
 fn prevent_service_game_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -90,9 +88,9 @@ fn prevent_service_game_modification<'a>(
     }
     Ok(Some(new))
 }
+trigger_function!(prevent_service_game_modification, prevent_service_game_modification_wrapper, pg_finfo_prevent_service_game_modification_wrapper, ["service_games"]);
 
 /// BEFORE DELETE ON service_games.
-#[pg_trigger]
 fn prevent_service_game_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -107,3 +105,4 @@ fn prevent_service_game_deletion<'a>(
         ),
     )
 }
+trigger_function!(prevent_service_game_deletion, prevent_service_game_deletion_wrapper, pg_finfo_prevent_service_game_deletion_wrapper, ["service_games"]);

@@ -6,12 +6,14 @@
 mod chess;
 mod rating;
 mod accounts;
+mod app_role;
 mod error;
 mod games;
 mod rankings;
 mod restore;
 mod types;
 mod tournaments;
+mod trigger;
 
 /// Hooks for `cargo pgrx test`.
 #[cfg(test)]

@@ -45,3 +45,15 @@ INSERT INTO g (moves) VALUES ('{e2e4,e7e5}'), ('{e2e4,e7e6,e4e6}');
 SELECT count(*) FROM g;
 INSERT INTO g (moves) VALUES ('{e2e4,e7e5}');
 SELECT moves, partial_fens[3] FROM g;
+-- a castling field that repeats a right is refused
+\set VERBOSITY sqlstate
+SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQ - 0 1', '{}');
+\set VERBOSITY default
+SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqKQ - 0 1', '{}');
+-- a call takes at most 100,000 moves (54000 beyond): memory stays bounded
+SELECT cardinality(generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+       (SELECT array_agg((ARRAY['g1f3','g8f6','f3g1','f6g8'])[1 + i % 4]) FROM generate_series(0, 99999) i)));
+\set VERBOSITY sqlstate
+SELECT cardinality(generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+       (SELECT array_agg((ARRAY['g1f3','g8f6','f3g1','f6g8'])[1 + i % 4]) FROM generate_series(0, 100000) i)));
+\set VERBOSITY default

@@ -39,3 +39,21 @@ FROM g, LATERAL read_pgn(game_to_pgn(g.s, g.m, g.r)) p;
 SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e5}', NULL);
 SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{}', NULL, '[1,2]');
 SELECT game_to_pgn(NULL, '{}', NULL) IS NULL AS null_start;
+-- every movetext token must be PGN: a mistyped game is an error (22P02), not a shorter game
+SELECT moves FROM read_pgn('1. e4 e5 2. Nf3 Zz Nc6 *');
+SELECT moves FROM read_pgn('1. e4 N e5 *');
+SELECT moves FROM read_pgn('1. e4 e5 2. Nf3 =Q *');
+SELECT moves FROM read_pgn('1. e4 e5 2. O-O-O-O *');
+SELECT moves FROM read_pgn('1. e4 e5 1-');
+SELECT moves FROM read_pgn('1. e4 ! e5 *');
+-- annotations attached to a move, NAGs, comments and variations are PGN
+SELECT moves FROM read_pgn('1. e4! e5?! $2 {comment} (1... c5) 2. Nf3 *');
+-- skip_invalid skips the game with a WARNING and reads on
+SELECT game_no, moves FROM read_pgn(E'[Event "a"]\n\n1. e4 Zz *\n\n[Event "b"]\n\n1. d4 *\n', skip_invalid => true);
+-- export: the result's reason wins over a Termination tag that says otherwise
+SELECT (read_pgn(game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e4}',
+                             '(1-0,RESIGNATION)', '{"Termination":"abandoned"}'))).game_result;
+-- a variant read_pgn would refuse is refused on export too
+SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e4}', NULL, '{"Variant":"Atomic"}');
+-- a two-dimensional moves array is refused (2202E)
+SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{{e2e4},{e7e5}}', NULL);

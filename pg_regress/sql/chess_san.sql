@@ -24,3 +24,7 @@ SELECT san_to_moves(:'std', '{e4,NULL}');
 SELECT moves_to_san(:'std', '{e2e4,NULL}');
 SELECT san_to_moves(:'std', '{Ke2}');
 SELECT san_to_moves('bad fen', '{}');
+-- two-dimensional arrays are refused (2202E), like generate_fen_array
+SELECT moves_to_san(:'std', '{{e2e4},{e7e5}}');
+SELECT san_to_moves(:'std', '{{e4},{e5}}');
+\set VERBOSITY default

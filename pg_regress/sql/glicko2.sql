@@ -122,3 +122,5 @@ SELECT pg_temp.err($$SELECT glicko2_period('(1500,200,0.06)', '(1400,30,0.06)', 
 SELECT round((glicko2_period('(1500,200,0.06)', o, s)).rating::numeric, 4) AS one_game
 FROM (VALUES ('(1400,30,0.06)'::glicko2_rating, 1::float8), (NULL, 0), ('(1550,100,0.06)', NULL)) AS v(o, s);
 SELECT round((glicko2_update('(1500,200,0.06)', '{"(1400,30,0.06)"}', '{1}')).rating::numeric, 4) AS same_game;
+-- a huge tau is an error, never a volatility of 0
+SELECT pg_temp.err($$SELECT glicko2_update('(1500,200,0.06)', '{"(1400,30,0.06)"}', '{1}', tau => 1e150)$$);

@@ -158,3 +158,6 @@ INSERT INTO tournaments_games SELECT :unranked, max(id), 1 FROM service_games;
 -- the functions name a missing tournament
 SELECT rebuild_tournament_standings(99);
 SELECT tournament_trf(99);
+-- a tournament starts from a position: a malformed FEN is refused (22P02)
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control, starting_position)
+VALUES (3, 2, '(5 minutes, 0)', 'garbage');

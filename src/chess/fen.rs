@@ -46,6 +46,7 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
 ) -> pg_sys::Datum {
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
+        super::require_one_dimension(fcinfo, 1, "san");
         let san: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
         let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_chess(e));
         varchar_array(&moves)
@@ -55,7 +56,9 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
 /// SAN with `+` and `#` of each UCI move. Declared in sql/chess_functions.sql as
 /// `moves_to_san(starting_position varchar, moves varchar[]) RETURNS text[]`.
 #[pg_extern(immutable, strict, parallel_safe, sql = false)]
-pub fn moves_to_san(starting_position: &str, moves: Array<&str>) -> Vec<String> {
+pub fn moves_to_san(starting_position: &str, moves: Array<&str>, fcinfo: pg_sys::FunctionCallInfo) -> Vec<String> {
+    // SAFETY: this call's fcinfo; argument 1 is the moves array.
+    unsafe { super::require_one_dimension(fcinfo, 1, "moves") };
     chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))
 }
 

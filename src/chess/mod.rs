@@ -24,8 +24,9 @@ extension_sql_file!(
 pub(crate) fn raise_chess(e: ChessError) -> ! {
     let code = match e {
         ChessError::Fen(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        ChessError::Move(_) => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        ChessError::Move(_) | ChessError::Variant(_) => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
         ChessError::NullMove(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+        ChessError::TooManyMoves => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
     };
     raise(code, e.to_string())
 }
@@ -94,6 +95,26 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
             off += intalign(len);
         }
         pg_sys::Datum::from(p)
+    }
+}
+
+/// Refuses (2202E) argument `argno` of the call when it is an array of more than one dimension.
+///
+/// # Safety
+/// `fcinfo` is the call's information and argument `argno` is an array.
+pub(crate) unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usize, what: &str) {
+    unsafe {
+        let Some(raw) = pgrx::fcinfo::pg_getarg_datum(fcinfo, argno) else {
+            return;
+        };
+        // the header is enough: ndim is its second field
+        let header = pg_sys::pg_detoast_datum_slice(raw.cast_mut_ptr(), 0, 16) as *mut pg_sys::ArrayType;
+        if (*header).ndim > 1 {
+            crate::error::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
+                format!("{what} must be a one-dimensional array"),
+            );
+        }
     }
 }
 

@@ -288,6 +288,7 @@ fn opening_partial_fen(pgn: &str) -> String {
 #[pg_extern(volatile, strict, parallel_unsafe)]
 #[search_path(@extschema@, pg_catalog)]
 fn load_lichess_openings(tsv: &str) -> i64 {
+    crate::trigger::writes_allowed("load_lichess_openings()");
     let mut eco = Vec::new();
     let mut names = Vec::new();
     let mut fens = Vec::new();

@@ -10,12 +10,13 @@ use crate::types::read_game_result;
 
 fn raise_pgn(e: PgnError) -> ! {
     let code = match e.kind {
-        PgnErrorKind::Fen(_) | PgnErrorKind::Syntax(_) => {
+        PgnErrorKind::Fen(_) | PgnErrorKind::Syntax(_) | PgnErrorKind::Token(_) => {
             PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION
         }
         PgnErrorKind::Move(_) | PgnErrorKind::Variant(_) => {
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE
         }
+        PgnErrorKind::TooManyMoves => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
     };
     raise(code, e.to_string())
 }
@@ -69,7 +70,10 @@ pub fn game_to_pgn(
     moves: Option<Array<&str>>,
     result: Option<composite_type!("game_result")>,
     tags: default!(Option<JsonB>, "NULL"),
+    fcinfo: pg_sys::FunctionCallInfo,
 ) -> Option<String> {
+    // SAFETY: this call's fcinfo; argument 1 is the moves array.
+    unsafe { super::require_one_dimension(fcinfo, 1, "moves") };
     let (start, moves) = (starting_position?, moves?);
     let result = result.as_ref().map(read_game_result);
     let mut tag_list = Vec::new();

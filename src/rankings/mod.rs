@@ -4,11 +4,8 @@
 //! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
 //! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
 
-mod entry_check;
 mod store;
 mod transition;
-
-use std::cell::Cell;
 
 use pg_rating_core::ranking::{appendable, replay, GameKey};
 use pgrx::prelude::*;
@@ -16,6 +13,7 @@ use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
 use crate::restore::restoring;
+use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{GameRow, Ranking, Store};
 
 extension_sql_file!(
@@ -24,40 +22,10 @@ extension_sql_file!(
     requires = [
         "games",
         "types_functions",
-        rate_service_games,
-        rerate_redated_service_game,
-        recalculate_changed_ranking,
-        entry_check::check_elo_history_entry,
-        note_rankings_change,
+        "derived_tables",
         rebuild_ranking
     ]
 );
-
-thread_local! {
-    /// Set while pg_rating itself writes the history, whose entries are valid by construction.
-    static WRITING_HISTORY: Cell<bool> = const { Cell::new(false) };
-}
-
-/// True while pg_rating itself writes the history.
-fn writing_history() -> bool {
-    WRITING_HISTORY.with(Cell::get)
-}
-
-/// Marks the history as being written by pg_rating until dropped (also on error unwinding).
-struct HistoryWrite;
-
-impl HistoryWrite {
-    fn begin() -> Self {
-        WRITING_HISTORY.with(|w| w.set(true));
-        HistoryWrite
-    }
-}
-
-impl Drop for HistoryWrite {
-    fn drop(&mut self) {
-        WRITING_HISTORY.with(|w| w.set(false));
-    }
-}
 
 /// Rates `games` (sorted) in every ranking they count in.
 fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]) {
@@ -87,7 +55,6 @@ fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]
 
 /// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`); not
 /// while restoring a dump, which brings the history back itself.
-#[pg_trigger]
 fn rate_service_games<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -101,17 +68,16 @@ fn rate_service_games<'a>(
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let games = store.with_bot_flags(new_games);
-        let _writing = HistoryWrite::begin();
         let version = store.lock();
         let rankings = store.all_rankings(version);
         rate_games(&mut store, &rankings, &games);
     });
     Ok(None)
 }
+trigger_function!(rate_service_games, rate_service_games_wrapper, pg_finfo_rate_service_games_wrapper, ["service_games"]);
 
 /// AFTER UPDATE OF creation_date ON service_games: the game moves in the history of every
 /// ranking it counts in, which is rebuilt from the earlier of its two places.
-#[pg_trigger]
 fn rerate_redated_service_game<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -130,7 +96,6 @@ fn rerate_redated_service_game<'a>(
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let Some(game) = store.game(id) else { return };
-        let _writing = HistoryWrite::begin();
         let version = store.lock();
         for ranking in store.all_rankings(version) {
             if !ranking.counted(std::slice::from_ref(&game)).is_empty() {
@@ -140,9 +105,9 @@ fn rerate_redated_service_game<'a>(
     });
     Ok(None)
 }
+trigger_function!(rerate_redated_service_game, rerate_redated_service_game_wrapper, pg_finfo_rerate_redated_service_game_wrapper, ["service_games"]);
 
 /// AFTER INSERT OR UPDATE ON rankings: the ranking's history is recalculated.
-#[pg_trigger]
 fn recalculate_changed_ranking<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -155,11 +120,11 @@ fn recalculate_changed_ranking<'a>(
     }
     Ok(None)
 }
+trigger_function!(recalculate_changed_ranking, recalculate_changed_ranking_wrapper, pg_finfo_recalculate_changed_ranking_wrapper, ["rankings"]);
 
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
-        let _writing = HistoryWrite::begin();
         store.lock();
         let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
             raise(
@@ -175,12 +140,13 @@ fn rebuild(ranking_id: i32) -> i64 {
 /// `recalculate_ranking(ranking_id)` is the procedure apps call.
 #[pg_extern(volatile, strict, parallel_unsafe)]
 fn rebuild_ranking(ranking_id: i32) -> i64 {
+    writes_allowed("rebuild_ranking()");
+    let _writing = DerivedWrite::begin();
     rebuild(ranking_id)
 }
 
 /// AFTER INSERT, UPDATE, DELETE or TRUNCATE ON rankings, per statement: the rankings a backend
 /// keeps in memory are stale from now on, and the standings of deleted rankings go.
-#[pg_trigger]
 fn note_rankings_change<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -199,6 +165,7 @@ fn note_rankings_change<'a>(
     }
     Ok(None)
 }
+trigger_function!(note_rankings_change, note_rankings_change_wrapper, pg_finfo_note_rankings_change_wrapper, ["rankings"]);
 
 /// A replay that fails (a rating formula out of its range, a player against themselves) is
 /// reported with the SQLSTATE of the rating engine.

@@ -35,6 +35,7 @@ use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
 use crate::accounts::field;
 use crate::error::raise;
+use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use crate::restore::restoring;
 use store::{internal, Info, Store, StoredCards, EDITION};
 
@@ -45,9 +46,6 @@ extension_sql_file!(
         "rankings",
         "games",
         "accounts",
-        check_tournament_row,
-        refresh_tournament_standings,
-        rebuild_truncated_tournaments,
         rebuild_tournament_standings,
         tournament_trf,
         tournament_tie_break_order
@@ -243,7 +241,6 @@ fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) {
 
 /// BEFORE triggers of swiss_tournaments, tournaments_players, tournaments_games and byes: the
 /// rules of each row. Not while restoring a dump.
-#[pg_trigger]
 fn check_tournament_row<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
@@ -332,6 +329,7 @@ fn check_tournament_row<'a>(
     }
     Ok(Some(row))
 }
+trigger_function!(check_tournament_row, check_tournament_row_wrapper, pg_finfo_check_tournament_row_wrapper, ["swiss_tournaments", "tournaments_players", "tournaments_games", "byes"]);
 
 /// Recomputes the standings rows named by the core's refresh for `changed` (player, from round)
 /// and, with DE in the order, the shared ranks from the earliest changed round.
@@ -455,7 +453,6 @@ fn bye_changed(store: &mut Store<'_, '_>, t: i32, round: i32, user: &str, add: b
 /// AFTER triggers of swiss_tournaments, tournaments_players, tournaments_games, byes and
 /// service_games: keeps the standings current. Not while restoring a dump, which brings the
 /// derived rows back itself.
-#[pg_trigger]
 fn refresh_tournament_standings<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -566,19 +563,40 @@ fn refresh_tournament_standings<'a>(
     });
     Ok(None)
 }
+trigger_function!(refresh_tournament_standings, refresh_tournament_standings_wrapper, pg_finfo_refresh_tournament_standings_wrapper, ["swiss_tournaments", "tournaments_players", "tournaments_games", "byes", "service_games"]);
 
 /// AFTER TRUNCATE of tournaments_games, byes or tournaments_players (statement triggers; row
 /// triggers do not fire): the players no longer registered lose their pairing numbers and every
 /// tournament is recomputed from scratch.
-#[pg_trigger]
 fn rebuild_truncated_tournaments<'a>(
-    _trigger: &'a PgTrigger<'a>,
+    trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     if restoring() {
         return Ok(None);
     }
+    let table = trigger.table_name()?;
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
+        if table == "tournaments_players" {
+            // as a DELETE of the registrations would: players with games cannot leave
+            let rows = store.query(
+                "SELECT tournament_id, game_id, round FROM tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
+                &[],
+            );
+            if let Some(r) = rows.into_iter().next() {
+                let n = |i: usize| r.get::<i32>(i).ok().flatten().unwrap_or(0);
+                raise(
+                    PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                    format!(
+                        "tournaments_players cannot be truncated: tournament {} has game {} of round {} registered \
+                         (truncate tournaments_games first)",
+                        n(1),
+                        n(2),
+                        n(3)
+                    ),
+                );
+            }
+        }
         let rows = store.query("SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id", &[]);
         let ids: Vec<i32> = rows.into_iter().filter_map(|r| r.get::<i32>(1).ok().flatten()).collect();
         for t in ids {
@@ -596,6 +614,7 @@ fn rebuild_truncated_tournaments<'a>(
     });
     Ok(None)
 }
+trigger_function!(rebuild_truncated_tournaments, rebuild_truncated_tournaments_wrapper, pg_finfo_rebuild_truncated_tournaments_wrapper, ["tournaments_games", "byes", "tournaments_players"]);
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
 /// window, and the games and byes already registered still follow its rules.
@@ -654,6 +673,8 @@ fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
 /// standings rows written.
 #[pg_extern(volatile, strict, parallel_unsafe)]
 fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(bool, false)) -> i64 {
+    writes_allowed("rebuild_tournament_standings()");
+    let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         if store.lock(tournament_id).is_none() {
@@ -670,7 +691,8 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
 #[pg_extern(stable, strict, parallel_restricted)]
 fn tournament_trf(tournament_id: i32) -> String {
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        // read-only statements: no transaction id, so it works on a hot standby too
+        let mut store = Store::reader(client);
         let Some(loaded) = store.load(tournament_id) else {
             raise(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,

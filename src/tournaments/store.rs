@@ -141,6 +141,8 @@ pub struct Loaded {
 
 pub struct Store<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
+    /// Runs every statement as a read (no transaction id: works on a hot standby).
+    read_only: bool,
 }
 
 fn text(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> String {
@@ -159,7 +161,12 @@ thread_local! {
 
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
-        Store { client }
+        Store { client, read_only: false }
+    }
+
+    /// A store that only reads.
+    pub fn reader(client: &'c mut SpiClient<'conn>) -> Self {
+        Store { client, read_only: true }
     }
 
     /// Runs one of this module's statements (a `'static` text, so its address identifies it)
@@ -178,7 +185,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 plan
             }
         };
-        self.client.update(&*plan, None, args).unwrap_or_else(|e| internal(e))
+        let rows = if self.read_only {
+            self.client.select(&*plan, None, args)
+        } else {
+            self.client.update(&*plan, None, args)
+        };
+        rows.unwrap_or_else(|e| internal(e))
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the

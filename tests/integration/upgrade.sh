@@ -13,11 +13,15 @@ tables="users game_services service_accounts service_games pgn_games rankings el
 
 # Every object of the extension with its full definition (pg_dump lists an extension's members
 # only in binary-upgrade mode), without what differs between any two databases: object ids,
-# transaction horizons and the dump's session key.
+# transaction horizons and the dump's session key. The configuration tables (whose order follows
+# the order they were registered in) are listed by name with their dump filters.
 schema() {
+    q -d "$1" -c "SELECT c.relname, u.condition
+                  FROM pg_extension x, unnest(x.extconfig, x.extcondition) AS u(oid, condition)
+                  JOIN pg_class c ON c.oid = u.oid WHERE x.extname = 'pg_rating' ORDER BY 1"
     # (stderr: pg_dump warns of elo_history's foreign key to itself)
     pg_dump --schema-only --binary-upgrade -d "$1" 2>/dev/null \
-        | sed -e "s/\(binary_upgrade_create_empty_extension(.*\)'{[0-9,]*}'/\1'{config table ids}'/" \
+        | sed -e "s/\(binary_upgrade_create_empty_extension(.*\)'{[0-9,]*}', '{[^}]*}'/\1'{config tables}', '{their filters}'/" \
         | grep -v -e '^--' -e '^$' -e 'binary_upgrade_set_next_' -e '^UPDATE pg_catalog.pg_class' \
                   -e '^SET relfrozenxid' -e "^WHERE oid = '" -e '^\\restrict' -e '^\\unrestrict'
 }

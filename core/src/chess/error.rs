@@ -94,6 +94,10 @@ pub enum ChessError {
     Move(MoveError),
     /// A NULL element in a moves array, at this ply (from 1).
     NullMove(usize),
+    /// A `[Variant]` other than standard chess or Chess960.
+    Variant(String),
+    /// More moves than [`super::MAX_MOVES`] in one call.
+    TooManyMoves,
 }
 
 impl fmt::Display for ChessError {
@@ -102,6 +106,12 @@ impl fmt::Display for ChessError {
             Self::Fen(e) => e.fmt(f),
             Self::Move(e) => e.fmt(f),
             Self::NullMove(ply) => write!(f, "move at ply {ply} is NULL"),
+            Self::Variant(v) => write!(f, "unsupported variant \"{v}\""),
+            Self::TooManyMoves => write!(
+                f,
+                "a game has at most {} moves (a legal game ends within 8,849 plies)",
+                super::MAX_MOVES
+            ),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! - errors name what is wrong: the FEN field, or the ply, move and position.
 
 pub mod error;
+pub mod movetext;
 pub mod openings;
 pub mod pgn;
 pub mod position;
@@ -15,6 +16,6 @@ pub mod position;
 pub use error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
 pub use position::{
     fen_array, fen_array_into, moves_to_san, parse_start, partial_fen, play_san, play_uci,
-    san_to_moves, uci_move, uci_of, write_partial_fen, FenWriter, STANDARD_FEN,
+    san_to_moves, uci_move, uci_of, write_partial_fen, FenWriter, MAX_MOVES, STANDARD_FEN,
 };
 pub use shakmaty::{Chess, EnPassantMode, Position};

@@ -2,13 +2,13 @@
 //! movetext wrapped at 80 columns, `[SetUp]`/`[FEN]` for other starts).
 
 use std::fmt;
-use std::io::Read;
 use std::ops::ControlFlow;
 
 use pgn_reader::{Outcome, RawTag, Reader, SanPlus, Skip, Visitor};
 use shakmaty::{Chess, Color, KnownOutcome, Position};
 
 use super::error::{ChessError, FenError, MoveError, MoveErrorKind};
+use super::movetext::{invalid_token, GameTexts};
 use super::position::{full_fen, parse_start, uci_of, STANDARD_FEN};
 use crate::result::{GameEndReason, GameEndType, GameResult};
 
@@ -37,6 +37,10 @@ pub enum PgnErrorKind {
     Variant(String),
     /// The text cannot be read as PGN (unterminated tag or comment, no game at all).
     Syntax(String),
+    /// A movetext token that is not PGN (`Zz`, `N`, `=Q`, `1-`).
+    Token(String),
+    /// More moves than [`super::position::MAX_MOVES`].
+    TooManyMoves,
 }
 
 /// A game that cannot be imported; `game` counts from 1.
@@ -54,11 +58,34 @@ impl fmt::Display for PgnError {
             PgnErrorKind::Move(e) => write!(f, "{e}"),
             PgnErrorKind::Variant(v) => write!(f, "unsupported variant \"{v}\""),
             PgnErrorKind::Syntax(s) => write!(f, "{s}"),
+            PgnErrorKind::TooManyMoves => write!(f, "{}", ChessError::TooManyMoves),
+            PgnErrorKind::Token(t) => write!(
+                f,
+                "\"{t}\" is not a move, a move number, a NAG, a comment, a variation or a result"
+            ),
         }
     }
 }
 
 impl std::error::Error for PgnError {}
+
+/// True for a `[Variant]` value of standard chess or Chess960 (the rules shakmaty plays here).
+pub fn variant_supported(variant: &str) -> bool {
+    let l = variant.trim().to_ascii_lowercase();
+    [
+        "",
+        "standard",
+        "chess",
+        "normal",
+        "from position",
+        "chess960",
+        "chess 960",
+        "fischerandom",
+        "fischer random",
+        "freestyle",
+    ]
+    .contains(&l.as_str())
+}
 
 /// Maps a `Termination` tag to a reason that fits the end type, else `UNKNOWN`.
 /// Understands our own names (`CHECKMATE`), the PGN standard's values (`time forfeit`,
@@ -205,23 +232,8 @@ impl Visitor for GameVisitor {
     }
 
     fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
-        if let Some(v) = tags.get("Variant") {
-            let l = v.trim().to_ascii_lowercase();
-            let ok = [
-                "",
-                "standard",
-                "chess",
-                "normal",
-                "from position",
-                "chess960",
-                "chess 960",
-                "fischerandom",
-                "fischer random",
-                "freestyle",
-            ];
-            if !ok.contains(&l.as_str()) {
-                return ControlFlow::Break(self.error(PgnErrorKind::Variant(v.to_owned())));
-            }
+        if let Some(v) = tags.get("Variant").filter(|v| !variant_supported(v)) {
+            return ControlFlow::Break(self.error(PgnErrorKind::Variant(v.to_owned())));
         }
         let start = tags.get("FEN").unwrap_or(STANDARD_FEN).trim().to_owned();
         let pos = match parse_start(&start) {
@@ -240,6 +252,9 @@ impl Visitor for GameVisitor {
     }
 
     fn san(&mut self, mt: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        if mt.moves.len() >= super::position::MAX_MOVES {
+            return ControlFlow::Break(self.error(PgnErrorKind::TooManyMoves));
+        }
         match san_plus.san.to_move(&mt.pos) {
             Ok(m) => {
                 mt.moves.push(uci_of(m));
@@ -311,51 +326,63 @@ impl Visitor for GameVisitor {
     }
 }
 
-/// A streaming reader of games: memory does not grow with the number of games.
-pub struct PgnGames<R: Read> {
-    reader: Reader<R>,
-    visitor: GameVisitor,
+/// The games of a PGN text, read one at a time: memory does not grow with the number of games.
+pub struct PgnGames<'a> {
+    games: GameTexts<'a>,
+    /// Games read so far.
+    number: usize,
     done: bool,
 }
 
-impl<R: Read> PgnGames<R> {
-    pub fn new(input: R) -> Self {
+impl<'a> PgnGames<'a> {
+    pub fn new(text: &'a [u8]) -> Self {
         Self {
-            reader: Reader::build(input)
-                .set_supported_tag_line_length(16 * 1024)
-                .finish(),
-            visitor: GameVisitor { number: 0 },
+            games: GameTexts::new(text),
+            number: 0,
             done: false,
         }
     }
 }
 
-impl<R: Read> Iterator for PgnGames<R> {
+impl Iterator for PgnGames<'_> {
     type Item = Result<PgnGame, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        match self.reader.read_game(&mut self.visitor) {
-            Ok(Some(game)) => Some(game),
-            Ok(None) => {
-                self.done = true;
-                None
+        while !self.done {
+            let game = self.games.next()?;
+            if let Some(token) = invalid_token(&game.text[game.movetext..]) {
+                self.number += 1;
+                return Some(Err(PgnError {
+                    game: self.number,
+                    kind: PgnErrorKind::Token(token),
+                }));
             }
-            Err(e) => {
-                self.done = true;
-                Some(Err(PgnError {
-                    game: self.visitor.number.max(1),
-                    kind: PgnErrorKind::Syntax(e.to_string()),
-                }))
+            let mut visitor = GameVisitor { number: self.number };
+            let mut reader = Reader::build(game.text)
+                .set_supported_tag_line_length(16 * 1024)
+                .finish();
+            match reader.read_game(&mut visitor) {
+                Ok(Some(read)) => {
+                    self.number = visitor.number;
+                    return Some(read);
+                }
+                // only blanks and comments: no game
+                Ok(None) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(PgnError {
+                        game: (self.number + 1).max(visitor.number),
+                        kind: PgnErrorKind::Syntax(e.to_string()),
+                    }));
+                }
             }
         }
+        None
     }
 }
 
 /// Reads all games of a PGN text (lazily).
-pub fn read_pgn(text: &[u8]) -> PgnGames<&[u8]> {
+pub fn read_pgn(text: &[u8]) -> PgnGames<'_> {
     PgnGames::new(text)
 }
 
@@ -417,11 +444,20 @@ where
     I: IntoIterator<Item = Option<&'a str>>,
 {
     let mut pos = parse_start(start)?;
-    let find = |name: &str| {
-        tags.iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+    // the last value of each name (one pass: many tags stay linear)
+    let mut last: std::collections::HashMap<&str, &str> = std::collections::HashMap::with_capacity(tags.len());
+    for (n, v) in tags {
+        last.insert(n.as_str(), v.as_str());
+    }
+    let find = |name: &str| last.get(name).copied();
+    if let Some(v) = find("Variant").filter(|v| !variant_supported(v)) {
+        return Err(ChessError::Variant(v.to_owned()));
+    }
+    // The result's reason wins over a Termination tag that would read back as another one.
+    let termination = match (result, find("Termination")) {
+        (Some(r), Some(t)) if termination_reason(r.end_type(), Some(t)) == r.reason() => Some(t),
+        (Some(r), _) => termination_phrase(r.reason()),
+        (None, t) => t,
     };
     let mut out = String::with_capacity(1024);
     let mut tag = |name: &str, value: &str| {
@@ -444,31 +480,31 @@ where
         tag("SetUp", "1");
         tag("FEN", &start_fen);
     }
-    if find("Termination").is_none() {
-        if let Some(p) = result.and_then(|r| termination_phrase(r.reason())) {
-            tag("Termination", p);
-        }
+    if let Some(t) = termination {
+        tag("Termination", t);
     }
-    let mut rest: Vec<&str> = tags
+    let mut rest: Vec<(&str, &str)> = last
         .iter()
-        .map(|(n, _)| n.as_str())
-        .filter(|n| !ROSTER.iter().any(|(r, _)| r == n) && !["Result", "SetUp", "FEN"].contains(n))
+        .map(|(n, v)| (*n, *v))
+        .filter(|(n, _)| {
+            !ROSTER.iter().any(|(r, _)| r == n) && !["Result", "SetUp", "FEN", "Termination"].contains(n)
+        })
         .collect();
     rest.sort_unstable();
-    rest.dedup();
-    for n in rest {
+    for (n, v) in rest {
         // PGN tag names are letters, digits and underscores; others cannot be written.
         if n.is_empty() || !n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             continue;
         }
-        if let Some(v) = find(n) {
-            tag(n, v);
-        }
+        tag(n, v);
     }
     out.push('\n');
 
     let mut tokens: Vec<String> = Vec::new();
     for (i, mv) in moves.into_iter().enumerate() {
+        if i >= super::position::MAX_MOVES {
+            return Err(ChessError::TooManyMoves);
+        }
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
         let m = super::position::uci_move(&pos, i + 1, mv)?;
         let number = pos.fullmoves().get();
@@ -624,6 +660,36 @@ mod tests {
                 assert_eq!(termination_reason(t, termination_phrase(*r)), *r);
             }
         }
+    }
+
+    #[test]
+    fn the_result_wins_over_a_contradicting_termination_and_variants_are_checked() {
+        let resigned = GameResult::new(GameEndType::WhiteWins, GameEndReason::Resignation).unwrap();
+        let tags = vec![("Termination".to_owned(), "abandoned".to_owned())];
+        let pgn = write_pgn(STANDARD_FEN, [Some("e2e4")], Some(resigned), &tags).unwrap();
+        let back = read_pgn(pgn.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(back.result, Some(resigned), "{pgn}");
+        let tags = vec![("Termination".to_owned(), "White won by resignation".to_owned())];
+        let pgn = write_pgn(STANDARD_FEN, [Some("e2e4")], Some(resigned), &tags).unwrap();
+        assert!(pgn.contains("[Termination \"White won by resignation\"]"), "{pgn}");
+
+        let tags = vec![("Variant".to_owned(), "Atomic".to_owned())];
+        let e = write_pgn(STANDARD_FEN, [Some("e2e4")], None, &tags).unwrap_err();
+        assert_eq!(e, ChessError::Variant("Atomic".into()));
+        let tags = vec![("Variant".to_owned(), "Chess960".to_owned())];
+        assert!(write_pgn(STANDARD_FEN, [Some("e2e4")], None, &tags).is_ok());
+    }
+
+    #[test]
+    fn many_tags_are_written_once_each_in_name_order() {
+        let tags: Vec<(String, String)> = (0..20_000)
+            .map(|i| (format!("T{:05}", i % 10_000), i.to_string()))
+            .collect();
+        let pgn = write_pgn(STANDARD_FEN, [], None, &tags).unwrap();
+        let back = read_pgn(pgn.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(back.tags.len(), 7 + 10_000);
+        assert_eq!(back.tags[7], ("T00000".to_owned(), "10000".to_owned()));
+        assert_eq!(back.tags.last().unwrap(), &("T09999".to_owned(), "19999".to_owned()));
     }
 
     #[test]

@@ -23,6 +23,35 @@ fn fen_error(fen: &str, field: FenField, reason: impl Into<String>) -> FenError 
 
 /// Parses a 4-field or 6-field FEN of a legal chess position. Castling rights may use
 /// `KQkq` or file letters (Shredder-FEN / X-FEN), so Chess960 starts work too.
+/// The castling field is `-` or at most two rights per colour, each written once (`KQkq`, or the
+/// rook files of Shredder-FEN / X-FEN): shakmaty reads `KQkqKQ` as `KQkq`, which hides a typo.
+fn check_castling_field(fen: &str, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let valid = |c: char| "KQkq".contains(c) || matches!(c, 'A'..='H' | 'a'..='h');
+    let mut seen = Vec::with_capacity(4);
+    for c in field.chars() {
+        if !valid(c) || seen.contains(&c) {
+            return Err(fen_error(fen, FenField::Castling, format!("cannot parse \"{field}\"")));
+        }
+        seen.push(c);
+    }
+    let white = seen.iter().filter(|c| c.is_ascii_uppercase()).count();
+    if white > 2 || seen.len() - white > 2 {
+        return Err(fen_error(
+            fen,
+            FenField::Castling,
+            format!("\"{field}\" gives a colour more than two castling rights"),
+        ));
+    }
+    Ok(())
+}
+
+/// The most moves one call reads or writes: far beyond any legal game (the 75-move rule ends
+/// one within 8,849 plies), and it keeps a call's memory within some tens of megabytes.
+pub const MAX_MOVES: usize = 100_000;
+
 pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
     let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
     if fields.len() != 4 && fields.len() != 6 {
@@ -43,6 +72,7 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
             }
         }
     }
+    check_castling_field(fen, fields[2])?;
     let joined = fields.join(" ");
     let parsed = Fen::from_ascii(joined.as_bytes()).map_err(|e| {
         let (field, value) = match e {
@@ -329,6 +359,14 @@ where
 
 /// [`fen_array`] without an allocation per position: the partial FENs are written one after
 /// another into `buf` (cleared first) and `ends[i]` is where the i-th one ends.
+/// `Err(TooManyMoves)` for the ply after the last one a call takes.
+fn within_limit(i: usize) -> Result<(), ChessError> {
+    if i >= MAX_MOVES {
+        return Err(ChessError::TooManyMoves);
+    }
+    Ok(())
+}
+
 pub fn fen_array_into<'a, I>(
     start: &str,
     moves: I,
@@ -342,12 +380,14 @@ where
     ends.clear();
     let mut pos = parse_start(start)?;
     let iter = moves.into_iter();
+    within_limit(iter.size_hint().0.saturating_sub(1))?;
     buf.reserve(64 * (iter.size_hint().0 + 1));
     ends.reserve(iter.size_hint().0 + 1);
     let mut writer = FenWriter::default();
     writer.write(&pos, buf);
     ends.push(buf.len());
     for (i, mv) in iter.enumerate() {
+        within_limit(i)?;
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
         play_uci(&mut pos, i + 1, mv)?;
         writer.write(&pos, buf);
@@ -364,6 +404,7 @@ where
     let mut pos = parse_start(start)?;
     let mut out = Vec::new();
     for (i, mv) in moves.into_iter().enumerate() {
+        within_limit(i)?;
         let mv = mv.ok_or(ChessError::NullMove(i + 1))?;
         let m = uci_move(&pos, i + 1, mv)?;
         out.push(SanPlus::from_move_and_play_unchecked(&mut pos, m).to_string());
@@ -379,6 +420,7 @@ where
     let mut pos = parse_start(start)?;
     let mut out = Vec::new();
     for (i, san) in sans.into_iter().enumerate() {
+        within_limit(i)?;
         let san = san.ok_or(ChessError::NullMove(i + 1))?;
         out.push(uci_of(play_san(&mut pos, i + 1, san)?));
     }
@@ -489,6 +531,11 @@ mod tests {
         let e =
             parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1").unwrap_err();
         assert_eq!(e.field, FenField::Castling);
+        for castling in ["KQkqKQ", "KK", "KQA", "kqh", "KQkq-"] {
+            let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w {castling} - 0 1");
+            assert_eq!(parse_start(&fen).unwrap_err().field, FenField::Castling, "{castling}");
+        }
+        assert!(parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").is_ok());
         let e =
             parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").unwrap_err();
         assert_eq!(e.field, FenField::EnPassant);
@@ -610,6 +657,16 @@ mod tests {
             }
         }
         assert!(positions > 10_000);
+    }
+
+    #[test]
+    fn a_call_takes_at_most_max_moves() {
+        let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves: Vec<Option<&str>> = (0..MAX_MOVES).map(|i| Some(shuffle[i % 4])).collect();
+        assert_eq!(fen_array(STANDARD_FEN, moves.iter().copied()).unwrap().len(), MAX_MOVES + 1);
+        let one_more: Vec<Option<&str>> = (0..=MAX_MOVES).map(|i| Some(shuffle[i % 4])).collect();
+        assert_eq!(fen_array(STANDARD_FEN, one_more.iter().copied()), Err(ChessError::TooManyMoves));
+        assert_eq!(moves_to_san(STANDARD_FEN, one_more.iter().copied()), Err(ChessError::TooManyMoves));
     }
 
     #[test]

@@ -285,6 +285,13 @@ impl Period {
         let v = 1.0 / self.inv_v;
         let delta = v * self.sum_gs;
         let sigma_new = new_volatility(phi, sigma, v, delta, tau)?;
+        // A huge τ lets step 5 drive σ' towards 0 (τ = 1e150 gives 1e-150): a volatility that
+        // small rounds to 0 where ratings are stored, and no later period could be rated.
+        if !(sigma_new >= MIN_VOLATILITY) {
+            return Err(RatingError::out_of_range(format!(
+                "the new volatility {sigma_new:e} is below {MIN_VOLATILITY:e}: tau = {tau:e} is too large"
+            )));
+        }
         let phi_star = (phi * phi + elapsed * sigma_new * sigma_new).sqrt();
         let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + self.inv_v).sqrt();
         let mu_new = self.mu + phi_new * phi_new * self.sum_gs;
@@ -296,6 +303,10 @@ impl Period {
         Ok(bounds.apply(p.rating, out))
     }
 }
+
+/// The smallest volatility a rating period may produce: 1e-10, the last of the ten decimals
+/// ratings are stored with.
+pub const MIN_VOLATILITY: f64 = 1e-10;
 
 /// Step 6 on the Glicko scale: √(RD² + t·(σ·173.7178)²); exact for t = 0.
 #[inline]
@@ -1061,6 +1072,17 @@ mod tests {
             kind(update(p, &[far], &[0.0], 0.5, &Bounds::NONE)),
             RatingErrorKind::OutOfRange
         );
+    }
+
+    #[test]
+    fn a_huge_tau_is_an_error_not_a_volatility_of_zero() {
+        let p = Rating::new(1500.0, 200.0, 0.06);
+        let o = Rating::new(1400.0, 30.0, 0.06);
+        for tau in [1e50, 1e150, 1e300] {
+            let e = update(p, &[o], &[1.0], tau, &Bounds::NONE).unwrap_err();
+            assert_eq!(e.kind, RatingErrorKind::OutOfRange, "{tau}: {e}");
+        }
+        assert!(update(p, &[o], &[1.0], 10.0, &Bounds::NONE).unwrap().volatility > 0.05);
     }
 
     /// Extreme but legal inputs never produce NaN: either a finite result or an error.

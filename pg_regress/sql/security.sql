@@ -1,0 +1,131 @@
+-- Nobody can forge a rating: an application role with the usual web-app grant (every privilege on
+-- every table) cannot write rating history or standings, cannot reuse pg_rating's trigger functions
+-- on a table of its own, and no setting it may change switches a rule or a derived row off.
+CREATE ROLE regress_web_app LOGIN;
+GRANT SELECT, INSERT, UPDATE, DELETE, TRUNCATE ON ALL TABLES IN SCHEMA public TO regress_web_app;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO regress_web_app;
+GRANT CREATE ON SCHEMA public TO regress_web_app;
+
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+VALUES ('Global', '0', NULL, 0, 800, true, 40);
+INSERT INTO users (email, password_hash) SELECT format('p%s@example.com', i), 'h' FROM generate_series(1, 5) i;
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-01', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '4', '5', true);
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 1, '(3 minutes, 2 seconds)');
+INSERT INTO tournaments_players (tournament_id, user_id_in_service) VALUES (1, '1'), (1, '2');
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-02', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '1', '2', true);
+INSERT INTO tournaments_games VALUES (1, 2, 1);
+CREATE TEMP VIEW ratings AS
+SELECT user_id_in_service, round(rating, 2) AS rating, games FROM ranking_players ORDER BY 1;
+GRANT SELECT ON ratings TO regress_web_app;
+SELECT * FROM ratings;
+
+SET ROLE regress_web_app;
+-- 1. pg_rating's trigger functions cannot be attached to a table of one's own
+CREATE TEMP TABLE fake (id int, creation_date timestamptz, white_player varchar, black_player varchar,
+  result game_result, clock clock_settings, service_id int, is_ranked bool);
+CREATE TRIGGER t AFTER INSERT ON fake REFERENCING NEW TABLE AS inserted_games
+  FOR EACH STATEMENT EXECUTE FUNCTION rate_service_games();
+CREATE TRIGGER t AFTER INSERT ON fake FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+CREATE TRIGGER t AFTER INSERT ON fake FOR EACH ROW EXECUTE FUNCTION recalculate_changed_ranking();
+CREATE TRIGGER t AFTER INSERT ON fake FOR EACH STATEMENT EXECUTE FUNCTION note_rankings_change();
+CREATE TRIGGER t BEFORE INSERT ON fake FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+-- ... and the functions that rebuild derived rows are not the application's to call
+SELECT rebuild_ranking(1);
+SELECT rebuild_tournament_standings(1);
+
+-- 2. derived rows: every write is refused (42501), whatever the grants
+UPDATE ranking_players SET rating = 9999 WHERE user_id_in_service = '4';
+UPDATE elo_history SET elo = 9999;
+DELETE FROM elo_history WHERE game_id = 1;
+INSERT INTO elo_history (user_id_in_service, ranking_id, game_id, elo, game_date) VALUES ('5', 1, 1, 2000, now());
+DELETE FROM ranking_writes;
+TRUNCATE ranking_players;
+UPDATE swiss_tournament_standings SET points_x2 = 100;
+DELETE FROM swiss_tournament_entrants;
+INSERT INTO swiss_tournament_progress (tournament_id) VALUES (2);
+TRUNCATE swiss_tournament_standings;
+
+-- 3. row_security = off switches nothing off for a role that is not a superuser: a game is
+-- rated, an impossible tournament game is refused, a user gets its account
+SET row_security = off;
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-03', '(0-1,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '3', '4', true);
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-04', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '1', '3', true);
+INSERT INTO tournaments_games VALUES (1, 4, 77);
+INSERT INTO users (email, password_hash) VALUES ('p6@example.com', 'h');
+RESET row_security;
+SELECT * FROM ratings;
+SELECT count(*) AS accounts_of_p6 FROM service_accounts WHERE user_id_in_service = '6';
+-- the tournament still takes legitimate games
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-05', '(0-1,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '2', '1', true);
+INSERT INTO tournaments_games VALUES (1, 5, 2);
+SELECT user_id_in_service, round, points FROM swiss_tournaments_players_points ORDER BY round, 1;
+-- a deleted tournament takes its standings with it (the cascade of its foreign keys)
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 1, '(3 minutes, 2 seconds)');
+INSERT INTO tournaments_players (tournament_id, user_id_in_service) VALUES (2, '3');
+DELETE FROM swiss_tournaments WHERE tournament_id = 2;
+SELECT count(*) AS entrants_of_deleted FROM swiss_tournament_entrants WHERE tournament_id = 2;
+-- reads work
+SELECT left(tournament_trf(1), 3) AS trf;
+RESET ROLE;
+
+-- 4. even a superuser's trigger on another table does not fire pg_rating's functions there
+CREATE TEMP TABLE fake2 (id int, creation_date timestamptz, white_player varchar, black_player varchar,
+  result game_result, clock clock_settings, service_id int, is_ranked bool);
+CREATE TRIGGER t AFTER INSERT ON fake2 REFERENCING NEW TABLE AS inserted_games
+  FOR EACH STATEMENT EXECUTE FUNCTION rate_service_games();
+INSERT INTO fake2 VALUES (3, now() + '1 year', 'ghost', '5', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, true);
+CREATE TABLE public.fake3 (LIKE fake2);
+CREATE TRIGGER t BEFORE INSERT ON public.fake3 FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+INSERT INTO public.fake3 VALUES (3, now(), 'ghost', '5', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, true);
+DROP TABLE public.fake3;
+-- a trigger function called directly (39P01)
+SELECT rate_service_games();
+\set VERBOSITY sqlstate
+SELECT refresh_tournament_standings();
+\set VERBOSITY default
+SELECT * FROM ratings;
+-- a restore is a superuser session with row_security off: only then are derived rows loaded
+SET row_security = off;
+UPDATE swiss_tournament_progress SET last_round = last_round WHERE tournament_id = 1;
+RESET row_security;
+-- TRUNCATE of the registrations of a tournament with games is refused as DELETE would be (23001)
+TRUNCATE tournaments_players CASCADE;
+
+-- 5. the recommended role of the Random Chess application: what the app does, and no more
+CREATE ROLE regress_random_chess_app LOGIN;
+SELECT grant_random_chess_app('regress_random_chess_app');
+SET ROLE regress_random_chess_app;
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4,e7e5}', '2024-05-06', '(1/2-1/2,THREEFOLD_REPETITION)', '(3 minutes, 2 seconds)', 1, '4', '5', true)
+RETURNING id;
+INSERT INTO pgn_games (moves, starting_position, creation_date, result, owner_id, black_player_name, white_player_name)
+VALUES ('{e2e4}', 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', now(), '(1-0,RESIGNATION)', 1, 'B', 'A')
+RETURNING id;
+INSERT INTO game_services (name) VALUES ('lichess.org');
+RESET ROLE;
+INSERT INTO game_services (name) VALUES ('lichess.org');
+SET ROLE regress_random_chess_app;
+INSERT INTO service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
+VALUES (1, 2, 'alice', 'tok', 'Alice', false);
+UPDATE service_accounts SET token = 'new' WHERE service_id = 2 AND user_id_in_service = 'alice';
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (5, 1, '(3 minutes, 2 seconds)')
+RETURNING tournament_id;
+SELECT placement, user_id_in_service, elo FROM ranking_with_placement_at_timestamp(now(), 1) ORDER BY 1, 2;
+SELECT count(*) > 0 AS reads_views FROM games_openings;
+-- not the app's to do
+INSERT INTO users (email, password_hash) VALUES ('x@example.com', 'h');
+DELETE FROM service_games;
+UPDATE rankings SET k_factor = 10;
+UPDATE ranking_players SET rating = 1;
+RESET ROLE;
+SELECT * FROM ratings;
+
+DROP OWNED BY regress_web_app;
+DROP ROLE regress_web_app;
+DROP OWNED BY regress_random_chess_app;
+DROP ROLE regress_random_chess_app;

@@ -1,0 +1,226 @@
+//! How pg_rating's trigger functions are entered, and who may write its derived tables.
+//!
+//! Every trigger function of pg_rating is declared with [`trigger_function!`]: its C entry point
+//! refuses a direct call (39P01), refuses to fire on any table but the extension's own tables it
+//! was written for (39P01: a role cannot attach it to a table of its own and make it write
+//! ratings), and marks the derived tables as being written by pg_rating while its body runs.
+//!
+//! The derived tables (rating history, standings, bookkeeping) carry the statement trigger
+//! [`refuse_foreign_write`]: any INSERT, UPDATE, DELETE or TRUNCATE that does not come from
+//! pg_rating's own code fails with 42501, whatever the grants. The mark lives in this backend's
+//! memory, which no SQL can set.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+use pgrx::prelude::*;
+use pgrx::{PgRelation, PgSqlErrorCode, WhoAllocated};
+
+use crate::error::raise;
+use crate::restore::restoring;
+
+thread_local! {
+    /// How many of pg_rating's writers are running (they nest: a trigger's statement fires
+    /// the triggers of other tables).
+    static WRITERS: Cell<u32> = const { Cell::new(0) };
+    /// Relations found to be pg_rating's own: oid -> (namespace, name) as seen then.
+    static OWN_TABLES: RefCell<HashMap<pg_sys::Oid, (pg_sys::Oid, String)>> = RefCell::new(HashMap::new());
+}
+
+/// Marks the derived tables as written by pg_rating until dropped (also when an error unwinds).
+pub struct DerivedWrite(());
+
+impl DerivedWrite {
+    pub fn begin() -> Self {
+        WRITERS.with(|w| w.set(w.get() + 1));
+        DerivedWrite(())
+    }
+}
+
+impl Drop for DerivedWrite {
+    fn drop(&mut self) {
+        WRITERS.with(|w| w.set(w.get().saturating_sub(1)));
+    }
+}
+
+/// True while pg_rating's own code writes.
+pub fn writing() -> bool {
+    WRITERS.with(Cell::get) > 0
+}
+
+fn protocol_violation(message: String) -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED,
+        message,
+    )
+}
+
+/// The name of `relation` if it is a table of the pg_rating extension, else `None`.
+fn own_table_name(relation: &PgRelation) -> Option<String> {
+    let oid = relation.oid();
+    let namespace = relation.namespace_oid();
+    let name = relation.name().to_owned();
+    let known = OWN_TABLES.with_borrow(|t| {
+        t.get(&oid)
+            .is_some_and(|seen| *seen == (namespace, name.clone()))
+    });
+    if known {
+        return Some(name);
+    }
+    // SAFETY: catalog lookups by oid and by name.
+    let member = unsafe {
+        let extension = pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true);
+        extension != pg_sys::InvalidOid
+            && pg_sys::getExtensionOfObject(pg_sys::RelationRelationId, oid) == extension
+    };
+    if !member {
+        return None;
+    }
+    OWN_TABLES.with_borrow_mut(|t| t.insert(oid, (namespace, name.clone())));
+    Some(name)
+}
+
+/// Checks how a trigger function was entered: by the trigger manager, on one of `tables` of
+/// pg_rating. Returns the trigger and the table's name.
+///
+/// # Safety
+/// `fcinfo` is the call information PostgreSQL passed to a V1 function.
+pub unsafe fn entered<'a>(
+    fcinfo: pg_sys::FunctionCallInfo,
+    function: &str,
+    tables: &[&str],
+) -> (PgTrigger<'a>, String) {
+    // SAFETY: fcinfo comes from PostgreSQL's function manager.
+    let called_as_trigger = unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) };
+    if !called_as_trigger {
+        protocol_violation(format!(
+            "{function}() is a trigger function of pg_rating and cannot be called directly"
+        ));
+    }
+    // SAFETY: called by the trigger manager, so fcinfo->context is its TriggerData.
+    let trigger = unsafe { PgTrigger::from_fcinfo(&*fcinfo) }
+        .unwrap_or_else(|e| protocol_violation(format!("{function}(): {e}")));
+    let relation = trigger
+        .relation()
+        .unwrap_or_else(|e| protocol_violation(format!("{function}(): {e}")));
+    match own_table_name(&relation) {
+        Some(name) if tables.contains(&name.as_str()) => (trigger, name),
+        _ => protocol_violation(format!(
+            "{function}() fires only on pg_rating's own table{} {}, not on \"{}\"",
+            if tables.len() > 1 { "s" } else { "" },
+            tables.join(", "),
+            relation.name()
+        )),
+    }
+}
+
+/// What a trigger body returns, as the trigger manager wants it.
+pub trait TriggerReturn {
+    fn into_datum(self) -> pg_sys::Datum;
+}
+
+impl<W: WhoAllocated> TriggerReturn for Result<Option<PgHeapTuple<'_, W>>, PgTriggerError> {
+    fn into_datum(self) -> pg_sys::Datum {
+        let row = self.unwrap_or_else(|e| protocol_violation(e.to_string()));
+        // A trigger returns a tuple or a NULL pointer (never the null flag).
+        row.and_then(PgHeapTuple::into_trigger_datum)
+            .unwrap_or(pg_sys::Datum::from(0))
+    }
+}
+
+/// Declares the C entry point `$symbol` of the trigger function `$body` (SQL:
+/// `CREATE FUNCTION name() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', '$symbol'` in the
+/// feature's SQL file), which fires only on the named tables of pg_rating.
+macro_rules! trigger_function {
+    ($body:ident, $symbol:ident, $finfo:ident, [$($table:literal),+ $(,)?]) => {
+        $crate::trigger::trigger_function!(@entry true, $body, $symbol, $finfo, [$($table),+]);
+    };
+    // A check that writes nothing: its body runs without the mark of pg_rating's writers.
+    (check_only $body:ident, $symbol:ident, $finfo:ident, [$($table:literal),+ $(,)?]) => {
+        $crate::trigger::trigger_function!(@entry false, $body, $symbol, $finfo, [$($table),+]);
+    };
+    (@entry $marks:literal, $body:ident, $symbol:ident, $finfo:ident, [$($table:literal),+]) => {
+        $crate::chess::finfo_v1!($finfo);
+
+        #[::pgrx::pg_guard]
+        #[unsafe(no_mangle)]
+        #[doc(hidden)]
+        pub unsafe extern "C-unwind" fn $symbol(fcinfo: ::pgrx::pg_sys::FunctionCallInfo) -> ::pgrx::pg_sys::Datum {
+            // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
+            let (trigger, _table) = unsafe { $crate::trigger::entered(fcinfo, stringify!($body), &[$($table),+]) };
+            let _writing = $marks.then($crate::trigger::DerivedWrite::begin);
+            $crate::trigger::TriggerReturn::into_datum($body(&trigger))
+        }
+    };
+}
+pub(crate) use trigger_function;
+
+/// BEFORE INSERT, UPDATE, DELETE or TRUNCATE of a derived table, per statement: only pg_rating's
+/// own code writes it. A restore (superuser, row_security off) loads its rows, and the cascade
+/// of a deleted tournament removes its standings.
+fn refuse_foreign_write<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let op = trigger.op()?;
+    // SAFETY: reads a flag of this backend's security context; only referential actions set it.
+    let referential_action = unsafe { pg_sys::InNoForceRLSOperation() };
+    if writing() || restoring() || (matches!(op, PgTriggerOperation::Delete) && referential_action)
+    {
+        return Ok(None);
+    }
+    let table = trigger.table_name()?;
+    raise(
+        PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        format!(
+            "permission denied: {op} on {table}: it holds derived rows, written only by pg_rating's triggers \
+             (change the games, registrations or settings they derive from instead)"
+        ),
+    )
+}
+
+trigger_function!(
+    check_only refuse_foreign_write,
+    refuse_foreign_write_wrapper,
+    pg_finfo_refuse_foreign_write_wrapper,
+    [
+        "elo_history",
+        "ranking_players",
+        "ranking_writes",
+        "swiss_tournament_progress",
+        "swiss_tournament_entrants",
+        "swiss_tournament_standings"
+    ]
+);
+
+/// Refuses a write during recovery or in a read-only transaction (25006), before it reaches a
+/// statement that would need a transaction id.
+pub fn writes_allowed(what: &str) {
+    let command = std::ffi::CString::new(what).unwrap_or_default();
+    // SAFETY: raises the usual 25006 error when the transaction is read-only.
+    unsafe { pg_sys::PreventCommandIfReadOnly(command.as_ptr()) };
+}
+
+extension_sql_file!("../sql/derived_tables.sql", name = "derived_tables");
+
+/// Retired in 0.3.0 (refuse_foreign_write took its place): the C entry point stays so that the
+/// install scripts of earlier releases load (`CREATE EXTENSION pg_rating VERSION '0.2.0'`, then
+/// an update) and a database not yet updated keeps its history closed to other writers.
+fn check_elo_history_entry<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if writing() || restoring() {
+        return Ok(trigger.new());
+    }
+    raise(
+        PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        "permission denied: elo_history is written only by pg_rating's triggers (and this database awaits \
+         ALTER EXTENSION pg_rating UPDATE)",
+    )
+}
+
+trigger_function!(
+    check_only check_elo_history_entry,
+    check_elo_history_entry_wrapper,
+    pg_finfo_check_elo_history_entry_wrapper,
+    ["elo_history"]
+);
