@@ -9,6 +9,7 @@ mod accounts;
 mod app_role;
 mod error;
 mod games;
+mod ledger;
 mod rankings;
 mod restore;
 mod types;

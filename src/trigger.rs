@@ -188,7 +188,11 @@ trigger_function!(
         "ranking_writes",
         "swiss_tournament_progress",
         "swiss_tournament_entrants",
-        "swiss_tournament_standings"
+        "swiss_tournament_standings",
+        "ledger_attachments",
+        "ledger_entries",
+        "ledger_standings",
+        "ledger_scopes"
     ]
 );
 

@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod clock;
 pub mod rating;
+pub mod ledger;
 pub mod ranking;
 pub mod result;
 #[cfg(test)]

@@ -124,6 +124,26 @@ impl RatingSystem {
     }
 }
 
+impl RatingSystem {
+    /// The score `player` is expected to make against `opponent` (in [0, 1]).
+    pub fn expected(&self, player: &PlayerState, opponent: &PlayerState) -> Result<f64, RatingError> {
+        match *self {
+            RatingSystem::Elo { .. } => elo::expected(player.rating, opponent.rating),
+            RatingSystem::Skemino { .. } => skemino::expected(player.rating, opponent.rating),
+            RatingSystem::Glicko2 { starting, .. } => {
+                let g = |p: &PlayerState| {
+                    glicko2::Rating::new(
+                        p.rating,
+                        p.rd.unwrap_or(starting.rd),
+                        p.volatility.unwrap_or(starting.volatility),
+                    )
+                };
+                glicko2::expected(g(player), g(opponent))
+            }
+        }
+    }
+}
+
 /// A rating period given as days, for display and tests.
 pub fn period_from_days(days: f64) -> i64 {
     (days * MICROS_PER_DAY) as i64

@@ -1,0 +1,43 @@
+//! Ledgers: the rating history of any table of games. A ledger is a rating system with its
+//! rules ([`LedgerRules`]); its games are replayed in `(date, key)` order ([`LedgerKey`]), per
+//! scope, and every game gives each player an [`Entry`]: the player's [`Standing`] before and
+//! after it. A standing carries the whole record (games, results, peak, streaks, opponents'
+//! ratings), so the standing after any entry is all a replay from that entry on needs: a
+//! backdated game costs the games after it, never the whole history.
+
+mod replay;
+mod rules;
+mod standing;
+
+pub use replay::{appendable, replay, Entry, LedgerGame, Outcome};
+pub use rules::{LedgerRules, LedgerSettings, Limits, Provisional};
+pub use standing::Standing;
+
+/// Where a game stands in its ledger: its date (microseconds), then its key, compared byte by
+/// byte (the glue writes integer keys so that this order is their numeric order).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LedgerKey {
+    pub at: i64,
+    pub id: String,
+}
+
+/// The text of an integer game key whose byte order is its numeric order: 20 digits of the key
+/// plus 2^63.
+pub fn integer_key(id: i64) -> String {
+    format!("{:020}", (id as i128) + (1i128 << 63))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_keys_sort_as_numbers() {
+        let ids = [i64::MIN, -1_000, -1, 0, 1, 9, 10, 1_000_000, i64::MAX];
+        let keys: Vec<String> = ids.iter().map(|&i| integer_key(i)).collect();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+        assert!(keys.iter().all(|k| k.len() == 20));
+    }
+}

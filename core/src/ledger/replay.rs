@@ -1,0 +1,335 @@
+//! Replaying a ledger's games: every rating a ledger holds is computed here, whether a game is
+//! appended, a backdated or corrected game makes the games after it be replayed, or the whole
+//! ledger is rebuilt.
+
+use std::collections::HashMap;
+
+use super::rules::LedgerRules;
+use super::standing::Standing;
+use super::LedgerKey;
+use crate::rating::RatingError;
+
+/// How a rated game ended. Games that are not rated (a bye) never reach the ledger.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Outcome {
+    /// White's score in [0, 1] (black's is 1 − it).
+    White(f64),
+    /// Both players lose (a double forfeit, "0–0").
+    DoubleLoss,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LedgerGame {
+    pub key: LedgerKey,
+    pub white: String,
+    pub black: String,
+    pub outcome: Outcome,
+}
+
+/// One player's line of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: LedgerKey,
+    pub player: String,
+    pub opponent: String,
+    pub score: f64,
+    /// The score the player was expected to make, from both ratings before the game.
+    pub expected: f64,
+    pub before: Standing,
+    pub after: Standing,
+}
+
+fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
+    RatingError {
+        kind: e.kind,
+        message: format!("game {}: {}", key.id, e.message),
+    }
+}
+
+/// Rates `games` (sorted by key) one after another. `standings` holds each player's standing
+/// before the first game (players missing from it start afresh) and is left holding the
+/// standings after the last. Returns two entries per game, white's first.
+pub fn replay(
+    rules: &LedgerRules,
+    standings: &mut HashMap<String, Standing>,
+    games: &[LedgerGame],
+) -> Result<Vec<Entry>, RatingError> {
+    let mut entries = Vec::with_capacity(2 * games.len());
+    let mut previous: Option<&LedgerKey> = None;
+    for game in games {
+        if previous.is_some_and(|p| p >= &game.key) {
+            return Err(at_game(
+                RatingError::invalid("games must be replayed in (date, key) order"),
+                &game.key,
+            ));
+        }
+        previous = Some(&game.key);
+        if game.white == game.black {
+            return Err(at_game(
+                RatingError::invalid(format!("{} cannot play against themselves", game.white)),
+                &game.key,
+            ));
+        }
+        let (white_score, black_score) = match game.outcome {
+            Outcome::White(s) if (0.0..=1.0).contains(&s) => (s, 1.0 - s),
+            Outcome::White(s) => {
+                return Err(at_game(
+                    RatingError::out_of_range(format!("a score must be in [0, 1], got {s}")),
+                    &game.key,
+                ))
+            }
+            Outcome::DoubleLoss => (0.0, 0.0),
+        };
+        let start = || Standing::start(&rules.system);
+        let white = *standings.entry(game.white.clone()).or_insert_with(start);
+        let black = *standings.entry(game.black.clone()).or_insert_with(start);
+        let system = &rules.system;
+        let rate = |a: &Standing, b: &Standing, score: f64| -> Result<_, RatingError> {
+            let (after, _) = system.rate(&a.state, &b.state, score, game.key.at)?;
+            Ok(rules.limit(&a.state, after))
+        };
+        let white_after = rate(&white, &black, white_score).map_err(|e| at_game(e, &game.key))?;
+        let black_after = rate(&black, &white, black_score).map_err(|e| at_game(e, &game.key))?;
+        let expected = |a: &Standing, b: &Standing| {
+            system
+                .expected(&a.state, &b.state)
+                .map_err(|e| at_game(e, &game.key))
+        };
+        let sides = [
+            (
+                &game.white,
+                &game.black,
+                white,
+                black,
+                white_after,
+                white_score,
+            ),
+            (
+                &game.black,
+                &game.white,
+                black,
+                white,
+                black_after,
+                black_score,
+            ),
+        ];
+        for (player, opponent, before, other, state, score) in sides {
+            let after = before.after(state, score, other.state.rating);
+            entries.push(Entry {
+                key: game.key.clone(),
+                player: player.clone(),
+                opponent: opponent.clone(),
+                score,
+                expected: expected(&before, &other)?,
+                before,
+                after,
+            });
+            standings.insert(player.clone(), after);
+        }
+    }
+    Ok(entries)
+}
+
+/// True when `games` can be appended: every player's latest rated game (`latest`) comes before
+/// that player's first new game, so no rated game needs recomputing.
+pub fn appendable(latest: &HashMap<String, LedgerKey>, games: &[LedgerGame]) -> bool {
+    let mut first_new: HashMap<&str, &LedgerKey> = HashMap::new();
+    for g in games {
+        for p in [&g.white, &g.black] {
+            let first = first_new.entry(p.as_str()).or_insert(&g.key);
+            if g.key < **first {
+                *first = &g.key;
+            }
+        }
+    }
+    first_new
+        .iter()
+        .all(|(p, first)| latest.get(*p).is_none_or(|last| last < *first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::{Limits, Provisional};
+    use crate::ranking::system::RatingSystem;
+    use crate::rating::{elo, glicko2};
+
+    fn key(at: i64, id: &str) -> LedgerKey {
+        LedgerKey { at, id: id.into() }
+    }
+
+    fn game(at: i64, w: &str, b: &str, outcome: Outcome) -> LedgerGame {
+        LedgerGame {
+            key: key(at, &format!("{at:04}")),
+            white: w.into(),
+            black: b.into(),
+            outcome,
+        }
+    }
+
+    fn elo_rules() -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Elo {
+                starting: 1500.0,
+                k: 32.0,
+            },
+            limits: Limits::default(),
+            provisional: Provisional::default(),
+        }
+    }
+
+    #[test]
+    fn a_game_gives_both_players_an_entry_with_before_after_and_expectation() {
+        let mut standings = HashMap::new();
+        let entries = replay(
+            &elo_rules(),
+            &mut standings,
+            &[game(1, "a", "b", Outcome::White(1.0))],
+        )
+        .unwrap();
+        assert_eq!(entries.len(), 2);
+        let (a, b) = (&entries[0], &entries[1]);
+        assert_eq!(
+            (a.player.as_str(), a.opponent.as_str(), a.score),
+            ("a", "b", 1.0)
+        );
+        assert_eq!(
+            (a.before.state.rating, a.after.state.rating),
+            (1500.0, 1516.0)
+        );
+        assert_eq!(
+            (b.before.state.rating, b.after.state.rating),
+            (1500.0, 1484.0)
+        );
+        assert_eq!((a.expected, b.expected), (0.5, 0.5));
+        assert_eq!(standings["a"], a.after);
+    }
+
+    #[test]
+    fn a_double_loss_costs_both_players() {
+        let entries = replay(
+            &elo_rules(),
+            &mut HashMap::new(),
+            &[game(1, "a", "b", Outcome::DoubleLoss)],
+        )
+        .unwrap();
+        assert_eq!(entries[0].after.state.rating, 1484.0);
+        assert_eq!(entries[1].after.state.rating, 1484.0);
+        assert_eq!((entries[0].after.losses, entries[1].after.losses), (1, 1));
+    }
+
+    #[test]
+    fn replaying_from_a_saved_standing_equals_replaying_everything() {
+        let games: Vec<LedgerGame> = (0..40)
+            .map(|i| {
+                let players = ["a", "b", "c", "d", "e"];
+                let outcome = match i % 4 {
+                    0 => Outcome::White(1.0),
+                    1 => Outcome::White(0.5),
+                    2 => Outcome::White(0.0),
+                    _ => Outcome::DoubleLoss,
+                };
+                game(
+                    i,
+                    players[(i % 5) as usize],
+                    players[((i * 3 + 1) % 5) as usize],
+                    outcome,
+                )
+            })
+            .filter(|g| g.white != g.black)
+            .collect();
+        let rules = LedgerRules {
+            system: RatingSystem::Glicko2 {
+                starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
+                tau: 0.5,
+                period_micros: Some(3),
+                bounds: glicko2::Bounds::NONE,
+            },
+            limits: Limits {
+                max_change: Some(150.0),
+                floor: Some(1300.0),
+            },
+            provisional: Provisional::default(),
+        };
+        let mut all = HashMap::new();
+        let whole = replay(&rules, &mut all, &games).unwrap();
+        let mut part = HashMap::new();
+        let mut split = replay(&rules, &mut part, &games[..17]).unwrap();
+        split.extend(replay(&rules, &mut part, &games[17..]).unwrap());
+        assert_eq!(whole, split);
+        assert_eq!(all, part);
+        assert!(whole.iter().all(|e| e.after.state.rating >= 1300.0));
+        assert!(whole
+            .iter()
+            .all(|e| (e.after.state.rating - e.before.state.rating).abs() <= 150.0));
+    }
+
+    #[test]
+    fn elo_entries_follow_the_formula() {
+        let mut standings = HashMap::new();
+        standings.insert(
+            "a".to_string(),
+            Standing {
+                state: crate::ranking::PlayerState {
+                    rating: 1613.0,
+                    ..elo_rules().system.start()
+                },
+                ..Standing::start(&elo_rules().system)
+            },
+        );
+        let entries = replay(
+            &elo_rules(),
+            &mut standings,
+            &[game(1, "a", "b", Outcome::White(0.0))],
+        )
+        .unwrap();
+        let e = elo::expected(1613.0, 1500.0).unwrap();
+        assert!((entries[0].expected - e).abs() < 1e-12);
+        assert!((entries[0].after.state.rating - (1613.0 - 32.0 * e)).abs() < 1e-9);
+        assert_eq!(entries[0].before.peak, 1500.0);
+    }
+
+    #[test]
+    fn bad_games_name_their_key() {
+        let e = replay(
+            &elo_rules(),
+            &mut HashMap::new(),
+            &[game(1, "a", "a", Outcome::White(1.0))],
+        )
+        .unwrap_err();
+        assert!(
+            e.message
+                .starts_with("game 0001: a cannot play against themselves"),
+            "{e}"
+        );
+        let e = replay(
+            &elo_rules(),
+            &mut HashMap::new(),
+            &[game(1, "a", "b", Outcome::White(2.0))],
+        )
+        .unwrap_err();
+        assert!(e.message.contains("a score must be in [0, 1]"), "{e}");
+        let twice = [
+            game(2, "a", "b", Outcome::White(1.0)),
+            game(1, "a", "b", Outcome::White(1.0)),
+        ];
+        assert!(replay(&elo_rules(), &mut HashMap::new(), &twice).is_err());
+    }
+
+    #[test]
+    fn only_games_after_every_players_latest_are_appendable() {
+        let latest: HashMap<String, LedgerKey> = [("a".to_string(), key(10, "0010"))].into();
+        assert!(appendable(
+            &latest,
+            &[game(11, "a", "b", Outcome::White(1.0))]
+        ));
+        assert!(!appendable(
+            &latest,
+            &[game(9, "a", "b", Outcome::White(1.0))]
+        ));
+        assert!(appendable(
+            &latest,
+            &[game(9, "b", "c", Outcome::White(1.0))]
+        ));
+    }
+}

@@ -1,0 +1,296 @@
+//! A ledger's rules: its rating system, limits on what a game may do to a rating, and when a
+//! player counts as provisional. Settings are checked here, when a ledger is written, so that a
+//! ledger can never reach a state in which a game cannot be rated.
+
+use crate::ranking::system::{PlayerState, RatingSystem};
+use crate::rating::glicko2::{self, MIN_VOLATILITY};
+use crate::rating::skemino::MAX_MEAN_RATING;
+use crate::rating::RatingError;
+
+/// What one game may do to a rating, beyond the rating system's own rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Limits {
+    /// The largest change of a rating in one game (either way).
+    pub max_change: Option<f64>,
+    /// No rating goes below this.
+    pub floor: Option<f64>,
+}
+
+/// When a player's rating is provisional: fewer games than `games`, or an RD above `rd`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Provisional {
+    pub games: i32,
+    pub rd: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LedgerRules {
+    pub system: RatingSystem,
+    pub limits: Limits,
+    pub provisional: Provisional,
+}
+
+fn bad(message: String) -> RatingError {
+    RatingError::invalid(message)
+}
+
+fn finite(name: &str, x: f64) -> Result<(), RatingError> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(bad(format!("{name} must be finite, got {x}")))
+    }
+}
+
+/// A ledger's settings as SQL holds them (a `ledgers` row).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LedgerSettings {
+    pub rating_system: String,
+    pub starting_rating: f64,
+    pub k_factor: f64,
+    pub starting_rd: f64,
+    pub starting_volatility: f64,
+    pub tau: f64,
+    /// The rating period in microseconds (Glicko-2).
+    pub rating_period: Option<i64>,
+    pub max_change: Option<f64>,
+    pub rating_floor: Option<f64>,
+    pub provisional_games: i32,
+    pub provisional_rd: Option<f64>,
+}
+
+impl LedgerSettings {
+    /// The rules these settings give, checked: an unknown rating system or settings under which
+    /// a game could not be rated are errors (22023).
+    pub fn rules(&self) -> Result<LedgerRules, RatingError> {
+        let system = match self.rating_system.as_str() {
+            "elo" => RatingSystem::Elo {
+                starting: self.starting_rating,
+                k: self.k_factor,
+            },
+            "skemino" => RatingSystem::Skemino {
+                starting: self.starting_rating,
+            },
+            "glicko2" => RatingSystem::Glicko2 {
+                starting: glicko2::Rating::new(
+                    self.starting_rating,
+                    self.starting_rd,
+                    self.starting_volatility,
+                ),
+                tau: self.tau,
+                period_micros: self.rating_period,
+                // a player's RD never grows beyond a newcomer's
+                bounds: glicko2::Bounds {
+                    rd_max: self.starting_rd,
+                    ..glicko2::Bounds::default()
+                },
+            },
+            other => {
+                return Err(bad(format!(
+                    "unknown rating system \"{other}\" (elo, glicko2 or skemino)"
+                )))
+            }
+        };
+        LedgerRules {
+            system,
+            limits: Limits {
+                max_change: self.max_change,
+                floor: self.rating_floor,
+            },
+            provisional: Provisional {
+                games: self.provisional_games,
+                rd: self.provisional_rd,
+            },
+        }
+        .validated()
+    }
+}
+
+impl LedgerRules {
+    /// Checks settings under which every game can be rated.
+    pub fn validated(self) -> Result<Self, RatingError> {
+        match self.system {
+            RatingSystem::Elo { starting, k } => {
+                finite("starting rating", starting)?;
+                finite("k_factor", k)?;
+                if !(0.0..=1000.0).contains(&k) {
+                    return Err(bad(format!("k_factor must be in [0, 1000], got {k}")));
+                }
+            }
+            RatingSystem::Skemino { starting } => {
+                finite("starting rating", starting)?;
+                if starting >= MAX_MEAN_RATING - 0.01 {
+                    return Err(bad(format!(
+                        "a Skèmino starting rating must be below {:.2}, got {starting}",
+                        MAX_MEAN_RATING - 0.01
+                    )));
+                }
+            }
+            RatingSystem::Glicko2 {
+                starting,
+                tau,
+                period_micros,
+                bounds,
+            } => {
+                finite("starting rating", starting.rating)?;
+                if !(starting.rd > 0.0 && starting.rd <= 10_000.0) {
+                    return Err(bad(format!(
+                        "starting_rd must be in (0, 10000], got {}",
+                        starting.rd
+                    )));
+                }
+                if !(starting.volatility >= MIN_VOLATILITY && starting.volatility <= 10.0) {
+                    return Err(bad(format!(
+                        "starting_volatility must be in [{MIN_VOLATILITY:e}, 10], got {}",
+                        starting.volatility
+                    )));
+                }
+                if !(tau > 0.0 && tau <= 10.0) {
+                    return Err(bad(format!("tau must be in (0, 10], got {tau:e}")));
+                }
+                if period_micros.is_some_and(|p| p <= 0) {
+                    return Err(bad("rating_period must be positive".into()));
+                }
+                bounds.validate()?;
+            }
+        }
+        if let Some(m) = self.limits.max_change {
+            if !(m > 0.0 && m.is_finite()) {
+                return Err(bad(format!("max_change must be positive, got {m}")));
+            }
+        }
+        if let Some(f) = self.limits.floor {
+            finite("rating_floor", f)?;
+            if f > self.system.start().rating {
+                return Err(bad(format!(
+                    "rating_floor {f} is above the starting rating {}",
+                    self.system.start().rating
+                )));
+            }
+        }
+        if self.provisional.games < 0 {
+            return Err(bad("provisional_games must not be negative".into()));
+        }
+        if let Some(rd) = self.provisional.rd {
+            finite("provisional_rd", rd)?;
+        }
+        Ok(self)
+    }
+
+    /// `after` with the limits applied to the move from `before`.
+    pub fn limit(&self, before: &PlayerState, mut after: PlayerState) -> PlayerState {
+        if let Some(m) = self.limits.max_change {
+            after.rating = after.rating.clamp(before.rating - m, before.rating + m);
+        }
+        if let Some(f) = self.limits.floor {
+            after.rating = after.rating.max(f);
+        }
+        after
+    }
+
+    pub fn is_provisional(&self, games: i32, rd: Option<f64>) -> bool {
+        games < self.provisional.games
+            || matches!((self.provisional.rd, rd), (Some(max), Some(rd)) if rd > max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rating::glicko2::Bounds;
+
+    fn elo(k: f64) -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Elo {
+                starting: 1500.0,
+                k,
+            },
+            limits: Limits::default(),
+            provisional: Provisional::default(),
+        }
+    }
+
+    #[test]
+    fn settings_that_could_not_rate_a_game_are_refused() {
+        assert!(elo(20.0).validated().is_ok());
+        assert!(elo(f64::NAN).validated().is_err());
+        assert!(elo(-1.0).validated().is_err());
+        let skemino = LedgerRules {
+            system: RatingSystem::Skemino { starting: 4000.0 },
+            ..elo(0.0)
+        };
+        assert!(skemino.validated().is_err());
+        let glicko = |tau: f64, vol: f64| LedgerRules {
+            system: RatingSystem::Glicko2 {
+                starting: glicko2::Rating::new(1500.0, 350.0, vol),
+                tau,
+                period_micros: None,
+                bounds: Bounds::NONE,
+            },
+            ..elo(0.0)
+        };
+        assert!(glicko(0.5, 0.06).validated().is_ok());
+        assert!(glicko(1e50, 0.06).validated().is_err());
+        assert!(glicko(0.5, 1e-12).validated().is_err());
+        let floor_above_start = LedgerRules {
+            limits: Limits {
+                floor: Some(1600.0),
+                max_change: None,
+            },
+            ..elo(20.0)
+        };
+        assert!(floor_above_start.validated().is_err());
+    }
+
+    #[test]
+    fn settings_name_a_known_rating_system() {
+        let settings = LedgerSettings {
+            rating_system: "glicko2".into(),
+            starting_rating: 1500.0,
+            k_factor: 20.0,
+            starting_rd: 300.0,
+            starting_volatility: 0.06,
+            tau: 0.5,
+            rating_period: Some(7 * 86_400_000_000),
+            max_change: None,
+            rating_floor: None,
+            provisional_games: 10,
+            provisional_rd: Some(110.0),
+        };
+        let rules = settings.rules().unwrap();
+        assert_eq!(rules.system.start().rd, Some(300.0));
+        assert!(rules.is_provisional(9, Some(100.0)) && rules.is_provisional(10, Some(120.0)));
+        assert!(!rules.is_provisional(10, Some(100.0)));
+        let unknown = LedgerSettings {
+            rating_system: "trueskill".into(),
+            ..settings
+        };
+        assert!(unknown
+            .rules()
+            .unwrap_err()
+            .message
+            .contains("unknown rating system \"trueskill\""));
+    }
+
+    #[test]
+    fn limits_cap_the_change_and_hold_the_floor() {
+        let rules = LedgerRules {
+            limits: Limits {
+                max_change: Some(10.0),
+                floor: Some(1495.0),
+            },
+            ..elo(64.0)
+        };
+        let before = rules.system.start();
+        let up = PlayerState {
+            rating: 1532.0,
+            ..before
+        };
+        assert_eq!(rules.limit(&before, up).rating, 1510.0);
+        let down = PlayerState {
+            rating: 1468.0,
+            ..before
+        };
+        assert_eq!(rules.limit(&before, down).rating, 1495.0);
+    }
+}

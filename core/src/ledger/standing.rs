@@ -1,0 +1,113 @@
+//! A player's standing in a ledger: the rating state and the whole record, after some game.
+
+use crate::ranking::system::{PlayerState, RatingSystem};
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Standing {
+    pub state: PlayerState,
+    pub games: i32,
+    pub wins: i32,
+    pub draws: i32,
+    pub losses: i32,
+    /// The highest rating so far, the starting rating included.
+    pub peak: f64,
+    /// Wins (positive) or losses (negative) in a row up to now; 0 after a draw.
+    pub streak: i32,
+    /// The longest run of wins.
+    pub best_streak: i32,
+    /// Sum of the opponents' ratings before each game (their average is this over `games`).
+    pub opponents_sum: f64,
+    /// Sum of the scores.
+    pub score_sum: f64,
+}
+
+impl Standing {
+    /// The standing of a player without games.
+    pub fn start(system: &RatingSystem) -> Self {
+        let state = system.start();
+        Standing {
+            state,
+            games: 0,
+            wins: 0,
+            draws: 0,
+            losses: 0,
+            peak: state.rating,
+            streak: 0,
+            best_streak: 0,
+            opponents_sum: 0.0,
+            score_sum: 0.0,
+        }
+    }
+
+    /// The standing after a game scored `score` (1 win, 0 loss, else a draw) against an
+    /// opponent rated `opponent` before it, ending in `state`.
+    pub fn after(&self, state: PlayerState, score: f64, opponent: f64) -> Self {
+        let (mut wins, mut draws, mut losses) = (self.wins, self.draws, self.losses);
+        let streak = if score >= 1.0 {
+            wins += 1;
+            self.streak.max(0) + 1
+        } else if score <= 0.0 {
+            losses += 1;
+            self.streak.min(0) - 1
+        } else {
+            draws += 1;
+            0
+        };
+        Standing {
+            state,
+            games: self.games + 1,
+            wins,
+            draws,
+            losses,
+            peak: self.peak.max(state.rating),
+            streak,
+            best_streak: self.best_streak.max(streak),
+            opponents_sum: self.opponents_sum + opponent,
+            score_sum: self.score_sum + score,
+        }
+    }
+
+    /// The opponents' average rating; `None` before any game.
+    pub fn opponents_average(&self) -> Option<f64> {
+        (self.games > 0).then(|| self.opponents_sum / f64::from(self.games))
+    }
+
+    /// The linear performance rating: opponents' average + 400 (wins − losses) / games.
+    pub fn performance(&self) -> Option<f64> {
+        let average = self.opponents_average()?;
+        Some(average + 400.0 * f64::from(self.wins - self.losses) / f64::from(self.games))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_streaks_peak_and_performance() {
+        let system = RatingSystem::Elo {
+            starting: 1500.0,
+            k: 20.0,
+        };
+        let mut s = Standing::start(&system);
+        assert_eq!((s.peak, s.performance()), (1500.0, None));
+        let at = |rating: f64| PlayerState {
+            rating,
+            ..system.start()
+        };
+        for (rating, score) in [
+            (1510.0, 1.0),
+            (1520.0, 1.0),
+            (1515.0, 0.5),
+            (1505.0, 0.0),
+            (1495.0, 0.0),
+        ] {
+            s = s.after(at(rating), score, 1600.0);
+        }
+        assert_eq!((s.games, s.wins, s.draws, s.losses), (5, 2, 1, 2));
+        assert_eq!((s.streak, s.best_streak, s.peak), (-2, 2, 1520.0));
+        assert_eq!(s.opponents_average(), Some(1600.0));
+        assert_eq!(s.performance(), Some(1600.0));
+        assert_eq!(s.score_sum, 2.5);
+    }
+}

@@ -1,0 +1,163 @@
+-- Ledgers: ratings kept by triggers on an application's own games table. Attaching (and each of its
+-- errors), appends, backdated games, corrections, deletes, double losses and unrated results,
+-- scopes, Glicko-2 with inactivity, reads, and that the history always equals a rebuild.
+CREATE TABLE matches (
+    id         bigserial PRIMARY KEY,
+    played_at  timestamptz NOT NULL,
+    white      bigint,
+    black      bigint,
+    score      numeric,          -- white's score, NULL while the game is running
+    is_rated   boolean NOT NULL DEFAULT true
+);
+CREATE INDEX matches_by_date ON matches (played_at, id);
+INSERT INTO matches (played_at, white, black, score)
+VALUES ('2025-01-01 10:00', 1, 2, 1), ('2025-01-02 10:00', 2, 3, 0.5);
+
+-- the history must always equal a rebuild from scratch
+CREATE FUNCTION pg_temp.same_as_rebuild(l text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE before text; after text;
+BEGIN
+  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, game_key, rating, games, streak), ',' ORDER BY scope, player, game_date, game_key)
+  INTO before FROM ledger_history WHERE ledger = l;
+  PERFORM ledger_rebuild(l);
+  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, game_key, rating, games, streak), ',' ORDER BY scope, player, game_date, game_key)
+  INTO after FROM ledger_history WHERE ledger = l;
+  RETURN before IS NOT DISTINCT FROM after;
+END $$;
+CREATE TEMP VIEW board AS
+SELECT player, round(rating::numeric, 2) AS rating, games, wins, draws, losses, streak, best_streak,
+       round(peak::numeric, 2) AS peak
+FROM ledger_standings_now WHERE ledger = 'club' ORDER BY rating DESC, player;
+
+-- settings are checked when written (23514)
+INSERT INTO ledgers (name, rating_system, k_factor) VALUES ('bad k', 'elo', 'NaN');
+INSERT INTO ledgers (name, rating_system) VALUES ('unknown', 'trueskill');
+INSERT INTO ledgers (name, rating_system, tau) VALUES ('bad tau', 'glicko2', 1e50);
+INSERT INTO ledgers (name, rating_system, starting_rating) VALUES ('bad skemino', 'skemino', 4000);
+INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('club', 'elo', 1500, 32);
+
+-- attaching checks the columns at attach time
+SELECT ledger_attach('nope', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'points');
+SELECT ledger_attach('club', 'matches', 'played_at', 'played_at', 'white', 'black', 'score');
+SELECT ledger_attach('club', 'matches', 'id', 'white', 'white', 'black', 'score');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'is_rated');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score', '{"1-0": 2}');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score', filter => 'is_rated AND');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score', filter => 'no_such_column');
+-- the games already there are rated at once
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score', filter => 'is_rated') AS entries;
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SELECT * FROM board;
+
+-- appended games
+INSERT INTO matches (played_at, white, black, score)
+VALUES ('2025-01-03 10:00', 1, 3, 1), ('2025-01-04 10:00', 3, 1, 0), ('2025-01-05 10:00', 1, 2, 0.5);
+SELECT * FROM board;
+-- a running game (no result yet) and an unrated one are not rated
+INSERT INTO matches (played_at, white, black, score, is_rated) VALUES ('2025-01-06 10:00', 2, 3, NULL, true),
+                                                                      ('2025-01-06 11:00', 2, 3, 1, false);
+SELECT count(*) AS entries FROM ledger_entries;
+-- the result arrives: rated in its place
+UPDATE matches SET score = 0 WHERE played_at = '2025-01-06 10:00';
+SELECT * FROM board;
+-- an update of another column rates nothing again
+UPDATE matches SET is_rated = true;
+SELECT count(*) AS entries FROM ledger_entries;
+-- a backdated game replays what follows it
+INSERT INTO matches (played_at, white, black, score) VALUES ('2024-12-31 10:00', 3, 2, 1);
+SELECT * FROM board;
+SELECT pg_temp.same_as_rebuild('club') AS same_as_rebuild;
+-- a corrected result, a re-dated game, a changed player, a voided game
+UPDATE matches SET score = 0 WHERE played_at = '2025-01-03 10:00';
+SELECT pg_temp.same_as_rebuild('club') AS same_after_correction;
+UPDATE matches SET played_at = '2025-01-10 10:00' WHERE played_at = '2025-01-01 10:00';
+SELECT pg_temp.same_as_rebuild('club') AS same_after_redating;
+UPDATE matches SET black = 4 WHERE played_at = '2025-01-05 10:00';
+SELECT pg_temp.same_as_rebuild('club') AS same_after_player_change;
+DELETE FROM matches WHERE played_at = '2025-01-04 10:00';
+SELECT pg_temp.same_as_rebuild('club') AS same_after_delete;
+SELECT * FROM board;
+-- a player's history
+SELECT game AS match_id, opponent, score, round(expected::numeric, 4) AS expected,
+       round(rating_before::numeric, 2) AS before, round(rating::numeric, 2) AS after, round(change::numeric, 2) AS change
+FROM ledger_history WHERE ledger = 'club' AND player = '1' ORDER BY game_date, game_key;
+
+-- bad games are errors and write nothing
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-02-01', 1, 1, 1);
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-02-01', 1, NULL, 1);
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-02-01', 1, 2, 2);
+INSERT INTO matches (played_at, white, black, score) VALUES ('infinity', 1, 2, 1);
+SELECT count(*) AS entries, pg_temp.same_as_rebuild('club') AS same FROM ledger_entries;
+
+-- reads
+SELECT rank, player, round(rating::numeric, 2) AS rating, games, provisional
+FROM ledger_leaderboard('club', min_games => 2);
+SELECT rank, player FROM ledger_leaderboard('club', page_size => 2, page => 2);
+SELECT ledger_player_rank('club', '1') AS rank_of_1, ledger_player_rank('club', '99') AS unrated;
+SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2025-01-03 12:00');
+SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2000-01-01');
+
+-- changing the settings rebuilds the ledger
+UPDATE ledgers SET k_factor = 16 WHERE name = 'club';
+SELECT player, round(rating::numeric, 2) AS rating FROM board;
+
+-- a second ledger on the same table: Glicko-2 with a weekly rating period
+INSERT INTO ledgers (name, rating_system, starting_rating, starting_rd, rating_period, provisional_rd)
+VALUES ('club glicko', 'glicko2', 1500, 350, '7 days', 110);
+SELECT ledger_attach('club glicko', 'matches', 'id', 'played_at', 'white', 'black', 'score') > 0 AS rated;
+SELECT player, round(rating::numeric, 2) AS rating, round(rd::numeric, 2) AS rd, provisional
+FROM ledger_standings_now WHERE ledger = 'club glicko' ORDER BY player;
+-- the RD shown grows with inactivity as of now; the stored one does not
+SELECT bool_and(n.rd >= s.rd) AS grown FROM ledger_standings_now n
+JOIN ledger_standings s ON s.player = n.player JOIN ledgers l ON l.id = s.ledger_id AND l.name = n.ledger
+WHERE n.ledger = 'club glicko';
+
+-- text ids, results mapped (a bye is not rated, a double loss costs both), one rating per scope
+CREATE TABLE card_matches (
+    match_code text PRIMARY KEY, org text NOT NULL, played date NOT NULL,
+    p1 text NOT NULL, p2 text, outcome text NOT NULL
+);
+INSERT INTO ledgers (name, rating_system, starting_rating, k_factor, rating_floor)
+VALUES ('cards', 'elo', 1000, 40, 990);
+SELECT ledger_attach('cards', 'card_matches', 'match_code', 'played', 'p1', 'p2', 'outcome',
+                     '{"W": 1, "L": 0, "D": 0.5, "DL": "double_loss", "BYE": "unrated"}', 'org');
+INSERT INTO card_matches VALUES ('a1', 'north', '2025-03-01', 'ann', 'bob', 'W'),
+                                ('a2', 'north', '2025-03-02', 'ann', NULL, 'BYE'),
+                                ('a3', 'north', '2025-03-03', 'bob', 'cid', 'DL'),
+                                ('b1', 'south', '2025-03-01', 'ann', 'dan', 'L');
+SELECT scope, player, round(rating::numeric, 2) AS rating, games, wins, losses
+FROM ledger_standings_now WHERE ledger = 'cards' ORDER BY scope, player;
+INSERT INTO card_matches VALUES ('a4', 'north', '2025-03-04', 'ann', 'cid', 'X');
+SELECT pg_temp.same_as_rebuild('cards') AS same;
+
+-- derived rows are pg_rating's to write; a ledger is attached by the owner of both
+CREATE ROLE regress_ledger_app;
+GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO regress_ledger_app;
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO regress_ledger_app;
+GRANT CREATE ON SCHEMA public TO regress_ledger_app;
+SET ROLE regress_ledger_app;
+UPDATE ledger_standings SET rating = 9999;
+DELETE FROM ledger_entries;
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-03-01', 2, 1, 1);
+SELECT ledger_detach('club');
+UPDATE ledgers SET k_factor = 64 WHERE name = 'club';
+CREATE TABLE regress_my_games (id int, at timestamptz, a int, b int, s float8);
+SELECT ledger_attach('club', 'regress_my_games', 'id', 'at', 'a', 'b', 's');
+RESET ROLE;
+SELECT pg_temp.same_as_rebuild('club') AS same_after_app_insert;
+
+-- detaching stops the ledger; the history stays
+SELECT ledger_detach('club');
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-04-01', 1, 2, 1);
+SELECT count(*) AS entries_of_club FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id WHERE l.name = 'club';
+SELECT ledger_rebuild('club');
+-- deleting a ledger detaches it and removes its history
+DELETE FROM ledgers WHERE name = 'club glicko';
+INSERT INTO matches (played_at, white, black, score) VALUES ('2025-04-02', 1, 2, 1);
+SELECT l.name, count(e.*) FROM ledgers l LEFT JOIN ledger_entries e ON e.ledger_id = l.id GROUP BY 1 ORDER BY 1;
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'matches'::regclass ORDER BY 1;
+
+DROP TABLE regress_my_games;
+DROP OWNED BY regress_ledger_app;
+DROP ROLE regress_ledger_app;

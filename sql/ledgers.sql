@@ -1,0 +1,260 @@
+-- Ledgers: ratings for any table of games (src/ledger/, pg_rating_core::ledger). A ledger is a
+-- rating system with its rules; attached to an application's own games table, it is kept current
+-- by triggers on that table: every INSERT, UPDATE and DELETE of a game makes its history and
+-- standings equal to a replay of the table's games in (date, key) order, per scope.
+-- Player ids and scopes are kept as text (any id type); game keys as text whose byte order is
+-- the games' order (integer keys are written as 20 digits).
+
+CREATE TABLE ledgers (
+    id                  serial PRIMARY KEY,
+    name                text NOT NULL CONSTRAINT ledger_name_unique UNIQUE,
+    -- who may attach it and change it (besides superusers)
+    owner               regrole NOT NULL DEFAULT current_user::regrole,
+    rating_system       text NOT NULL DEFAULT 'elo'
+        CONSTRAINT ledger_rating_system_known CHECK (rating_system IN ('elo', 'glicko2', 'skemino')),
+    starting_rating     float8 NOT NULL DEFAULT 1500,
+    k_factor            float8 NOT NULL DEFAULT 20,
+    starting_rd         float8 NOT NULL DEFAULT 350,
+    starting_volatility float8 NOT NULL DEFAULT 0.06,
+    tau                 float8 NOT NULL DEFAULT 0.5,
+    -- Glicko-2: the RD grows by one period's volatility per rating_period without games
+    rating_period       interval,
+    max_change          float8,
+    rating_floor        float8,
+    provisional_games   int NOT NULL DEFAULT 0,
+    provisional_rd      float8
+);
+
+-- The games table of each ledger and how to read it. Written only by ledger_attach and
+-- ledger_detach.
+CREATE TABLE ledger_attachments (
+    ledger_id     int PRIMARY KEY REFERENCES ledgers ON DELETE CASCADE,
+    games         regclass NOT NULL,
+    key_column    name NOT NULL,
+    key_type      regtype NOT NULL,
+    date_column   name NOT NULL,
+    white_column  name NOT NULL,
+    black_column  name NOT NULL,
+    result_column name NOT NULL,
+    -- NULL: result_column is white's score in [0, 1]; else result value (as text) -> a score,
+    -- "unrated" (not rated: a bye) or "double_loss" (both players lose)
+    result_map    jsonb,
+    scope_column  name,
+    filter        text
+);
+
+-- Each player's line of each rated game: the standing before and after it.
+CREATE TABLE ledger_entries (
+    ledger_id         int NOT NULL REFERENCES ledgers ON DELETE CASCADE,
+    scope             text NOT NULL,
+    player            text NOT NULL,
+    game_date         timestamptz NOT NULL,
+    game_key          text COLLATE "C" NOT NULL,
+    -- the key as the games table writes it (game_key orders; integer keys differ from it)
+    game              text NOT NULL,
+    opponent          text NOT NULL,
+    score             float8 NOT NULL,
+    expected          float8 NOT NULL,
+    rating_before     float8 NOT NULL,
+    rating            float8 NOT NULL,
+    rd_before         float8,
+    rd                float8,
+    volatility_before float8,
+    volatility        float8,
+    games             int NOT NULL,
+    wins              int NOT NULL,
+    draws             int NOT NULL,
+    losses            int NOT NULL,
+    peak              float8 NOT NULL,
+    streak            int NOT NULL,
+    best_streak       int NOT NULL,
+    opponents_sum     float8 NOT NULL,
+    score_sum         float8 NOT NULL,
+    PRIMARY KEY (ledger_id, scope, player, game_date, game_key)
+);
+CREATE INDEX ledger_entries_by_game ON ledger_entries (ledger_id, scope, game_date, game_key);
+
+-- Each player's current standing: the standing after the player's latest entry.
+CREATE TABLE ledger_standings (
+    ledger_id      int NOT NULL REFERENCES ledgers ON DELETE CASCADE,
+    scope          text NOT NULL,
+    player         text NOT NULL,
+    rating         float8 NOT NULL,
+    rd             float8,
+    volatility     float8,
+    games          int NOT NULL,
+    wins           int NOT NULL,
+    draws          int NOT NULL,
+    losses         int NOT NULL,
+    peak           float8 NOT NULL,
+    streak         int NOT NULL,
+    best_streak    int NOT NULL,
+    opponents_sum  float8 NOT NULL,
+    score_sum      float8 NOT NULL,
+    last_game_date timestamptz NOT NULL,
+    last_game_key  text COLLATE "C" NOT NULL,
+    PRIMARY KEY (ledger_id, scope, player)
+) WITH (fillfactor = 50);
+CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player);
+
+-- One row per (ledger, scope): the lock its writers take, so that writers of different ledgers
+-- and scopes never wait for each other.
+CREATE TABLE ledger_scopes (
+    ledger_id int NOT NULL REFERENCES ledgers ON DELETE CASCADE,
+    scope     text NOT NULL,
+    writes    bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (ledger_id, scope)
+);
+
+CREATE FUNCTION check_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_ledger_wrapper';
+CREATE FUNCTION rebuild_changed_ledger() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'rebuild_changed_ledger_wrapper';
+CREATE FUNCTION ledger_games_changed() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_games_changed_wrapper';
+REVOKE ALL ON FUNCTION check_ledger(), rebuild_changed_ledger(), ledger_games_changed() FROM PUBLIC;
+
+CREATE TRIGGER check_ledger BEFORE INSERT OR UPDATE OR DELETE ON ledgers
+    FOR EACH ROW EXECUTE FUNCTION check_ledger();
+CREATE TRIGGER rebuild_changed_ledger AFTER UPDATE ON ledgers
+    FOR EACH ROW EXECUTE FUNCTION rebuild_changed_ledger();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_attachments
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_entries
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_standings
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_scopes
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+
+CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date_column text,
+                              white_column text, black_column text, result_column text,
+                              result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
+                              filter text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_wrapper';
+CREATE FUNCTION ledger_detach(ledger text) RETURNS void
+    VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_detach_wrapper';
+CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
+    VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rebuild_wrapper';
+
+-- Trigger functions and the writers run as the extension's owner, with a pinned search_path;
+-- they read the attached table as its owner, in a security-restricted context.
+ALTER FUNCTION check_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION rebuild_changed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_games_changed() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text)
+    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_detach(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_rebuild(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+
+-- Every rating change.
+CREATE VIEW ledger_history AS
+SELECT l.name AS ledger, e.scope, e.player, e.game_date, e.game, e.game_key, e.opponent, e.score, e.expected,
+       e.rating_before, e.rating, e.rating - e.rating_before AS change, e.rd_before, e.rd,
+       e.volatility_before, e.volatility, e.games, e.wins, e.draws, e.losses, e.peak, e.streak, e.best_streak
+FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id;
+
+-- Current standings with what is derived at read time: the RD grown by inactivity as of now
+-- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
+CREATE VIEW ledger_standings_now AS
+SELECT l.name AS ledger, s.scope, s.player, s.rating,
+       CASE WHEN l.rating_period IS NULL OR s.rd IS NULL THEN s.rd
+            ELSE (@extschema@.glicko2_decay(ROW(s.rating, s.rd, s.volatility)::@extschema@.glicko2_rating,
+                    greatest(extract(epoch FROM (now() - s.last_game_date)), 0)
+                    / extract(epoch FROM l.rating_period), l.starting_rd)).rd
+       END AS rd,
+       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
+       s.last_game_date AS last_played,
+       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+       s.opponents_sum / s.games AS opponents_average,
+       s.opponents_sum / s.games + 400.0 * (s.wins - s.losses) / s.games AS performance
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id;
+
+CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
+                                   page_size int DEFAULT 50, page int DEFAULT 1)
+RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
+               draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
+       s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
+       s.last_played
+FROM @extschema@.ledger_standings_now s
+WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
+  AND s.games >= coalesce(min_games, 0)
+  AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+  AND (coalesce(include_provisional, true) OR NOT s.provisional)
+ORDER BY s.rating DESC, s.player
+LIMIT greatest(page_size, 0) OFFSET greatest(page_size, 0) * (greatest(page, 1) - 1)
+$$;
+
+CREATE FUNCTION ledger_rating_at(ledger text, player text, at timestamptz, scope text DEFAULT '')
+RETURNS TABLE (rating float8, rd float8, games int)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT coalesce(e.rating, l.starting_rating),
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, l.starting_rd) END,
+       coalesce(e.games, 0)
+FROM @extschema@.ledgers l
+LEFT JOIN LATERAL (
+    SELECT x.rating, x.rd, x.games FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
+      AND x.game_date <= at
+    ORDER BY x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
+WHERE l.name = ledger_rating_at.ledger
+$$;
+
+CREATE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '')
+RETURNS int
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT (SELECT count(DISTINCT o.rating) FROM @extschema@.ledger_standings o
+        WHERE o.ledger_id = me.ledger_id AND o.scope = me.scope AND o.rating > me.rating)::int + 1
+FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.ledger_id
+WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
+$$;
+
+SELECT pg_catalog.pg_extension_config_dump('ledgers', '');
+SELECT pg_catalog.pg_extension_config_dump('ledgers_id_seq', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_attachments', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_entries', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_standings', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_scopes', '');
+
+COMMENT ON TABLE ledgers IS
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; glicko2: starting_rating, starting_rd, '
+    'starting_volatility, tau, rating_period; skemino: starting_rating), limits (max_change per game, '
+    'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
+    'rebuilds the ledger. owner may attach and change it.';
+COMMENT ON TABLE ledger_attachments IS
+    'The games table of each ledger and its columns (written by ledger_attach and ledger_detach only).';
+COMMENT ON TABLE ledger_entries IS
+    'Derived: each player''s line of each rated game, with the standing before and after it; written only by '
+    'pg_rating.';
+COMMENT ON TABLE ledger_standings IS 'Derived: each player''s current standing per ledger and scope.';
+COMMENT ON TABLE ledger_scopes IS 'Derived: the lock row of each (ledger, scope); writes counts its writers.';
+COMMENT ON FUNCTION check_ledger() IS
+    'Trigger of ledgers: checks the settings (23514) and the owner, and detaches a deleted ledger.';
+COMMENT ON FUNCTION rebuild_changed_ledger() IS 'Trigger of ledgers: rebuilds a ledger whose settings changed.';
+COMMENT ON FUNCTION ledger_games_changed() IS
+    'Trigger of an attached games table (created by ledger_attach): keeps the ledger equal to a replay of its games.';
+COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text) IS
+    'Attaches a ledger to a games table: names its key (integer, text or uuid), date, two player columns, result '
+    '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), an optional '
+    'scope column and filter (a boolean expression over the table''s columns). Checks them (42703, 42804, 22023), '
+    'creates the triggers and rates the games already there; returns the entries written. Only for a member of '
+    'the table''s owner and of the ledger''s owner (42501).';
+COMMENT ON FUNCTION ledger_detach(text) IS 'Drops the triggers of a ledger''s games table; the history stays.';
+COMMENT ON FUNCTION ledger_rebuild(text) IS
+    'Replays a ledger from its games table from scratch; returns the number of entries written.';
+COMMENT ON VIEW ledger_history IS 'Every rating change of every ledger, with the standing after it.';
+COMMENT ON VIEW ledger_standings_now IS
+    'Current standings with the RD grown by inactivity as of now (Glicko-2 with a rating period), the provisional '
+    'flag, opponents'' average and linear performance (average + 400 (wins - losses) / games).';
+COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) IS
+    'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
+    'filters; conservative = rating - 2 RD.';
+COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
+    'A player''s rating (and RD, games) after the latest game dated <= at; the starting rating before any.';
+COMMENT ON FUNCTION ledger_player_rank(text, text, text) IS
+    'A player''s dense rank in a ledger''s scope by rating; NULL without games.';

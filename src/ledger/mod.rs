@@ -1,0 +1,660 @@
+//! Ledgers in the database (sql/ledgers.sql): attaching a ledger to an application's games table,
+//! the trigger that keeps it current, rebuilds. Every rating is decided by
+//! `pg_rating_core::ledger`; this module reads the changed games, locks the scopes they touch,
+//! and writes the entries and standings the core returns.
+
+mod attachment;
+mod store;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use pg_rating_core::ledger::{
+    appendable, replay, Entry, LedgerGame, LedgerKey, LedgerRules, Standing,
+};
+use pgrx::prelude::*;
+use pgrx::{JsonB, PgSqlErrorCode};
+
+use crate::error::raise;
+use crate::restore::restoring;
+use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
+use attachment::{Attachment, GameRow};
+use store::{Ledger, LedgerStore};
+
+extension_sql_file!(
+    "../../sql/ledgers.sql",
+    name = "ledgers",
+    requires = [
+        "derived_tables",
+        "glicko2_functions",
+        ledger_attach,
+        ledger_detach,
+        ledger_rebuild
+    ]
+);
+
+pub(crate) fn internal(e: impl std::fmt::Display) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
+}
+
+/// The checked rules of a ledger (its settings were checked when written: an error here is 22023).
+fn rules_of(ledger: &Ledger) -> LedgerRules {
+    ledger.settings.rules().unwrap_or_else(|e| {
+        raise(
+            crate::rating::sqlstate(e.kind),
+            format!("ledger \"{}\": {e}", ledger.name),
+        )
+    })
+}
+
+fn rated(rows: &[GameRow]) -> impl Iterator<Item = &GameRow> {
+    rows.iter().filter(|g| g.outcome.is_some())
+}
+
+fn ledger_game(g: &GameRow) -> LedgerGame {
+    LedgerGame {
+        key: g.key.clone(),
+        white: g.white.clone().unwrap_or_default(),
+        black: g.black.clone().unwrap_or_default(),
+        outcome: g
+            .outcome
+            .unwrap_or_else(|| internal("an unrated game in a replay")),
+    }
+}
+
+fn players(games: &[LedgerGame]) -> BTreeSet<String> {
+    games
+        .iter()
+        .flat_map(|g| [g.white.clone(), g.black.clone()])
+        .collect()
+}
+
+/// The core's replay; its errors name a game by the key the games table writes.
+fn replay_or_raise(
+    ledger: &Ledger,
+    att: &Attachment,
+    rules: &LedgerRules,
+    standings: &mut HashMap<String, Standing>,
+    games: &[LedgerGame],
+) -> Vec<Entry> {
+    replay(rules, standings, games).unwrap_or_else(|e| {
+        let message = match e
+            .message
+            .strip_prefix("game ")
+            .and_then(|m| m.split_once(": "))
+        {
+            Some((key, rest)) => format!("game {}: {rest}", att.column_key_text(key)),
+            None => e.message.clone(),
+        };
+        raise(
+            crate::rating::sqlstate(e.kind),
+            format!("ledger \"{}\": {message}", ledger.name),
+        )
+    })
+}
+
+/// Writes the entries of a replay and the standings of `affected` players: the replay's last
+/// standing, else the one before the replay, else none.
+fn write_replay(
+    store: &mut LedgerStore<'_, '_>,
+    att: &Attachment,
+    ledger: i32,
+    scope: &str,
+    entries: &[Entry],
+    standings: &HashMap<String, Standing>,
+    mut last: HashMap<String, LedgerKey>,
+    affected: BTreeSet<String>,
+) {
+    for e in entries {
+        last.insert(e.player.clone(), e.key.clone());
+    }
+    store.insert_entries(ledger, scope, entries, &|id| att.column_key_text(id));
+    let (mut rows, mut without) = (Vec::new(), Vec::new());
+    for p in affected {
+        match (standings.get(&p), last.remove(&p)) {
+            (Some(s), Some(key)) => rows.push((p, *s, key)),
+            _ => without.push(p),
+        }
+    }
+    store.write_standings(ledger, scope, &rows, without);
+}
+
+/// Makes a scope's history from `from` on equal to a replay of the table's games from there.
+fn replay_from(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    rules: &LedgerRules,
+    att: &Attachment,
+    owner: pg_sys::Oid,
+    scope: &str,
+    from: &LedgerKey,
+    also_affected: BTreeSet<String>,
+) -> usize {
+    let rows = store.read_games(
+        att,
+        owner,
+        &att.rows_from_query(),
+        &[
+            scope.into(),
+            store::timestamp(from.at).into(),
+            att.column_key_text(&from.id).into(),
+        ],
+    );
+    let mut games: Vec<LedgerGame> = rated(&rows).map(ledger_game).collect();
+    games.sort_by(|a, b| a.key.cmp(&b.key));
+    let mut affected = players(&games);
+    affected.extend(also_affected);
+    affected.extend(store.delete_entries_from(ledger.id, scope, from));
+    let before = store.standings_before(ledger.id, scope, affected.iter().cloned().collect(), from);
+    let mut standings: HashMap<String, Standing> =
+        before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
+    let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
+    let entries = replay_or_raise(ledger, att, rules, &mut standings, &games);
+    write_replay(
+        store, att, ledger.id, scope, &entries, &standings, last, affected,
+    );
+    entries.len()
+}
+
+/// Applies a statement's changes of the games table: `old` rows (updated or deleted) and `new`
+/// rows (inserted or updated). Returns the number of entries written.
+fn apply_changes(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    att: &Attachment,
+    owner: pg_sys::Oid,
+    old: &[GameRow],
+    new: &[GameRow],
+) -> usize {
+    let rules = rules_of(ledger);
+    // An UPDATE that leaves what the ledger reads of a game as it was changes nothing.
+    let unchanged: std::collections::HashSet<(&str, &LedgerKey)> = {
+        let olds: HashMap<(&str, &LedgerKey), &GameRow> = rated(old)
+            .map(|g| ((g.scope.as_str(), &g.key), g))
+            .collect();
+        rated(new)
+            .filter(|g| {
+                olds.get(&(g.scope.as_str(), &g.key))
+                    .is_some_and(|o| *o == *g)
+            })
+            .map(|g| (g.scope.as_str(), &g.key))
+            .collect()
+    };
+    let changed = |g: &&GameRow| !unchanged.contains(&(g.scope.as_str(), &g.key));
+    let mut by_scope: BTreeMap<&str, (Vec<&GameRow>, Vec<&GameRow>)> = BTreeMap::new();
+    for g in rated(old).filter(changed) {
+        by_scope.entry(g.scope.as_str()).or_default().0.push(g);
+    }
+    for g in rated(new).filter(changed) {
+        by_scope.entry(g.scope.as_str()).or_default().1.push(g);
+    }
+    // Scope locks in one order: concurrent writers never deadlock.
+    for scope in by_scope.keys() {
+        store.lock_scope(ledger.id, scope);
+    }
+    let mut written = 0;
+    for (scope, (olds, news)) in by_scope {
+        let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
+        games.sort_by(|a, b| a.key.cmp(&b.key));
+        if olds.is_empty() {
+            let current = store.standings(ledger.id, scope, players(&games).into_iter().collect());
+            let latest: HashMap<String, LedgerKey> = current
+                .iter()
+                .map(|(p, (_, k))| (p.clone(), k.clone()))
+                .collect();
+            if appendable(&latest, &games) {
+                let mut standings: HashMap<String, Standing> =
+                    current.into_iter().map(|(p, (s, _))| (p, s)).collect();
+                let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
+                write_replay(
+                    store,
+                    att,
+                    ledger.id,
+                    scope,
+                    &entries,
+                    &standings,
+                    latest,
+                    players(&games),
+                );
+                written += entries.len();
+                continue;
+            }
+        }
+        let from = olds
+            .iter()
+            .map(|g| &g.key)
+            .chain(games.iter().map(|g| &g.key))
+            .min()
+            .cloned();
+        let Some(from) = from else { continue };
+        let old_players: BTreeSet<String> = olds
+            .iter()
+            .flat_map(|g| [g.white.clone(), g.black.clone()])
+            .flatten()
+            .collect();
+        written += replay_from(store, ledger, &rules, att, owner, scope, &from, old_players);
+    }
+    written
+}
+
+/// Replays a ledger from scratch. Returns the number of entries written.
+fn rebuild(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    att: &Attachment,
+    owner: pg_sys::Oid,
+) -> i64 {
+    let rules = rules_of(ledger);
+    store.lock_all_scopes(ledger.id);
+    store.clear(ledger.id);
+    let rows = store.read_games(att, owner, &att.all_rows_query(), &[]);
+    let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
+    for g in rated(&rows) {
+        by_scope
+            .entry(g.scope.clone())
+            .or_default()
+            .push(ledger_game(g));
+    }
+    let mut written = 0;
+    for (scope, mut games) in by_scope {
+        store.lock_scope(ledger.id, &scope);
+        games.sort_by(|a, b| a.key.cmp(&b.key));
+        let mut standings = HashMap::new();
+        let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
+        let affected = players(&games);
+        write_replay(
+            store,
+            att,
+            ledger.id,
+            &scope,
+            &entries,
+            &standings,
+            HashMap::new(),
+            affected,
+        );
+        written += entries.len() as i64;
+    }
+    written
+}
+
+/// The role a session acts as outside SECURITY DEFINER functions (the caller).
+fn caller() -> pg_sys::Oid {
+    // SAFETY: reads this backend's outer user id.
+    unsafe { pg_sys::GetOuterUserId() }
+}
+
+fn is_member(role: pg_sys::Oid, of: pg_sys::Oid) -> bool {
+    // SAFETY: a catalog lookup of role membership.
+    unsafe { pg_sys::has_privs_of_role(role, of) }
+}
+
+fn trigger_names(ledger: i32) -> [(String, &'static str); 4] {
+    [
+        (
+            format!("pg_rating_ledger_{ledger}_insert"),
+            "AFTER INSERT ON {t} REFERENCING NEW TABLE AS pg_rating_new",
+        ),
+        (
+            format!("pg_rating_ledger_{ledger}_update"),
+            "AFTER UPDATE ON {t} REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new",
+        ),
+        (
+            format!("pg_rating_ledger_{ledger}_delete"),
+            "AFTER DELETE ON {t} REFERENCING OLD TABLE AS pg_rating_old",
+        ),
+        (
+            format!("pg_rating_ledger_{ledger}_truncate"),
+            "AFTER TRUNCATE ON {t}",
+        ),
+    ]
+}
+
+/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
+/// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach(
+    ledger: Option<&str>,
+    games: Option<pg_sys::Oid>,
+    key_column: Option<&str>,
+    date_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    result_map: Option<JsonB>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    let need = |v: Option<&str>, what: &str| -> String {
+        v.map(str::to_owned).unwrap_or_else(|| {
+            raise(
+                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                format!("ledger_attach: {what} must not be NULL"),
+            )
+        })
+    };
+    let ledger_name = need(ledger, "ledger");
+    let Some(table) = games else {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach: games must not be NULL",
+        )
+    };
+    let columns = [
+        ("key_column", need(key_column, "key_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("white_column", need(white_column, "white_column")),
+        ("black_column", need(black_column, "black_column")),
+        ("result_column", need(result_column, "result_column")),
+    ];
+    writes_allowed("ledger_attach()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named(&ledger_name);
+        let owner = store.table_owner(table);
+        if !is_member(caller(), l.owner) || !is_member(caller(), owner) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!("permission denied: attaching ledger \"{ledger_name}\" takes a member of the ledger's owner and of the table's owner"),
+            );
+        }
+        if store.attachment(l.id).is_some() {
+            raise(
+                PgSqlErrorCode::ERRCODE_DUPLICATE_OBJECT,
+                format!("ledger \"{ledger_name}\" is already attached: ledger_detach it first"),
+            );
+        }
+        let mut types = HashMap::new();
+        for (what, column) in columns
+            .iter()
+            .chain(scope_column.map(|c| ("scope_column", c.to_owned())).iter())
+        {
+            types.insert(*what, store.column_type(table, column, what));
+        }
+        let key_type = types["key_column"];
+        let check = |ok: bool, what: &str, wanted: &str| {
+            if !ok {
+                raise(
+                    PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+                    format!(
+                        "{what} must be {wanted}, not {}",
+                        store::type_name(types[what])
+                    ),
+                );
+            }
+        };
+        check(
+            attachment::key_type_supported(key_type),
+            "key_column",
+            "smallint, integer, bigint, text, varchar or uuid",
+        );
+        check(
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        let map = result_map
+            .as_ref()
+            .map(|j| attachment::parse_result_map(&j.0));
+        if map.is_none() {
+            check(
+                attachment::score_type_supported(types["result_column"]),
+                "result_column",
+                "a number (white's score in [0, 1]) unless a result_map says what its values mean",
+            );
+        }
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            key_column: columns[0].1.clone(),
+            key_type,
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: columns[3].1.clone(),
+            result_column: columns[4].1.clone(),
+            result_map: map,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+        };
+        // The filter (and every column) is read once now, as the table's owner: a bad
+        // expression is an error of the attach, not of the next insert.
+        store.read_games(
+            &att,
+            owner,
+            &format!("{} LIMIT 0", att.all_rows_query()),
+            &[],
+        );
+        store.insert_attachment(&att, result_map);
+        let schema = store.extension_schema();
+        let target = att.table_name();
+        for (name, when) in trigger_names(l.id) {
+            store.ddl(&format!(
+                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed('{}')",
+                attachment::quote(&name),
+                when.replace("{t}", &target),
+                attachment::quote(&schema),
+                l.id
+            ));
+        }
+        rebuild(&mut store, &l, &att, owner)
+    })
+}
+
+fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
+    let Some(att) = store.attachment(ledger) else {
+        return;
+    };
+    // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
+    let table_exists = unsafe { !pg_sys::get_rel_name(att.table).is_null() };
+    if table_exists {
+        let target = att.table_name();
+        for (name, _) in trigger_names(ledger) {
+            store.ddl(&format!(
+                "DROP TRIGGER IF EXISTS {} ON {target}",
+                attachment::quote(&name)
+            ));
+        }
+    }
+    store.delete_attachment(ledger);
+}
+
+/// Drops the triggers of a ledger's games table; the history stays.
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
+fn ledger_detach(ledger: &str) {
+    writes_allowed("ledger_detach()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named(ledger);
+        if !is_member(caller(), l.owner) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!(
+                    "permission denied: only a member of its owner may detach ledger \"{ledger}\""
+                ),
+            );
+        }
+        detach(&mut store, l.id);
+    })
+}
+
+/// Replays a ledger from its games table from scratch.
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
+fn ledger_rebuild(ledger: &str) -> i64 {
+    writes_allowed("ledger_rebuild()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named(ledger);
+        if !is_member(caller(), l.owner) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!(
+                    "permission denied: only a member of its owner may rebuild ledger \"{ledger}\""
+                ),
+            );
+        }
+        let Some(att) = store.attachment(l.id) else {
+            raise(
+                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!("ledger \"{ledger}\" is not attached to a games table"),
+            )
+        };
+        let owner = store.table_owner(att.table);
+        rebuild(&mut store, &l, &att, owner)
+    })
+}
+
+/// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
+/// ledger's owner changes it, and a deleted ledger is detached first.
+fn check_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let op = trigger.op()?;
+    if let Some(old) = trigger.old() {
+        let owner: pg_sys::Oid = old
+            .get_by_name("owner")
+            .ok()
+            .flatten()
+            .unwrap_or(pg_sys::InvalidOid);
+        if !restoring() && !is_member(caller(), owner) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                "permission denied: only a member of a ledger's owner may change or delete it",
+            );
+        }
+    }
+    if matches!(op, PgTriggerOperation::Delete) {
+        let id: i32 = trigger
+            .old()
+            .and_then(|o| o.get_by_name("id").ok().flatten())
+            .unwrap_or(0);
+        Spi::connect_mut(|client| detach(&mut LedgerStore::new(client), id));
+        return Ok(trigger.old());
+    }
+    let new = trigger.new().unwrap_or_else(|| internal("no new row"));
+    let owner: pg_sys::Oid = new
+        .get_by_name("owner")
+        .ok()
+        .flatten()
+        .unwrap_or(pg_sys::InvalidOid);
+    if !restoring() && !is_member(caller(), owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            "permission denied: a ledger's owner must be a role the session is a member of",
+        );
+    }
+    let settings = store::settings_of_tuple(&new);
+    if let Err(e) = settings.rules() {
+        raise(
+            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            format!("ledger settings rejected: {e}"),
+        );
+    }
+    Ok(Some(new))
+}
+trigger_function!(
+    check_ledger,
+    check_ledger_wrapper,
+    pg_finfo_check_ledger_wrapper,
+    ["ledgers"]
+);
+
+/// AFTER UPDATE ON ledgers: an attached ledger whose settings changed is rebuilt.
+fn rebuild_changed_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let (Some(old), Some(new)) = (trigger.old(), trigger.new()) else {
+        return Ok(None);
+    };
+    if restoring() || store::settings_of_tuple(&old) == store::settings_of_tuple(&new) {
+        return Ok(None);
+    }
+    let id: i32 = new.get_by_name("id").ok().flatten().unwrap_or(0);
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+            return;
+        };
+        let owner = store.table_owner(att.table);
+        rebuild(&mut store, &l, &att, owner);
+    });
+    Ok(None)
+}
+trigger_function!(
+    rebuild_changed_ledger,
+    rebuild_changed_ledger_wrapper,
+    pg_finfo_rebuild_changed_ledger_wrapper,
+    ["ledgers"]
+);
+
+crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
+
+/// AFTER INSERT, UPDATE, DELETE or TRUNCATE of an attached games table, per statement (the
+/// triggers ledger_attach creates, the ledger's id as their argument): fires only on the table
+/// attached to that ledger.
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    let violation =
+        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
+    // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
+    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
+        violation("ledger_games_changed() is a trigger function of pg_rating and cannot be called directly".into());
+    }
+    // SAFETY: called by the trigger manager: the context is its TriggerData.
+    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
+    let trigger =
+        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    let ledger: i32 = trigger
+        .extra_args()
+        .ok()
+        .and_then(|a| a.first().and_then(|s| s.parse().ok()))
+        .unwrap_or_else(|| violation("ledger_games_changed() takes the id of its ledger".into()));
+    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    if restoring() {
+        return pg_sys::Datum::from(0);
+    }
+    let truncate = matches!(trigger.op(), Ok(PgTriggerOperation::Truncate));
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
+        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        let mut store = LedgerStore::new(client);
+        let att = match store.attachment(ledger) {
+            Some(att) if att.table == relid => att,
+            _ => violation(format!(
+                "ledger_games_changed() fires only on the games table attached to ledger {ledger}"
+            )),
+        };
+        let l = store
+            .ledger(ledger)
+            .unwrap_or_else(|| internal(format!("ledger {ledger} is gone")));
+        let owner = store.table_owner(att.table);
+        if truncate {
+            rebuild(&mut store, &l, &att, owner);
+            return;
+        }
+        // SAFETY: the TriggerData of this call.
+        let (has_old, has_new) = unsafe {
+            (
+                !(*trigger_data).tg_oldtable.is_null(),
+                !(*trigger_data).tg_newtable.is_null(),
+            )
+        };
+        let old = if has_old {
+            store.read_games(&att, owner, &att.changed_rows_query("pg_rating_old"), &[])
+        } else {
+            Vec::new()
+        };
+        let new = if has_new {
+            store.read_games(&att, owner, &att.changed_rows_query("pg_rating_new"), &[])
+        } else {
+            Vec::new()
+        };
+        apply_changes(&mut store, &l, &att, owner, &old, &new);
+    });
+    pg_sys::Datum::from(0)
+}

@@ -1,0 +1,611 @@
+//! What the ledger writer reads from and writes to its tables, through SPI, by column name.
+
+use std::collections::HashMap;
+
+use pg_rating_core::ledger::{Entry, LedgerKey, LedgerSettings, Standing};
+use pg_rating_core::ranking::PlayerState;
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
+use pgrx::PgSqlErrorCode;
+
+use super::attachment::{Attachment, GameRow, Meaning};
+use super::internal;
+use crate::error::raise;
+
+/// A `ledgers` row as the writer needs it.
+pub struct Ledger {
+    pub id: i32,
+    pub name: String,
+    pub owner: pg_sys::Oid,
+    pub settings: LedgerSettings,
+}
+
+fn micros(t: TimestampWithTimeZone) -> i64 {
+    t.into_inner()
+}
+
+pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
+}
+
+/// A named column of a row; an internal error (not a default) when it is missing or NULL.
+fn get<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
+    opt(row, name).unwrap_or_else(|| internal(format!("column {name} is NULL")))
+}
+
+fn opt<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> Option<T> {
+    row.get_by_name::<T, _>(name)
+        .unwrap_or_else(|e| internal(format!("column {name}: {e}")))
+}
+
+/// The standing held in an entry or standings row (the row has the standings columns, and
+/// `last_played` is the date of its game).
+fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
+    Standing {
+        state: PlayerState {
+            rating: get(row, "rating"),
+            rd: opt(row, "rd"),
+            volatility: opt(row, "volatility"),
+            last_played: Some(last_played),
+        },
+        games: get(row, "games"),
+        wins: get(row, "wins"),
+        draws: get(row, "draws"),
+        losses: get(row, "losses"),
+        peak: get(row, "peak"),
+        streak: get(row, "streak"),
+        best_streak: get(row, "best_streak"),
+        opponents_sum: get(row, "opponents_sum"),
+        score_sum: get(row, "score_sum"),
+    }
+}
+
+/// Restores the user id and security context when dropped (also when an error unwinds).
+struct AsOwner {
+    user: pg_sys::Oid,
+    context: i32,
+}
+
+impl AsOwner {
+    /// Runs what follows as `owner`, in a security-restricted operation.
+    fn begin(owner: pg_sys::Oid) -> Self {
+        let (mut user, mut context) = (pg_sys::InvalidOid, 0);
+        // SAFETY: reading and setting this backend's user id, as PostgreSQL does around
+        // maintenance commands that run a table owner's code.
+        unsafe {
+            pg_sys::GetUserIdAndSecContext(&mut user, &mut context);
+            pg_sys::SetUserIdAndSecContext(
+                owner,
+                context
+                    | pg_sys::SECURITY_LOCAL_USERID_CHANGE as i32
+                    | pg_sys::SECURITY_RESTRICTED_OPERATION as i32,
+            );
+        }
+        AsOwner { user, context }
+    }
+}
+
+impl Drop for AsOwner {
+    fn drop(&mut self) {
+        // SAFETY: restores what begin() read.
+        unsafe { pg_sys::SetUserIdAndSecContext(self.user, self.context) };
+    }
+}
+
+pub struct LedgerStore<'c, 'conn> {
+    client: &'c mut SpiClient<'conn>,
+}
+
+impl<'c, 'conn> LedgerStore<'c, 'conn> {
+    pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
+        LedgerStore { client }
+    }
+
+    fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        self.client
+            .update(sql, None, args)
+            .unwrap_or_else(|e| internal(e))
+    }
+
+    fn ledger_where(&mut self, condition: &str, arg: DatumWithOid) -> Option<Ledger> {
+        let rows = self.run(
+            &format!(
+                "SELECT id, name, owner::oid AS owner, rating_system, starting_rating, k_factor, starting_rd,
+                        starting_volatility, tau, rating_period, max_change, rating_floor, provisional_games,
+                        provisional_rd
+                 FROM ledgers WHERE {condition}"
+            ),
+            &[arg],
+        );
+        let row = rows.into_iter().next()?;
+        Some(Ledger {
+            id: get(&row, "id"),
+            name: get(&row, "name"),
+            owner: get(&row, "owner"),
+            settings: settings_of(&row),
+        })
+    }
+
+    pub fn ledger(&mut self, id: i32) -> Option<Ledger> {
+        self.ledger_where("id = $1", id.into())
+    }
+
+    /// The ledger of that name, or 22023.
+    pub fn ledger_named(&mut self, name: &str) -> Ledger {
+        self.ledger_where("name = $1", name.into())
+            .unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                    format!("ledger \"{name}\" does not exist"),
+                )
+            })
+    }
+
+    pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
+        let rows = self.run(
+            "SELECT games::oid AS games, key_column::text AS key_column, key_type::oid AS key_type,
+                    date_column::text AS date_column, white_column::text AS white_column,
+                    black_column::text AS black_column, result_column::text AS result_column, result_map,
+                    scope_column::text AS scope_column, filter
+             FROM ledger_attachments WHERE ledger_id = $1",
+            &[ledger_id.into()],
+        );
+        let row = rows.into_iter().next()?;
+        Some(Attachment {
+            ledger_id,
+            table: get(&row, "games"),
+            key_column: get(&row, "key_column"),
+            key_type: get(&row, "key_type"),
+            date_column: get(&row, "date_column"),
+            white_column: get(&row, "white_column"),
+            black_column: get(&row, "black_column"),
+            result_column: get(&row, "result_column"),
+            result_map: opt::<pgrx::JsonB>(&row, "result_map")
+                .map(|j| super::attachment::parse_result_map(&j.0)),
+            scope_column: opt(&row, "scope_column"),
+            filter: opt(&row, "filter"),
+        })
+    }
+
+    /// Reads games of the attached table as its owner (`sql` from the attachment).
+    pub fn read_games(
+        &mut self,
+        att: &Attachment,
+        owner: pg_sys::Oid,
+        sql: &str,
+        args: &[DatumWithOid],
+    ) -> Vec<GameRow> {
+        let raw: Vec<(
+            String,
+            Option<i64>,
+            String,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+            bool,
+        )> = {
+            let _as_owner = AsOwner::begin(owner);
+            let rows = self
+                .client
+                .select(sql, None, args)
+                .unwrap_or_else(|e| internal(e));
+            rows.into_iter()
+                .map(|row| {
+                    (
+                        get::<String>(&row, "scope"),
+                        opt::<TimestampWithTimeZone>(&row, "played_at").map(micros),
+                        opt::<String>(&row, "key").unwrap_or_default(),
+                        opt::<String>(&row, "white"),
+                        opt::<String>(&row, "black"),
+                        opt::<String>(&row, "result"),
+                        opt::<bool>(&row, "counted").unwrap_or(false),
+                    )
+                })
+                .collect()
+        };
+        let mut games = Vec::with_capacity(raw.len());
+        for (scope, at, key, white, black, result, counted) in raw {
+            let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
+                Some(Meaning::Rated(o)) => Some(o),
+                _ => None,
+            };
+            let at = match (at, outcome) {
+                (Some(at), _) => at,
+                (None, None) => 0,
+                (None, Some(_)) => raise(
+                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                    format!("game {key}: its date is NULL"),
+                ),
+            };
+            if outcome.is_some() && (at == i64::MIN || at == i64::MAX) {
+                raise(
+                    PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                    format!("game {key}: a rated game needs a finite date"),
+                );
+            }
+            if outcome.is_some() && (white.is_none() || black.is_none()) {
+                raise(
+                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                    format!("game {key}: a rated game needs both players"),
+                );
+            }
+            games.push(GameRow {
+                scope,
+                key: LedgerKey {
+                    at,
+                    id: att.ledger_key_id(&key),
+                },
+                white,
+                black,
+                outcome,
+            });
+        }
+        games
+    }
+
+    /// The owner of a table.
+    pub fn table_owner(&mut self, table: pg_sys::Oid) -> pg_sys::Oid {
+        let rows = self.run(
+            "SELECT relowner AS owner FROM pg_class WHERE oid = $1",
+            &[table.into()],
+        );
+        let row = rows.into_iter().next().unwrap_or_else(|| {
+            raise(
+                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+                format!("relation with OID {} does not exist", table.to_u32()),
+            )
+        });
+        get(&row, "owner")
+    }
+
+    /// The type of a column of `table` (42703 when there is none).
+    pub fn column_type(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
+        let rows = self.run(
+            "SELECT atttypid AS type FROM pg_attribute
+             WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
+            &[table.into(), column.into()],
+        );
+        match rows.into_iter().next() {
+            Some(row) => get(&row, "type"),
+            None => raise(
+                PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+                format!("{what}: column \"{column}\" of the games table does not exist"),
+            ),
+        }
+    }
+
+    pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
+        self.run(
+            "INSERT INTO ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
+                                             black_column, result_column, result_map, scope_column, filter)
+             VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11)",
+            &[
+                att.ledger_id.into(),
+                att.table.into(),
+                att.key_column.as_str().into(),
+                att.key_type.into(),
+                att.date_column.as_str().into(),
+                att.white_column.as_str().into(),
+                att.black_column.as_str().into(),
+                att.result_column.as_str().into(),
+                result_map.into(),
+                att.scope_column.as_deref().into(),
+                att.filter.as_deref().into(),
+            ],
+        );
+    }
+
+    pub fn delete_attachment(&mut self, ledger: i32) {
+        self.run(
+            "DELETE FROM ledger_attachments WHERE ledger_id = $1",
+            &[ledger.into()],
+        );
+    }
+
+    /// The schema pg_rating is installed in.
+    pub fn extension_schema(&mut self) -> String {
+        let rows = self.run(
+            "SELECT n.nspname::text AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+            &[],
+        );
+        let row = rows
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| internal("pg_rating is not installed"));
+        get(&row, "schema")
+    }
+
+    pub fn ddl(&mut self, sql: &str) {
+        self.run(sql, &[]);
+    }
+
+    /// Locks every scope a ledger has (a rebuild rewrites them all).
+    pub fn lock_all_scopes(&mut self, ledger: i32) {
+        self.run(
+            "UPDATE ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1",
+            &[ledger.into()],
+        );
+    }
+
+    /// Waits for, then holds until commit, the lock of one scope of a ledger (a new scope's row
+    /// is created). Under REPEATABLE READ a writer whose snapshot missed another writer's commit
+    /// fails here with 40001.
+    pub fn lock_scope(&mut self, ledger: i32, scope: &str) {
+        self.run(
+            "INSERT INTO ledger_scopes AS s (ledger_id, scope) VALUES ($1, $2)
+             ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1",
+            &[ledger.into(), scope.into()],
+        );
+    }
+
+    /// The current standings of `players` and the key of each one's latest game.
+    pub fn standings(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: Vec<String>,
+    ) -> HashMap<String, (Standing, LedgerKey)> {
+        let rows = self.run(
+            "SELECT * FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
+            &[ledger.into(), scope.into(), players.into()],
+        );
+        let mut out = HashMap::new();
+        for row in rows {
+            let at = micros(get(&row, "last_game_date"));
+            let key = LedgerKey {
+                at,
+                id: get(&row, "last_game_key"),
+            };
+            out.insert(get(&row, "player"), (standing_of(&row, at), key));
+        }
+        out
+    }
+
+    /// Each player's standing after the player's latest entry before `from`.
+    pub fn standings_before(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: Vec<String>,
+        from: &LedgerKey,
+    ) -> HashMap<String, (Standing, LedgerKey)> {
+        let rows = self.run(
+            "SELECT e.* FROM unnest($3::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ledger_entries x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
+                   AND (x.game_date, x.game_key) < ($4, $5)
+                 ORDER BY x.game_date DESC, x.game_key DESC LIMIT 1) e",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                timestamp(from.at).into(),
+                from.id.as_str().into(),
+            ],
+        );
+        let mut out = HashMap::new();
+        for row in rows {
+            let at = micros(get(&row, "game_date"));
+            let key = LedgerKey {
+                at,
+                id: get(&row, "game_key"),
+            };
+            out.insert(get(&row, "player"), (standing_of(&row, at), key));
+        }
+        out
+    }
+
+    /// Deletes the entries of a scope from `from` on; returns their players.
+    pub fn delete_entries_from(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        from: &LedgerKey,
+    ) -> Vec<String> {
+        let rows = self.run(
+            "DELETE FROM ledger_entries
+             WHERE ledger_id = $1 AND scope = $2 AND (game_date, game_key) >= ($3, $4)
+             RETURNING player",
+            &[
+                ledger.into(),
+                scope.into(),
+                timestamp(from.at).into(),
+                from.id.as_str().into(),
+            ],
+        );
+        rows.into_iter().map(|r| get(&r, "player")).collect()
+    }
+
+    /// Deletes every entry, standing and scope of a ledger.
+    pub fn clear(&mut self, ledger: i32) {
+        for table in ["ledger_entries", "ledger_standings"] {
+            self.run(
+                &format!("DELETE FROM {table} WHERE ledger_id = $1"),
+                &[ledger.into()],
+            );
+        }
+    }
+
+    /// Inserts entries; `game` gives a key's text as the games table writes it.
+    pub fn insert_entries(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        entries: &[Entry],
+        game: &dyn Fn(&str) -> String,
+    ) {
+        if entries.is_empty() {
+            return;
+        }
+        let f = |g: &dyn Fn(&Entry) -> f64| -> Vec<f64> { entries.iter().map(g).collect() };
+        let o = |g: &dyn Fn(&Entry) -> Option<f64>| -> Vec<Option<f64>> {
+            entries.iter().map(g).collect()
+        };
+        let i = |g: &dyn Fn(&Entry) -> i32| -> Vec<i32> { entries.iter().map(g).collect() };
+        let players: Vec<&str> = entries.iter().map(|e| e.player.as_str()).collect();
+        let opponents: Vec<&str> = entries.iter().map(|e| e.opponent.as_str()).collect();
+        let keys: Vec<&str> = entries.iter().map(|e| e.key.id.as_str()).collect();
+        let games: Vec<String> = entries.iter().map(|e| game(&e.key.id)).collect();
+        let dates: Vec<TimestampWithTimeZone> =
+            entries.iter().map(|e| timestamp(e.key.at)).collect();
+        self.run(
+            "INSERT INTO ledger_entries (ledger_id, scope, player, game_date, game_key, game, opponent, score, expected,
+                                         rating_before, rating, rd_before, rd, volatility_before, volatility, games,
+                                         wins, draws, losses, peak, streak, best_streak, opponents_sum, score_sum)
+             SELECT $1, $2, u.* FROM unnest($3::text[], $4::timestamptz[], $5::text[], $24::text[], $6::text[],
+                                              $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[],
+                                              $12::float8[], $13::float8[], $14::float8[], $15::int4[], $16::int4[],
+                                              $17::int4[], $18::int4[], $19::float8[], $20::int4[], $21::int4[],
+                                              $22::float8[], $23::float8[]) AS u",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                dates.into(),
+                keys.into(),
+                opponents.into(),
+                f(&|e| e.score).into(),
+                f(&|e| e.expected).into(),
+                f(&|e| e.before.state.rating).into(),
+                f(&|e| e.after.state.rating).into(),
+                o(&|e| e.before.state.rd).into(),
+                o(&|e| e.after.state.rd).into(),
+                o(&|e| e.before.state.volatility).into(),
+                o(&|e| e.after.state.volatility).into(),
+                i(&|e| e.after.games).into(),
+                i(&|e| e.after.wins).into(),
+                i(&|e| e.after.draws).into(),
+                i(&|e| e.after.losses).into(),
+                f(&|e| e.after.peak).into(),
+                i(&|e| e.after.streak).into(),
+                i(&|e| e.after.best_streak).into(),
+                f(&|e| e.after.opponents_sum).into(),
+                f(&|e| e.after.score_sum).into(),
+                games.into(),
+            ],
+        );
+    }
+
+    /// Writes the standings of players with games, and removes those of players left without.
+    pub fn write_standings(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        rows: &[(String, Standing, LedgerKey)],
+        without_games: Vec<String>,
+    ) {
+        if !without_games.is_empty() {
+            self.run(
+                "DELETE FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
+                &[ledger.into(), scope.into(), without_games.into()],
+            );
+        }
+        if rows.is_empty() {
+            return;
+        }
+        let f =
+            |g: &dyn Fn(&Standing) -> f64| -> Vec<f64> { rows.iter().map(|r| g(&r.1)).collect() };
+        let o = |g: &dyn Fn(&Standing) -> Option<f64>| -> Vec<Option<f64>> {
+            rows.iter().map(|r| g(&r.1)).collect()
+        };
+        let i =
+            |g: &dyn Fn(&Standing) -> i32| -> Vec<i32> { rows.iter().map(|r| g(&r.1)).collect() };
+        let players: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+        let dates: Vec<TimestampWithTimeZone> = rows.iter().map(|r| timestamp(r.2.at)).collect();
+        let keys: Vec<&str> = rows.iter().map(|r| r.2.id.as_str()).collect();
+        self.run(
+            "INSERT INTO ledger_standings AS s (ledger_id, scope, player, rating, rd, volatility, games, wins, draws,
+                                                losses, peak, streak, best_streak, opponents_sum, score_sum,
+                                                last_game_date, last_game_key)
+             SELECT $1, $2, u.* FROM unnest($3::text[], $4::float8[], $5::float8[], $6::float8[], $7::int4[],
+                                              $8::int4[], $9::int4[], $10::int4[], $11::float8[], $12::int4[],
+                                              $13::int4[], $14::float8[], $15::float8[], $16::timestamptz[],
+                                              $17::text[]) AS u
+             ON CONFLICT (ledger_id, scope, player) DO UPDATE SET
+                 rating = EXCLUDED.rating, rd = EXCLUDED.rd, volatility = EXCLUDED.volatility, games = EXCLUDED.games,
+                 wins = EXCLUDED.wins, draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak = EXCLUDED.peak,
+                 streak = EXCLUDED.streak, best_streak = EXCLUDED.best_streak, opponents_sum = EXCLUDED.opponents_sum,
+                 score_sum = EXCLUDED.score_sum, last_game_date = EXCLUDED.last_game_date,
+                 last_game_key = EXCLUDED.last_game_key",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                f(&|s| s.state.rating).into(),
+                o(&|s| s.state.rd).into(),
+                o(&|s| s.state.volatility).into(),
+                i(&|s| s.games).into(),
+                i(&|s| s.wins).into(),
+                i(&|s| s.draws).into(),
+                i(&|s| s.losses).into(),
+                f(&|s| s.peak).into(),
+                i(&|s| s.streak).into(),
+                i(&|s| s.best_streak).into(),
+                f(&|s| s.opponents_sum).into(),
+                f(&|s| s.score_sum).into(),
+                dates.into(),
+                keys.into(),
+            ],
+        );
+    }
+}
+
+/// The settings of a `ledgers` row.
+pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
+    LedgerSettings {
+        rating_system: get(row, "rating_system"),
+        starting_rating: get(row, "starting_rating"),
+        k_factor: get(row, "k_factor"),
+        starting_rd: get(row, "starting_rd"),
+        starting_volatility: get(row, "starting_volatility"),
+        tau: get(row, "tau"),
+        rating_period: opt::<Interval>(row, "rating_period").map(interval_micros),
+        max_change: opt(row, "max_change"),
+        rating_floor: opt(row, "rating_floor"),
+        provisional_games: get(row, "provisional_games"),
+        provisional_rd: opt(row, "provisional_rd"),
+    }
+}
+
+/// An interval's length in microseconds as PostgreSQL orders intervals (30-day months).
+pub fn interval_micros(i: Interval) -> i64 {
+    let core = pg_rating_core::clock::Interval {
+        months: i.months(),
+        days: i.days(),
+        micros: i.micros(),
+    };
+    core.ordering_key()
+        .clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// The settings of a `ledgers` row given to a trigger.
+pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> LedgerSettings {
+    use crate::accounts::field;
+    let number = |name: &str| field::<f64>(row, name).unwrap_or(f64::NAN);
+    LedgerSettings {
+        rating_system: field::<String>(row, "rating_system").unwrap_or_default(),
+        starting_rating: number("starting_rating"),
+        k_factor: number("k_factor"),
+        starting_rd: number("starting_rd"),
+        starting_volatility: number("starting_volatility"),
+        tau: number("tau"),
+        rating_period: field::<Interval>(row, "rating_period").map(interval_micros),
+        max_change: field(row, "max_change"),
+        rating_floor: field(row, "rating_floor"),
+        provisional_games: field(row, "provisional_games").unwrap_or(0),
+        provisional_rd: field(row, "provisional_rd"),
+    }
+}
+
+/// A type's SQL name, for messages.
+pub fn type_name(t: pg_sys::Oid) -> String {
+    // SAFETY: a catalog lookup that returns a palloc'd name.
+    unsafe {
+        std::ffi::CStr::from_ptr(pg_sys::format_type_be(t))
+            .to_string_lossy()
+            .into_owned()
+    }
+}
