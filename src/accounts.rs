@@ -60,7 +60,12 @@ fn add_default_service_to_user<'a>(
     .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
     Ok(None)
 }
-trigger_function!(add_default_service_to_user, add_default_service_to_user_wrapper, pg_finfo_add_default_service_to_user_wrapper, ["users"]);
+trigger_function!(
+    add_default_service_to_user,
+    add_default_service_to_user_wrapper,
+    pg_finfo_add_default_service_to_user_wrapper,
+    ["users"]
+);
 
 /// BEFORE UPDATE ON service_accounts. A service-1 account keeps its service, name, user and
 /// bot flag while its user exists (the ON DELETE SET NULL of a deleted user runs after the
@@ -109,7 +114,12 @@ fn prevent_default_service_modification<'a>(
     }
     Ok(Some(new))
 }
-trigger_function!(prevent_default_service_modification, prevent_default_service_modification_wrapper, pg_finfo_prevent_default_service_modification_wrapper, ["service_accounts"]);
+trigger_function!(
+    prevent_default_service_modification,
+    prevent_default_service_modification_wrapper,
+    pg_finfo_prevent_default_service_modification_wrapper,
+    ["service_accounts"]
+);
 
 /// BEFORE DELETE ON service_accounts: the service-1 account of an existing user stays.
 fn prevent_default_service_deletion<'a>(
@@ -131,4 +141,9 @@ fn prevent_default_service_deletion<'a>(
     }
     Ok(Some(old))
 }
-trigger_function!(prevent_default_service_deletion, prevent_default_service_deletion_wrapper, pg_finfo_prevent_default_service_deletion_wrapper, ["service_accounts"]);
+trigger_function!(
+    prevent_default_service_deletion,
+    prevent_default_service_deletion_wrapper,
+    pg_finfo_prevent_default_service_deletion_wrapper,
+    ["service_accounts"]
+);

@@ -14,11 +14,7 @@ use crate::types::read_clock;
 extension_sql_file!(
     "../sql/games.sql",
     name = "games",
-    requires = [
-        "accounts",
-        "types",
-        "chess_functions"
-    ]
+    requires = ["accounts", "types", "chess_functions"]
 );
 
 /// Clocks compare as PostgreSQL compares intervals ('1 day' equals '24 hours'); an unset
@@ -88,7 +84,12 @@ fn prevent_service_game_modification<'a>(
     }
     Ok(Some(new))
 }
-trigger_function!(prevent_service_game_modification, prevent_service_game_modification_wrapper, pg_finfo_prevent_service_game_modification_wrapper, ["service_games"]);
+trigger_function!(
+    prevent_service_game_modification,
+    prevent_service_game_modification_wrapper,
+    pg_finfo_prevent_service_game_modification_wrapper,
+    ["service_games"]
+);
 
 /// BEFORE DELETE ON service_games.
 fn prevent_service_game_deletion<'a>(
@@ -105,4 +106,9 @@ fn prevent_service_game_deletion<'a>(
         ),
     )
 }
-trigger_function!(prevent_service_game_deletion, prevent_service_game_deletion_wrapper, pg_finfo_prevent_service_game_deletion_wrapper, ["service_games"]);
+trigger_function!(
+    prevent_service_game_deletion,
+    prevent_service_game_deletion_wrapper,
+    pg_finfo_prevent_service_game_deletion_wrapper,
+    ["service_games"]
+);

@@ -3,18 +3,19 @@
 
 ::pgrx::pg_module_magic!(name, version);
 
-mod chess;
-mod rating;
 mod accounts;
 mod app_role;
+mod chess;
 mod error;
 mod games;
 mod ledger;
 mod rankings;
+mod rating;
 mod restore;
-mod types;
+mod spi;
 mod tournaments;
 mod trigger;
+mod types;
 
 /// Hooks for `cargo pgrx test`.
 #[cfg(test)]

@@ -5,9 +5,9 @@
 
 pub mod chess;
 pub mod clock;
-pub mod rating;
 pub mod ledger;
 pub mod ranking;
+pub mod rating;
 pub mod result;
 #[cfg(test)]
 mod robustness_tests;

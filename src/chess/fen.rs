@@ -56,7 +56,11 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
 /// SAN with `+` and `#` of each UCI move. Declared in sql/chess_functions.sql as
 /// `moves_to_san(starting_position varchar, moves varchar[]) RETURNS text[]`.
 #[pg_extern(immutable, strict, parallel_safe, sql = false)]
-pub fn moves_to_san(starting_position: &str, moves: Array<&str>, fcinfo: pg_sys::FunctionCallInfo) -> Vec<String> {
+pub fn moves_to_san(
+    starting_position: &str,
+    moves: Array<&str>,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Vec<String> {
     // SAFETY: this call's fcinfo; argument 1 is the moves array.
     unsafe { super::require_one_dimension(fcinfo, 1, "moves") };
     chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))

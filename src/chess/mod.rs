@@ -24,7 +24,9 @@ extension_sql_file!(
 pub(crate) fn raise_chess(e: ChessError) -> ! {
     let code = match e {
         ChessError::Fen(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        ChessError::Move(_) | ChessError::Variant(_) => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        ChessError::Move(_) | ChessError::Variant(_) => {
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE
+        }
         ChessError::NullMove(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
         ChessError::TooManyMoves => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
     };
@@ -102,13 +104,18 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
 ///
 /// # Safety
 /// `fcinfo` is the call's information and argument `argno` is an array.
-pub(crate) unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usize, what: &str) {
+pub(crate) unsafe fn require_one_dimension(
+    fcinfo: pg_sys::FunctionCallInfo,
+    argno: usize,
+    what: &str,
+) {
     unsafe {
         let Some(raw) = pgrx::fcinfo::pg_getarg_datum(fcinfo, argno) else {
             return;
         };
         // the header is enough: ndim is its second field
-        let header = pg_sys::pg_detoast_datum_slice(raw.cast_mut_ptr(), 0, 16) as *mut pg_sys::ArrayType;
+        let header =
+            pg_sys::pg_detoast_datum_slice(raw.cast_mut_ptr(), 0, 16) as *mut pg_sys::ArrayType;
         if (*header).ndim > 1 {
             crate::error::raise(
                 pgrx::PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
@@ -119,10 +126,7 @@ pub(crate) unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, arg
 }
 
 /// Walks a one-dimensional text-like array without copying: element bytes or None.
-pub(crate) unsafe fn array_elements<'a>(
-    arr: *mut pg_sys::ArrayType,
-    out: &mut Vec<Option<&'a [u8]>>,
-) {
+pub(crate) unsafe fn array_elements(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&[u8]>>) {
     unsafe {
         out.clear();
         let ndim = (*arr).ndim;

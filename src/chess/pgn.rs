@@ -23,6 +23,8 @@ fn raise_pgn(e: PgnError) -> ! {
 
 /// The engine of `read_pgn` (sql/chess_functions.sql wraps it to build `game_result`).
 /// Streams: one game at a time, nothing kept of earlier games.
+// pgrx reads the column names from the signature: no type alias here
+#[allow(clippy::type_complexity)]
 #[pg_extern(immutable, strict, parallel_safe)]
 pub fn read_pgn_internal(
     pgn: &str,

@@ -21,6 +21,8 @@ pub enum Meaning {
 pub struct Attachment {
     pub ledger_id: i32,
     pub table: pg_sys::Oid,
+    /// The table's owner, whose rights every read of the table runs with.
+    pub owner: pg_sys::Oid,
     pub key_column: String,
     pub key_type: pg_sys::Oid,
     pub date_column: String,
@@ -175,7 +177,7 @@ impl Attachment {
             format!("{key} COLLATE \"C\" >= $3")
         };
         format!(
-            "SELECT {} FROM {} g WHERE {} = $1 AND ({d} > $2 OR ({d} = $2 AND {key_cmp}))",
+            "SELECT {} FROM {} g WHERE {} = $1 AND {d} >= $2 AND ({d} > $2 OR {key_cmp})",
             self.columns(),
             self.table_name(),
             self.scope_expr(),

@@ -97,7 +97,6 @@ fn replay_or_raise(
 fn write_replay(
     store: &mut LedgerStore<'_, '_>,
     att: &Attachment,
-    ledger: i32,
     scope: &str,
     entries: &[Entry],
     standings: &HashMap<String, Standing>,
@@ -107,6 +106,7 @@ fn write_replay(
     for e in entries {
         last.insert(e.player.clone(), e.key.clone());
     }
+    let ledger = att.ledger_id;
     store.insert_entries(ledger, scope, entries, &|id| att.column_key_text(id));
     let (mut rows, mut without) = (Vec::new(), Vec::new());
     for p in affected {
@@ -119,19 +119,18 @@ fn write_replay(
 }
 
 /// Makes a scope's history from `from` on equal to a replay of the table's games from there.
+/// `olds` are the rows the statement changed or deleted, as they were.
 fn replay_from(
     store: &mut LedgerStore<'_, '_>,
     ledger: &Ledger,
     rules: &LedgerRules,
     att: &Attachment,
-    owner: pg_sys::Oid,
     scope: &str,
     from: &LedgerKey,
-    also_affected: BTreeSet<String>,
+    olds: &[&GameRow],
 ) -> usize {
     let rows = store.read_games(
         att,
-        owner,
         &att.rows_from_query(),
         &[
             scope.into(),
@@ -141,17 +140,25 @@ fn replay_from(
     );
     let mut games: Vec<LedgerGame> = rated(&rows).map(ledger_game).collect();
     games.sort_by(|a, b| a.key.cmp(&b.key));
+    // The entries from `from` on are those of these games and of the rows as they were: each
+    // found by its key (no scan of the scope's history).
+    let mut doomed: Vec<(&str, &LedgerKey)> = Vec::new();
+    for g in &games {
+        doomed.extend([(g.white.as_str(), &g.key), (g.black.as_str(), &g.key)]);
+    }
+    for g in olds {
+        for p in [&g.white, &g.black].into_iter().flatten() {
+            doomed.push((p.as_str(), &g.key));
+        }
+    }
     let mut affected = players(&games);
-    affected.extend(also_affected);
-    affected.extend(store.delete_entries_from(ledger.id, scope, from));
+    affected.extend(store.delete_entries(ledger.id, scope, &doomed));
     let before = store.standings_before(ledger.id, scope, affected.iter().cloned().collect(), from);
     let mut standings: HashMap<String, Standing> =
         before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
     let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
     let entries = replay_or_raise(ledger, att, rules, &mut standings, &games);
-    write_replay(
-        store, att, ledger.id, scope, &entries, &standings, last, affected,
-    );
+    write_replay(store, att, scope, &entries, &standings, last, affected);
     entries.len()
 }
 
@@ -161,7 +168,6 @@ fn apply_changes(
     store: &mut LedgerStore<'_, '_>,
     ledger: &Ledger,
     att: &Attachment,
-    owner: pg_sys::Oid,
     old: &[GameRow],
     new: &[GameRow],
 ) -> usize {
@@ -208,7 +214,6 @@ fn apply_changes(
                 write_replay(
                     store,
                     att,
-                    ledger.id,
                     scope,
                     &entries,
                     &standings,
@@ -226,27 +231,17 @@ fn apply_changes(
             .min()
             .cloned();
         let Some(from) = from else { continue };
-        let old_players: BTreeSet<String> = olds
-            .iter()
-            .flat_map(|g| [g.white.clone(), g.black.clone()])
-            .flatten()
-            .collect();
-        written += replay_from(store, ledger, &rules, att, owner, scope, &from, old_players);
+        written += replay_from(store, ledger, &rules, att, scope, &from, &olds);
     }
     written
 }
 
 /// Replays a ledger from scratch. Returns the number of entries written.
-fn rebuild(
-    store: &mut LedgerStore<'_, '_>,
-    ledger: &Ledger,
-    att: &Attachment,
-    owner: pg_sys::Oid,
-) -> i64 {
+fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
     store.lock_all_scopes(ledger.id);
     store.clear(ledger.id);
-    let rows = store.read_games(att, owner, &att.all_rows_query(), &[]);
+    let rows = store.read_games(att, &att.all_rows_query(), &[]);
     let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
     for g in rated(&rows) {
         by_scope
@@ -264,7 +259,6 @@ fn rebuild(
         write_replay(
             store,
             att,
-            ledger.id,
             &scope,
             &entries,
             &standings,
@@ -406,6 +400,7 @@ fn ledger_attach(
         let att = Attachment {
             ledger_id: l.id,
             table,
+            owner,
             key_column: columns[0].1.clone(),
             key_type,
             date_column: columns[1].1.clone(),
@@ -418,12 +413,7 @@ fn ledger_attach(
         };
         // The filter (and every column) is read once now, as the table's owner: a bad
         // expression is an error of the attach, not of the next insert.
-        store.read_games(
-            &att,
-            owner,
-            &format!("{} LIMIT 0", att.all_rows_query()),
-            &[],
-        );
+        store.read_games(&att, &format!("{} LIMIT 0", att.all_rows_query()), &[]);
         store.insert_attachment(&att, result_map);
         let schema = store.extension_schema();
         let target = att.table_name();
@@ -436,7 +426,7 @@ fn ledger_attach(
                 l.id
             ));
         }
-        rebuild(&mut store, &l, &att, owner)
+        rebuild(&mut store, &l, &att)
     })
 }
 
@@ -500,8 +490,7 @@ fn ledger_rebuild(ledger: &str) -> i64 {
                 format!("ledger \"{ledger}\" is not attached to a games table"),
             )
         };
-        let owner = store.table_owner(att.table);
-        rebuild(&mut store, &l, &att, owner)
+        rebuild(&mut store, &l, &att)
     })
 }
 
@@ -529,7 +518,11 @@ fn check_ledger<'a>(
             .old()
             .and_then(|o| o.get_by_name("id").ok().flatten())
             .unwrap_or(0);
-        Spi::connect_mut(|client| detach(&mut LedgerStore::new(client), id));
+        Spi::connect_mut(|client| {
+            let mut store = LedgerStore::new(client);
+            detach(&mut store, id);
+            store.forget(id);
+        });
         return Ok(trigger.old());
     }
     let new = trigger.new().unwrap_or_else(|| internal("no new row"));
@@ -576,8 +569,7 @@ fn rebuild_changed_ledger<'a>(
         let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
             return;
         };
-        let owner = store.table_owner(att.table);
-        rebuild(&mut store, &l, &att, owner);
+        rebuild(&mut store, &l, &att);
     });
     Ok(None)
 }
@@ -632,9 +624,8 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         let l = store
             .ledger(ledger)
             .unwrap_or_else(|| internal(format!("ledger {ledger} is gone")));
-        let owner = store.table_owner(att.table);
         if truncate {
-            rebuild(&mut store, &l, &att, owner);
+            rebuild(&mut store, &l, &att);
             return;
         }
         // SAFETY: the TriggerData of this call.
@@ -645,16 +636,16 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
             )
         };
         let old = if has_old {
-            store.read_games(&att, owner, &att.changed_rows_query("pg_rating_old"), &[])
+            store.read_games(&att, &att.changed_rows_query("pg_rating_old"), &[])
         } else {
             Vec::new()
         };
         let new = if has_new {
-            store.read_games(&att, owner, &att.changed_rows_query("pg_rating_new"), &[])
+            store.read_games(&att, &att.changed_rows_query("pg_rating_new"), &[])
         } else {
             Vec::new()
         };
-        apply_changes(&mut store, &l, &att, owner, &old, &new);
+        apply_changes(&mut store, &l, &att, &old, &new);
     });
     pg_sys::Datum::from(0)
 }

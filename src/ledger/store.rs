@@ -102,9 +102,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         LedgerStore { client }
     }
 
+    /// Runs a statement that writes (or locks) with its saved plan.
     fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        let plan = crate::spi::saved_plan(self.client, sql, args);
         self.client
-            .update(sql, None, args)
+            .update(&*plan, None, args)
             .unwrap_or_else(|e| internal(e))
     }
 
@@ -144,17 +146,18 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
         let rows = self.run(
-            "SELECT games::oid AS games, key_column::text AS key_column, key_type::oid AS key_type,
+            "SELECT games::oid AS games, c.relowner AS owner, key_column::text AS key_column, key_type::oid AS key_type,
                     date_column::text AS date_column, white_column::text AS white_column,
                     black_column::text AS black_column, result_column::text AS result_column, result_map,
                     scope_column::text AS scope_column, filter
-             FROM ledger_attachments WHERE ledger_id = $1",
+             FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games WHERE a.ledger_id = $1",
             &[ledger_id.into()],
         );
         let row = rows.into_iter().next()?;
         Some(Attachment {
             ledger_id,
             table: get(&row, "games"),
+            owner: get(&row, "owner"),
             key_column: get(&row, "key_column"),
             key_type: get(&row, "key_type"),
             date_column: get(&row, "date_column"),
@@ -172,40 +175,24 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn read_games(
         &mut self,
         att: &Attachment,
-        owner: pg_sys::Oid,
         sql: &str,
         args: &[DatumWithOid],
     ) -> Vec<GameRow> {
-        let raw: Vec<(
-            String,
-            Option<i64>,
-            String,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-            bool,
-        )> = {
-            let _as_owner = AsOwner::begin(owner);
-            let rows = self
-                .client
-                .select(sql, None, args)
-                .unwrap_or_else(|e| internal(e));
-            rows.into_iter()
-                .map(|row| {
-                    (
-                        get::<String>(&row, "scope"),
-                        opt::<TimestampWithTimeZone>(&row, "played_at").map(micros),
-                        opt::<String>(&row, "key").unwrap_or_default(),
-                        opt::<String>(&row, "white"),
-                        opt::<String>(&row, "black"),
-                        opt::<String>(&row, "result"),
-                        opt::<bool>(&row, "counted").unwrap_or(false),
-                    )
-                })
-                .collect()
-        };
-        let mut games = Vec::with_capacity(raw.len());
-        for (scope, at, key, white, black, result, counted) in raw {
+        let _as_owner = AsOwner::begin(att.owner);
+        let plan = crate::spi::saved_plan(self.client, sql, args);
+        let rows = self
+            .client
+            .select(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e));
+        let mut games = Vec::with_capacity(rows.len());
+        for row in rows {
+            let scope: String = get(&row, "scope");
+            let at = opt::<TimestampWithTimeZone>(&row, "played_at").map(micros);
+            let key = opt::<String>(&row, "key").unwrap_or_default();
+            let white: Option<String> = opt(&row, "white");
+            let black: Option<String> = opt(&row, "black");
+            let result: Option<String> = opt(&row, "result");
+            let counted = opt::<bool>(&row, "counted").unwrap_or(false);
             let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
                 Some(Meaning::Rated(o)) => Some(o),
                 _ => None,
@@ -296,6 +283,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         );
     }
 
+    /// Deletes everything derived of a deleted ledger.
+    pub fn forget(&mut self, ledger: i32) {
+        self.clear(ledger);
+        self.run(
+            "DELETE FROM ledger_scopes WHERE ledger_id = $1",
+            &[ledger.into()],
+        );
+    }
+
     pub fn delete_attachment(&mut self, ledger: i32) {
         self.run(
             "DELETE FROM ledger_attachments WHERE ledger_id = $1",
@@ -348,7 +344,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         players: Vec<String>,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         let rows = self.run(
-            "SELECT * FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
+            "SELECT s.* FROM unnest($3::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ledger_standings x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
             &[ledger.into(), scope.into(), players.into()],
         );
         let mut out = HashMap::new();
@@ -377,7 +376,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                  SELECT * FROM ledger_entries x
                  WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
                    AND (x.game_date, x.game_key) < ($4, $5)
-                 ORDER BY x.game_date DESC, x.game_key DESC LIMIT 1) e",
+                 ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
             &[
                 ledger.into(),
                 scope.into(),
@@ -398,28 +397,42 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         out
     }
 
-    /// Deletes the entries of a scope from `from` on; returns their players.
-    pub fn delete_entries_from(
+    /// Deletes the entries of these (player, game) pairs of a scope; returns their players.
+    pub fn delete_entries(
         &mut self,
         ledger: i32,
         scope: &str,
-        from: &LedgerKey,
+        pairs: &[(&str, &LedgerKey)],
     ) -> Vec<String> {
+        if pairs.is_empty() {
+            return Vec::new();
+        }
+        let players: Vec<&str> = pairs.iter().map(|p| p.0).collect();
+        let dates: Vec<TimestampWithTimeZone> = pairs.iter().map(|p| timestamp(p.1.at)).collect();
+        let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
+        // Each entry by a probe of the primary key, then deleted by its tuple id: a generic plan
+        // of a join would scan the scope.
         let rows = self.run(
-            "DELETE FROM ledger_entries
-             WHERE ledger_id = $1 AND scope = $2 AND (game_date, game_key) >= ($3, $4)
-             RETURNING player",
+            "DELETE FROM ledger_entries e
+             WHERE e.ctid = ANY (ARRAY(
+                 SELECT x.ctid FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
+                 CROSS JOIN LATERAL (
+                     SELECT ctid FROM ledger_entries y
+                     WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
+                       AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x))
+             RETURNING e.player",
             &[
                 ledger.into(),
                 scope.into(),
-                timestamp(from.at).into(),
-                from.id.as_str().into(),
+                players.into(),
+                dates.into(),
+                keys.into(),
             ],
         );
         rows.into_iter().map(|r| get(&r, "player")).collect()
     }
 
-    /// Deletes every entry, standing and scope of a ledger.
+    /// Deletes every entry and standing of a ledger.
     pub fn clear(&mut self, ledger: i32) {
         for table in ["ledger_entries", "ledger_standings"] {
             self.run(

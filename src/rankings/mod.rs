@@ -74,7 +74,12 @@ fn rate_service_games<'a>(
     });
     Ok(None)
 }
-trigger_function!(rate_service_games, rate_service_games_wrapper, pg_finfo_rate_service_games_wrapper, ["service_games"]);
+trigger_function!(
+    rate_service_games,
+    rate_service_games_wrapper,
+    pg_finfo_rate_service_games_wrapper,
+    ["service_games"]
+);
 
 /// AFTER UPDATE OF creation_date ON service_games: the game moves in the history of every
 /// ranking it counts in, which is rebuilt from the earlier of its two places.
@@ -105,7 +110,12 @@ fn rerate_redated_service_game<'a>(
     });
     Ok(None)
 }
-trigger_function!(rerate_redated_service_game, rerate_redated_service_game_wrapper, pg_finfo_rerate_redated_service_game_wrapper, ["service_games"]);
+trigger_function!(
+    rerate_redated_service_game,
+    rerate_redated_service_game_wrapper,
+    pg_finfo_rerate_redated_service_game_wrapper,
+    ["service_games"]
+);
 
 /// AFTER INSERT OR UPDATE ON rankings: the ranking's history is recalculated.
 fn recalculate_changed_ranking<'a>(
@@ -120,7 +130,12 @@ fn recalculate_changed_ranking<'a>(
     }
     Ok(None)
 }
-trigger_function!(recalculate_changed_ranking, recalculate_changed_ranking_wrapper, pg_finfo_recalculate_changed_ranking_wrapper, ["rankings"]);
+trigger_function!(
+    recalculate_changed_ranking,
+    recalculate_changed_ranking_wrapper,
+    pg_finfo_recalculate_changed_ranking_wrapper,
+    ["rankings"]
+);
 
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
@@ -165,7 +180,12 @@ fn note_rankings_change<'a>(
     }
     Ok(None)
 }
-trigger_function!(note_rankings_change, note_rankings_change_wrapper, pg_finfo_note_rankings_change_wrapper, ["rankings"]);
+trigger_function!(
+    note_rankings_change,
+    note_rankings_change_wrapper,
+    pg_finfo_note_rankings_change_wrapper,
+    ["rankings"]
+);
 
 /// A replay that fails (a rating formula out of its range, a player against themselves) is
 /// reported with the SQLSTATE of the rating engine.

@@ -73,6 +73,13 @@ pub struct Standing {
     pub last: GameKey,
 }
 
+/// New games of one ranking and the current standings of their players.
+pub type AppendBatch<'r> = (
+    &'r Ranking,
+    Vec<RatedGame<String>>,
+    HashMap<String, Standing>,
+);
+
 /// One row of `elo_history` to write.
 struct Entry {
     id: i32,
@@ -603,10 +610,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Appends games that come after all of their players' rated games, for several rankings
     /// at once: one INSERT into the history and one upsert of the standings.
-    pub fn append(
-        &mut self,
-        batches: &[(&Ranking, Vec<RatedGame<String>>, HashMap<String, Standing>)],
-    ) {
+    pub fn append(&mut self, batches: &[AppendBatch<'_>]) {
         let total: usize = batches.iter().map(|(_, games, _)| 2 * games.len()).sum();
         let mut ids = self.next_ids(total).into_iter();
         let mut entries = Vec::with_capacity(total);
@@ -644,7 +648,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 }
             }
             for (player, (entry, record, last_game)) in tips {
-                if !current.get(&player).is_some_and(|c| c.entry == entry) {
+                if current.get(&player).is_none_or(|c| c.entry != entry) {
                     players.push(PlayerRow {
                         ranking: ranking.id,
                         state: states[&player],

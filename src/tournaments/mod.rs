@@ -35,8 +35,8 @@ use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
 use crate::accounts::field;
 use crate::error::raise;
-use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use crate::restore::restoring;
+use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{internal, Info, Store, StoredCards, EDITION};
 
 extension_sql_file!(
@@ -121,12 +121,19 @@ fn busy_players(
             eb_u.into(),
         ],
     );
-    rows.into_iter().filter_map(|r| r.get::<String>(1).ok().flatten()).collect()
+    rows.into_iter()
+        .filter_map(|r| r.get::<String>(1).ok().flatten())
+        .collect()
 }
 
 fn round_count(store: &mut Store<'_, '_>, t: i32) -> Option<i32> {
-    let rows = store.query("SELECT round_count FROM swiss_tournaments WHERE tournament_id = $1", &[t.into()]);
-    rows.into_iter().next().and_then(|r| r.get::<i32>(1).ok().flatten())
+    let rows = store.query(
+        "SELECT round_count FROM swiss_tournaments WHERE tournament_id = $1",
+        &[t.into()],
+    );
+    rows.into_iter()
+        .next()
+        .and_then(|r| r.get::<i32>(1).ok().flatten())
 }
 
 fn is_registered(store: &mut Store<'_, '_>, t: i32, user: &str) -> bool {
@@ -160,7 +167,9 @@ fn check_game(store: &mut Store<'_, '_>, t: i32, game: i32, round: i32, old: Opt
     check(RULE, round <= rounds, || {
         format!("round {round} is beyond the {rounds} rounds of tournament {t}")
     });
-    check(RULE, b(2), || format!("game {game} is not a local game (service 1): tournament games are played here"));
+    check(RULE, b(2), || {
+        format!("game {game} is not a local game (service 1): tournament games are played here")
+    });
     let (g_ranked, t_ranked) = (b(3), b(4));
     check(RULE, g_ranked == t_ranked, || {
         format!(
@@ -170,29 +179,56 @@ fn check_game(store: &mut Store<'_, '_>, t: i32, game: i32, round: i32, old: Opt
         )
     });
     check(RULE, s(5) == s(6), || {
-        format!("game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"", s(5), s(6))
+        format!(
+            "game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"",
+            s(5),
+            s(6)
+        )
     });
-    check(RULE, b(7), || format!("game {game} has clock {}, not tournament {t}'s time control {}", s(8), s(9)));
+    check(RULE, b(7), || {
+        format!(
+            "game {game} has clock {}, not tournament {t}'s time control {}",
+            s(8),
+            s(9)
+        )
+    });
     let (white, black) = (s(10), s(11));
-    check(RULE, white != black, || format!("game {game} has the same player on both sides"));
+    check(RULE, white != black, || {
+        format!("game {game} has the same player on both sides")
+    });
     for p in [&white, &black] {
         let registered = is_registered(store, t, p);
-        check(RULE, registered, || format!("player \"{p}\" of game {game} is not registered in tournament {t}"));
+        check(RULE, registered, || {
+            format!("player \"{p}\" of game {game} is not registered in tournament {t}")
+        });
     }
     let busy = busy_players(store, t, round, &[white, black], old, None);
     check(RULE, busy.is_empty(), || {
-        format!("player \"{}\" already has a game or a bye in round {round} of tournament {t}", busy[0])
+        format!(
+            "player \"{}\" already has a game or a bye in round {round} of tournament {t}",
+            busy[0]
+        )
     });
 }
 
-fn check_bye(store: &mut Store<'_, '_>, t: i32, round: i32, user: &str, old: Option<(i32, i32, String)>) {
+fn check_bye(
+    store: &mut Store<'_, '_>,
+    t: i32,
+    round: i32,
+    user: &str,
+    old: Option<(i32, i32, String)>,
+) {
     if !lock_tournament(store, t) {
         return;
     }
     let rounds = round_count(store, t).unwrap_or(0);
-    check(RULE, round <= rounds, || format!("round {round} is beyond the {rounds} rounds of tournament {t}"));
+    check(RULE, round <= rounds, || {
+        format!("round {round} is beyond the {rounds} rounds of tournament {t}")
+    });
     let registered = is_registered(store, t, user);
-    check(RULE, registered, || format!("player \"{user}\" is not registered in tournament {t}"));
+    check(RULE, registered, || {
+        format!("player \"{user}\" is not registered in tournament {t}")
+    });
     let busy = busy_players(store, t, round, &[user.to_owned()], None, old);
     check(RULE, busy.is_empty(), || {
         format!("player \"{user}\" already has a game or a bye in round {round} of tournament {t}")
@@ -261,11 +297,15 @@ fn check_tournament_row<'a>(
             let order = text_field(&row, "tie_breaks").unwrap_or_default();
             let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| core_error(e)));
             if canonical != order {
-                row.set_by_name("tie_breaks", canonical).unwrap_or_else(|e| internal(e));
+                row.set_by_name("tie_breaks", canonical)
+                    .unwrap_or_else(|e| internal(e));
             }
         }
         ("tournaments_players", PgTriggerOperation::Insert) => {
-            let (t, user) = (int("tournament_id"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            let (t, user) = (
+                int("tournament_id"),
+                text_field(&row, "user_id_in_service").unwrap_or_default(),
+            );
             Spi::connect_mut(|client| {
                 let mut store = Store::new(client);
                 if lock_tournament(&mut store, t) {
@@ -280,7 +320,10 @@ fn check_tournament_row<'a>(
             );
         }
         ("tournaments_players", PgTriggerOperation::Delete) => {
-            let (t, user) = (int("tournament_id"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            let (t, user) = (
+                int("tournament_id"),
+                text_field(&row, "user_id_in_service").unwrap_or_default(),
+            );
             Spi::connect_mut(|client| {
                 let mut store = Store::new(client);
                 if !lock_tournament(&mut store, t) {
@@ -310,7 +353,12 @@ fn check_tournament_row<'a>(
             });
         }
         ("tournaments_games", _) => {
-            let old = trigger.old().map(|o| (field::<i32>(&o, "tournament_id").unwrap_or(0), field::<i32>(&o, "game_id").unwrap_or(0)));
+            let old = trigger.old().map(|o| {
+                (
+                    field::<i32>(&o, "tournament_id").unwrap_or(0),
+                    field::<i32>(&o, "game_id").unwrap_or(0),
+                )
+            });
             let (t, g, r) = (int("tournament_id"), int("game_id"), int("round"));
             Spi::connect_mut(|client| check_game(&mut Store::new(client), t, g, r, old));
         }
@@ -322,14 +370,28 @@ fn check_tournament_row<'a>(
                     text_field(&o, "user_id_in_service").unwrap_or_default(),
                 )
             });
-            let (t, r, user) = (int("tournament_id"), int("round"), text_field(&row, "user_id_in_service").unwrap_or_default());
+            let (t, r, user) = (
+                int("tournament_id"),
+                int("round"),
+                text_field(&row, "user_id_in_service").unwrap_or_default(),
+            );
             Spi::connect_mut(|client| check_bye(&mut Store::new(client), t, r, &user, old));
         }
         _ => {}
     }
     Ok(Some(row))
 }
-trigger_function!(check_tournament_row, check_tournament_row_wrapper, pg_finfo_check_tournament_row_wrapper, ["swiss_tournaments", "tournaments_players", "tournaments_games", "byes"]);
+trigger_function!(
+    check_tournament_row,
+    check_tournament_row_wrapper,
+    pg_finfo_check_tournament_row_wrapper,
+    [
+        "swiss_tournaments",
+        "tournaments_players",
+        "tournaments_games",
+        "byes"
+    ]
+);
 
 /// Recomputes the standings rows named by the core's refresh for `changed` (player, from round)
 /// and, with DE in the order, the shared ranks from the earliest changed round.
@@ -338,7 +400,10 @@ fn refresh_rows(store: &mut Store<'_, '_>, info: &Info, changed: &[(PlayerNo, u3
         return;
     }
     let rows = {
-        let source = StoredCards { store: RefCell::new(&mut *store), tournament: info.id };
+        let source = StoredCards {
+            store: RefCell::new(&mut *store),
+            tournament: info.id,
+        };
         refresh(&source, changed, last as u32, EDITION).unwrap_or_else(|e| internal(e))
     };
     store.write_values(info.id, &info.order, &rows);
@@ -360,7 +425,9 @@ fn rebuild(store: &mut Store<'_, '_>, t: i32, reread_ratings: bool) -> i64 {
     if reread_ratings || started != info.started_at {
         store.update_ratings(t, None);
     }
-    let Some(loaded) = store.load(t) else { return 0 };
+    let Some(loaded) = store.load(t) else {
+        return 0;
+    };
     store.write_all(t, &loaded, last as u32)
 }
 
@@ -374,7 +441,11 @@ fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerN
             &[info.id.into()],
         );
         let from = (info.last_round + 1) as u32;
-        return rows.into_iter().filter_map(|r| r.get::<i32>(1).ok().flatten()).map(|p| (p as PlayerNo, from)).collect();
+        return rows
+            .into_iter()
+            .filter_map(|r| r.get::<i32>(1).ok().flatten())
+            .map(|p| (p as PlayerNo, from))
+            .collect();
     }
     if new_last < info.last_round {
         store.drop_rounds_after(info.id, new_last);
@@ -384,7 +455,11 @@ fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerN
 
 /// Moves the start to `start`; true when a rating as of the start changed (then the caller
 /// rebuilds the tournament).
-fn move_start(store: &mut Store<'_, '_>, info: &mut Info, start: Option<TimestampWithTimeZone>) -> bool {
+fn move_start(
+    store: &mut Store<'_, '_>,
+    info: &mut Info,
+    start: Option<TimestampWithTimeZone>,
+) -> bool {
     if start == info.started_at {
         return false;
     }
@@ -395,13 +470,33 @@ fn move_start(store: &mut Store<'_, '_>, info: &mut Info, start: Option<Timestam
 
 /// A game of `round` was added (`add`) or removed: patch both entries, the start and the rounds,
 /// then refresh.
-fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add: bool, date_was: Option<TimestampWithTimeZone>) {
-    let Some(mut info) = store.lock(t) else { return };
-    let Some(game) = store.game(game_id) else { return };
-    let (Some(w), Some(b)) = (store.player_no(t, &game.white), store.player_no(t, &game.black)) else {
-        internal(format!("tournament {t}: game {game_id} has an unregistered player"))
+fn game_changed(
+    store: &mut Store<'_, '_>,
+    t: i32,
+    game_id: i32,
+    round: i32,
+    add: bool,
+    date_was: Option<TimestampWithTimeZone>,
+) {
+    let Some(mut info) = store.lock(t) else {
+        return;
     };
-    let new_last = if add { info.last_round.max(round) } else { store.max_round(t) };
+    let Some(game) = store.game(game_id) else {
+        return;
+    };
+    let (Some(w), Some(b)) = (
+        store.player_no(t, &game.white),
+        store.player_no(t, &game.black),
+    ) else {
+        internal(format!(
+            "tournament {t}: game {game_id} has an unregistered player"
+        ))
+    };
+    let new_last = if add {
+        info.last_round.max(round)
+    } else {
+        store.max_round(t)
+    };
     let mut changed = resize(store, &info, new_last);
     info.last_round = new_last;
     store.set_progress(t, info.started_at, new_last);
@@ -409,7 +504,10 @@ fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add
         let (we, be) = if add {
             game.entries(w, b)
         } else {
-            (pg_rating_core::tournament::Entry::Absent, pg_rating_core::tournament::Entry::Absent)
+            (
+                pg_rating_core::tournament::Entry::Absent,
+                pg_rating_core::tournament::Entry::Absent,
+            )
         };
         store.set_entry(t, round, w, we);
         store.set_entry(t, round, b, be);
@@ -417,9 +515,13 @@ fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add
         changed.push((b, round as u32));
     }
     let dates = [Some(game.date), date_was];
-    let start = if add && info.started_at.is_some_and(|s| game.date >= s) && !date_was.is_some_and(|d| Some(d) == info.started_at) {
-        info.started_at
-    } else if !add && !dates.iter().any(|d| d.is_some() && *d == info.started_at) {
+    // The start stays when an added game is not before it (and was not the start), or when a
+    // removed game was not the start; else it is read again.
+    let start_stays = (add
+        && info.started_at.is_some_and(|s| game.date >= s)
+        && date_was.is_none_or(|d| Some(d) != info.started_at))
+        || (!add && !dates.iter().any(|d| d.is_some() && *d == info.started_at));
+    let start = if start_stays {
         info.started_at
     } else {
         store.first_game_date(t)
@@ -432,15 +534,25 @@ fn game_changed(store: &mut Store<'_, '_>, t: i32, game_id: i32, round: i32, add
 }
 
 fn bye_changed(store: &mut Store<'_, '_>, t: i32, round: i32, user: &str, add: bool) {
-    let Some(mut info) = store.lock(t) else { return };
-    let Some(p) = store.player_no(t, user) else { return };
-    let new_last = if add { info.last_round.max(round) } else { store.max_round(t) };
+    let Some(mut info) = store.lock(t) else {
+        return;
+    };
+    let Some(p) = store.player_no(t, user) else {
+        return;
+    };
+    let new_last = if add {
+        info.last_round.max(round)
+    } else {
+        store.max_round(t)
+    };
     let mut changed = resize(store, &info, new_last);
     info.last_round = new_last;
     store.set_progress(t, info.started_at, new_last);
     if round <= new_last {
         let e = if add {
-            pg_rating_core::tournament::Entry::Bye(pg_rating_core::tournament::ByeKind::PairingAllocated)
+            pg_rating_core::tournament::Entry::Bye(
+                pg_rating_core::tournament::ByeKind::PairingAllocated,
+            )
         } else {
             pg_rating_core::tournament::Entry::Absent
         };
@@ -464,10 +576,14 @@ fn refresh_tournament_standings<'a>(
     let new = trigger.new();
     let old = trigger.old();
     let int = |row: &Option<PgHeapTuple<'_, AllocatedByPostgres>>, name: &str| -> i32 {
-        row.as_ref().and_then(|r| field::<i32>(r, name)).unwrap_or(0)
+        row.as_ref()
+            .and_then(|r| field::<i32>(r, name))
+            .unwrap_or(0)
     };
     let txt = |row: &Option<PgHeapTuple<'_, AllocatedByPostgres>>, name: &str| -> String {
-        row.as_ref().and_then(|r| text_field(r, name)).unwrap_or_default()
+        row.as_ref()
+            .and_then(|r| text_field(r, name))
+            .unwrap_or_default()
     };
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
@@ -501,13 +617,19 @@ fn refresh_tournament_standings<'a>(
                          SELECT $1, $2, n.no FROM n RETURNING player_no",
                         &[t.into(), user.as_str().into()],
                     );
-                    let p = rows.into_iter().next().and_then(|r| r.get::<i32>(1).ok().flatten()).unwrap_or(0);
+                    let p = rows
+                        .into_iter()
+                        .next()
+                        .and_then(|r| r.get::<i32>(1).ok().flatten())
+                        .unwrap_or(0);
                     store.update_ratings(t, Some(&user));
                     store.add_rows(t, 1, info.last_round, Some(p as PlayerNo));
                     refresh_rows(&mut store, &info, &[(p as PlayerNo, 1)], info.last_round);
                 } else {
                     let (t, user) = (int(&old, "tournament_id"), txt(&old, "user_id_in_service"));
-                    let Some(mut info) = store.lock(t) else { return };
+                    let Some(mut info) = store.lock(t) else {
+                        return;
+                    };
                     store.query(
                         "DELETE FROM swiss_tournament_standings s USING swiss_tournament_entrants e
                          WHERE s.tournament_id = $1 AND e.tournament_id = $1 AND e.user_id_in_service = $2
@@ -529,30 +651,63 @@ fn refresh_tournament_standings<'a>(
             }
             "tournaments_games" => {
                 if !matches!(op, PgTriggerOperation::Insert) {
-                    game_changed(&mut store, int(&old, "tournament_id"), int(&old, "game_id"), int(&old, "round"), false, None);
+                    game_changed(
+                        &mut store,
+                        int(&old, "tournament_id"),
+                        int(&old, "game_id"),
+                        int(&old, "round"),
+                        false,
+                        None,
+                    );
                 }
                 if !matches!(op, PgTriggerOperation::Delete) {
-                    game_changed(&mut store, int(&new, "tournament_id"), int(&new, "game_id"), int(&new, "round"), true, None);
+                    game_changed(
+                        &mut store,
+                        int(&new, "tournament_id"),
+                        int(&new, "game_id"),
+                        int(&new, "round"),
+                        true,
+                        None,
+                    );
                 }
             }
             "byes" => {
                 if !matches!(op, PgTriggerOperation::Insert) {
-                    bye_changed(&mut store, int(&old, "tournament_id"), int(&old, "round"), &txt(&old, "user_id_in_service"), false);
+                    bye_changed(
+                        &mut store,
+                        int(&old, "tournament_id"),
+                        int(&old, "round"),
+                        &txt(&old, "user_id_in_service"),
+                        false,
+                    );
                 }
                 if !matches!(op, PgTriggerOperation::Delete) {
-                    bye_changed(&mut store, int(&new, "tournament_id"), int(&new, "round"), &txt(&new, "user_id_in_service"), true);
+                    bye_changed(
+                        &mut store,
+                        int(&new, "tournament_id"),
+                        int(&new, "round"),
+                        &txt(&new, "user_id_in_service"),
+                        true,
+                    );
                 }
             }
             "service_games" => {
                 let id = int(&new, "id");
-                let date_was = old.as_ref().and_then(|o| field::<TimestampWithTimeZone>(o, "creation_date"));
+                let date_was = old
+                    .as_ref()
+                    .and_then(|o| field::<TimestampWithTimeZone>(o, "creation_date"));
                 let rows = store.query(
                     "SELECT tournament_id, round FROM tournaments_games WHERE game_id = $1 ORDER BY tournament_id",
                     &[id.into()],
                 );
                 let places: Vec<(i32, i32)> = rows
                     .into_iter()
-                    .filter_map(|r| Some((r.get::<i32>(1).ok().flatten()?, r.get::<i32>(2).ok().flatten()?)))
+                    .filter_map(|r| {
+                        Some((
+                            r.get::<i32>(1).ok().flatten()?,
+                            r.get::<i32>(2).ok().flatten()?,
+                        ))
+                    })
                     .collect();
                 for (t, round) in places {
                     game_changed(&mut store, t, id, round, true, date_was);
@@ -563,7 +718,18 @@ fn refresh_tournament_standings<'a>(
     });
     Ok(None)
 }
-trigger_function!(refresh_tournament_standings, refresh_tournament_standings_wrapper, pg_finfo_refresh_tournament_standings_wrapper, ["swiss_tournaments", "tournaments_players", "tournaments_games", "byes", "service_games"]);
+trigger_function!(
+    refresh_tournament_standings,
+    refresh_tournament_standings_wrapper,
+    pg_finfo_refresh_tournament_standings_wrapper,
+    [
+        "swiss_tournaments",
+        "tournaments_players",
+        "tournaments_games",
+        "byes",
+        "service_games"
+    ]
+);
 
 /// AFTER TRUNCATE of tournaments_games, byes or tournaments_players (statement triggers; row
 /// triggers do not fire): the players no longer registered lose their pairing numbers and every
@@ -597,8 +763,14 @@ fn rebuild_truncated_tournaments<'a>(
                 );
             }
         }
-        let rows = store.query("SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id", &[]);
-        let ids: Vec<i32> = rows.into_iter().filter_map(|r| r.get::<i32>(1).ok().flatten()).collect();
+        let rows = store.query(
+            "SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id",
+            &[],
+        );
+        let ids: Vec<i32> = rows
+            .into_iter()
+            .filter_map(|r| r.get::<i32>(1).ok().flatten())
+            .collect();
         for t in ids {
             if store.lock(t).is_none() {
                 continue;
@@ -614,7 +786,12 @@ fn rebuild_truncated_tournaments<'a>(
     });
     Ok(None)
 }
-trigger_function!(rebuild_truncated_tournaments, rebuild_truncated_tournaments_wrapper, pg_finfo_rebuild_truncated_tournaments_wrapper, ["tournaments_games", "byes", "tournaments_players"]);
+trigger_function!(
+    rebuild_truncated_tournaments,
+    rebuild_truncated_tournaments_wrapper,
+    pg_finfo_rebuild_truncated_tournaments_wrapper,
+    ["tournaments_games", "byes", "tournaments_players"]
+);
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
 /// window, and the games and byes already registered still follow its rules.
@@ -664,7 +841,12 @@ fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
             Some(g) => format!("game {g} of round {round}"),
             None => format!("a bye of round {round}"),
         };
-        raise(RULE, format!("tournament {t} cannot change this way: {what} would no longer follow its rules"));
+        raise(
+            RULE,
+            format!(
+                "tournament {t} cannot change this way: {what} would no longer follow its rules"
+            ),
+        );
     }
 }
 
@@ -717,24 +899,66 @@ mod tests {
     #[pg_test]
     fn tie_break_order_is_canonical() {
         assert_eq!(
-            Spi::get_one::<String>("SELECT tournament_tie_break_order(' de,bh-c1 , sb/c1 ')").unwrap(),
+            Spi::get_one::<String>("SELECT tournament_tie_break_order(' de,bh-c1 , sb/c1 ')")
+                .unwrap(),
             Some("DE, BH-C1, SB-C1".to_string())
         );
-        assert_eq!(Spi::get_one::<String>("SELECT tournament_tie_break_order('')").unwrap(), Some(String::new()));
+        assert_eq!(
+            Spi::get_one::<String>("SELECT tournament_tie_break_order('')").unwrap(),
+            Some(String::new())
+        );
     }
 
     #[pg_test]
     fn stored_entries_decode_to_what_was_encoded() {
         use pg_rating_core::tournament::{ByeKind, Colour, Entry, Outcome};
         let entries = [
-            Entry::Game { opponent: 7, colour: Colour::White, outcome: Outcome::Win, moved: true },
-            Entry::Game { opponent: 3, colour: Colour::Black, outcome: Outcome::Draw, moved: true },
-            Entry::Game { opponent: 1, colour: Colour::White, outcome: Outcome::Loss, moved: true },
-            Entry::Game { opponent: 2, colour: Colour::Black, outcome: Outcome::Win, moved: false },
-            Entry::Game { opponent: 2, colour: Colour::White, outcome: Outcome::Draw, moved: false },
-            Entry::Game { opponent: 2, colour: Colour::Black, outcome: Outcome::Loss, moved: false },
-            Entry::Forfeit { opponent: 9, colour: Colour::White, won: true },
-            Entry::Forfeit { opponent: 9, colour: Colour::Black, won: false },
+            Entry::Game {
+                opponent: 7,
+                colour: Colour::White,
+                outcome: Outcome::Win,
+                moved: true,
+            },
+            Entry::Game {
+                opponent: 3,
+                colour: Colour::Black,
+                outcome: Outcome::Draw,
+                moved: true,
+            },
+            Entry::Game {
+                opponent: 1,
+                colour: Colour::White,
+                outcome: Outcome::Loss,
+                moved: true,
+            },
+            Entry::Game {
+                opponent: 2,
+                colour: Colour::Black,
+                outcome: Outcome::Win,
+                moved: false,
+            },
+            Entry::Game {
+                opponent: 2,
+                colour: Colour::White,
+                outcome: Outcome::Draw,
+                moved: false,
+            },
+            Entry::Game {
+                opponent: 2,
+                colour: Colour::Black,
+                outcome: Outcome::Loss,
+                moved: false,
+            },
+            Entry::Forfeit {
+                opponent: 9,
+                colour: Colour::White,
+                won: true,
+            },
+            Entry::Forfeit {
+                opponent: 9,
+                colour: Colour::Black,
+                won: false,
+            },
             Entry::Bye(ByeKind::PairingAllocated),
             Entry::Absent,
         ];
@@ -765,7 +989,9 @@ mod tests {
         assert_eq!(row.1, None);
     }
 
-    #[pg_test(error = "unknown tie-break \"xyz\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)")]
+    #[pg_test(
+        error = "unknown tie-break \"xyz\" (known: DE, BH, BH-C1, SB, SB-C1, WIN, WON, ARO, ARO-C1, TPR, PTP)"
+    )]
     fn unknown_tie_break_is_an_error() {
         Spi::run("SELECT tournament_tie_break_order('BH, xyz')").unwrap();
     }

@@ -3,19 +3,19 @@
 //! refresh asks for.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use pg_rating_core::result::{GameEndReason, GameEndType};
 use pg_rating_core::tournament::{
-    classify_game, sort_key, standings, values_after, ByeKind, CardSource, Colour, Edition, Entry, GameKind,
-    Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
+    classify_game, sort_key, standings, values_after, ByeKind, CardSource, Colour, Edition, Entry,
+    GameKind, Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
-use pgrx::spi::OwnedPreparedStatement;
-use pgrx::PgOid;
 use pgrx::prelude::*;
+use pgrx::spi::OwnedPreparedStatement;
 use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::PgOid;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
@@ -69,14 +69,32 @@ impl GameFacts {
         let w = self.white_outcome();
         match self.kind() {
             GameKind::Forfeit => (
-                Entry::Forfeit { opponent: black, colour: Colour::White, won: w == Outcome::Win },
-                Entry::Forfeit { opponent: white, colour: Colour::Black, won: w == Outcome::Loss },
+                Entry::Forfeit {
+                    opponent: black,
+                    colour: Colour::White,
+                    won: w == Outcome::Win,
+                },
+                Entry::Forfeit {
+                    opponent: white,
+                    colour: Colour::Black,
+                    won: w == Outcome::Loss,
+                },
             ),
             k => {
                 let moved = k == GameKind::Played;
                 (
-                    Entry::Game { opponent: black, colour: Colour::White, outcome: w, moved },
-                    Entry::Game { opponent: white, colour: Colour::Black, outcome: w.reversed(), moved },
+                    Entry::Game {
+                        opponent: black,
+                        colour: Colour::White,
+                        outcome: w,
+                        moved,
+                    },
+                    Entry::Game {
+                        opponent: white,
+                        colour: Colour::Black,
+                        outcome: w.reversed(),
+                        moved,
+                    },
                 )
             }
         }
@@ -87,7 +105,12 @@ impl GameFacts {
 pub fn encode(e: Entry) -> (Option<i32>, &'static str, &'static str) {
     let col = |c: Colour| if c == Colour::White { "w" } else { "b" };
     match e {
-        Entry::Game { opponent, colour, outcome, moved } => {
+        Entry::Game {
+            opponent,
+            colour,
+            outcome,
+            moved,
+        } => {
             let r = match (outcome, moved) {
                 (Outcome::Win, true) => "1",
                 (Outcome::Draw, true) => "=",
@@ -98,7 +121,15 @@ pub fn encode(e: Entry) -> (Option<i32>, &'static str, &'static str) {
             };
             (Some(opponent as i32), col(colour), r)
         }
-        Entry::Forfeit { opponent, colour, won } => (Some(opponent as i32), col(colour), if won { "+" } else { "-" }),
+        Entry::Forfeit {
+            opponent,
+            colour,
+            won,
+        } => (
+            Some(opponent as i32),
+            col(colour),
+            if won { "+" } else { "-" },
+        ),
         Entry::Bye(_) => (None, "-", "U"),
         Entry::Absent => (None, "-", "Z"),
     }
@@ -106,9 +137,18 @@ pub fn encode(e: Entry) -> (Option<i32>, &'static str, &'static str) {
 
 /// The inverse of [`encode`].
 pub fn decode(opponent: Option<i32>, colour: &str, result: &str) -> Entry {
-    let colour = if colour == "b" { Colour::Black } else { Colour::White };
+    let colour = if colour == "b" {
+        Colour::Black
+    } else {
+        Colour::White
+    };
     let opp = opponent.unwrap_or(0) as PlayerNo;
-    let game = |outcome, moved| Entry::Game { opponent: opp, colour, outcome, moved };
+    let game = |outcome, moved| Entry::Game {
+        opponent: opp,
+        colour,
+        outcome,
+        moved,
+    };
     match result {
         "1" => game(Outcome::Win, true),
         "=" => game(Outcome::Draw, true),
@@ -116,8 +156,16 @@ pub fn decode(opponent: Option<i32>, colour: &str, result: &str) -> Entry {
         "W" => game(Outcome::Win, false),
         "D" => game(Outcome::Draw, false),
         "L" => game(Outcome::Loss, false),
-        "+" => Entry::Forfeit { opponent: opp, colour, won: true },
-        "-" => Entry::Forfeit { opponent: opp, colour, won: false },
+        "+" => Entry::Forfeit {
+            opponent: opp,
+            colour,
+            won: true,
+        },
+        "-" => Entry::Forfeit {
+            opponent: opp,
+            colour,
+            won: false,
+        },
         "U" => Entry::Bye(ByeKind::PairingAllocated),
         _ => Entry::Absent,
     }
@@ -153,20 +201,29 @@ fn int(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> Option<i32> {
     row.get::<i32>(n).ok().flatten()
 }
 
+/// A statement (the address of its `'static` text) with its argument types.
+type PlanKey = (usize, Vec<pg_sys::Oid>);
+
 thread_local! {
     /// Every statement of this module, planned once per backend (SPI_keepplan): a result costs
     /// a dozen statements, whose parsing and planning would otherwise dominate it.
-    static PLANS: RefCell<HashMap<(usize, Vec<pg_sys::Oid>), Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
+    static PLANS: RefCell<HashMap<PlanKey, Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
 }
 
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
-        Store { client, read_only: false }
+        Store {
+            client,
+            read_only: false,
+        }
     }
 
     /// A store that only reads.
     pub fn reader(client: &'c mut SpiClient<'conn>) -> Self {
-        Store { client, read_only: true }
+        Store {
+            client,
+            read_only: true,
+        }
     }
 
     /// Runs one of this module's statements (a `'static` text, so its address identifies it)
@@ -180,7 +237,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
             Some(plan) => plan,
             None => {
                 let types: Vec<PgOid> = key.1.iter().map(|&o| PgOid::from(o)).collect();
-                let plan = Rc::new(self.client.prepare_mut(sql, &types).unwrap_or_else(|e| internal(e)).keep());
+                let plan = Rc::new(
+                    self.client
+                        .prepare_mut(sql, &types)
+                        .unwrap_or_else(|e| internal(e))
+                        .keep(),
+                );
                 PLANS.with(|plans| plans.borrow_mut().insert(key, Rc::clone(&plan)));
                 plan
             }
@@ -203,7 +265,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
             &[id.into()],
         );
         let row = rows.into_iter().next()?;
-        let order = pg_rating_core::tournament::parse_order(&text(&row, 1)).unwrap_or_else(|e| internal(e));
+        let order =
+            pg_rating_core::tournament::parse_order(&text(&row, 1)).unwrap_or_else(|e| internal(e));
         Some(Info {
             id,
             order,
@@ -220,15 +283,23 @@ impl<'c, 'conn> Store<'c, 'conn> {
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;
-        let end: GameEndType = text(&row, 3).parse().unwrap_or_else(|_| internal("invalid game result"));
-        let reason: GameEndReason = text(&row, 4).parse().unwrap_or_else(|_| internal("invalid game result"));
+        let end: GameEndType = text(&row, 3)
+            .parse()
+            .unwrap_or_else(|_| internal("invalid game result"));
+        let reason: GameEndReason = text(&row, 4)
+            .parse()
+            .unwrap_or_else(|_| internal("invalid game result"));
         Some(GameFacts {
             white: text(&row, 1),
             black: text(&row, 2),
             end,
             reason,
             moves: int(&row, 5).unwrap_or(0) as usize,
-            date: row.get(6).ok().flatten().unwrap_or_else(|| internal("game without date")),
+            date: row
+                .get(6)
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| internal("game without date")),
         })
     }
 
@@ -237,7 +308,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
             "SELECT player_no FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
             &[t.into(), user.into()],
         );
-        rows.into_iter().next().and_then(|r| int(&r, 1)).map(|n| n as PlayerNo)
+        rows.into_iter()
+            .next()
+            .and_then(|r| int(&r, 1))
+            .map(|n| n as PlayerNo)
     }
 
     /// The highest round with a game or a bye.
@@ -247,7 +321,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
                              (SELECT max(round) FROM byes WHERE tournament_id = $1), 0)",
             &[t.into()],
         );
-        rows.into_iter().next().and_then(|r| int(&r, 1)).unwrap_or(0)
+        rows.into_iter()
+            .next()
+            .and_then(|r| int(&r, 1))
+            .unwrap_or(0)
     }
 
     /// The creation date of the tournament's earliest game.
@@ -257,10 +334,17 @@ impl<'c, 'conn> Store<'c, 'conn> {
              WHERE tg.tournament_id = $1",
             &[t.into()],
         );
-        rows.into_iter().next().and_then(|r| r.get::<TimestampWithTimeZone>(1).ok().flatten())
+        rows.into_iter()
+            .next()
+            .and_then(|r| r.get::<TimestampWithTimeZone>(1).ok().flatten())
     }
 
-    pub fn set_progress(&mut self, t: i32, started_at: Option<TimestampWithTimeZone>, last_round: i32) {
+    pub fn set_progress(
+        &mut self,
+        t: i32,
+        started_at: Option<TimestampWithTimeZone>,
+        last_round: i32,
+    ) {
         self.query(
             "UPDATE swiss_tournament_progress SET started_at = $2, last_round = $3 WHERE tournament_id = $1",
             &[t.into(), started_at.into(), last_round.into()],
@@ -323,12 +407,24 @@ impl<'c, 'conn> Store<'c, 'conn> {
         self.query(
             "UPDATE swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
              WHERE tournament_id = $1 AND round = $2 AND player_no = $3",
-            &[t.into(), round.into(), (player as i32).into(), opp.into(), colour.into(), result.into()],
+            &[
+                t.into(),
+                round.into(),
+                (player as i32).into(),
+                opp.into(),
+                colour.into(),
+                result.into(),
+            ],
         );
     }
 
     /// Writes computed values of (player, round) rows.
-    pub fn write_values(&mut self, t: i32, order: &[TieBreak], rows: &[(PlayerNo, u32, PlayerValues)]) {
+    pub fn write_values(
+        &mut self,
+        t: i32,
+        order: &[TieBreak],
+        rows: &[(PlayerNo, u32, PlayerValues)],
+    ) {
         if rows.is_empty() {
             return;
         }
@@ -413,7 +509,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         let row = rows.into_iter().next()?;
         let round_count = int(&row, 1).unwrap_or(1) as u32;
-        let order = pg_rating_core::tournament::parse_order(&text(&row, 2)).unwrap_or_else(|e| internal(e));
+        let order =
+            pg_rating_core::tournament::parse_order(&text(&row, 2)).unwrap_or_else(|e| internal(e));
         let first_date = row.get::<String>(4).ok().flatten();
         let last_date = row.get::<String>(5).ok().flatten();
         let rows = self.query(
@@ -423,15 +520,19 @@ impl<'c, 'conn> Store<'c, 'conn> {
              WHERE e.tournament_id = $1 ORDER BY e.player_no",
             &[t.into()],
         );
-        let (mut player_no, mut users, mut ratings, mut names) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut player_no, mut users, mut ratings, mut names) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for row in rows {
             player_no.push(int(&row, 1).unwrap_or(0));
             users.push(text(&row, 2));
             ratings.push(int(&row, 3));
             names.push(text(&row, 4));
         }
-        let index: HashMap<String, PlayerNo> =
-            users.iter().enumerate().map(|(i, u)| (u.clone(), i as PlayerNo)).collect();
+        let index: HashMap<String, PlayerNo> = users
+            .iter()
+            .enumerate()
+            .map(|(i, u)| (u.clone(), i as PlayerNo))
+            .collect();
         let mut tournament = Tournament::new(round_count, ratings).unwrap_or_else(|e| internal(e));
         let rows = self.query(
             "SELECT tg.round, g.white_player::text, g.black_player::text, (g.result).game_end_type::text,
@@ -440,12 +541,18 @@ impl<'c, 'conn> Store<'c, 'conn> {
              WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
             &[t.into()],
         );
-        let fail = |e: pg_rating_core::tournament::TournamentError| internal(format!("tournament {t}: {e}"));
+        let fail = |e: pg_rating_core::tournament::TournamentError| {
+            internal(format!("tournament {t}: {e}"))
+        };
         for row in rows {
             let round = int(&row, 1).unwrap_or(0) as u32;
             let (w, b) = (text(&row, 2), text(&row, 3));
-            let end: GameEndType = text(&row, 4).parse().unwrap_or_else(|_| internal("invalid game result"));
-            let reason: GameEndReason = text(&row, 5).parse().unwrap_or_else(|_| internal("invalid game result"));
+            let end: GameEndType = text(&row, 4)
+                .parse()
+                .unwrap_or_else(|_| internal("invalid game result"));
+            let reason: GameEndReason = text(&row, 5)
+                .parse()
+                .unwrap_or_else(|_| internal("invalid game result"));
             let kind = classify_game(end, reason, int(&row, 6).unwrap_or(0) as usize);
             let outcome = match end {
                 GameEndType::WhiteWins => Outcome::Win,
@@ -453,9 +560,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 GameEndType::Draw => Outcome::Draw,
             };
             let (Some(&wi), Some(&bi)) = (index.get(&w), index.get(&b)) else {
-                internal(format!("tournament {t}: a game of round {round} has an unregistered player"))
+                internal(format!(
+                    "tournament {t}: a game of round {round} has an unregistered player"
+                ))
             };
-            tournament.add_game(round, wi, bi, outcome, kind).unwrap_or_else(fail);
+            tournament
+                .add_game(round, wi, bi, outcome, kind)
+                .unwrap_or_else(fail);
         }
         let rows = self.query(
             "SELECT round, user_id_in_service::text FROM byes WHERE tournament_id = $1 ORDER BY round",
@@ -464,16 +575,31 @@ impl<'c, 'conn> Store<'c, 'conn> {
         for row in rows {
             let round = int(&row, 1).unwrap_or(0) as u32;
             let Some(&p) = index.get(&text(&row, 2)) else {
-                internal(format!("tournament {t}: a bye of round {round} has an unregistered player"))
+                internal(format!(
+                    "tournament {t}: a bye of round {round} has an unregistered player"
+                ))
             };
-            tournament.add_bye(round, p, ByeKind::PairingAllocated).unwrap_or_else(fail);
+            tournament
+                .add_bye(round, p, ByeKind::PairingAllocated)
+                .unwrap_or_else(fail);
         }
-        Some(Loaded { tournament, player_no, users, names, order, first_date, last_date })
+        Some(Loaded {
+            tournament,
+            player_no,
+            users,
+            names,
+            order,
+            first_date,
+            last_date,
+        })
     }
 
     /// Rewrites every standings row of the tournament from `loaded` (rounds 1..=last).
     pub fn write_all(&mut self, t: i32, loaded: &Loaded, last: u32) -> i64 {
-        self.query("DELETE FROM swiss_tournament_standings WHERE tournament_id = $1", &[t.into()]);
+        self.query(
+            "DELETE FROM swiss_tournament_standings WHERE tournament_id = $1",
+            &[t.into()],
+        );
         let tour = &loaded.tournament;
         let has_de = loaded.order.contains(&TieBreak::DirectEncounter);
         let mut cols: [Vec<Option<i32>>; 19] = Default::default();
@@ -482,19 +608,36 @@ impl<'c, 'conn> Store<'c, 'conn> {
         for s in 1..=last {
             let values = values_after(tour, s, EDITION);
             let ranks: HashMap<PlayerNo, (u32, Option<f64>)> = if has_de {
-                standings(tour, s, &loaded.order, EDITION).into_iter().map(|x| (x.player, (x.rank, x.de))).collect()
+                standings(tour, s, &loaded.order, EDITION)
+                    .into_iter()
+                    .map(|x| (x.player, (x.rank, x.de)))
+                    .collect()
             } else {
                 HashMap::new()
             };
             for (i, v) in values.iter().enumerate() {
                 let entry = tour.card(i as PlayerNo)[s as usize - 1];
                 let entry = match entry {
-                    Entry::Game { opponent, colour, outcome, moved } => {
-                        Entry::Game { opponent: loaded.player_no[opponent as usize] as PlayerNo, colour, outcome, moved }
-                    }
-                    Entry::Forfeit { opponent, colour, won } => {
-                        Entry::Forfeit { opponent: loaded.player_no[opponent as usize] as PlayerNo, colour, won }
-                    }
+                    Entry::Game {
+                        opponent,
+                        colour,
+                        outcome,
+                        moved,
+                    } => Entry::Game {
+                        opponent: loaded.player_no[opponent as usize] as PlayerNo,
+                        colour,
+                        outcome,
+                        moved,
+                    },
+                    Entry::Forfeit {
+                        opponent,
+                        colour,
+                        won,
+                    } => Entry::Forfeit {
+                        opponent: loaded.player_no[opponent as usize] as PlayerNo,
+                        colour,
+                        won,
+                    },
                     e => e,
                 };
                 let (opp, colour, result) = encode(entry);
@@ -534,7 +677,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         if n == 0 {
             return 0;
         }
-        let [s, p, opp, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, tie_rank, _, _] = cols;
+        let [s, p, opp, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, tie_rank, _, _] =
+            cols;
         self.query(
             "INSERT INTO swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
                  opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2, sb_x4,
@@ -626,7 +770,11 @@ impl CardSource for StoredCards<'_, '_, '_> {
         );
         for row in rows {
             let Some(p) = int(&row, 1) else { continue };
-            let opponents: Vec<Option<i32>> = row.get::<Vec<Option<i32>>>(3).ok().flatten().unwrap_or_default();
+            let opponents: Vec<Option<i32>> = row
+                .get::<Vec<Option<i32>>>(3)
+                .ok()
+                .flatten()
+                .unwrap_or_default();
             let codes = text(&row, 4);
             let codes = codes.as_bytes();
             let card = opponents
@@ -641,6 +789,9 @@ impl CardSource for StoredCards<'_, '_, '_> {
                 .collect();
             cards.insert(p, (card, int(&row, 2)));
         }
-        players.iter().map(|p| cards.remove(&(*p as i32)).unwrap_or((Vec::new(), None))).collect()
+        players
+            .iter()
+            .map(|p| cards.remove(&(*p as i32)).unwrap_or((Vec::new(), None)))
+            .collect()
     }
 }

@@ -357,7 +357,9 @@ impl Iterator for PgnGames<'_> {
                     kind: PgnErrorKind::Token(token),
                 }));
             }
-            let mut visitor = GameVisitor { number: self.number };
+            let mut visitor = GameVisitor {
+                number: self.number,
+            };
             let mut reader = Reader::build(game.text)
                 .set_supported_tag_line_length(16 * 1024)
                 .finish();
@@ -445,7 +447,8 @@ where
 {
     let mut pos = parse_start(start)?;
     // the last value of each name (one pass: many tags stay linear)
-    let mut last: std::collections::HashMap<&str, &str> = std::collections::HashMap::with_capacity(tags.len());
+    let mut last: std::collections::HashMap<&str, &str> =
+        std::collections::HashMap::with_capacity(tags.len());
     for (n, v) in tags {
         last.insert(n.as_str(), v.as_str());
     }
@@ -487,7 +490,8 @@ where
         .iter()
         .map(|(n, v)| (*n, *v))
         .filter(|(n, _)| {
-            !ROSTER.iter().any(|(r, _)| r == n) && !["Result", "SetUp", "FEN", "Termination"].contains(n)
+            !ROSTER.iter().any(|(r, _)| r == n)
+                && !["Result", "SetUp", "FEN", "Termination"].contains(n)
         })
         .collect();
     rest.sort_unstable();
@@ -669,9 +673,15 @@ mod tests {
         let pgn = write_pgn(STANDARD_FEN, [Some("e2e4")], Some(resigned), &tags).unwrap();
         let back = read_pgn(pgn.as_bytes()).next().unwrap().unwrap();
         assert_eq!(back.result, Some(resigned), "{pgn}");
-        let tags = vec![("Termination".to_owned(), "White won by resignation".to_owned())];
+        let tags = vec![(
+            "Termination".to_owned(),
+            "White won by resignation".to_owned(),
+        )];
         let pgn = write_pgn(STANDARD_FEN, [Some("e2e4")], Some(resigned), &tags).unwrap();
-        assert!(pgn.contains("[Termination \"White won by resignation\"]"), "{pgn}");
+        assert!(
+            pgn.contains("[Termination \"White won by resignation\"]"),
+            "{pgn}"
+        );
 
         let tags = vec![("Variant".to_owned(), "Atomic".to_owned())];
         let e = write_pgn(STANDARD_FEN, [Some("e2e4")], None, &tags).unwrap_err();
@@ -689,7 +699,10 @@ mod tests {
         let back = read_pgn(pgn.as_bytes()).next().unwrap().unwrap();
         assert_eq!(back.tags.len(), 7 + 10_000);
         assert_eq!(back.tags[7], ("T00000".to_owned(), "10000".to_owned()));
-        assert_eq!(back.tags.last().unwrap(), &("T09999".to_owned(), "19999".to_owned()));
+        assert_eq!(
+            back.tags.last().unwrap(),
+            &("T09999".to_owned(), "19999".to_owned())
+        );
     }
 
     #[test]

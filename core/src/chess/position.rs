@@ -33,7 +33,11 @@ fn check_castling_field(fen: &str, field: &str) -> Result<(), FenError> {
     let mut seen = Vec::with_capacity(4);
     for c in field.chars() {
         if !valid(c) || seen.contains(&c) {
-            return Err(fen_error(fen, FenField::Castling, format!("cannot parse \"{field}\"")));
+            return Err(fen_error(
+                fen,
+                FenField::Castling,
+                format!("cannot parse \"{field}\""),
+            ));
         }
         seen.push(c);
     }
@@ -533,7 +537,11 @@ mod tests {
         assert_eq!(e.field, FenField::Castling);
         for castling in ["KQkqKQ", "KK", "KQA", "kqh", "KQkq-"] {
             let fen = format!("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w {castling} - 0 1");
-            assert_eq!(parse_start(&fen).unwrap_err().field, FenField::Castling, "{castling}");
+            assert_eq!(
+                parse_start(&fen).unwrap_err().field,
+                FenField::Castling,
+                "{castling}"
+            );
         }
         assert!(parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1").is_ok());
         let e =
@@ -663,10 +671,21 @@ mod tests {
     fn a_call_takes_at_most_max_moves() {
         let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"];
         let moves: Vec<Option<&str>> = (0..MAX_MOVES).map(|i| Some(shuffle[i % 4])).collect();
-        assert_eq!(fen_array(STANDARD_FEN, moves.iter().copied()).unwrap().len(), MAX_MOVES + 1);
+        assert_eq!(
+            fen_array(STANDARD_FEN, moves.iter().copied())
+                .unwrap()
+                .len(),
+            MAX_MOVES + 1
+        );
         let one_more: Vec<Option<&str>> = (0..=MAX_MOVES).map(|i| Some(shuffle[i % 4])).collect();
-        assert_eq!(fen_array(STANDARD_FEN, one_more.iter().copied()), Err(ChessError::TooManyMoves));
-        assert_eq!(moves_to_san(STANDARD_FEN, one_more.iter().copied()), Err(ChessError::TooManyMoves));
+        assert_eq!(
+            fen_array(STANDARD_FEN, one_more.iter().copied()),
+            Err(ChessError::TooManyMoves)
+        );
+        assert_eq!(
+            moves_to_san(STANDARD_FEN, one_more.iter().copied()),
+            Err(ChessError::TooManyMoves)
+        );
     }
 
     #[test]

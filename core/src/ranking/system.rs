@@ -126,7 +126,11 @@ impl RatingSystem {
 
 impl RatingSystem {
     /// The score `player` is expected to make against `opponent` (in [0, 1]).
-    pub fn expected(&self, player: &PlayerState, opponent: &PlayerState) -> Result<f64, RatingError> {
+    pub fn expected(
+        &self,
+        player: &PlayerState,
+        opponent: &PlayerState,
+    ) -> Result<f64, RatingError> {
         match *self {
             RatingSystem::Elo { .. } => elo::expected(player.rating, opponent.rating),
             RatingSystem::Skemino { .. } => skemino::expected(player.rating, opponent.rating),

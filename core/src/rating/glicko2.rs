@@ -287,7 +287,7 @@ impl Period {
         let sigma_new = new_volatility(phi, sigma, v, delta, tau)?;
         // A huge τ lets step 5 drive σ' towards 0 (τ = 1e150 gives 1e-150): a volatility that
         // small rounds to 0 where ratings are stored, and no later period could be rated.
-        if !(sigma_new >= MIN_VOLATILITY) {
+        if sigma_new.is_nan() || sigma_new < MIN_VOLATILITY {
             return Err(RatingError::out_of_range(format!(
                 "the new volatility {sigma_new:e} is below {MIN_VOLATILITY:e}: tau = {tau:e} is too large"
             )));
@@ -1082,7 +1082,12 @@ mod tests {
             let e = update(p, &[o], &[1.0], tau, &Bounds::NONE).unwrap_err();
             assert_eq!(e.kind, RatingErrorKind::OutOfRange, "{tau}: {e}");
         }
-        assert!(update(p, &[o], &[1.0], 10.0, &Bounds::NONE).unwrap().volatility > 0.05);
+        assert!(
+            update(p, &[o], &[1.0], 10.0, &Bounds::NONE)
+                .unwrap()
+                .volatility
+                > 0.05
+        );
     }
 
     /// Extreme but legal inputs never produce NaN: either a finite result or an error.

@@ -44,11 +44,12 @@ use std::fmt;
 use crate::result::{GameEndReason, GameEndType};
 
 pub use standings::{
-    encounters_in, rank_players, refresh, sort_key, standings, values_after, CardSource, Placement, Standing,
+    encounters_in, rank_players, refresh, sort_key, standings, values_after, CardSource, Placement,
+    Standing,
 };
 pub use tiebreak::{
-    adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values, points_x2,
-    Category, Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
+    adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values,
+    points_x2, Category, Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
 };
 pub use trf::{trf16, TrfInfo};
 
@@ -126,9 +127,18 @@ impl ByeKind {
 pub enum Entry {
     /// A game played over the board. `moved` is false when the game ended before the first
     /// move for a reason other than a forfeit (TRF `W`/`D`/`L`); it still counts as played.
-    Game { opponent: PlayerNo, colour: Colour, outcome: Outcome, moved: bool },
+    Game {
+        opponent: PlayerNo,
+        colour: Colour,
+        outcome: Outcome,
+        moved: bool,
+    },
     /// A forfeit: the scheduled opponent and colour, and whether this player won it.
-    Forfeit { opponent: PlayerNo, colour: Colour, won: bool },
+    Forfeit {
+        opponent: PlayerNo,
+        colour: Colour,
+        won: bool,
+    },
     /// A bye.
     Bye(ByeKind),
     /// Neither a game nor a bye: a zero-point bye (C.07 16.1.1).
@@ -169,7 +179,9 @@ pub enum GameKind {
 /// Classifies a Random Chess game: decisive + `ABANDONMENT` + no moves is a forfeit.
 pub fn classify_game(end: GameEndType, reason: GameEndReason, move_count: usize) -> GameKind {
     match (end, reason, move_count) {
-        (GameEndType::WhiteWins | GameEndType::BlackWins, GameEndReason::Abandonment, 0) => GameKind::Forfeit,
+        (GameEndType::WhiteWins | GameEndType::BlackWins, GameEndReason::Abandonment, 0) => {
+            GameKind::Forfeit
+        }
         (_, _, 0) => GameKind::NoMove,
         _ => GameKind::Played,
     }
@@ -197,13 +209,22 @@ pub struct TournamentError {
 
 impl TournamentError {
     pub fn invalid(message: impl Into<String>) -> Self {
-        Self { kind: TournamentErrorKind::InvalidParameter, message: message.into() }
+        Self {
+            kind: TournamentErrorKind::InvalidParameter,
+            message: message.into(),
+        }
     }
     pub fn conflict(message: impl Into<String>) -> Self {
-        Self { kind: TournamentErrorKind::Conflict, message: message.into() }
+        Self {
+            kind: TournamentErrorKind::Conflict,
+            message: message.into(),
+        }
     }
     pub fn out_of_range(message: impl Into<String>) -> Self {
-        Self { kind: TournamentErrorKind::OutOfRange, message: message.into() }
+        Self {
+            kind: TournamentErrorKind::OutOfRange,
+            message: message.into(),
+        }
     }
 
     /// The SQLSTATE the SQL layer reports.
@@ -245,7 +266,9 @@ impl Tournament {
     /// tournament's ranking before its first game (`None`: unrated).
     pub fn new(round_count: u32, ratings: Vec<Option<i32>>) -> Result<Self> {
         if round_count == 0 {
-            return Err(TournamentError::invalid("a tournament needs at least one round"));
+            return Err(TournamentError::invalid(
+                "a tournament needs at least one round",
+            ));
         }
         if round_count > MAX_ROUNDS {
             return Err(TournamentError::out_of_range(format!(
@@ -256,7 +279,11 @@ impl Tournament {
             return Err(TournamentError::invalid("too many players"));
         }
         let n = ratings.len();
-        Ok(Self { round_count, ratings, cards: vec![vec![Entry::Absent; round_count as usize]; n] })
+        Ok(Self {
+            round_count,
+            ratings,
+            cards: vec![vec![Entry::Absent; round_count as usize]; n],
+        })
     }
 
     pub fn round_count(&self) -> u32 {
@@ -303,7 +330,9 @@ impl Tournament {
         if (p as usize) < self.ratings.len() {
             Ok(p as usize)
         } else {
-            Err(TournamentError::invalid(format!("no player number {p} in this tournament")))
+            Err(TournamentError::invalid(format!(
+                "no player number {p} in this tournament"
+            )))
         }
     }
 
@@ -328,7 +357,9 @@ impl Tournament {
         let r = self.check_round(round)?;
         let (w, b) = (self.check_player(white)?, self.check_player(black)?);
         if w == b {
-            return Err(TournamentError::invalid("a player cannot play against themselves"));
+            return Err(TournamentError::invalid(
+                "a player cannot play against themselves",
+            ));
         }
         self.check_free(w, r, round)?;
         self.check_free(b, r, round)?;
@@ -339,15 +370,33 @@ impl Tournament {
                     return Err(TournamentError::invalid("a forfeit cannot be a draw"));
                 }
                 (
-                    Entry::Forfeit { opponent: black, colour: Colour::White, won: white_outcome == Outcome::Win },
-                    Entry::Forfeit { opponent: white, colour: Colour::Black, won: black_outcome == Outcome::Win },
+                    Entry::Forfeit {
+                        opponent: black,
+                        colour: Colour::White,
+                        won: white_outcome == Outcome::Win,
+                    },
+                    Entry::Forfeit {
+                        opponent: white,
+                        colour: Colour::Black,
+                        won: black_outcome == Outcome::Win,
+                    },
                 )
             }
             GameKind::Played | GameKind::NoMove => {
                 let moved = kind == GameKind::Played;
                 (
-                    Entry::Game { opponent: black, colour: Colour::White, outcome: white_outcome, moved },
-                    Entry::Game { opponent: white, colour: Colour::Black, outcome: black_outcome, moved },
+                    Entry::Game {
+                        opponent: black,
+                        colour: Colour::White,
+                        outcome: white_outcome,
+                        moved,
+                    },
+                    Entry::Game {
+                        opponent: white,
+                        colour: Colour::Black,
+                        outcome: black_outcome,
+                        moved,
+                    },
                 )
             }
         };
@@ -381,6 +430,6 @@ impl Tournament {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod real_tournament_tests;
+#[cfg(test)]
+mod tests;

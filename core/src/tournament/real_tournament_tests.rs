@@ -58,9 +58,17 @@ fn x4(v: f64) -> i32 {
 
 /// Builds a tournament of `rounds` from games given by player names; a name missing from
 /// `names` panics, so a misspelt name cannot silently become another player.
-fn build(rounds: u32, names: &[&str], ratings: Vec<Option<i32>>, games: &[(u32, &str, &str, &str)]) -> Tournament {
+fn build(
+    rounds: u32,
+    names: &[&str],
+    ratings: Vec<Option<i32>>,
+    games: &[(u32, &str, &str, &str)],
+) -> Tournament {
     let no = |name: &str| -> PlayerNo {
-        names.iter().position(|n| *n == name).unwrap_or_else(|| panic!("unknown player {name:?}")) as PlayerNo
+        names
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or_else(|| panic!("unknown player {name:?}")) as PlayerNo
     };
     let mut t = Tournament::new(rounds, ratings).unwrap();
     for &(round, white, black, result) in games {
@@ -70,7 +78,8 @@ fn build(rounds: u32, names: &[&str], ratings: Vec<Option<i32>>, games: &[(u32, 
             "1/2" => Outcome::Draw,
             other => panic!("bad result {other}"),
         };
-        t.add_game(round, no(white), no(black), outcome, GameKind::Played).unwrap();
+        t.add_game(round, no(white), no(black), outcome, GameKind::Played)
+            .unwrap();
     }
     t
 }
@@ -78,7 +87,12 @@ fn build(rounds: u32, names: &[&str], ratings: Vec<Option<i32>>, games: &[(u32, 
 /// Every card is full: a game in every round, no bye, no forfeit, no absence.
 fn assert_all_played(t: &Tournament) {
     for p in 0..t.player_count() as PlayerNo {
-        assert!(t.card(p).iter().all(|e| matches!(e, Entry::Game { moved: true, .. })), "player {p}");
+        assert!(
+            t.card(p)
+                .iter()
+                .all(|e| matches!(e, Entry::Game { moved: true, .. })),
+            "player {p}"
+        );
     }
 }
 
@@ -821,10 +835,17 @@ fn wwrc() -> Tournament {
 #[test]
 fn wwrc_2024_every_player_played_every_round() {
     let t = wwrc();
-    assert_eq!((t.player_count(), t.round_count(), t.last_round()), (110, 11, 11));
+    assert_eq!(
+        (t.player_count(), t.round_count(), t.last_round()),
+        (110, 11, 11)
+    );
     assert_all_played(&t);
     for round in 1..=11 {
-        assert_eq!(WWRC_GAMES.iter().filter(|g| g.0 == round).count(), 55, "round {round}");
+        assert_eq!(
+            WWRC_GAMES.iter().filter(|g| g.0 == round).count(),
+            55,
+            "round {round}"
+        );
     }
 }
 
@@ -907,7 +928,10 @@ fn round_robin_437642_sonneborn_berger() {
             assert_eq!(v[i].sb_x4, x4(sb), "SB of {name}");
         }
         let table = standings(&t, 5, &parse_order("SB").unwrap(), edition);
-        assert_eq!(table.iter().map(|s| s.player).collect::<Vec<_>>(), (0..6).collect::<Vec<PlayerNo>>());
+        assert_eq!(
+            table.iter().map(|s| s.player).collect::<Vec<_>>(),
+            (0..6).collect::<Vec<PlayerNo>>()
+        );
     }
 }
 
@@ -996,7 +1020,11 @@ fn uzchess_cup_2025_sonneborn_berger_wins_and_direct_encounter() {
             let row = table.iter().find(|s| s.player == i as PlayerNo).unwrap();
             assert_eq!(row.de, de, "DE of {name}");
             // DE, then SB: the published order, every place distinct
-            assert_eq!((row.place, row.rank), (i as u32 + 1, i as u32 + 1), "place of {name}");
+            assert_eq!(
+                (row.place, row.rank),
+                (i as u32 + 1, i as u32 + 1),
+                "place of {name}"
+            );
         }
     }
 }

@@ -26,7 +26,9 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use super::tiebreak::{adjusted_points_x2, player_values, Edition, OpponentView, PlayerValues, TieBreak};
+use super::tiebreak::{
+    adjusted_points_x2, player_values, Edition, OpponentView, PlayerValues, TieBreak,
+};
 use super::{Entry, PlayerNo, Result, Tournament, TournamentError};
 
 /// A player's position in the standings of one round.
@@ -70,7 +72,10 @@ struct DeScores {
 /// `None` when the common denominator of the meeting counts (or a score) does not fit 64 bits:
 /// pairs that met many different numbers of times over hundreds of rounds, or counts no
 /// tournament produces. Article 6 then leaves the group tied.
-fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32)) -> Option<DeScores> {
+fn de_scores(
+    group: &[PlayerNo],
+    encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
+) -> Option<DeScores> {
     let n = group.len();
     let mut pairs = Vec::with_capacity(n * n.saturating_sub(1) / 2);
     let mut denom = 1i64;
@@ -97,7 +102,11 @@ fn de_scores(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u3
             scores[j] = scores[j].checked_add((2 * c - i_x2).checked_mul(denom / c)?)?;
         }
     }
-    Some(DeScores { scores, missing, unit_per_point: denom.checked_mul(2)? })
+    Some(DeScores {
+        scores,
+        missing,
+        unit_per_point: denom.checked_mul(2)?,
+    })
 }
 
 /// The DE scores in points, in floating point: what is shown when [`de_scores`] cannot be exact.
@@ -126,15 +135,20 @@ fn direct_encounter(
     encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
 ) -> (Vec<Vec<PlayerNo>>, Vec<(PlayerNo, f64)>) {
     let shown = match de_scores(group, encounters) {
-        Some(first) => {
-            group.iter().zip(&first.scores).map(|(&p, &s)| (p, s as f64 / first.unit_per_point as f64)).collect()
-        }
+        Some(first) => group
+            .iter()
+            .zip(&first.scores)
+            .map(|(&p, &s)| (p, s as f64 / first.unit_per_point as f64))
+            .collect(),
         None => de_points_approx(group, encounters),
     };
     (de_split(group, encounters), shown)
 }
 
-fn de_split(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32)) -> Vec<Vec<PlayerNo>> {
+fn de_split(
+    group: &[PlayerNo],
+    encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
+) -> Vec<Vec<PlayerNo>> {
     if group.len() <= 1 {
         return vec![group.to_vec()];
     }
@@ -176,7 +190,8 @@ fn de_split(group: &[PlayerNo], encounters: &impl Fn(PlayerNo, PlayerNo) -> (u32
         }
         let win = i128::from(d.unit_per_point); // one point
         let reach = |j: usize| i128::from(d.scores[j]) + i128::from(d.missing[j]) * win;
-        let top = (0..rest.len()).find(|&i| (0..rest.len()).all(|j| j == i || i128::from(d.scores[i]) > reach(j)));
+        let top = (0..rest.len())
+            .find(|&i| (0..rest.len()).all(|j| j == i || i128::from(d.scores[i]) > reach(j)));
         match top {
             Some(i) => {
                 out.push(vec![rest.remove(i)]);
@@ -199,11 +214,14 @@ pub fn rank_players(
     encounters: impl Fn(PlayerNo, PlayerNo) -> (u32, i32),
 ) -> Vec<Placement> {
     let values: HashMap<PlayerNo, &PlayerValues> = players.iter().map(|(p, v)| (*p, v)).collect();
-    let split_by = |group: Vec<PlayerNo>, key: &dyn Fn(&PlayerValues) -> Option<i64>| -> Vec<Vec<PlayerNo>> {
-        let mut g = group;
-        g.sort_by_key(|p| std::cmp::Reverse(key(values[p])));
-        g.chunk_by(|a, b| key(values[a]) == key(values[b])).map(<[PlayerNo]>::to_vec).collect()
-    };
+    let split_by =
+        |group: Vec<PlayerNo>, key: &dyn Fn(&PlayerValues) -> Option<i64>| -> Vec<Vec<PlayerNo>> {
+            let mut g = group;
+            g.sort_by_key(|p| std::cmp::Reverse(key(values[p])));
+            g.chunk_by(|a, b| key(values[a]) == key(values[b]))
+                .map(<[PlayerNo]>::to_vec)
+                .collect()
+        };
     let all: Vec<PlayerNo> = players.iter().map(|(p, _)| *p).collect();
     let mut groups = split_by(all, &|v| Some(i64::from(v.points_x2)));
     let mut de: HashMap<PlayerNo, f64> = HashMap::new();
@@ -229,7 +247,12 @@ pub fn rank_players(
     for mut g in groups {
         g.sort_unstable();
         for (k, &p) in g.iter().enumerate() {
-            out.push(Placement { player: p, place: before + k as u32 + 1, rank: before + 1, de: de.get(&p).copied() });
+            out.push(Placement {
+                player: p,
+                place: before + k as u32 + 1,
+                rank: before + 1,
+                de: de.get(&p).copied(),
+            });
         }
         before += g.len() as u32;
     }
@@ -239,7 +262,9 @@ pub fn rank_players(
 /// Over-the-board games between `a` and `b` in `card_a` (a's card) and a's points in them.
 pub fn encounters_in(card_a: &[Entry], b: PlayerNo) -> (u32, i32) {
     card_a.iter().fold((0, 0), |(n, pts), e| match *e {
-        Entry::Game { opponent, outcome, .. } if opponent == b => (n + 1, pts + outcome.half_points()),
+        Entry::Game {
+            opponent, outcome, ..
+        } if opponent == b => (n + 1, pts + outcome.half_points()),
         _ => (n, pts),
     })
 }
@@ -248,7 +273,9 @@ pub fn encounters_in(card_a: &[Entry], b: PlayerNo) -> (u32, i32) {
 pub fn values_after(t: &Tournament, upto: u32, edition: Edition) -> Vec<PlayerValues> {
     let s = upto.min(t.round_count()) as usize;
     let n = t.player_count();
-    let adjusted: Vec<i32> = (0..n as PlayerNo).map(|p| adjusted_points_x2(&t.card(p)[..s])).collect();
+    let adjusted: Vec<i32> = (0..n as PlayerNo)
+        .map(|p| adjusted_points_x2(&t.card(p)[..s]))
+        .collect();
     (0..n as PlayerNo)
         .map(|p| {
             player_values(&t.card(p)[..s], edition, |o| OpponentView {
@@ -263,7 +290,11 @@ pub fn values_after(t: &Tournament, upto: u32, edition: Edition) -> Vec<PlayerVa
 pub fn standings(t: &Tournament, upto: u32, order: &[TieBreak], edition: Edition) -> Vec<Standing> {
     let s = upto.min(t.round_count()) as usize;
     let values = values_after(t, upto, edition);
-    let rows: Vec<(PlayerNo, PlayerValues)> = values.iter().enumerate().map(|(p, v)| (p as PlayerNo, *v)).collect();
+    let rows: Vec<(PlayerNo, PlayerValues)> = values
+        .iter()
+        .enumerate()
+        .map(|(p, v)| (p as PlayerNo, *v))
+        .collect();
     rank_players(&rows, order, |a, b| encounters_in(&t.card(a)[..s], b))
         .into_iter()
         .map(|pl| Standing {
@@ -285,7 +316,10 @@ pub trait CardSource {
 
 impl CardSource for Tournament {
     fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
-        players.iter().map(|&p| (self.card(p).to_vec(), self.rating(p))).collect()
+        players
+            .iter()
+            .map(|&p| (self.card(p).to_vec(), self.rating(p)))
+            .collect()
     }
 }
 
@@ -351,7 +385,10 @@ pub fn refresh(
     // load the affected players, then everyone they met
     load(first.keys().copied().collect(), &mut cards)?;
     let opponents: Vec<PlayerNo> = {
-        let mut v: Vec<PlayerNo> = first.keys().flat_map(|p| cards[p].0.iter().filter_map(|e| e.opponent())).collect();
+        let mut v: Vec<PlayerNo> = first
+            .keys()
+            .flat_map(|p| cards[p].0.iter().filter_map(|e| e.opponent()))
+            .collect();
         v.sort_unstable();
         v.dedup();
         v
@@ -364,7 +401,10 @@ pub fn refresh(
             let s_len = s as usize;
             let v = player_values(&card[..s_len], edition, |o| {
                 let (oc, rating) = &cards[&o];
-                OpponentView { adjusted_x2: adjusted_points_x2(&oc[..s_len]), rating: *rating }
+                OpponentView {
+                    adjusted_x2: adjusted_points_x2(&oc[..s_len]),
+                    rating: *rating,
+                }
             });
             out.push((p, s, v));
         }
@@ -399,7 +439,8 @@ mod tests {
     fn direct_encounter_beyond_64_bits_leaves_the_group_tied() {
         // Meeting counts u32::MAX and u32::MAX - 1 (coprime): their common denominator is about
         // 1.8e19, beyond i64. This used to overflow (a panic in debug builds).
-        let players: Vec<(PlayerNo, PlayerValues)> = (0..3).map(|p| (p, PlayerValues::default())).collect();
+        let players: Vec<(PlayerNo, PlayerValues)> =
+            (0..3).map(|p| (p, PlayerValues::default())).collect();
         let encounters = |a: PlayerNo, b: PlayerNo| match a + b {
             1 => (u32::MAX, 1),
             2 => (u32::MAX - 1, 3),
@@ -409,7 +450,9 @@ mod tests {
         assert!(placed.iter().all(|p| p.rank == 1), "{placed:?}");
         // the scores shown are the averaged points, in floating point
         let de = |p: PlayerNo| placed.iter().find(|x| x.player == p).unwrap().de.unwrap();
-        assert!((de(0) - (0.5 / f64::from(u32::MAX) + 1.5 / f64::from(u32::MAX - 1))).abs() < 1e-15);
+        assert!(
+            (de(0) - (0.5 / f64::from(u32::MAX) + 1.5 / f64::from(u32::MAX - 1))).abs() < 1e-15
+        );
         assert!((de(1) - (1.0 - 0.5 / f64::from(u32::MAX))).abs() < 1e-12);
     }
 }

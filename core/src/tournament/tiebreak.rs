@@ -107,7 +107,13 @@ pub fn points_x2(card: &[Entry]) -> i32 {
 pub fn adjusted_points_x2(card: &[Entry]) -> i32 {
     card.iter()
         .zip(categories(card))
-        .map(|(e, c)| if c == Some(Category::RequestedByeTrailing) { 1 } else { e.half_points() })
+        .map(|(e, c)| {
+            if c == Some(Category::RequestedByeTrailing) {
+                1
+            } else {
+                e.half_points()
+            }
+        })
         .sum()
 }
 
@@ -178,7 +184,12 @@ impl Contribution {
 fn bh_cut1(cs: &[Contribution]) -> i32 {
     let total: i32 = cs.iter().map(|c| c.opp_x2).sum();
     // 16.5.1: cut the lowest VUR contribution when there is one; else 14.1 the lowest score.
-    let cut = cs.iter().filter(|c| c.vur).map(|c| c.opp_x2).min().or_else(|| cs.iter().map(|c| c.opp_x2).min());
+    let cut = cs
+        .iter()
+        .filter(|c| c.vur)
+        .map(|c| c.opp_x2)
+        .min()
+        .or_else(|| cs.iter().map(|c| c.opp_x2).min());
     total - cut.unwrap_or(0)
 }
 
@@ -187,7 +198,10 @@ fn sb_cut1(cs: &[Contribution]) -> i32 {
     // 14.1.1: the product of the opponent with the lowest score, the lowest such product if
     // several opponents share that score.
     let lsv = cs.iter().map(|c| c.opp_x2).min().and_then(|low| {
-        cs.iter().filter(|c| c.opp_x2 == low).map(Contribution::product).min()
+        cs.iter()
+            .filter(|c| c.opp_x2 == low)
+            .map(Contribution::product)
+            .min()
     });
     // 16.5.1: with VURs, cut the higher of the lowest VUR contribution and the LSV.
     let vur = cs.iter().filter(|c| c.vur).map(Contribution::product).min();
@@ -209,11 +223,19 @@ pub fn fide_tpr(ratings: &[i32], score_x2: i32) -> Option<i32> {
 
 /// The values of a player whose rounds 1..=s are `card` (so `card.len()` = s), given each
 /// opponent's adjusted score and rating as of the same round s.
-pub fn player_values(card: &[Entry], edition: Edition, opponent: impl Fn(PlayerNo) -> OpponentView) -> PlayerValues {
+pub fn player_values(
+    card: &[Entry],
+    edition: Edition,
+    opponent: impl Fn(PlayerNo) -> OpponentView,
+) -> PlayerValues {
     let s = card.len() as i32;
     let own = points_x2(card);
     let cats = categories(card);
-    let mut v = PlayerValues { points_x2: own, adjusted_x2: adjusted_points_x2(card), ..Default::default() };
+    let mut v = PlayerValues {
+        points_x2: own,
+        adjusted_x2: adjusted_points_x2(card),
+        ..Default::default()
+    };
     let mut contributions = Vec::with_capacity(card.len());
     let mut ratings = Vec::with_capacity(card.len());
     let mut rated_score_x2 = 0;
@@ -233,7 +255,11 @@ pub fn player_values(card: &[Entry], edition: Edition, opponent: impl Fn(PlayerN
                     ratings.push(r);
                     rated_score_x2 += pts_x2;
                 }
-                contributions.push(Contribution { opp_x2: view.adjusted_x2, pts_x2, vur: false });
+                contributions.push(Contribution {
+                    opp_x2: view.adjusted_x2,
+                    pts_x2,
+                    vur: false,
+                });
             }
             _ => {
                 // 16.4: a game against a dummy with the participant's own score ...
@@ -247,7 +273,11 @@ pub fn player_values(card: &[Entry], edition: Edition, opponent: impl Fn(PlayerN
                     };
                     dummy = dummy.min(cap);
                 }
-                contributions.push(Contribution { opp_x2: dummy, pts_x2, vur: is_vur(e) });
+                contributions.push(Contribution {
+                    opp_x2: dummy,
+                    pts_x2,
+                    vur: is_vur(e),
+                });
             }
         }
     }
@@ -258,7 +288,12 @@ pub fn player_values(card: &[Entry], edition: Edition, opponent: impl Fn(PlayerN
     v.aro = fide::aro(&ratings).ok();
     if ratings.len() >= 2 {
         let mut rest = ratings.clone();
-        let low = rest.iter().enumerate().min_by_key(|(_, &r)| r).map(|(i, _)| i).unwrap_or(0);
+        let low = rest
+            .iter()
+            .enumerate()
+            .min_by_key(|(_, &r)| r)
+            .map(|(i, _)| i)
+            .unwrap_or(0);
         rest.swap_remove(low);
         v.aro_c1 = fide::aro(&rest).ok();
     }
@@ -352,7 +387,9 @@ impl TieBreak {
     pub fn display_value(self, v: &PlayerValues) -> Option<f64> {
         match self {
             TieBreak::Buchholz | TieBreak::BuchholzCut1 => self.key(v).map(|k| k as f64 / 2.0),
-            TieBreak::SonnebornBerger | TieBreak::SonnebornBergerCut1 => self.key(v).map(|k| k as f64 / 4.0),
+            TieBreak::SonnebornBerger | TieBreak::SonnebornBergerCut1 => {
+                self.key(v).map(|k| k as f64 / 4.0)
+            }
             _ => self.key(v).map(|k| k as f64),
         }
     }
@@ -369,13 +406,16 @@ impl FromStr for TieBreak {
     /// Accepts the acronyms case-insensitively, Cut-1 as `-C1` (Handbook) or `/C1` (TRF-2026).
     fn from_str(s: &str) -> Result<Self> {
         let norm = s.trim().to_ascii_uppercase().replace('/', "-");
-        TieBreak::ALL.into_iter().find(|t| t.code() == norm).ok_or_else(|| {
-            TournamentError::invalid(format!(
-                "unknown tie-break \"{}\" (known: {})",
-                s.trim(),
-                TieBreak::ALL.map(TieBreak::code).join(", ")
-            ))
-        })
+        TieBreak::ALL
+            .into_iter()
+            .find(|t| t.code() == norm)
+            .ok_or_else(|| {
+                TournamentError::invalid(format!(
+                    "unknown tie-break \"{}\" (known: {})",
+                    s.trim(),
+                    TieBreak::ALL.map(TieBreak::code).join(", ")
+                ))
+            })
     }
 }
 
@@ -388,11 +428,15 @@ pub fn parse_order(s: &str) -> Result<Vec<TieBreak>> {
             if s.trim().is_empty() {
                 continue;
             }
-            return Err(TournamentError::invalid(format!("empty tie-break in \"{s}\"")));
+            return Err(TournamentError::invalid(format!(
+                "empty tie-break in \"{s}\""
+            )));
         }
         let t: TieBreak = part.parse()?;
         if t != TieBreak::DirectEncounter && out.contains(&t) {
-            return Err(TournamentError::invalid(format!("tie-break {t} is listed twice")));
+            return Err(TournamentError::invalid(format!(
+                "tie-break {t} is listed twice"
+            )));
         }
         out.push(t);
     }
@@ -401,5 +445,9 @@ pub fn parse_order(s: &str) -> Result<Vec<TieBreak>> {
 
 /// The canonical spelling of an order (`"DE, BH-C1"`).
 pub fn format_order(order: &[TieBreak]) -> String {
-    order.iter().map(|t| t.code()).collect::<Vec<_>>().join(", ")
+    order
+        .iter()
+        .map(|t| t.code())
+        .collect::<Vec<_>>()
+        .join(", ")
 }

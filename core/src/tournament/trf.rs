@@ -39,13 +39,26 @@ pub struct TrfInfo {
 }
 
 fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii() && !c.is_ascii_control() { c } else { '?' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii() && !c.is_ascii_control() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect()
 }
 
 fn round_block(e: Entry) -> String {
     let colour = |c: Colour| if c == Colour::White { 'w' } else { 'b' };
     let (opp, col, res) = match e {
-        Entry::Game { opponent, colour: c, outcome, moved } => {
+        Entry::Game {
+            opponent,
+            colour: c,
+            outcome,
+            moved,
+        } => {
             let r = match (outcome, moved) {
                 (Outcome::Win, true) => '1',
                 (Outcome::Draw, true) => '=',
@@ -56,21 +69,36 @@ fn round_block(e: Entry) -> String {
             };
             (opponent + 1, colour(c), r)
         }
-        Entry::Forfeit { opponent, colour: c, won } => (opponent + 1, colour(c), if won { '+' } else { '-' }),
+        Entry::Forfeit {
+            opponent,
+            colour: c,
+            won,
+        } => (opponent + 1, colour(c), if won { '+' } else { '-' }),
         Entry::Bye(ByeKind::PairingAllocated) => (0, '-', 'U'),
         Entry::Bye(ByeKind::Full) => (0, '-', 'F'),
         Entry::Bye(ByeKind::Half) => (0, '-', 'H'),
         Entry::Bye(ByeKind::Zero) | Entry::Absent => (0, '-', 'Z'),
     };
-    let opp = if opp == 0 { "0000".to_string() } else { format!("{opp:>4}") };
+    let opp = if opp == 0 {
+        "0000".to_string()
+    } else {
+        format!("{opp:>4}")
+    };
     format!("  {opp} {col} {res}")
 }
 
 /// The TRF-16 report of `t` after its last recorded round, ranked by points and `order`.
-pub fn trf16(t: &Tournament, info: &TrfInfo, order: &[TieBreak], edition: Edition) -> Result<String> {
+pub fn trf16(
+    t: &Tournament,
+    info: &TrfInfo,
+    order: &[TieBreak],
+    edition: Edition,
+) -> Result<String> {
     let n = t.player_count();
     if n > 9999 {
-        return Err(TournamentError::out_of_range(format!("TRF-16 holds at most 9999 players, got {n}")));
+        return Err(TournamentError::out_of_range(format!(
+            "TRF-16 holds at most 9999 players, got {n}"
+        )));
     }
     if info.player_names.len() != n {
         return Err(TournamentError::invalid(format!(
@@ -95,7 +123,10 @@ pub fn trf16(t: &Tournament, info: &TrfInfo, order: &[TieBreak], edition: Editio
         out.push_str(&format!("052 {}\n", clean(d)));
     }
     out.push_str(&format!("062 {n}\n"));
-    out.push_str(&format!("072 {}\n", t.ratings().iter().filter(|r| r.is_some()).count()));
+    out.push_str(&format!(
+        "072 {}\n",
+        t.ratings().iter().filter(|r| r.is_some()).count()
+    ));
     out.push_str("092 Individual: Swiss-System\n");
     out.push_str(&format!("XXR {}\n", t.round_count()));
     for (p, (&place, &points)) in place.iter().zip(&points).enumerate() {

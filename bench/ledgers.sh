@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Benchmark of ledgers, on a throwaway cluster with a release build:
+#   bench/ledgers.sh [games]      (default 20000)
+# 1. `games` games inserted one statement each into a plain `matches` table (bigint ids, three
+#    indexes), once without a ledger and once with an Elo and a Glicko-2 ledger attached: games/s
+#    per block and the cost ratio (with / without);
+# 2. one INSERT of `games` games in date order into a table with an Elo ledger;
+# 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
+# 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
+#    game of another ranking waits (Random Chess rankings: one lock for every ranking) and a game
+#    of another ledger scope (ledgers: one lock per ledger and scope).
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$REPO_ROOT"
+games=${1:-20000}
+blocks=5
+block=$((games / blocks))
+
+exec 9>"$PG_LOCK"
+flock 9
+install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
+CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
+trap cluster_stop EXIT
+flock -u 9
+
+ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
+rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
+for db in plain ledgers batch; do
+    psql -X -q -d postgres -c "CREATE DATABASE $db"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql
+done
+psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
+INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
+INSERT INTO ledgers (name, rating_system, starting_rating, rating_period) VALUES ('glicko', 'glicko2', 1500, '7 days');
+SELECT ledger_attach('elo', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SELECT ledger_attach('glicko', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SQL
+
+echo "1. $games games, one INSERT each, without and with an Elo and a Glicko-2 ledger"
+printf '%-14s %12s %12s %8s\n' games plain/s ledgers/s ratio
+total_plain=0 total_ledgers=0
+for ((i = 0; i < blocks; i++)); do
+    a=$((i * block + 1)) b=$(((i + 1) * block))
+    tp=$(ms plain "CALL bench_insert($a, $b)")
+    tl=$(ms ledgers "CALL bench_insert($a, $b)")
+    printf '%-14s %12s %12s %7.1fx\n' "$a-$b" "$(rate $block "$tp")" "$(rate $block "$tl")" \
+        "$(awk -v a="$tl" -v b="$tp" 'BEGIN { print a / b }')"
+    total_plain=$(awk -v a="$total_plain" -v b="$tp" 'BEGIN { print a + b }')
+    total_ledgers=$(awk -v a="$total_ledgers" -v b="$tl" 'BEGIN { print a + b }')
+done
+echo "cost per game with the two ledgers / without: $(awk -v a="$total_ledgers" -v b="$total_plain" 'BEGIN { printf "%.1f", a / b }')x" \
+     "($(rate "$games" "$total_ledgers") vs $(rate "$games" "$total_plain") games/s)"
+
+echo
+echo "2. one INSERT of $games games in date order, Elo ledger"
+psql -X -q -v ON_ERROR_STOP=1 -d batch <<'SQL' >/dev/null
+INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
+SELECT ledger_attach('elo', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SQL
+t=$(ms batch "INSERT INTO matches (id, played_at, white, black, score)
+              SELECT n, m.at, m.white, m.black, m.score FROM generate_series(1, $games) n, bench_match(n) m")
+echo "$(rate "$games" "$t") games/s ($t ms)"
+
+echo
+echo "3. rebuilding and backdating (Elo ledger, $games games)"
+t=$(ms ledgers "SELECT ledger_rebuild('elo')")
+echo "ledger_rebuild('elo'): $t ms"
+m=$(psql -X -At -d ledgers -c "SELECT max(id) FROM matches")
+t_append=$(ms ledgers "INSERT INTO matches VALUES ($((m + 1)), timestamptz '2024-01-01' + $((m + 1)) * interval '1 minute', 1, 2, 1)")
+t_back=$(ms ledgers "INSERT INTO matches VALUES ($((m + 2)), timestamptz '2024-01-01' + $((m - 1000)) * interval '1 minute' + interval '1 second', 3, 4, 1)")
+echo "an appended game: $t_append ms; a game 1,000 games before the end: $t_back ms (both ledgers)"
+
+echo
+echo "4. the writer lock: a game of another ranking / scope while a backdated game is held for 2 s"
+psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
+INSERT INTO users (email, password_hash) SELECT format('p%s@example.com', i), 'h' FROM generate_series(1, 4) i;
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+VALUES ('Bullet', '0', '3 minutes', 0, 800, true, 40), ('Classical', '1 hour', NULL, 0, 800, true, 40);
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+SELECT '{}', timestamptz '2024-01-01' + i * interval '1 hour', '(1-0,RESIGNATION)', '(1 minute, 0)', 1, '1', '2', true
+FROM generate_series(1, 2000) i;
+CREATE TABLE league_matches (LIKE matches INCLUDING ALL);
+INSERT INTO league_matches SELECT id, played_at, white, black, score, (ARRAY['east', 'west'])[1 + id % 2] FROM matches;
+INSERT INTO ledgers (name, rating_system) VALUES ('leagues', 'elo');
+SELECT ledger_attach('leagues', 'league_matches', 'id', 'played_at', 'white', 'black', 'score', scope_column => 'league');
+SQL
+hold() { psql -X -q -d ledgers -c "BEGIN" -c "$1" -c "SELECT pg_sleep(2)" -c "COMMIT" >/dev/null; }
+hold "INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+      VALUES ('{}', '2024-01-02', '(0-1,RESIGNATION)', '(1 minute, 0)', 1, '1', '2', true)" &
+sleep 0.5
+t_rank=$(ms ledgers "INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+                     VALUES ('{}', now(), '(1-0,RESIGNATION)', '(2 hours, 0)', 1, '3', '4', true)")
+wait
+hold "INSERT INTO league_matches (id, played_at, white, black, score, league) VALUES (-1, '2024-01-02', 5, 6, 1, 'east')" &
+sleep 0.5
+t_scope=$(ms ledgers "INSERT INTO league_matches (id, played_at, white, black, score, league) VALUES (-2, now(), 7, 8, 1, 'west')")
+wait
+echo "rankings (0.3.0: one lock for all rankings): a Classical game waited $t_rank ms for a Bullet game"
+echo "ledgers (a lock per ledger and scope): a game of scope west waited $t_scope ms for one of scope east"
