@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of pg_rating on a machine that may have nothing installed yet:
 #   scripts/test.sh                  all stages
-#   scripts/test.sh core|pgrx|regress|integration [names...]   one stage (regress/integration:
+#   scripts/test.sh lint|core|pgrx|regress|integration [names...]   one stage (regress/integration:
 #                                    only the named files)
+# The tests install builds into PostgreSQL's directories; whatever pg_rating was installed there
+# before (or none) is put back when they end, and the last check says so.
 # Ends with one line `summary: N passed, M failed` and exits non-zero on any failure.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -26,6 +28,57 @@ count_cargo() {
         failed=$((failed + 1))
         failures+=("$3 (exit $status)")
     fi
+}
+
+# Formatting and lints of both crates, each a check that passes or fails.
+run_lint() {
+    log "lint: cargo fmt --check, cargo clippy -D warnings"
+    if cargo fmt --all --check; then
+        passed=$((passed + 1)); echo "lint rustfmt ... ok"
+    else
+        failed=$((failed + 1)); failures+=("cargo fmt --check"); echo "lint rustfmt ... FAILED"
+    fi
+    if cargo clippy --workspace --all-targets --features pg_test -- -D warnings; then
+        passed=$((passed + 1)); echo "lint clippy ... ok"
+    else
+        failed=$((failed + 1)); failures+=("cargo clippy"); echo "lint clippy ... FAILED"
+    fi
+}
+
+# What pg_rating had installed in PostgreSQL's directories before the tests: kept aside, put
+# back at the end (removing what the tests installed), then checked.
+INSTALLED_BEFORE=$(mktemp -d /tmp/pg_rating_installed.XXXXXX)
+installed_files() {
+    ls -d "$($PG_CONFIG --pkglibdir)/pg_rating.so" "$($PG_CONFIG --sharedir)"/extension/pg_rating[.-]* 2>/dev/null || true
+}
+installed_fingerprint() {
+    local f
+    for f in $(installed_files); do printf '%s %s\n' "$(basename "$f")" "$(sha256sum < "$f" | cut -c1-64)"; done
+}
+keep_installed() {
+    local f
+    installed_fingerprint > "$INSTALLED_BEFORE/fingerprint"
+    for f in $(installed_files); do cp -p "$f" "$INSTALLED_BEFORE/"; done
+}
+restore_installed() {
+    local f
+    exec 8>"$PG_LOCK"
+    flock 8
+    for f in $(installed_files); do rm -f "$f"; done
+    for f in "$INSTALLED_BEFORE"/pg_rating*; do
+        [[ -e "$f" ]] || continue
+        case $f in
+            *.so) cp -p "$f" "$($PG_CONFIG --pkglibdir)/" ;;
+            *) cp -p "$f" "$($PG_CONFIG --sharedir)/extension/" ;;
+        esac
+    done
+    flock -u 8
+    if [[ "$(installed_fingerprint)" == "$(cat "$INSTALLED_BEFORE/fingerprint")" ]]; then
+        passed=$((passed + 1)); echo "installation as before the tests ... ok ($(wc -l < "$INSTALLED_BEFORE/fingerprint") files)"
+    else
+        failed=$((failed + 1)); failures+=("installation not restored"); echo "installation as before the tests ... FAILED"
+    fi
+    rm -rf "$INSTALLED_BEFORE"
 }
 
 run_core() {
@@ -117,14 +170,17 @@ run_on_cluster() {
 }
 
 ensure_setup
+keep_installed
 case $stage in
-    all) run_core; run_pgrx; run_on_cluster regress integration ;;
+    all) run_lint; run_core; run_pgrx; run_on_cluster regress integration ;;
+    lint) run_lint ;;
     core) run_core ;;
     pgrx) run_pgrx ;;
     regress) run_on_cluster regress ;;
     integration) run_on_cluster integration ;;
-    *) echo "usage: $0 [all|core|pgrx|regress|integration] [names...]" >&2; exit 2 ;;
+    *) echo "usage: $0 [all|lint|core|pgrx|regress|integration] [names...]" >&2; exit 2 ;;
 esac
+restore_installed
 
 for f in "${failures[@]}"; do echo "failed: $f"; done
 echo "summary: $passed passed, $failed failed"

@@ -218,6 +218,19 @@ FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.led
 WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
 $$;
 
+CREATE FUNCTION ledger_prediction_quality(ledger text, scope text DEFAULT NULL, period interval DEFAULT NULL,
+                                          rating_band float8 DEFAULT NULL)
+RETURNS TABLE (period_start timestamptz, band_low float8, entries bigint, accuracy float8, brier float8,
+               log_loss float8, upset_rate float8)
+    STABLE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_prediction_quality_wrapper';
+CREATE FUNCTION ledger_what_if(ledger text, k_factors float8[] DEFAULT NULL, taus float8[] DEFAULT NULL)
+RETURNS TABLE (k_factor float8, tau float8, entries bigint, accuracy float8, brier float8, log_loss float8,
+               upset_rate float8)
+    STABLE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_what_if_wrapper';
+ALTER FUNCTION ledger_prediction_quality(text, text, interval, float8) SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_what_if(text, float8[], float8[])
+    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+
 SELECT pg_catalog.pg_extension_config_dump('ledgers', '');
 SELECT pg_catalog.pg_extension_config_dump('ledgers_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_attachments', '');
@@ -262,3 +275,10 @@ COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; the starting rating before any.';
 COMMENT ON FUNCTION ledger_player_rank(text, text, text) IS
     'A player''s dense rank in a ledger''s scope by rating; NULL without games.';
+COMMENT ON FUNCTION ledger_prediction_quality(text, text, interval, float8) IS
+    'How well a ledger''s ratings predicted its games, over every player''s line of every game: accuracy of the '
+    'favourite in decisive games, Brier score, log-loss of the expected scores, upset rate; overall, or by period '
+    '(date_bin) and by rating band (of the rating before the game).';
+COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
+    'The same metrics for the ledger''s own setting (first row) and for other K factors or taus, replayed in memory '
+    'over the ledger''s games; nothing is written.';

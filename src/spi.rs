@@ -1,6 +1,7 @@
 //! Saved plans: a trigger runs the same few statements for every game, so each is parsed and
-//! planned once per backend. Plans are kept by statement text and argument types, and dropped
-//! when the extension is created anew (its tables are new relations then).
+//! planned once per backend. Plans are kept by statement text and argument types; PostgreSQL's
+//! plan cache parses a statement again when a relation it names was dropped or changed (the
+//! extension created anew, an attached table altered).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -14,8 +15,7 @@ use pgrx::PgOid;
 type Key = (String, Vec<pg_sys::Oid>);
 
 thread_local! {
-    static PLANS: RefCell<(pg_sys::Oid, HashMap<Key, Rc<OwnedPreparedStatement>>)> =
-        RefCell::new((pg_sys::InvalidOid, HashMap::new()));
+    static PLANS: RefCell<HashMap<Key, Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
 }
 
 /// The saved plan of `sql` with the types of `args` (planned now if it is new).
@@ -24,17 +24,9 @@ pub fn saved_plan(
     sql: &str,
     args: &[DatumWithOid],
 ) -> Rc<OwnedPreparedStatement> {
-    // SAFETY: a catalog lookup by name.
-    let extension = unsafe { pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true) };
     let key: Key = (sql.to_owned(), args.iter().map(DatumWithOid::oid).collect());
     // the borrow ends before the statement runs: its triggers may run statements of their own
-    let found = PLANS.with_borrow_mut(|(planned_for, plans)| {
-        if *planned_for != extension {
-            plans.clear();
-            *planned_for = extension;
-        }
-        plans.get(&key).cloned()
-    });
+    let found = PLANS.with_borrow(|plans| plans.get(&key).cloned());
     found.unwrap_or_else(|| {
         let types: Vec<PgOid> = key.1.iter().map(|&o| PgOid::from(o)).collect();
         let plan = Rc::new(
@@ -45,7 +37,7 @@ pub fn saved_plan(
                 })
                 .keep(),
         );
-        PLANS.with_borrow_mut(|(_, plans)| plans.insert(key, Rc::clone(&plan)));
+        PLANS.with_borrow_mut(|plans| plans.insert(key, Rc::clone(&plan)));
         plan
     })
 }

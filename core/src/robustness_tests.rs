@@ -154,7 +154,7 @@ fn mutate(rng: &mut Rng, seed: &[u8], tokens: &[&str]) -> Vec<u8> {
 
 /// Swaps two fields of `b` split at a separator of the formats under test.
 fn swap_fields(rng: &mut Rng, b: &mut Vec<u8>) {
-    let sep = rng.pick(&[b' ', b'\t', b'\n', b',', b'/']);
+    let sep = rng.pick(b" \t\n,/");
     let mut fields: Vec<Vec<u8>> = b.split(|&c| c == sep).map(<[u8]>::to_vec).collect();
     if fields.len() >= 2 {
         let (i, j) = (rng.below(fields.len()), rng.below(fields.len()));
@@ -1230,9 +1230,7 @@ fn elo_and_skemino_edges() {
                 // checked in this order: ratings, score, k, the new rating
                 let want = if !finite || !s.is_finite() {
                     RatingErrorKind::OutOfRange
-                } else if !(0.0..=1.0).contains(&s) {
-                    RatingErrorKind::InvalidParameter
-                } else if k.is_finite() && k < 0.0 {
+                } else if !(0.0..=1.0).contains(&s) || (k.is_finite() && k < 0.0) {
                     RatingErrorKind::InvalidParameter
                 } else {
                     RatingErrorKind::OutOfRange // k is NaN or infinite, or the new rating overflows

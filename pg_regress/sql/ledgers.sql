@@ -98,6 +98,17 @@ SELECT ledger_player_rank('club', '1') AS rank_of_1, ledger_player_rank('club', 
 SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2025-01-03 12:00');
 SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2000-01-01');
 
+-- how well the ratings predicted the games, and what other K factors would have done
+SELECT entries, round(accuracy::numeric, 4) AS accuracy, round(brier::numeric, 4) AS brier,
+       round(log_loss::numeric, 4) AS log_loss, round(upset_rate::numeric, 4) AS upset_rate
+FROM ledger_prediction_quality('club');
+SELECT period_start, band_low, entries, round(brier::numeric, 4) AS brier
+FROM ledger_prediction_quality('club', period => '2 days', rating_band => 50);
+SELECT k_factor, tau, entries, round(brier::numeric, 4) AS brier, round(log_loss::numeric, 4) AS log_loss
+FROM ledger_what_if('club', k_factors => '{16, 64}');
+SELECT * FROM ledger_what_if('club', k_factors => '{NaN}');
+SELECT * FROM ledger_prediction_quality('club', rating_band => 0);
+
 -- changing the settings rebuilds the ledger
 UPDATE ledgers SET k_factor = 16 WHERE name = 'club';
 SELECT player, round(rating::numeric, 2) AS rating FROM board;

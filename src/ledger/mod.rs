@@ -3,6 +3,7 @@
 //! `pg_rating_core::ledger`; this module reads the changed games, locks the scopes they touch,
 //! and writes the entries and standings the core returns.
 
+mod analytics;
 mod attachment;
 mod store;
 
@@ -25,6 +26,8 @@ extension_sql_file!(
     name = "ledgers",
     requires = [
         "derived_tables",
+        analytics::ledger_prediction_quality,
+        analytics::ledger_what_if,
         "glicko2_functions",
         ledger_attach,
         ledger_detach,
@@ -270,6 +273,29 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
     written
 }
 
+/// 42501 unless the caller is a member of the ledger's owner.
+fn require_owner(l: &Ledger, action: &str) {
+    if !is_member(caller(), l.owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!(
+                "permission denied: only a member of its owner may {action} ledger \"{}\"",
+                l.name
+            ),
+        );
+    }
+}
+
+/// The ledger's attachment, or 55000 when it has none.
+fn attached(store: &mut LedgerStore<'_, '_>, l: &Ledger) -> Attachment {
+    store.attachment(l.id).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("ledger \"{}\" is not attached to a games table", l.name),
+        )
+    })
+}
+
 /// The role a session acts as outside SECURITY DEFINER functions (the caller).
 fn caller() -> pg_sys::Oid {
     // SAFETY: reads this backend's outer user id.
@@ -456,14 +482,7 @@ fn ledger_detach(ledger: &str) {
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named(ledger);
-        if !is_member(caller(), l.owner) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-                format!(
-                    "permission denied: only a member of its owner may detach ledger \"{ledger}\""
-                ),
-            );
-        }
+        require_owner(&l, "detach");
         detach(&mut store, l.id);
     })
 }
@@ -476,20 +495,8 @@ fn ledger_rebuild(ledger: &str) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named(ledger);
-        if !is_member(caller(), l.owner) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-                format!(
-                    "permission denied: only a member of its owner may rebuild ledger \"{ledger}\""
-                ),
-            );
-        }
-        let Some(att) = store.attachment(l.id) else {
-            raise(
-                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                format!("ledger \"{ledger}\" is not attached to a games table"),
-            )
-        };
+        require_owner(&l, "rebuild");
+        let att = attached(&mut store, &l);
         rebuild(&mut store, &l, &att)
     })
 }

@@ -61,6 +61,24 @@ fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
     }
 }
 
+/// Standings rows (or entries) by player, with the key of the game each one is after.
+fn by_player(
+    rows: SpiTupleTable<'_>,
+    date: &str,
+    key: &str,
+) -> HashMap<String, (Standing, LedgerKey)> {
+    let mut out = HashMap::new();
+    for row in rows {
+        let at = micros(get(&row, date));
+        let key = LedgerKey {
+            at,
+            id: get(&row, key),
+        };
+        out.insert(get(&row, "player"), (standing_of(&row, at), key));
+    }
+    out
+}
+
 /// Restores the user id and security context when dropped (also when an error unwinds).
 struct AsOwner {
     user: pg_sys::Oid,
@@ -350,16 +368,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                  WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
             &[ledger.into(), scope.into(), players.into()],
         );
-        let mut out = HashMap::new();
-        for row in rows {
-            let at = micros(get(&row, "last_game_date"));
-            let key = LedgerKey {
-                at,
-                id: get(&row, "last_game_key"),
-            };
-            out.insert(get(&row, "player"), (standing_of(&row, at), key));
-        }
-        out
+        by_player(rows, "last_game_date", "last_game_key")
     }
 
     /// Each player's standing after the player's latest entry before `from`.
@@ -385,16 +394,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 from.id.as_str().into(),
             ],
         );
-        let mut out = HashMap::new();
-        for row in rows {
-            let at = micros(get(&row, "game_date"));
-            let key = LedgerKey {
-                at,
-                id: get(&row, "game_key"),
-            };
-            out.insert(get(&row, "player"), (standing_of(&row, at), key));
-        }
-        out
+        by_player(rows, "game_date", "game_key")
     }
 
     /// Deletes the entries of these (player, game) pairs of a scope; returns their players.

@@ -218,7 +218,7 @@ const WWRC_RANKING: [(&str, i32, f64, f64, f64, i32); 110] = [
 
 /// Every game: round, White, Black, result (White's view). 55 boards a round, 11 rounds.
 #[rustfmt::skip]
-const WWRC_GAMES: [(u32, &str, &str, &str); 605] = [
+static WWRC_GAMES: [(u32, &str, &str, &str); 605] = [
     (1, "Charkhalashvili, Inga", "Ju, Wenjun", "0-1"),
     (1, "Lei, Tingjie", "Toncheva, Nadya", "0-1"),
     (1, "Mungunzul, Bat-Erdene", "Tan, Zhongyi", "0-1"),
@@ -939,9 +939,12 @@ fn round_robin_437642_sonneborn_berger() {
 // 3. UzChess Cup Masters 2025: 10-player round robin, DE then SB then wins
 // ---------------------------------------------------------------------------------------------
 
-/// The final ranking: name, rating, points, DE (within the group tied on points), SB, wins.
+/// A line of a final ranking: name, rating, points, DE (within the group tied on points), SB, wins.
+type RankingLine = (&'static str, i32, f64, Option<f64>, f64, u32);
+
+/// The final ranking of the UzChess Cup 2025.
 #[rustfmt::skip]
-const UZ2025_RANKING: [(&str, i32, f64, Option<f64>, f64, u32); 10] = [
+const UZ2025_RANKING: [RankingLine; 10] = [
     ("Praggnanandhaa R", 2767, 5.5, Some(2.0), 25.25, 4),
     ("Abdusattorov, Nodirbek", 2767, 5.5, Some(0.5), 22.5, 4),
     ("Sindarov, Javokhir", 2710, 5.5, Some(0.5), 22.25, 3),

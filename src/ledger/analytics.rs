@@ -1,0 +1,187 @@
+//! How well a ledger predicts its games (pg_rating_core::ledger::quality), and how well the same
+//! rating system with other parameters would have, replayed in memory over the same games.
+
+use std::collections::BTreeMap;
+
+use pg_rating_core::ledger::{replay, LedgerGame, Quality, QualitySum};
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use super::store::LedgerStore;
+use super::{ledger_game, rated, rules_of};
+use crate::error::raise;
+
+type QualityRow = (
+    name!(entries, i64),
+    name!(accuracy, Option<f64>),
+    name!(brier, Option<f64>),
+    name!(log_loss, Option<f64>),
+    name!(upset_rate, Option<f64>),
+);
+
+fn row(q: Quality) -> QualityRow {
+    (
+        q.entries as i64,
+        q.accuracy,
+        q.brier,
+        q.log_loss,
+        q.upset_rate,
+    )
+}
+
+/// The prediction quality of a ledger's history, overall or by period and by rating band
+/// (declared in sql/ledgers.sql).
+#[pg_extern(stable, parallel_unsafe, sql = false)]
+#[allow(clippy::type_complexity)]
+fn ledger_prediction_quality(
+    ledger: Option<&str>,
+    scope: Option<&str>,
+    period: Option<Interval>,
+    rating_band: Option<f64>,
+) -> TableIterator<
+    'static,
+    (
+        name!(period_start, Option<TimestampWithTimeZone>),
+        name!(band_low, Option<f64>),
+        name!(entries, i64),
+        name!(accuracy, Option<f64>),
+        name!(brier, Option<f64>),
+        name!(log_loss, Option<f64>),
+        name!(upset_rate, Option<f64>),
+    ),
+> {
+    let Some(ledger) = ledger else {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger must not be NULL",
+        )
+    };
+    if rating_band.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            "rating_band must be positive",
+        );
+    }
+    let rows = Spi::connect(|client| {
+        let rows = client
+            .select(
+                "SELECT CASE WHEN $3::interval IS NULL THEN NULL
+                             ELSE date_bin($3, e.game_date, timestamptz '2000-01-01') END AS period_start,
+                        CASE WHEN $4::float8 IS NULL THEN NULL
+                             ELSE floor(e.rating_before / $4) * $4 END AS band_low,
+                        e.expected, e.score
+                 FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id
+                 WHERE l.name = $1 AND ($2::text IS NULL OR e.scope = $2)",
+                None,
+                &[ledger.into(), scope.into(), period.into(), rating_band.into()],
+            )
+            .unwrap_or_else(|e| super::internal(e));
+        let mut groups: BTreeMap<
+            (Option<i64>, Option<i64>),
+            (Option<TimestampWithTimeZone>, Option<f64>, QualitySum),
+        > = BTreeMap::new();
+        for r in rows {
+            let start: Option<TimestampWithTimeZone> = r.get_by_name("period_start").ok().flatten();
+            let band: Option<f64> = r.get_by_name("band_low").ok().flatten();
+            let expected: f64 = r.get_by_name("expected").ok().flatten().unwrap_or(0.5);
+            let score: f64 = r.get_by_name("score").ok().flatten().unwrap_or(0.5);
+            let key = (start.map(|s| s.into_inner()), band.map(|b| b as i64));
+            groups
+                .entry(key)
+                .or_insert((start, band, QualitySum::default()))
+                .2
+                .add(expected, score);
+        }
+        groups
+            .into_values()
+            .map(|(start, band, sum)| {
+                let (n, a, b, l, u) = row(sum.quality());
+                (start, band, n, a, b, l, u)
+            })
+            .collect::<Vec<_>>()
+    });
+    TableIterator::new(rows)
+}
+
+/// The prediction quality the ledger's rating system would have had with other K factors or
+/// taus, replayed in memory over the ledger's games (nothing is written). The first row is the
+/// ledger's own setting.
+#[pg_extern(stable, parallel_unsafe, sql = false)]
+#[allow(clippy::type_complexity)]
+fn ledger_what_if(
+    ledger: Option<&str>,
+    k_factors: Option<Vec<f64>>,
+    taus: Option<Vec<f64>>,
+) -> TableIterator<
+    'static,
+    (
+        name!(k_factor, f64),
+        name!(tau, f64),
+        name!(entries, i64),
+        name!(accuracy, Option<f64>),
+        name!(brier, Option<f64>),
+        name!(log_loss, Option<f64>),
+        name!(upset_rate, Option<f64>),
+    ),
+> {
+    let Some(ledger) = ledger else {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger must not be NULL",
+        )
+    };
+    let rows = Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named(ledger);
+        super::require_owner(&l, "replay");
+        let att = super::attached(&mut store, &l);
+        let games = store.read_games(&att, &att.all_rows_query(), &[]);
+        let mut by_scope: BTreeMap<&str, Vec<LedgerGame>> = BTreeMap::new();
+        for g in rated(&games) {
+            by_scope
+                .entry(g.scope.as_str())
+                .or_default()
+                .push(ledger_game(g));
+        }
+        for games in by_scope.values_mut() {
+            games.sort_by(|a, b| a.key.cmp(&b.key));
+        }
+        let own = (l.settings.k_factor, l.settings.tau);
+        let mut variants = vec![own];
+        variants.extend(
+            k_factors
+                .unwrap_or_default()
+                .into_iter()
+                .map(|k| (k, own.1)),
+        );
+        variants.extend(taus.unwrap_or_default().into_iter().map(|t| (own.0, t)));
+        let mut out = Vec::with_capacity(variants.len());
+        for (k, tau) in variants {
+            let mut settings = l.settings.clone();
+            (settings.k_factor, settings.tau) = (k, tau);
+            let variant = super::store::Ledger {
+                id: l.id,
+                name: l.name.clone(),
+                owner: l.owner,
+                settings,
+            };
+            let rules = rules_of(&variant);
+            let mut sum = QualitySum::default();
+            for games in by_scope.values() {
+                let entries = replay(&rules, &mut Default::default(), games).unwrap_or_else(|e| {
+                    raise(
+                        crate::rating::sqlstate(e.kind),
+                        format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
+                    )
+                });
+                for e in &entries {
+                    sum.add(e.expected, e.score);
+                }
+            }
+            let (n, a, b, lo, u) = row(sum.quality());
+            out.push((k, tau, n, a, b, lo, u));
+        }
+        out
+    });
+    TableIterator::new(rows)
+}
