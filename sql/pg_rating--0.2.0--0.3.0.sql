@@ -191,6 +191,25 @@ CREATE TABLE ledger_standings (
 -- probe to walk). A leaderboard sorts the scope's standings.
 WITH (fillfactor = 50);
 
+-- Starting ratings of players who come with one (imported FIDE, chess.com or lichess ratings,
+-- with an offset and an RD): a player's first game starts from the seed instead of the
+-- ledger's start. Changing a seed replays the player's scope from the player's first game.
+CREATE TABLE ledger_seeds (
+    ledger_id  int NOT NULL REFERENCES ledgers ON DELETE CASCADE,
+    scope      text NOT NULL DEFAULT '',
+    player     text NOT NULL,
+    rating     float8 NOT NULL
+        CONSTRAINT seed_rating_finite CHECK (rating > '-Infinity' AND rating < 'Infinity'),
+    rd         float8 CONSTRAINT seed_rd_positive CHECK (rd > 0 AND rd <= 10000),
+    volatility float8 CONSTRAINT seed_volatility_stored CHECK (volatility >= 1e-10 AND volatility <= 10),
+    PRIMARY KEY (ledger_id, scope, player)
+);
+CREATE FUNCTION reseed_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseed_ledger_wrapper';
+REVOKE ALL ON FUNCTION reseed_ledger() FROM PUBLIC;
+CREATE TRIGGER reseed_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
+    FOR EACH ROW EXECUTE FUNCTION reseed_ledger();
+ALTER FUNCTION reseed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+
 -- One row per (ledger, scope): the lock its writers take, so that writers of different ledgers
 -- and scopes never wait for each other.
 CREATE TABLE ledger_scopes (
@@ -327,6 +346,7 @@ SELECT pg_catalog.pg_extension_config_dump('ledger_attachments', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_entries', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_standings', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_scopes', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_seeds', '');
 
 COMMENT ON TABLE ledgers IS
     'Rating ledgers: a rating system (elo: starting_rating, k_factor; glicko2: starting_rating, starting_rd, '
@@ -372,3 +392,6 @@ COMMENT ON FUNCTION ledger_prediction_quality(text, text, interval, float8) IS
 COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'The same metrics for the ledger''s own setting (first row) and for other K factors or taus, replayed in memory '
     'over the ledger''s games; nothing is written.';
+COMMENT ON TABLE ledger_seeds IS
+    'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
+COMMENT ON FUNCTION reseed_ledger() IS 'Trigger of ledger_seeds: replays a reseeded player''s scope from the player''s first game.';

@@ -140,6 +140,19 @@ INSERT INTO card_matches VALUES ('a1', 'north', '2025-03-01', 'ann', 'bob', 'W')
 SELECT scope, player, round(rating::numeric, 2) AS rating, games, wins, losses
 FROM ledger_standings_now WHERE ledger = 'cards' ORDER BY scope, player;
 INSERT INTO card_matches VALUES ('a4', 'north', '2025-03-04', 'ann', 'cid', 'X');
+-- seeds: an imported rating is where a player's first game starts; changing it replays
+INSERT INTO ledger_seeds (ledger_id, scope, player, rating)
+SELECT id, 'north', 'eve', 1150 FROM ledgers WHERE name = 'cards';
+INSERT INTO card_matches VALUES ('a5', 'north', '2025-03-05', 'eve', 'ann', 'L');
+SELECT player, round(rating_before::numeric, 2) AS before, round(rating::numeric, 2) AS after
+FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' ORDER BY player;
+UPDATE ledger_seeds SET rating = 1300 WHERE player = 'eve';
+SELECT player, round(rating_before::numeric, 2) AS before, round(rating::numeric, 2) AS after
+FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' ORDER BY player;
+SELECT pg_temp.same_as_rebuild('cards') AS same_with_seeds;
+DELETE FROM ledger_seeds WHERE player = 'eve';
+SELECT round(rating_before::numeric, 2) AS eve_starts_at FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' AND player = 'eve';
+INSERT INTO ledger_seeds (ledger_id, player, rating) SELECT id, 'x', 'Infinity' FROM ledgers WHERE name = 'cards';
 SELECT pg_temp.same_as_rebuild('cards') AS same;
 
 -- derived rows are pg_rating's to write; a ledger is attached by the owner of both

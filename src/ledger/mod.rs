@@ -64,6 +64,30 @@ fn ledger_game(g: &GameRow) -> LedgerGame {
     }
 }
 
+/// Gives the players of `games` without a standing their seed, where they have one.
+fn seed_newcomers(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    rules: &LedgerRules,
+    scope: &str,
+    standings: &mut HashMap<String, Standing>,
+    games: &[LedgerGame],
+) {
+    let newcomers: Vec<String> = players(games)
+        .into_iter()
+        .filter(|p| !standings.contains_key(p))
+        .collect();
+    if newcomers.is_empty() {
+        return;
+    }
+    for (player, rating, rd, volatility) in store.seeds(ledger.id, scope, newcomers) {
+        standings.insert(
+            player,
+            Standing::seeded(&rules.system, rating, rd, volatility),
+        );
+    }
+}
+
 fn players(games: &[LedgerGame]) -> BTreeSet<String> {
     games
         .iter()
@@ -160,6 +184,7 @@ fn replay_from(
     let mut standings: HashMap<String, Standing> =
         before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
     let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
+    seed_newcomers(store, ledger, rules, scope, &mut standings, &games);
     let entries = replay_or_raise(ledger, att, rules, &mut standings, &games);
     write_replay(store, att, scope, &entries, &standings, last, affected);
     entries.len()
@@ -213,6 +238,7 @@ fn apply_changes(
             if appendable(&latest, &games) {
                 let mut standings: HashMap<String, Standing> =
                     current.into_iter().map(|(p, (s, _))| (p, s)).collect();
+                seed_newcomers(store, ledger, &rules, scope, &mut standings, &games);
                 let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
                 write_replay(
                     store,
@@ -257,6 +283,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         store.lock_scope(ledger.id, &scope);
         games.sort_by(|a, b| a.key.cmp(&b.key));
         let mut standings = HashMap::new();
+        seed_newcomers(store, ledger, &rules, &scope, &mut standings, &games);
         let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
         let affected = players(&games);
         write_replay(
@@ -585,6 +612,45 @@ trigger_function!(
     rebuild_changed_ledger_wrapper,
     pg_finfo_rebuild_changed_ledger_wrapper,
     ["ledgers"]
+);
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per row: the player's scope is replayed from
+/// the player's first game (which now starts from the new seed, or from the ledger's start).
+fn reseed_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let mut seeds = Vec::new();
+    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
+        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
+        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
+        let player: String = row.get_by_name("player").ok().flatten().unwrap_or_default();
+        if !seeds.contains(&(ledger, scope.clone(), player.clone())) {
+            seeds.push((ledger, scope, player));
+        }
+    }
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        for (id, scope, player) in seeds {
+            let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+                continue;
+            };
+            store.lock_scope(id, &scope);
+            if let Some(from) = store.first_game(id, &scope, &player) {
+                let rules = rules_of(&l);
+                replay_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+            }
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    reseed_ledger,
+    reseed_ledger_wrapper,
+    pg_finfo_reseed_ledger_wrapper,
+    ["ledger_seeds"]
 );
 
 crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);

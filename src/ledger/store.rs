@@ -120,12 +120,16 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         LedgerStore { client }
     }
 
-    /// Runs a statement that writes (or locks) with its saved plan.
+    /// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no
+    /// transaction id (so the read functions work on a hot standby).
     fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
         let plan = crate::spi::saved_plan(self.client, sql, args);
-        self.client
-            .update(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e))
+        let rows = if sql.trim_start().starts_with("SELECT") {
+            self.client.select(&*plan, None, args)
+        } else {
+            self.client.update(&*plan, None, args)
+        };
+        rows.unwrap_or_else(|e| internal(e))
     }
 
     fn ledger_where(&mut self, condition: &str, arg: DatumWithOid) -> Option<Ledger> {
@@ -395,6 +399,47 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             ],
         );
         by_player(rows, "game_date", "game_key")
+    }
+
+    /// The seeds of those of `players` that have one.
+    pub fn seeds(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: Vec<String>,
+    ) -> Vec<(String, f64, Option<f64>, Option<f64>)> {
+        let rows = self.run(
+            "SELECT s.* FROM unnest($3::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ledger_seeds x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
+            &[ledger.into(), scope.into(), players.into()],
+        );
+        rows.into_iter()
+            .map(|r| {
+                (
+                    get(&r, "player"),
+                    get(&r, "rating"),
+                    opt(&r, "rd"),
+                    opt(&r, "volatility"),
+                )
+            })
+            .collect()
+    }
+
+    /// The key of a player's first entry in a scope.
+    pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
+        let rows = self.run(
+            "SELECT game_date, game_key FROM ledger_entries
+             WHERE ledger_id = $1 AND scope = $2 AND player = $3
+             ORDER BY player, game_date, game_key LIMIT 1",
+            &[ledger.into(), scope.into(), player.into()],
+        );
+        let row = rows.into_iter().next()?;
+        Some(LedgerKey {
+            at: micros(get(&row, "game_date")),
+            id: get(&row, "game_key"),
+        })
     }
 
     /// Deletes the entries of these (player, game) pairs of a scope; returns their players.

@@ -20,6 +20,14 @@ stop_replica() {
 trap stop_replica EXIT
 
 q -d "$rankings_db" -f "$here/sample_rankings.sql"
+# a ledger on an application's own table
+q -d "$rankings_db" <<'SQL'
+CREATE TABLE matches (id bigint PRIMARY KEY, played_at timestamptz NOT NULL, white int, black int, score float8);
+INSERT INTO matches SELECT i, timestamptz '2024-01-01' + i * interval '1 hour', 1 + i % 5, 1 + (i + 1 + i % 3) % 5,
+                           (ARRAY[1, 0, 0.5])[1 + i % 3] FROM generate_series(1, 40) i;
+INSERT INTO ledgers (name, rating_system, rating_period) VALUES ('club', 'glicko2', '7 days');
+SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SQL
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $tournaments_db" -c "CREATE DATABASE $tournaments_db"
 q -d "$tournaments_db" -c "CREATE EXTENSION pg_rating" -f "$here/sample_tournaments.sql"
 
@@ -71,6 +79,7 @@ echo "writes on the standby: all $statements refused with 25006"
 
 # Changes on the primary reach the standby's reads.
 q -d "$rankings_db" <<'SQL'
+INSERT INTO matches VALUES (100, '2024-01-01 02:30', 1, 2, 1);
 INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
 VALUES ('{e2e4}', '2024-01-01 03:30', '(0-1,RESIGNATION)', '(5 minutes, 0)', 1, '1', '2', true),
        ('{e2e4}', '2024-06-01', '(1-0,TIMEOUT)', '(5 minutes, 0)', 1, '3', '4', true);

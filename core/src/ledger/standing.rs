@@ -39,6 +39,28 @@ impl Standing {
         }
     }
 
+    /// The standing of a player without games who comes with a rating (a seed: an imported
+    /// rating); the RD and volatility default to the system's start.
+    pub fn seeded(
+        system: &RatingSystem,
+        rating: f64,
+        rd: Option<f64>,
+        volatility: Option<f64>,
+    ) -> Self {
+        let start = Standing::start(system);
+        let state = PlayerState {
+            rating,
+            rd: start.state.rd.map(|r| rd.unwrap_or(r)),
+            volatility: start.state.volatility.map(|v| volatility.unwrap_or(v)),
+            last_played: None,
+        };
+        Standing {
+            state,
+            peak: rating,
+            ..start
+        }
+    }
+
     /// The standing after a game scored `score` (1 win, 0 loss, else a draw) against an
     /// opponent rated `opponent` before it, ending in `state`.
     pub fn after(&self, state: PlayerState, score: f64, opponent: f64) -> Self {
@@ -82,6 +104,35 @@ impl Standing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_seed_starts_from_its_rating_and_keeps_the_systems_defaults() {
+        let glicko = RatingSystem::Glicko2 {
+            starting: crate::rating::glicko2::Rating::new(1500.0, 350.0, 0.06),
+            tau: 0.5,
+            period_micros: None,
+            bounds: crate::rating::glicko2::Bounds::NONE,
+        };
+        let s = Standing::seeded(&glicko, 2100.0, Some(120.0), None);
+        assert_eq!(
+            (
+                s.state.rating,
+                s.state.rd,
+                s.state.volatility,
+                s.peak,
+                s.games
+            ),
+            (2100.0, Some(120.0), Some(0.06), 2100.0, 0)
+        );
+        let elo = RatingSystem::Elo {
+            starting: 1500.0,
+            k: 20.0,
+        };
+        assert_eq!(
+            Standing::seeded(&elo, 1800.0, Some(99.0), None).state.rd,
+            None
+        );
+    }
 
     #[test]
     fn record_streaks_peak_and_performance() {
