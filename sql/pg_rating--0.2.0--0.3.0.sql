@@ -123,14 +123,22 @@ CREATE TABLE ledger_attachments (
     key_column    name NOT NULL,
     key_type      regtype NOT NULL,
     date_column   name NOT NULL,
+    -- the white player's column; the player's column of a participants table
     white_column  name NOT NULL,
-    black_column  name NOT NULL,
-    result_column name NOT NULL,
+    black_column  name,
+    result_column name,
     -- NULL: result_column is white's score in [0, 1]; else result value (as text) -> a score,
     -- "unrated" (not rated: a bye) or "double_loss" (both players lose)
     result_map    jsonb,
     scope_column  name,
-    filter        text
+    filter        text,
+    -- a participants table (one row per player per game): the placement (lower is better unless
+    -- higher_is_better) and the rule of multiplayer games
+    placement_column name,
+    higher_is_better boolean,
+    multiplayer_rule text CONSTRAINT ledger_multiplayer_rule_known CHECK (multiplayer_rule IN ('period', 'pairwise')),
+    CONSTRAINT ledger_attachment_kind CHECK ((multiplayer_rule IS NULL) = (black_column IS NOT NULL AND result_column IS NOT NULL)
+                                             AND (multiplayer_rule IS NULL) = (placement_column IS NULL))
 );
 
 -- Each player's line of each rated game: the standing before and after it.
@@ -244,6 +252,11 @@ CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date
                               result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
                               filter text DEFAULT NULL)
     RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_wrapper';
+CREATE FUNCTION ledger_attach_multiplayer(ledger text, participants regclass, game_column text, date_column text,
+                                          player_column text, placement_column text, rule text DEFAULT 'pairwise',
+                                          higher_is_better boolean DEFAULT false, scope_column text DEFAULT NULL,
+                                          filter text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_wrapper';
 CREATE FUNCTION ledger_detach(ledger text) RETURNS void
     VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_detach_wrapper';
 CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
@@ -255,6 +268,8 @@ ALTER FUNCTION check_ledger() SECURITY DEFINER SET search_path = pg_catalog, @ex
 ALTER FUNCTION rebuild_changed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION ledger_games_changed() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text)
+    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text)
     SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION ledger_detach(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION ledger_rebuild(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
@@ -367,8 +382,8 @@ COMMENT ON FUNCTION ledger_games_changed() IS
     'Trigger of an attached games table (created by ledger_attach): keeps the ledger equal to a replay of its games.';
 COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text) IS
     'Attaches a ledger to a games table: names its key (integer, text or uuid), date, two player columns, result '
-    '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), an optional '
-    'scope column and filter (a boolean expression over the table''s columns). Checks them (42703, 42804, 22023), '
+    '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), optional '
+    'scope columns (comma-separated) and a filter (a boolean expression over the table''s columns). Checks them (42703, 42804, 22023), '
     'creates the triggers and rates the games already there; returns the entries written. Only for a member of '
     'the table''s owner and of the ledger''s owner (42501).';
 COMMENT ON FUNCTION ledger_detach(text) IS 'Drops the triggers of a ledger''s games table; the history stays.';
@@ -395,3 +410,8 @@ COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
 COMMENT ON TABLE ledger_seeds IS
     'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
 COMMENT ON FUNCTION reseed_ledger() IS 'Trigger of ledger_seeds: replays a reseeded player''s scope from the player''s first game.';
+COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text) IS
+    'Attaches a ledger to a participants table (one row per player per game: game key, date, player, placement; lower '
+    'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '
+    '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
+    'two rated participants; a NULL placement is not rated yet.';

@@ -117,8 +117,11 @@ SELECT player, round(rating::numeric, 2) AS rating FROM board;
 INSERT INTO ledgers (name, rating_system, starting_rating, starting_rd, rating_period, provisional_rd)
 VALUES ('club glicko', 'glicko2', 1500, 350, '7 days', 110);
 SELECT ledger_attach('club glicko', 'matches', 'id', 'played_at', 'white', 'black', 'score') > 0 AS rated;
-SELECT player, round(rating::numeric, 2) AS rating, round(rd::numeric, 2) AS rd, provisional
-FROM ledger_standings_now WHERE ledger = 'club glicko' ORDER BY player;
+-- (the RD as stored after each player's last game: the one shown grows with time)
+SELECT s.player, round(s.rating::numeric, 2) AS rating, round(s.rd::numeric, 2) AS rd, n.provisional
+FROM ledger_standings s JOIN ledgers l ON l.id = s.ledger_id
+JOIN ledger_standings_now n ON n.ledger = l.name AND n.player = s.player
+WHERE l.name = 'club glicko' ORDER BY s.player;
 -- the RD shown grows with inactivity as of now; the stored one does not
 SELECT bool_and(n.rd >= s.rd) AS grown FROM ledger_standings_now n
 JOIN ledger_standings s ON s.player = n.player JOIN ledgers l ON l.id = s.ledger_id AND l.name = n.ledger
@@ -154,6 +157,40 @@ DELETE FROM ledger_seeds WHERE player = 'eve';
 SELECT round(rating_before::numeric, 2) AS eve_starts_at FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' AND player = 'eve';
 INSERT INTO ledger_seeds (ledger_id, player, rating) SELECT id, 'x', 'Infinity' FROM ledgers WHERE name = 'cards';
 SELECT pg_temp.same_as_rebuild('cards') AS same;
+
+-- multiplayer games: a participants table, the pairwise rule (meeple.cat's) and the Glicko-2 period rule
+CREATE TABLE plays (play_id int NOT NULL, played_at timestamptz NOT NULL, player text NOT NULL, place int);
+INSERT INTO ledgers (name, rating_system) VALUES ('meeple', 'glicko2'), ('meeple period', 'glicko2');
+INSERT INTO ledgers (name, rating_system, k_factor) VALUES ('meeple elo', 'elo', 32);
+SELECT ledger_attach_multiplayer('meeple', 'plays', 'play_id', 'played_at', 'player', 'place');
+SELECT ledger_attach_multiplayer('meeple period', 'plays', 'play_id', 'played_at', 'player', 'place', rule => 'period');
+SELECT ledger_attach_multiplayer('meeple elo', 'plays', 'play_id', 'played_at', 'player', 'place', rule => 'period');
+SELECT ledger_attach_multiplayer('meeple elo', 'plays', 'play_id', 'played_at', 'player', 'place', rule => 'ranked');
+SELECT ledger_attach_multiplayer('meeple elo', 'plays', 'play_id', 'played_at', 'player', 'no_place');
+SELECT ledger_attach_multiplayer('meeple elo', 'plays', 'play_id', 'played_at', 'player', 'place');
+-- a game of four, a participant at a time: rated once it has two
+INSERT INTO plays VALUES (1, '2025-05-01', 'ann', 1);
+SELECT count(*) AS entries FROM ledger_history WHERE ledger LIKE 'meeple%';
+INSERT INTO plays VALUES (1, '2025-05-01', 'bob', 2), (1, '2025-05-01', 'cid', 2), (1, '2025-05-01', 'dan', 4);
+SELECT ledger, player, round(rating::numeric, 2) AS rating, round(rd::numeric, 2) AS rd, games, wins, draws, losses
+FROM ledger_standings_now WHERE ledger LIKE 'meeple%' ORDER BY 1, 2;
+-- the period rule is glicko2_multiplayer
+SELECT bool_and(round(s.rating::numeric, 6) = round(m.rating::numeric, 6)) AS period_is_glicko2_multiplayer
+FROM (SELECT player, rating FROM ledger_standings_now WHERE ledger = 'meeple period') s
+JOIN (SELECT (ARRAY['ann', 'bob', 'cid', 'dan'])[i] AS player, u.rating
+      FROM unnest(glicko2_multiplayer(array_fill('(1500,350,0.06)'::glicko2_rating, ARRAY[4]), '{1,2,2,4}'))
+           WITH ORDINALITY AS u(rating, rd, volatility, i)) m ON m.player = s.player;
+-- a later game, a corrected placement of the first, a participant who leaves
+INSERT INTO plays VALUES (2, '2025-05-02', 'ann', 3), (2, '2025-05-02', 'bob', 1), (2, '2025-05-02', 'cid', 2);
+UPDATE plays SET place = 1 WHERE play_id = 1 AND player = 'dan';
+SELECT pg_temp.same_as_rebuild('meeple') AND pg_temp.same_as_rebuild('meeple period')
+       AND pg_temp.same_as_rebuild('meeple elo') AS same_after_correction;
+DELETE FROM plays WHERE play_id = 2 AND player = 'cid';
+SELECT pg_temp.same_as_rebuild('meeple') AND pg_temp.same_as_rebuild('meeple elo') AS same_after_delete;
+SELECT player, opponent, score, round(expected::numeric, 4) AS expected, round(change::numeric, 2) AS change
+FROM ledger_history WHERE ledger = 'meeple elo' AND game = '2' ORDER BY player;
+INSERT INTO plays VALUES (3, '2025-05-03', 'ann', 1), (3, '2025-05-03', 'ann', 2);
+SELECT entries, round(brier::numeric, 4) AS brier FROM ledger_what_if('meeple elo', k_factors => '{16}');
 
 -- derived rows are pg_rating's to write; a ledger is attached by the owner of both
 CREATE ROLE regress_ledger_app;

@@ -3,7 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use pg_rating_core::ledger::{replay, LedgerGame, Quality, QualitySum};
+use pg_rating_core::ledger::{
+    replay, replay_multiplayer, LedgerGame, MultiGame, Quality, QualitySum,
+};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -135,16 +137,25 @@ fn ledger_what_if(
         let l = store.ledger_named(ledger);
         super::require_owner(&l, "replay");
         let att = super::attached(&mut store, &l);
-        let games = store.read_games(&att, &att.all_rows_query(), &[]);
-        let mut by_scope: BTreeMap<&str, Vec<LedgerGame>> = BTreeMap::new();
-        for g in rated(&games) {
-            by_scope
-                .entry(g.scope.as_str())
-                .or_default()
-                .push(ledger_game(g));
-        }
-        for games in by_scope.values_mut() {
-            games.sort_by(|a, b| a.key.cmp(&b.key));
+        // each scope's games, of either kind, sorted
+        let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
+        let mut multi: BTreeMap<String, Vec<MultiGame>> = BTreeMap::new();
+        if att.multiplayer.is_some() {
+            let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
+            let mut by_scope: BTreeMap<&str, Vec<_>> = BTreeMap::new();
+            for r in &rows {
+                by_scope.entry(r.scope.as_str()).or_default().push(r);
+            }
+            for (scope, rows) in by_scope {
+                multi.insert(scope.to_owned(), super::multi_games(&rows));
+            }
+        } else {
+            for g in rated(&store.read_games(&att, &att.all_rows_query(), &[])) {
+                two.entry(g.scope.clone()).or_default().push(ledger_game(g));
+            }
+            for games in two.values_mut() {
+                games.sort_by(|a, b| a.key.cmp(&b.key));
+            }
         }
         let own = (l.settings.k_factor, l.settings.tau);
         let mut variants = vec![own];
@@ -167,16 +178,28 @@ fn ledger_what_if(
             };
             let rules = rules_of(&variant);
             let mut sum = QualitySum::default();
-            for games in by_scope.values() {
-                let entries = replay(&rules, &mut Default::default(), games).unwrap_or_else(|e| {
-                    raise(
-                        crate::rating::sqlstate(e.kind),
-                        format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
-                    )
-                });
-                for e in &entries {
-                    sum.add(e.expected, e.score);
+            let fail = |e: pg_rating_core::rating::RatingError| -> ! {
+                raise(
+                    crate::rating::sqlstate(e.kind),
+                    format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
+                )
+            };
+            let mut entries = Vec::new();
+            for games in two.values() {
+                entries.extend(
+                    replay(&rules, &mut Default::default(), games).unwrap_or_else(|e| fail(e)),
+                );
+            }
+            if let Some(m) = &att.multiplayer {
+                for games in multi.values() {
+                    entries.extend(
+                        replay_multiplayer(&rules, m.rule, &mut Default::default(), games)
+                            .unwrap_or_else(|e| fail(e)),
+                    );
                 }
+            }
+            for e in &entries {
+                sum.add(e.expected, e.score);
             }
             let (n, a, b, lo, u) = row(sum.quality());
             out.push((k, tau, n, a, b, lo, u));

@@ -2,7 +2,7 @@
 //! statements built from them. The table is read as its owner in a security-restricted context
 //! (its filter is the owner's SQL, never run with the extension owner's rights).
 
-use pg_rating_core::ledger::{integer_key, LedgerKey, Outcome};
+use pg_rating_core::ledger::{integer_key, LedgerKey, MultiplayerRule, Outcome};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 use serde_json::Value;
@@ -32,6 +32,28 @@ pub struct Attachment {
     pub result_map: Option<serde_json::Map<String, Value>>,
     pub scope_column: Option<String>,
     pub filter: Option<String>,
+    /// A table of participants (one row per player per game) instead of one row per game.
+    pub multiplayer: Option<Multiplayer>,
+}
+
+/// How a participants table is read: the player, the placement (lower is better unless
+/// `higher_is_better`: a score) and the rule.
+#[derive(Clone, Debug)]
+pub struct Multiplayer {
+    pub player_column: String,
+    pub placement_column: String,
+    pub higher_is_better: bool,
+    pub rule: MultiplayerRule,
+}
+
+/// A participant's row as the ledger reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParticipantRow {
+    pub scope: String,
+    pub key: LedgerKey,
+    pub player: String,
+    /// `None` when the row is not rated (filtered out, or no placement yet).
+    pub placement: Option<f64>,
 }
 
 /// A changed or replayed row of the games table as the ledger reads it.
@@ -43,6 +65,11 @@ pub struct GameRow {
     pub black: Option<String>,
     /// `None` when the row is not rated (filtered out, no result yet, or mapped to "unrated").
     pub outcome: Option<Outcome>,
+}
+
+/// The columns of a scope: one name, or several separated by commas.
+pub fn scope_columns(list: &str) -> Vec<&str> {
+    list.split(',').map(str::trim).collect()
 }
 
 pub fn quote(ident: &str) -> String {
@@ -131,10 +158,22 @@ impl Attachment {
         format!("{}.{}", quote(&schema), quote(&name))
     }
 
+    /// The scope of a row as text: one column's text, or the row of several columns
+    /// (`scope_column` lists them separated by commas), '' without a scope.
     fn scope_expr(&self) -> String {
-        match &self.scope_column {
-            Some(c) => format!("coalesce(g.{}::text, '')", quote(c)),
-            None => "''".into(),
+        let Some(columns) = &self.scope_column else {
+            return "''".into();
+        };
+        let columns = scope_columns(columns);
+        match columns.as_slice() {
+            [one] => format!("coalesce(g.{}::text, '')", quote(one)),
+            many => format!(
+                "ROW({})::text",
+                many.iter()
+                    .map(|c| format!("g.{}", quote(c)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         }
     }
 
@@ -142,13 +181,25 @@ impl Attachment {
         format!("g.{}::timestamptz", quote(&self.date_column))
     }
 
-    /// The columns every read selects, in this order: scope, played_at, key, white, black,
-    /// result, counted.
+    /// The columns every read selects: scope, played_at, key, white, black, result, counted
+    /// (a participants table: scope, played_at, key, player, placement, counted).
     fn columns(&self) -> String {
         let counted = match &self.filter {
             Some(f) => format!("coalesce(({f}), false)"),
             None => "true".into(),
         };
+        if let Some(m) = &self.multiplayer {
+            let sign = if m.higher_is_better { "-" } else { "" };
+            return format!(
+                "{} AS scope, {} AS played_at, g.{}::text AS key, g.{}::text AS player, \
+                 {sign}(g.{}::float8) AS placement, {counted} AS counted",
+                self.scope_expr(),
+                self.date_expr(),
+                quote(&self.key_column),
+                quote(&m.player_column),
+                quote(&m.placement_column),
+            );
+        }
         format!(
             "{} AS scope, {} AS played_at, g.{}::text AS key, g.{}::text AS white, g.{}::text AS black, \
              g.{}::text AS result, {counted} AS counted",

@@ -10,15 +10,17 @@ mod store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
-    appendable, replay, Entry, LedgerGame, LedgerKey, LedgerRules, Standing,
+    appendable, replay, replay_multiplayer, Entry, LedgerGame, LedgerKey, LedgerRules, MultiGame,
+    MultiplayerRule, Standing,
 };
+use pg_rating_core::rating::RatingError;
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
 
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use attachment::{Attachment, GameRow};
+use attachment::{Attachment, GameRow, ParticipantRow};
 use store::{Ledger, LedgerStore};
 
 extension_sql_file!(
@@ -30,6 +32,7 @@ extension_sql_file!(
         analytics::ledger_what_if,
         "glicko2_functions",
         ledger_attach,
+        ledger_attach_multiplayer,
         ledger_detach,
         ledger_rebuild
     ]
@@ -71,11 +74,12 @@ fn seed_newcomers(
     rules: &LedgerRules,
     scope: &str,
     standings: &mut HashMap<String, Standing>,
-    games: &[LedgerGame],
+    players: &BTreeSet<String>,
 ) {
-    let newcomers: Vec<String> = players(games)
-        .into_iter()
-        .filter(|p| !standings.contains_key(p))
+    let newcomers: Vec<String> = players
+        .iter()
+        .filter(|p| !standings.contains_key(*p))
+        .cloned()
         .collect();
     if newcomers.is_empty() {
         return;
@@ -103,7 +107,16 @@ fn replay_or_raise(
     standings: &mut HashMap<String, Standing>,
     games: &[LedgerGame],
 ) -> Vec<Entry> {
-    replay(rules, standings, games).unwrap_or_else(|e| {
+    or_raise(ledger, att, replay(rules, standings, games))
+}
+
+/// The entries of a replay, or its error as the games table names the game.
+fn or_raise(
+    ledger: &Ledger,
+    att: &Attachment,
+    replayed: Result<Vec<Entry>, RatingError>,
+) -> Vec<Entry> {
+    replayed.unwrap_or_else(|e| {
         let message = match e
             .message
             .strip_prefix("game ")
@@ -184,7 +197,14 @@ fn replay_from(
     let mut standings: HashMap<String, Standing> =
         before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
     let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-    seed_newcomers(store, ledger, rules, scope, &mut standings, &games);
+    seed_newcomers(
+        store,
+        ledger,
+        rules,
+        scope,
+        &mut standings,
+        &players(&games),
+    );
     let entries = replay_or_raise(ledger, att, rules, &mut standings, &games);
     write_replay(store, att, scope, &entries, &standings, last, affected);
     entries.len()
@@ -238,7 +258,14 @@ fn apply_changes(
             if appendable(&latest, &games) {
                 let mut standings: HashMap<String, Standing> =
                     current.into_iter().map(|(p, (s, _))| (p, s)).collect();
-                seed_newcomers(store, ledger, &rules, scope, &mut standings, &games);
+                seed_newcomers(
+                    store,
+                    ledger,
+                    &rules,
+                    scope,
+                    &mut standings,
+                    &players(&games),
+                );
                 let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
                 write_replay(
                     store,
@@ -265,11 +292,164 @@ fn apply_changes(
     written
 }
 
+/// The multiplayer games of participant rows: each game with two rated participants or more
+/// (one with fewer is not rated yet), sorted by key, its players by name.
+fn multi_games(rows: &[&ParticipantRow]) -> Vec<MultiGame> {
+    let mut by_key: BTreeMap<&LedgerKey, Vec<(String, f64)>> = BTreeMap::new();
+    for r in rows {
+        if let Some(place) = r.placement {
+            by_key
+                .entry(&r.key)
+                .or_default()
+                .push((r.player.clone(), place));
+        }
+    }
+    by_key
+        .into_iter()
+        .filter(|(_, places)| places.len() >= 2)
+        .map(|(key, mut places)| {
+            places.sort_by(|a, b| a.0.cmp(&b.0));
+            MultiGame {
+                key: key.clone(),
+                places,
+            }
+        })
+        .collect()
+}
+
+fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {
+    games
+        .iter()
+        .flat_map(|g| g.places.iter().map(|(p, _)| p.clone()))
+        .collect()
+}
+
+/// [`replay_from`] for a participants table.
+fn replay_multi_from(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    rules: &LedgerRules,
+    att: &Attachment,
+    scope: &str,
+    from: &LedgerKey,
+    olds: &[&ParticipantRow],
+) -> usize {
+    let rule = att
+        .multiplayer
+        .as_ref()
+        .map(|m| m.rule)
+        .unwrap_or_else(|| internal("not multiplayer"));
+    let rows = store.read_participants(
+        att,
+        &att.rows_from_query(),
+        &[
+            scope.into(),
+            store::timestamp(from.at).into(),
+            att.column_key_text(&from.id).into(),
+        ],
+    );
+    let games = multi_games(&rows.iter().collect::<Vec<_>>());
+    // the entries from `from` on: one per participant, now or as the rows were
+    let doomed: Vec<(&str, &LedgerKey)> = rows
+        .iter()
+        .chain(olds.iter().copied())
+        .map(|r| (r.player.as_str(), &r.key))
+        .collect();
+    let mut affected = multi_players(&games);
+    affected.extend(store.delete_entries(ledger.id, scope, &doomed));
+    let before = store.standings_before(ledger.id, scope, affected.iter().cloned().collect(), from);
+    let mut standings: HashMap<String, Standing> =
+        before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
+    let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
+    seed_newcomers(
+        store,
+        ledger,
+        rules,
+        scope,
+        &mut standings,
+        &multi_players(&games),
+    );
+    let entries = or_raise(
+        ledger,
+        att,
+        replay_multiplayer(rules, rule, &mut standings, &games),
+    );
+    write_replay(store, att, scope, &entries, &standings, last, affected);
+    entries.len()
+}
+
+/// [`apply_changes`] for a participants table: each scope is replayed from its earliest
+/// changed game (the last game, for a participant added to it).
+fn apply_multi_changes(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    att: &Attachment,
+    old: &[ParticipantRow],
+    new: &[ParticipantRow],
+) -> usize {
+    let rules = rules_of(ledger);
+    let unchanged = |r: &ParticipantRow, others: &[ParticipantRow]| others.contains(r);
+    let mut by_scope: BTreeMap<&str, (Vec<&ParticipantRow>, Option<&LedgerKey>)> = BTreeMap::new();
+    for (rows, others, is_old) in [(old, new, true), (new, old, false)] {
+        for r in rows
+            .iter()
+            .filter(|r| r.placement.is_some() && !unchanged(r, others))
+        {
+            let scope = by_scope.entry(r.scope.as_str()).or_default();
+            if is_old {
+                scope.0.push(r);
+            }
+            scope.1 = Some(scope.1.map_or(&r.key, |k| k.min(&r.key)));
+        }
+    }
+    for scope in by_scope.keys() {
+        store.lock_scope(ledger.id, scope);
+    }
+    let mut written = 0;
+    for (scope, (olds, from)) in by_scope {
+        if let Some(from) = from.cloned() {
+            written += replay_multi_from(store, ledger, &rules, att, scope, &from, &olds);
+        }
+    }
+    written
+}
+
 /// Replays a ledger from scratch. Returns the number of entries written.
 fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
     store.lock_all_scopes(ledger.id);
     store.clear(ledger.id);
+    if let Some(m) = &att.multiplayer {
+        let rows = store.read_participants(att, &att.all_rows_query(), &[]);
+        let mut by_scope: BTreeMap<&str, Vec<&ParticipantRow>> = BTreeMap::new();
+        for r in &rows {
+            by_scope.entry(r.scope.as_str()).or_default().push(r);
+        }
+        let mut written = 0;
+        for (scope, rows) in by_scope {
+            store.lock_scope(ledger.id, scope);
+            let games = multi_games(&rows);
+            let mut standings = HashMap::new();
+            let players = multi_players(&games);
+            seed_newcomers(store, ledger, &rules, scope, &mut standings, &players);
+            let entries = or_raise(
+                ledger,
+                att,
+                replay_multiplayer(&rules, m.rule, &mut standings, &games),
+            );
+            write_replay(
+                store,
+                att,
+                scope,
+                &entries,
+                &standings,
+                HashMap::new(),
+                players,
+            );
+            written += entries.len() as i64;
+        }
+        return written;
+    }
     let rows = store.read_games(att, &att.all_rows_query(), &[]);
     let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
     for g in rated(&rows) {
@@ -283,7 +463,14 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         store.lock_scope(ledger.id, &scope);
         games.sort_by(|a, b| a.key.cmp(&b.key));
         let mut standings = HashMap::new();
-        seed_newcomers(store, ledger, &rules, &scope, &mut standings, &games);
+        seed_newcomers(
+            store,
+            ledger,
+            &rules,
+            &scope,
+            &mut standings,
+            &players(&games),
+        );
         let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
         let affected = players(&games);
         write_replay(
@@ -355,6 +542,99 @@ fn trigger_names(ledger: i32) -> [(String, &'static str); 4] {
     ]
 }
 
+fn need(v: Option<&str>, what: &str) -> String {
+    v.map(str::to_owned).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            format!("ledger_attach: {what} must not be NULL"),
+        )
+    })
+}
+
+/// The ledger and the table's owner, once the caller may attach them (42501) and the ledger is
+/// not attached yet (42710).
+fn attachable(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &str,
+    table: pg_sys::Oid,
+) -> (Ledger, pg_sys::Oid) {
+    let l = store.ledger_named(ledger);
+    let owner = store.table_owner(table);
+    if !is_member(caller(), l.owner) || !is_member(caller(), owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!("permission denied: attaching ledger \"{ledger}\" takes a member of the ledger's owner and of the table's owner"),
+        );
+    }
+    if store.attachment(l.id).is_some() {
+        raise(
+            PgSqlErrorCode::ERRCODE_DUPLICATE_OBJECT,
+            format!("ledger \"{ledger}\" is already attached: ledger_detach it first"),
+        );
+    }
+    (l, owner)
+}
+
+/// The types of the named columns of `table` (42703 for a missing one), checked with `check`.
+fn column_types(
+    store: &mut LedgerStore<'_, '_>,
+    table: pg_sys::Oid,
+    columns: &[(&'static str, String)],
+) -> HashMap<&'static str, pg_sys::Oid> {
+    columns
+        .iter()
+        .map(|(what, c)| (*what, store.column_type(table, c, what)))
+        .collect()
+}
+
+/// 42804 unless `ok`: the column `what` is not of a type the ledger reads.
+fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, wanted: &str) {
+    if !ok {
+        raise(
+            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+            format!(
+                "{what} must be {wanted}, not {}",
+                store::type_name(types[what])
+            ),
+        );
+    }
+}
+
+/// Records the attachment, creates the triggers on the table and rates what it holds.
+fn attach(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    att: &Attachment,
+    result_map: Option<JsonB>,
+) -> i64 {
+    check_type(
+        &HashMap::from([("key_column", att.key_type)]),
+        attachment::key_type_supported(att.key_type),
+        "key_column",
+        "smallint, integer, bigint, text, varchar or uuid",
+    );
+    // The filter (and every column) is read once now, as the table's owner: a bad expression
+    // is an error of the attach, not of the next insert.
+    let probe = format!("{} LIMIT 0", att.all_rows_query());
+    match att.multiplayer {
+        Some(_) => drop(store.read_participants(att, &probe, &[])),
+        None => drop(store.read_games(att, &probe, &[])),
+    }
+    store.insert_attachment(att, result_map);
+    let schema = store.extension_schema();
+    let target = att.table_name();
+    for (name, when) in trigger_names(l.id) {
+        store.ddl(&format!(
+            "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed('{}')",
+            attachment::quote(&name),
+            when.replace("{t}", &target),
+            attachment::quote(&schema),
+            l.id
+        ));
+    }
+    rebuild(store, l, att)
+}
+
 /// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
 /// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
 #[allow(clippy::too_many_arguments)]
@@ -371,71 +651,34 @@ fn ledger_attach(
     scope_column: Option<&str>,
     filter: Option<&str>,
 ) -> i64 {
-    let need = |v: Option<&str>, what: &str| -> String {
-        v.map(str::to_owned).unwrap_or_else(|| {
-            raise(
-                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                format!("ledger_attach: {what} must not be NULL"),
-            )
-        })
-    };
-    let ledger_name = need(ledger, "ledger");
-    let Some(table) = games else {
+    let ledger = need(ledger, "ledger");
+    let table = games.unwrap_or_else(|| {
         raise(
             PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
             "ledger_attach: games must not be NULL",
         )
-    };
-    let columns = [
+    });
+    let mut columns = vec![
         ("key_column", need(key_column, "key_column")),
         ("date_column", need(date_column, "date_column")),
         ("white_column", need(white_column, "white_column")),
         ("black_column", need(black_column, "black_column")),
         ("result_column", need(result_column, "result_column")),
     ];
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
     writes_allowed("ledger_attach()");
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        let l = store.ledger_named(&ledger_name);
-        let owner = store.table_owner(table);
-        if !is_member(caller(), l.owner) || !is_member(caller(), owner) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-                format!("permission denied: attaching ledger \"{ledger_name}\" takes a member of the ledger's owner and of the table's owner"),
-            );
-        }
-        if store.attachment(l.id).is_some() {
-            raise(
-                PgSqlErrorCode::ERRCODE_DUPLICATE_OBJECT,
-                format!("ledger \"{ledger_name}\" is already attached: ledger_detach it first"),
-            );
-        }
-        let mut types = HashMap::new();
-        for (what, column) in columns
-            .iter()
-            .chain(scope_column.map(|c| ("scope_column", c.to_owned())).iter())
-        {
-            types.insert(*what, store.column_type(table, column, what));
-        }
-        let key_type = types["key_column"];
-        let check = |ok: bool, what: &str, wanted: &str| {
-            if !ok {
-                raise(
-                    PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
-                    format!(
-                        "{what} must be {wanted}, not {}",
-                        store::type_name(types[what])
-                    ),
-                );
-            }
-        };
-        check(
-            attachment::key_type_supported(key_type),
-            "key_column",
-            "smallint, integer, bigint, text, varchar or uuid",
-        );
-        check(
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
             attachment::date_type_supported(types["date_column"]),
             "date_column",
             "timestamptz, timestamp or date",
@@ -444,7 +687,8 @@ fn ledger_attach(
             .as_ref()
             .map(|j| attachment::parse_result_map(&j.0));
         if map.is_none() {
-            check(
+            check_type(
+                &types,
                 attachment::score_type_supported(types["result_column"]),
                 "result_column",
                 "a number (white's score in [0, 1]) unless a result_map says what its values mean",
@@ -455,7 +699,7 @@ fn ledger_attach(
             table,
             owner,
             key_column: columns[0].1.clone(),
-            key_type,
+            key_type: types["key_column"],
             date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
             black_column: columns[3].1.clone(),
@@ -463,23 +707,100 @@ fn ledger_attach(
             result_map: map,
             scope_column: scope_column.map(str::to_owned),
             filter: filter.map(str::to_owned),
+            multiplayer: None,
         };
-        // The filter (and every column) is read once now, as the table's owner: a bad
-        // expression is an error of the attach, not of the next insert.
-        store.read_games(&att, &format!("{} LIMIT 0", att.all_rows_query()), &[]);
-        store.insert_attachment(&att, result_map);
-        let schema = store.extension_schema();
-        let target = att.table_name();
-        for (name, when) in trigger_names(l.id) {
-            store.ddl(&format!(
-                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed('{}')",
-                attachment::quote(&name),
-                when.replace("{t}", &target),
-                attachment::quote(&schema),
-                l.id
-            ));
+        attach(&mut store, &l, &att, result_map)
+    })
+}
+
+/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
+/// placement_column, rule, higher_is_better, scope_column, filter)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_multiplayer(
+    ledger: Option<&str>,
+    participants: Option<pg_sys::Oid>,
+    game_column: Option<&str>,
+    date_column: Option<&str>,
+    player_column: Option<&str>,
+    placement_column: Option<&str>,
+    rule: Option<&str>,
+    higher_is_better: Option<bool>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    let ledger = need(ledger, "ledger");
+    let table = participants.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach_multiplayer: participants must not be NULL",
+        )
+    });
+    let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise"))
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message));
+    let mut columns = vec![
+        ("game_column", need(game_column, "game_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("player_column", need(player_column, "player_column")),
+        (
+            "placement_column",
+            need(placement_column, "placement_column"),
+        ),
+    ];
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
+    writes_allowed("ledger_attach_multiplayer()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        if rule == MultiplayerRule::Period && l.settings.rating_system != "glicko2" {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!(
+                    "the period rule is for Glicko-2 ledgers; ledger \"{ledger}\" is {}",
+                    l.settings.rating_system
+                ),
+            );
         }
-        rebuild(&mut store, &l, &att)
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        check_type(
+            &types,
+            attachment::score_type_supported(types["placement_column"]),
+            "placement_column",
+            "a number",
+        );
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type: types["game_column"],
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: String::new(),
+            result_column: String::new(),
+            result_map: None,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: Some(attachment::Multiplayer {
+                player_column: columns[2].1.clone(),
+                placement_column: columns[3].1.clone(),
+                higher_is_better: higher_is_better.unwrap_or(false),
+                rule,
+            }),
+        };
+        attach(&mut store, &l, &att, None)
     })
 }
 
@@ -708,6 +1029,19 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
                 !(*trigger_data).tg_newtable.is_null(),
             )
         };
+        if att.multiplayer.is_some() {
+            let read = |store: &mut LedgerStore<'_, '_>, has: bool, table: &str| {
+                if has {
+                    store.read_participants(&att, &att.changed_rows_query(table), &[])
+                } else {
+                    Vec::new()
+                }
+            };
+            let old = read(&mut store, has_old, "pg_rating_old");
+            let new = read(&mut store, has_new, "pg_rating_new");
+            apply_multi_changes(&mut store, &l, &att, &old, &new);
+            return;
+        }
         let old = if has_old {
             store.read_games(&att, &att.changed_rows_query("pg_rating_old"), &[])
         } else {

@@ -9,7 +9,7 @@ use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
 
-use super::attachment::{Attachment, GameRow, Meaning};
+use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
 use crate::error::raise;
 
@@ -169,6 +169,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
         let rows = self.run(
             "SELECT games::oid AS games, c.relowner AS owner, key_column::text AS key_column, key_type::oid AS key_type,
+                    placement_column::text AS placement_column, higher_is_better, multiplayer_rule,
                     date_column::text AS date_column, white_column::text AS white_column,
                     black_column::text AS black_column, result_column::text AS result_column, result_map,
                     scope_column::text AS scope_column, filter
@@ -176,6 +177,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             &[ledger_id.into()],
         );
         let row = rows.into_iter().next()?;
+        let text = |name: &str| opt::<String>(&row, name).unwrap_or_default();
+        let multiplayer = opt::<String>(&row, "multiplayer_rule").map(|rule| Multiplayer {
+            player_column: text("white_column"),
+            placement_column: text("placement_column"),
+            higher_is_better: opt(&row, "higher_is_better").unwrap_or(false),
+            rule: pg_rating_core::ledger::MultiplayerRule::parse(&rule)
+                .unwrap_or_else(|e| internal(e)),
+        });
         Some(Attachment {
             ledger_id,
             table: get(&row, "games"),
@@ -183,13 +192,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             key_column: get(&row, "key_column"),
             key_type: get(&row, "key_type"),
             date_column: get(&row, "date_column"),
-            white_column: get(&row, "white_column"),
-            black_column: get(&row, "black_column"),
-            result_column: get(&row, "result_column"),
+            white_column: text("white_column"),
+            black_column: text("black_column"),
+            result_column: text("result_column"),
             result_map: opt::<pgrx::JsonB>(&row, "result_map")
                 .map(|j| super::attachment::parse_result_map(&j.0)),
             scope_column: opt(&row, "scope_column"),
             filter: opt(&row, "filter"),
+            multiplayer,
         })
     }
 
@@ -285,10 +295,13 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
+        let multi = att.multiplayer.as_ref();
+        let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
         self.run(
             "INSERT INTO ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
-                                             black_column, result_column, result_map, scope_column, filter)
-             VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11)",
+                                             black_column, result_column, result_map, scope_column, filter,
+                                             placement_column, higher_is_better, multiplayer_rule)
+             VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
             &[
                 att.ledger_id.into(),
                 att.table.into(),
@@ -296,11 +309,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 att.key_type.into(),
                 att.date_column.as_str().into(),
                 att.white_column.as_str().into(),
-                att.black_column.as_str().into(),
-                att.result_column.as_str().into(),
+                nonempty(&att.black_column).into(),
+                nonempty(&att.result_column).into(),
                 result_map.into(),
                 att.scope_column.as_deref().into(),
                 att.filter.as_deref().into(),
+                multi.map(|m| m.placement_column.clone()).into(),
+                multi.map(|m| m.higher_is_better).into(),
+                multi.map(|m| if m.rule == pg_rating_core::ledger::MultiplayerRule::Period { "period" } else { "pairwise" }).into(),
             ],
         );
     }
@@ -345,6 +361,58 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             "UPDATE ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1",
             &[ledger.into()],
         );
+    }
+
+    /// Reads participants of an attached participants table as its owner.
+    pub fn read_participants(
+        &mut self,
+        att: &Attachment,
+        sql: &str,
+        args: &[DatumWithOid],
+    ) -> Vec<ParticipantRow> {
+        let _as_owner = AsOwner::begin(att.owner);
+        let plan = crate::spi::saved_plan(self.client, sql, args);
+        let rows = self
+            .client
+            .select(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e));
+        let mut out = Vec::with_capacity(rows.len());
+        for row in rows {
+            let key = opt::<String>(&row, "key").unwrap_or_default();
+            let counted = opt::<bool>(&row, "counted").unwrap_or(false);
+            let placement = opt::<f64>(&row, "placement").filter(|_| counted);
+            let player: Option<String> = opt(&row, "player");
+            let at = opt::<TimestampWithTimeZone>(&row, "played_at").map(micros);
+            if placement.is_some() {
+                if player.is_none() {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                        format!("game {key}: a rated participant needs a player"),
+                    );
+                }
+                match at {
+                    None => raise(
+                        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                        format!("game {key}: its date is NULL"),
+                    ),
+                    Some(i64::MIN | i64::MAX) => raise(
+                        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                        format!("game {key}: a rated game needs a finite date"),
+                    ),
+                    _ => {}
+                }
+            }
+            out.push(ParticipantRow {
+                scope: get(&row, "scope"),
+                key: LedgerKey {
+                    at: at.unwrap_or(0),
+                    id: att.ledger_key_id(&key),
+                },
+                player: player.unwrap_or_default(),
+                placement,
+            });
+        }
+        out
     }
 
     /// Waits for, then holds until commit, the lock of one scope of a ledger (a new scope's row

@@ -5,11 +5,13 @@
 //! ratings), so the standing after any entry is all a replay from that entry on needs: a
 //! backdated game costs the games after it, never the whole history.
 
+mod multiplayer;
 mod quality;
 mod replay;
 mod rules;
 mod standing;
 
+pub use multiplayer::{replay_multiplayer, MultiGame, MultiplayerRule};
 pub use quality::{quality, Quality, QualitySum};
 pub use replay::{appendable, replay, Entry, LedgerGame, Outcome};
 pub use rules::{LedgerRules, LedgerSettings, Limits, Provisional};

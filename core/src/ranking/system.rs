@@ -95,26 +95,11 @@ impl RatingSystem {
                 let (w, b) = skemino::update(white.rating, black.rating, white_score)?;
                 Ok((after(w, None), after(b, None)))
             }
-            RatingSystem::Glicko2 {
-                tau,
-                period_micros,
-                bounds,
-                starting,
-            } => {
+            RatingSystem::Glicko2 { tau, bounds, .. } => {
                 let before = |p: &PlayerState| -> Result<glicko2::Rating, RatingError> {
-                    let r = glicko2::Rating::new(
-                        p.rating,
-                        p.rd.unwrap_or(starting.rd),
-                        p.volatility.unwrap_or(starting.volatility),
-                    );
-                    match (period_micros, p.last_played) {
-                        (Some(period), Some(last)) if played_at > last => {
-                            // abs_diff: the difference of two i64 timestamps may not fit an i64
-                            let elapsed = played_at.abs_diff(last) as f64;
-                            glicko2::decay(r, elapsed / period as f64, &bounds)
-                        }
-                        _ => Ok(r),
-                    }
+                    Ok(self
+                        .glicko_at(p, played_at)?
+                        .unwrap_or(glicko2::Rating::DEFAULT))
                 };
                 let (w, b) =
                     glicko2::game(before(white)?, before(black)?, white_score, tau, &bounds)?;
@@ -125,6 +110,47 @@ impl RatingSystem {
 }
 
 impl RatingSystem {
+    /// A Glicko-2 player's rating as of `played_at`: the RD grown by the rating periods since the
+    /// player's last game. `None` for the other systems.
+    pub fn glicko_at(
+        &self,
+        p: &PlayerState,
+        played_at: i64,
+    ) -> Result<Option<glicko2::Rating>, RatingError> {
+        let RatingSystem::Glicko2 {
+            starting,
+            period_micros,
+            bounds,
+            ..
+        } = *self
+        else {
+            return Ok(None);
+        };
+        let r = glicko2::Rating::new(
+            p.rating,
+            p.rd.unwrap_or(starting.rd),
+            p.volatility.unwrap_or(starting.volatility),
+        );
+        match (period_micros, p.last_played) {
+            (Some(period), Some(last)) if played_at > last => {
+                // abs_diff: the difference of two i64 timestamps may not fit an i64
+                let elapsed = played_at.abs_diff(last) as f64;
+                glicko2::decay(r, elapsed / period as f64, &bounds).map(Some)
+            }
+            _ => Ok(Some(r)),
+        }
+    }
+
+    /// The state a Glicko-2 rating gives after a game played at `played_at`.
+    pub fn after_glicko(r: glicko2::Rating, played_at: i64) -> PlayerState {
+        PlayerState {
+            rating: stored(r.rating),
+            rd: Some(stored(r.rd)),
+            volatility: Some(stored(r.volatility)),
+            last_played: Some(played_at),
+        }
+    }
+
     /// The score `player` is expected to make against `opponent` (in [0, 1]).
     pub fn expected(
         &self,

@@ -1,0 +1,320 @@
+//! Games of more than two players (free-for-all), ranked by placement (lower is better; equal
+//! placements tie). Two rules: `Period` rates each player in one Glicko-2 period against every
+//! other player's rating before the game (`glicko2::multiplayer`); `Pairwise` treats each pair as
+//! a two-player game from the ratings before the game and averages each player's pairwise
+//! results (rating, RD and volatility), the rule of meeple.cat's design (seed 003, section 8.3).
+//! A player's score is the share of pairwise results won (½ a tie): 1 is a win, 0 a loss, any
+//! other share a draw in the record.
+
+use std::collections::HashMap;
+
+use super::replay::Entry;
+use super::rules::LedgerRules;
+use super::standing::Standing;
+use super::LedgerKey;
+use crate::ranking::system::{stored, PlayerState, RatingSystem};
+use crate::rating::{glicko2, RatingError};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiplayerRule {
+    Period,
+    Pairwise,
+}
+
+impl MultiplayerRule {
+    pub fn parse(name: &str) -> Result<Self, RatingError> {
+        match name {
+            "period" => Ok(MultiplayerRule::Period),
+            "pairwise" => Ok(MultiplayerRule::Pairwise),
+            other => Err(RatingError::invalid(format!(
+                "unknown multiplayer rule \"{other}\" (period or pairwise)"
+            ))),
+        }
+    }
+}
+
+/// A game of two or more players: each one's placement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MultiGame {
+    pub key: LedgerKey,
+    pub places: Vec<(String, f64)>,
+}
+
+fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
+    RatingError {
+        kind: e.kind,
+        message: format!("game {}: {}", key.id, e.message),
+    }
+}
+
+/// 1 for a better (lower) placement, ½ for the same, 0 for a worse one.
+fn pairwise_score(mine: f64, theirs: f64) -> f64 {
+    if mine < theirs {
+        1.0
+    } else if mine == theirs {
+        0.5
+    } else {
+        0.0
+    }
+}
+
+/// Each player's state after the game, by the rule.
+fn rate(
+    rules: &LedgerRules,
+    rule: MultiplayerRule,
+    before: &[Standing],
+    places: &[f64],
+    at: i64,
+) -> Result<Vec<PlayerState>, RatingError> {
+    let system = &rules.system;
+    match (rule, system) {
+        (MultiplayerRule::Period, RatingSystem::Glicko2 { tau, bounds, .. }) => {
+            let ratings = before
+                .iter()
+                .map(|s| {
+                    system
+                        .glicko_at(&s.state, at)
+                        .map(|r| r.unwrap_or(glicko2::Rating::DEFAULT))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let rated = glicko2::multiplayer(&ratings, places, *tau, bounds)?;
+            Ok(rated
+                .into_iter()
+                .map(|r| RatingSystem::after_glicko(r, at))
+                .collect())
+        }
+        (MultiplayerRule::Period, _) => Err(RatingError::invalid(
+            "the period rule of multiplayer games is for Glicko-2 ledgers (use pairwise)",
+        )),
+        (MultiplayerRule::Pairwise, _) => {
+            let n = before.len();
+            let mut out = Vec::with_capacity(n);
+            for i in 0..n {
+                let (mut rating, mut rd, mut volatility) = (0.0, 0.0, 0.0);
+                for j in (0..n).filter(|&j| j != i) {
+                    let (mine, _) = system.rate(
+                        &before[i].state,
+                        &before[j].state,
+                        pairwise_score(places[i], places[j]),
+                        at,
+                    )?;
+                    rating += mine.rating;
+                    rd += mine.rd.unwrap_or(0.0);
+                    volatility += mine.volatility.unwrap_or(0.0);
+                }
+                let pairs = (n - 1) as f64;
+                let glicko = before[i].state.rd.is_some();
+                out.push(PlayerState {
+                    rating: stored(rating / pairs),
+                    rd: glicko.then(|| stored(rd / pairs)),
+                    volatility: glicko.then(|| stored(volatility / pairs)),
+                    last_played: Some(at),
+                });
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Rates multiplayer `games` (sorted by key) one after another, like [`super::replay`]: one
+/// entry per player per game, in the order of the game's players.
+pub fn replay_multiplayer(
+    rules: &LedgerRules,
+    rule: MultiplayerRule,
+    standings: &mut HashMap<String, Standing>,
+    games: &[MultiGame],
+) -> Result<Vec<Entry>, RatingError> {
+    let mut entries = Vec::new();
+    let mut previous: Option<&LedgerKey> = None;
+    for game in games {
+        if previous.is_some_and(|p| p >= &game.key) {
+            return Err(at_game(
+                RatingError::invalid("games must be replayed in (date, key) order"),
+                &game.key,
+            ));
+        }
+        previous = Some(&game.key);
+        let n = game.places.len();
+        if n < 2 {
+            return Err(at_game(
+                RatingError::invalid("a game needs two players or more"),
+                &game.key,
+            ));
+        }
+        for (i, (p, place)) in game.places.iter().enumerate() {
+            if game.places[..i].iter().any(|(q, _)| q == p) {
+                return Err(at_game(
+                    RatingError::invalid(format!("{p} takes part twice")),
+                    &game.key,
+                ));
+            }
+            if !place.is_finite() {
+                return Err(at_game(
+                    RatingError::out_of_range(format!("{p}'s placement must be finite")),
+                    &game.key,
+                ));
+            }
+        }
+        let before: Vec<Standing> = game
+            .places
+            .iter()
+            .map(|(p, _)| {
+                *standings
+                    .entry(p.clone())
+                    .or_insert_with(|| Standing::start(&rules.system))
+            })
+            .collect();
+        let places: Vec<f64> = game.places.iter().map(|(_, place)| *place).collect();
+        let states =
+            rate(rules, rule, &before, &places, game.key.at).map_err(|e| at_game(e, &game.key))?;
+        for (i, (player, _)) in game.places.iter().enumerate() {
+            let others: Vec<usize> = (0..n).filter(|&j| j != i).collect();
+            let score = others
+                .iter()
+                .map(|&j| pairwise_score(places[i], places[j]))
+                .sum::<f64>()
+                / others.len() as f64;
+            let mut expected = 0.0;
+            for &j in &others {
+                expected += rules
+                    .system
+                    .expected(&before[i].state, &before[j].state)
+                    .map_err(|e| at_game(e, &game.key))?;
+            }
+            expected /= others.len() as f64;
+            let opponents =
+                others.iter().map(|&j| before[j].state.rating).sum::<f64>() / others.len() as f64;
+            let state = rules.limit(&before[i].state, states[i]);
+            let after = before[i].after(state, score, opponents);
+            entries.push(Entry {
+                key: game.key.clone(),
+                player: player.clone(),
+                opponent: others
+                    .iter()
+                    .map(|&j| game.places[j].0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(","),
+                score,
+                expected,
+                before: before[i],
+                after,
+            });
+            standings.insert(player.clone(), after);
+        }
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ledger::{Limits, Provisional};
+    use crate::rating::glicko2::{Bounds, Rating};
+
+    fn glicko() -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Glicko2 {
+                starting: Rating::new(1500.0, 350.0, 0.06),
+                tau: 0.5,
+                period_micros: None,
+                bounds: Bounds::NONE,
+            },
+            limits: Limits::default(),
+            provisional: Provisional::default(),
+        }
+    }
+
+    fn game(id: &str, places: &[(&str, f64)]) -> MultiGame {
+        MultiGame {
+            key: LedgerKey {
+                at: 1,
+                id: id.into(),
+            },
+            places: places.iter().map(|(p, x)| (p.to_string(), *x)).collect(),
+        }
+    }
+
+    #[test]
+    fn pairwise_averages_the_two_player_updates() {
+        let rules = glicko();
+        let entries = replay_multiplayer(
+            &rules,
+            MultiplayerRule::Pairwise,
+            &mut HashMap::new(),
+            &[game("g", &[("a", 1.0), ("b", 2.0), ("c", 3.0)])],
+        )
+        .unwrap();
+        // a beat b and c: the mean of two two-player wins from the start
+        let start = rules.system.start();
+        let (win, _) = rules.system.rate(&start, &start, 1.0, 1).unwrap();
+        let (loss, _) = rules.system.rate(&start, &start, 0.0, 1).unwrap();
+        assert_eq!(entries[0].after.state.rating, win.rating);
+        assert_eq!(entries[2].after.state.rating, loss.rating);
+        let (draw_b_won, _) = (win.rating + loss.rating, 0);
+        assert!((entries[1].after.state.rating - stored(draw_b_won / 2.0)).abs() < 1e-9);
+        assert_eq!(
+            (entries[0].score, entries[1].score, entries[2].score),
+            (1.0, 0.5, 0.0)
+        );
+        assert_eq!(
+            (
+                entries[0].after.wins,
+                entries[1].after.draws,
+                entries[2].after.losses
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!(entries[0].opponent, "b,c");
+    }
+
+    #[test]
+    fn the_period_rule_is_glicko2_multiplayer() {
+        let rules = glicko();
+        let places = [("a", 2.0), ("b", 1.0), ("c", 2.0), ("d", 4.0)];
+        let entries = replay_multiplayer(
+            &rules,
+            MultiplayerRule::Period,
+            &mut HashMap::new(),
+            &[game("g", &places)],
+        )
+        .unwrap();
+        let start = [Rating::new(1500.0, 350.0, 0.06); 4];
+        let want = glicko2::multiplayer(&start, &[2.0, 1.0, 2.0, 4.0], 0.5, &Bounds::NONE).unwrap();
+        for (e, w) in entries.iter().zip(&want) {
+            assert_eq!(e.after.state.rating, stored(w.rating));
+            assert_eq!(e.after.state.rd, Some(stored(w.rd)));
+        }
+        let elo = LedgerRules {
+            system: RatingSystem::Elo {
+                starting: 1500.0,
+                k: 20.0,
+            },
+            ..rules
+        };
+        assert!(replay_multiplayer(
+            &elo,
+            MultiplayerRule::Period,
+            &mut HashMap::new(),
+            &[game("g", &places)]
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn bad_games_are_errors() {
+        let rules = glicko();
+        let r = |g: MultiGame| {
+            replay_multiplayer(&rules, MultiplayerRule::Pairwise, &mut HashMap::new(), &[g])
+        };
+        assert!(r(game("g", &[("a", 1.0)]))
+            .unwrap_err()
+            .message
+            .contains("two players or more"));
+        assert!(r(game("g", &[("a", 1.0), ("a", 2.0)]))
+            .unwrap_err()
+            .message
+            .contains("takes part twice"));
+        assert!(r(game("g", &[("a", 1.0), ("b", f64::NAN)])).is_err());
+        assert!(MultiplayerRule::parse("elo").is_err());
+    }
+}
