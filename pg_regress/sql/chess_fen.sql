@@ -27,7 +27,13 @@ SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq', 
 SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1', '{}');
 SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1', '{}');
 SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1', '{}');
+-- normalised, not refused: an en passant square no double step explains and castling rights
+-- without king and rook are dropped (as python-chess and lichess do)
 SELECT generate_fen_array('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1', '{}');
+SELECT generate_fen_array('4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1', '{e1e2}');
+-- a position that cannot occur stays an error
+SELECT generate_fen_array('4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1', '{}');
+SELECT generate_fen_array('4k3/8/8/8/8/8/8/4K2k w - - 0 1', '{}');
 SELECT generate_fen_array('8/8/8/8/8/8/8/8 w - - 0 1', '{}');
 SELECT generate_fen_array(:'std', '{e2e4,e7e5,e4e5}');
 SELECT generate_fen_array(:'std', '{e2e4,zz}');

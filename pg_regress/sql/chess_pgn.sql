@@ -57,3 +57,6 @@ SELECT (read_pgn(game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq
 SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{e2e4}', NULL, '{"Variant":"Atomic"}');
 -- a two-dimensional moves array is refused (2202E)
 SELECT game_to_pgn('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1', '{{e2e4},{e7e5}}', NULL);
+-- a [FEN] with castling rights no rook backs imports with the normalised position
+SELECT starting_position, moves, (generate_fen_array(starting_position, moves))[1] AS normalised
+FROM read_pgn(E'[FEN "4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1"]\n[SetUp "1"]\n\n1. Ke2 Kd7 *\n');

@@ -5,7 +5,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{
     Bitboard, CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position,
-    PositionErrorKinds, Square,
+    PositionError, PositionErrorKinds, Square,
 };
 
 use super::error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
@@ -106,7 +106,13 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
             format!("cannot parse \"{}\"", fields[0]),
         ));
     }
-    Chess::from_setup(parsed.into_setup(), CastlingMode::Chess960).map_err(|e| {
+    // Castling rights that no king and rook back, and an en passant square no double step
+    // explains, are dropped (as python-chess and lichess do): nothing about the position is
+    // ambiguous. A position that cannot occur stays an error.
+    Chess::from_setup(parsed.into_setup(), CastlingMode::Chess960)
+        .or_else(PositionError::ignore_invalid_castling_rights)
+        .or_else(PositionError::ignore_invalid_ep_square)
+        .map_err(|e| {
         let kinds = e.kinds();
         let (field, reason) = if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
             (FenField::Placement, "the board is empty")
@@ -547,9 +553,18 @@ mod tests {
         let e =
             parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1").unwrap_err();
         assert_eq!(e.field, FenField::EnPassant);
-        let e =
-            parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap_err();
-        assert_eq!(e.field, FenField::EnPassant);
+        // what no double step explains, and castling rights without king and rook, are dropped
+        let p = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap();
+        assert_eq!(partial_fen(&p), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+        let p = parse_start("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1").unwrap();
+        assert_eq!(partial_fen(&p), "4k3/8/8/8/8/8/8/4K3 w - -");
+        let p = parse_start("r3k3/8/8/8/8/8/8/4K2R b KQkq e3 0 1").unwrap();
+        assert_eq!(partial_fen(&p), "r3k3/8/8/8/8/8/8/4K2R b Kq -");
+        // a position that cannot occur stays an error
+        let e = parse_start("4k3/8/8/8/8/8/8/4K2k w - - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::Placement);
+        let e = parse_start("4k3/4Q3/8/8/8/8/8/4K3 w - - 0 1").unwrap_err();
+        assert_eq!(e.field, FenField::SideToMove);
         let e =
             parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1").unwrap_err();
         assert_eq!(e.field, FenField::HalfmoveClock);
