@@ -62,13 +62,13 @@ CREATE TRIGGER prevent_service_game_deletion
 
 -- Every game, of both kinds; (id, kind) identifies a game.
 CREATE VIEW games AS
-SELECT g.id, 'service'::varchar AS kind, g.starting_position, g.moves, g.partial_fens, g.creation_date,
+SELECT g.id, 'service'::text AS kind, g.starting_position, g.moves, g.partial_fens, g.creation_date,
        g.result, g.metadata, g.clock, g.game_id_in_service, g.service_id,
        g.white_player AS white_service_account, g.black_player AS black_service_account, g.is_ranked,
        NULL::int AS pgn_owner_id, NULL::varchar AS pgn_black_player_name, NULL::varchar AS pgn_white_player_name
 FROM @extschema@.service_games g
 UNION ALL
-SELECT p.id, 'pgn'::varchar, p.starting_position, p.moves, p.partial_fens, p.creation_date,
+SELECT p.id, 'pgn'::text, p.starting_position, p.moves, p.partial_fens, p.creation_date,
        p.result, p.metadata, p.clock, NULL::varchar, NULL::int,
        NULL::varchar, NULL::varchar, NULL::bool,
        p.owner_id, p.black_player_name, p.white_player_name

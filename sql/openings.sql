@@ -4,8 +4,8 @@
 
 CREATE TABLE openings (
     id          serial PRIMARY KEY,
-    eco         char(3),
-    name        varchar(256),
+    eco         char(3) NOT NULL,
+    name        varchar(256) NOT NULL,
     partial_fen varchar UNIQUE NOT NULL
 );
 SELECT pg_catalog.pg_extension_config_dump('openings', '');

@@ -61,6 +61,38 @@ ALTER TABLE elo_history
 ALTER TABLE swiss_tournaments ADD CONSTRAINT starting_position_is_a_position
     CHECK (cardinality(@extschema@.generate_fen_array(starting_position, '{}')) = 1);
 
+
+-- The catalog the Random Chess app's code is generated from: openings.eco and openings.name are
+-- NOT NULL (the update fails on an opening without them), swiss_tournaments.ranking_id may be
+-- NULL, games.kind is text. (Privileges granted on the two views are to be granted again, e.g.
+-- with grant_random_chess_app.)
+ALTER TABLE openings ALTER COLUMN eco SET NOT NULL, ALTER COLUMN name SET NOT NULL;
+ALTER TABLE swiss_tournaments ALTER COLUMN ranking_id DROP NOT NULL;
+DROP VIEW games_openings;
+DROP VIEW games;
+-- Every game, of both kinds; (id, kind) identifies a game.
+CREATE VIEW games AS
+SELECT g.id, 'service'::text AS kind, g.starting_position, g.moves, g.partial_fens, g.creation_date,
+       g.result, g.metadata, g.clock, g.game_id_in_service, g.service_id,
+       g.white_player AS white_service_account, g.black_player AS black_service_account, g.is_ranked,
+       NULL::int AS pgn_owner_id, NULL::varchar AS pgn_black_player_name, NULL::varchar AS pgn_white_player_name
+FROM @extschema@.service_games g
+UNION ALL
+SELECT p.id, 'pgn'::text, p.starting_position, p.moves, p.partial_fens, p.creation_date,
+       p.result, p.metadata, p.clock, NULL::varchar, NULL::int,
+       NULL::varchar, NULL::varchar, NULL::bool,
+       p.owner_id, p.black_player_name, p.white_player_name
+FROM @extschema@.pgn_games p;
+COMMENT ON VIEW games IS 'service_games UNION ALL pgn_games; (id, kind) identifies a game.';
+CREATE VIEW games_openings AS
+SELECT g.id AS game_id, g.kind, d.opening_id, d.move_no
+FROM @extschema@.games AS g
+CROSS JOIN LATERAL @extschema@.detect_opening(g.partial_fens) AS d;
+
+COMMENT ON VIEW games_openings IS
+    'The opening of every game: the latest position of the game found in openings (opening_id) and its '
+    'index in partial_fens (move_no, 0 = start); NULLs when no position matches.';
+
 -- The recommended privileges of an application's role.
 CREATE FUNCTION grant_random_chess_app(app regrole) RETURNS void
 LANGUAGE plpgsql VOLATILE STRICT
@@ -415,3 +447,57 @@ COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, 
     'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '
     '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
     'two rated participants; a NULL placement is not rated yet.';
+
+-- The Random Chess app's day-one rows (sql/day_one.sql).
+CREATE FUNCTION random_chess_day_one() RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, @extschema@, pg_temp
+AS $$
+BEGIN
+    INSERT INTO @extschema@.game_services (id, name) VALUES (2, 'chess.com'), (3, 'lichess.org')
+    ON CONFLICT DO NOTHING;
+    PERFORM pg_catalog.setval('@extschema@.game_services_id_seq',
+                              greatest(3, (SELECT max(id) FROM @extschema@.game_services)));
+
+    INSERT INTO @extschema@.service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
+    VALUES (NULL, 1, 'stockfish-easy', NULL, 'Stockfish (Easy)', true),
+           (NULL, 1, 'stockfish-medium', NULL, 'Stockfish (Medium)', true),
+           (NULL, 1, 'stockfish-hard', NULL, 'Stockfish (Hard)', true),
+           (NULL, 1, 'stockfish-impossible', NULL, 'Stockfish (Impossible)', true)
+    ON CONFLICT DO NOTHING;
+    INSERT INTO @extschema@.service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
+    SELECT NULL, 3, level::text, NULL, format('Lichess bot (level %s)', level), true
+    FROM generate_series(1, 8) AS level
+    ON CONFLICT DO NOTHING;
+
+    INSERT INTO @extschema@.rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo,
+                                      include_bots, k_factor)
+    SELECT r.name, r.playtime_min, r.playtime_max, r.multiplier, 800, r.bots, 40
+    FROM (VALUES (1, 'Global ranking', interval '0', NULL::interval, 0, true),
+                 (2, 'Bullet', interval '0', interval '3 minutes', 60, false),
+                 (3, 'Bullet with bots', interval '0', interval '3 minutes', 60, true),
+                 (4, 'Blitz', interval '3 minutes', interval '10 minutes', 60, false),
+                 (5, 'Blitz with bots', interval '3 minutes', interval '10 minutes', 60, true),
+                 (6, 'Rapid', interval '10 minutes', interval '60 minutes', 60, false),
+                 (7, 'Rapid with bots', interval '10 minutes', interval '60 minutes', 60, true),
+                 (8, 'Classical', interval '1 hour', interval '24 hours', 60, false),
+                 (9, 'Classical with bots', interval '1 hour', interval '24 hours', 60, true))
+         AS r(n, name, playtime_min, playtime_max, multiplier, bots)
+    WHERE NOT EXISTS (SELECT FROM @extschema@.rankings k WHERE k.name = r.name)
+    ORDER BY r.n;
+
+    IF NOT EXISTS (SELECT FROM @extschema@.users WHERE id = 1) THEN
+        -- not a usable password hash: the admin signs in once one is set
+        INSERT INTO @extschema@.users (id, email, password_hash) VALUES (1, 'admin@randomchess.com', '!');
+        PERFORM pg_catalog.setval('@extschema@.users_id_seq',
+                                  greatest(1, (SELECT max(id) FROM @extschema@.users)));
+        UPDATE @extschema@.service_accounts SET display_name = 'Admin'
+        WHERE service_id = 1 AND user_id_in_service = '1';
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION random_chess_day_one() FROM PUBLIC;
+
+COMMENT ON FUNCTION random_chess_day_one() IS
+    'Adds the rows the Random Chess server expects on day one (services 2 and 3, the Stockfish and lichess bots, the '
+    'nine rankings, the admin user 1) where they are missing; run once after CREATE EXTENSION (idempotent).';

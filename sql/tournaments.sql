@@ -16,7 +16,8 @@ CREATE TABLE swiss_tournaments (
         CONSTRAINT starting_position_is_a_position
             CHECK (cardinality(@extschema@.generate_fen_array(starting_position, '{}')) = 1),
     is_ranked         bool NOT NULL DEFAULT true,
-    ranking_id        int NOT NULL REFERENCES rankings,
+    -- NULL: no ratings as of the start (no performance ratings, no requirements by rating)
+    ranking_id        int REFERENCES rankings,
     time_control      clock_settings NOT NULL,
     -- Added by pg_rating: the tie-breaks after points, FIDE acronyms in order (C.07 article 5).
     -- The default reproduces Random Chess: points, then performance rating.

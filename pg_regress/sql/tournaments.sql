@@ -42,7 +42,10 @@ INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (0,
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (1001, 2, '(5 minutes, 0)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 99, '(5 minutes, 0)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 2, NULL);
-INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, NULL, '(5 minutes, 0)');
+-- a tournament without a ranking, as the original allows (no ratings as of the start)
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, NULL, '(5 minutes, 0)')
+RETURNING tournament_id, ranking_id;
+DELETE FROM swiss_tournaments WHERE ranking_id IS NULL;
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 2, '(1 minute, 0)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, 2, '(,)');
 INSERT INTO swiss_tournaments (round_count, ranking_id, time_control, tie_breaks) VALUES (3, 2, '(5 minutes, 0)', 'BH, Median');

@@ -356,7 +356,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let rows = self.query(
             "WITH r AS (
                 SELECT e.tournament_id, e.user_id_in_service,
-                       CASE WHEN p.started_at IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
+                       CASE WHEN p.started_at IS NULL OR k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
                        ELSE round(coalesce((
                            SELECT h.elo FROM elo_history h
                            WHERE h.ranking_id = k.id AND h.service_id = 1
@@ -366,7 +366,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 FROM swiss_tournament_entrants e
                 JOIN swiss_tournament_progress p ON p.tournament_id = e.tournament_id
                 JOIN swiss_tournaments t ON t.tournament_id = e.tournament_id
-                JOIN rankings k ON k.id = t.ranking_id
+                LEFT JOIN rankings k ON k.id = t.ranking_id
                 JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
                 WHERE e.tournament_id = $1 AND ($2::text IS NULL OR e.user_id_in_service = $2))
              UPDATE swiss_tournament_entrants e SET start_rating = r.rating

@@ -4,8 +4,8 @@ use shakmaty::fen::{Epd, Fen, ParseFenError};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    Bitboard, CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position,
-    PositionError, PositionErrorKinds, Square,
+    Bitboard, CastlingMode, Chess, EnPassantMode, File, FromSetup, Move, Position, PositionError,
+    PositionErrorKinds, Square,
 };
 
 use super::error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
@@ -113,36 +113,36 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
         .or_else(PositionError::ignore_invalid_castling_rights)
         .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| {
-        let kinds = e.kinds();
-        let (field, reason) = if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
-            (FenField::Placement, "the board is empty")
-        } else if kinds.contains(PositionErrorKinds::MISSING_KING) {
-            (FenField::Placement, "a king is missing")
-        } else if kinds.contains(PositionErrorKinds::TOO_MANY_KINGS) {
-            (FenField::Placement, "too many kings")
-        } else if kinds.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
-            (FenField::Placement, "pawns on the first or last rank")
-        } else if kinds.contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
-            (FenField::Placement, "too much material")
-        } else if kinds.contains(PositionErrorKinds::OPPOSITE_CHECK) {
-            (FenField::SideToMove, "the side not to move is in check")
-        } else if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) {
-            (FenField::Placement, "impossible check")
-        } else if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
-            (
-                FenField::Castling,
-                "no king and rook for these castling rights",
-            )
-        } else if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
-            (
-                FenField::EnPassant,
-                "no pawn just made a double step to pass this square",
-            )
-        } else {
-            (FenField::Placement, "not a standard chess position")
-        };
-        fen_error(fen, field, reason)
-    })
+            let kinds = e.kinds();
+            let (field, reason) = if kinds.contains(PositionErrorKinds::EMPTY_BOARD) {
+                (FenField::Placement, "the board is empty")
+            } else if kinds.contains(PositionErrorKinds::MISSING_KING) {
+                (FenField::Placement, "a king is missing")
+            } else if kinds.contains(PositionErrorKinds::TOO_MANY_KINGS) {
+                (FenField::Placement, "too many kings")
+            } else if kinds.contains(PositionErrorKinds::PAWNS_ON_BACKRANK) {
+                (FenField::Placement, "pawns on the first or last rank")
+            } else if kinds.contains(PositionErrorKinds::TOO_MUCH_MATERIAL) {
+                (FenField::Placement, "too much material")
+            } else if kinds.contains(PositionErrorKinds::OPPOSITE_CHECK) {
+                (FenField::SideToMove, "the side not to move is in check")
+            } else if kinds.contains(PositionErrorKinds::IMPOSSIBLE_CHECK) {
+                (FenField::Placement, "impossible check")
+            } else if kinds.contains(PositionErrorKinds::INVALID_CASTLING_RIGHTS) {
+                (
+                    FenField::Castling,
+                    "no king and rook for these castling rights",
+                )
+            } else if kinds.contains(PositionErrorKinds::INVALID_EP_SQUARE) {
+                (
+                    FenField::EnPassant,
+                    "no pawn just made a double step to pass this square",
+                )
+            } else {
+                (FenField::Placement, "not a standard chess position")
+            };
+            fen_error(fen, field, reason)
+        })
 }
 
 /// Appends the partial FEN (four fields, legal en passant only) of `pos` to `out`.
@@ -555,7 +555,10 @@ mod tests {
         assert_eq!(e.field, FenField::EnPassant);
         // what no double step explains, and castling rights without king and rook, are dropped
         let p = parse_start("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1").unwrap();
-        assert_eq!(partial_fen(&p), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -");
+        assert_eq!(
+            partial_fen(&p),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
+        );
         let p = parse_start("4k3/8/8/8/8/8/8/4K3 w KQkq - 0 1").unwrap();
         assert_eq!(partial_fen(&p), "4k3/8/8/8/8/8/8/4K3 w - -");
         let p = parse_start("r3k3/8/8/8/8/8/8/4K2R b KQkq e3 0 1").unwrap();
