@@ -128,6 +128,27 @@ CREATE TRIGGER reseed_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
     FOR EACH ROW EXECUTE FUNCTION reseed_ledger();
 ALTER FUNCTION reseed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 
+-- Seasons (seed 003, section 13): at a season's end every rating is pulled toward the start by
+-- rating_pull (0 keeps it, 1 resets it) and every RD raised to at least rd_floor. The reset is an
+-- event of the replay: a player's first game after the end starts from the reset standing, and
+-- the standings shown as of now have it for players who have not played since. Adding, changing
+-- or removing a season replays the scope from its end.
+CREATE TABLE ledger_seasons (
+    ledger_id   int NOT NULL REFERENCES ledgers ON DELETE CASCADE,
+    scope       text NOT NULL DEFAULT '',
+    name        text NOT NULL,
+    ends_at     timestamptz NOT NULL CONSTRAINT season_end_finite CHECK (isfinite(ends_at)),
+    rating_pull float8 NOT NULL DEFAULT 0 CONSTRAINT season_pull_fraction CHECK (rating_pull BETWEEN 0 AND 1),
+    rd_floor    float8 CONSTRAINT season_rd_floor_positive CHECK (rd_floor > 0 AND rd_floor <= 10000),
+    PRIMARY KEY (ledger_id, scope, name),
+    CONSTRAINT one_season_end_at_a_time UNIQUE (ledger_id, scope, ends_at)
+);
+CREATE FUNCTION reseason_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseason_ledger_wrapper';
+REVOKE ALL ON FUNCTION reseason_ledger() FROM PUBLIC;
+CREATE TRIGGER reseason_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seasons
+    FOR EACH ROW EXECUTE FUNCTION reseason_ledger();
+ALTER FUNCTION reseason_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+
 -- One row per (ledger, scope): the lock its writers take, so that writers of different ledgers
 -- and scopes never wait for each other.
 CREATE TABLE ledger_scopes (
@@ -194,18 +215,41 @@ FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_
 -- Current standings with what is derived at read time: the RD grown by inactivity as of now
 -- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
 CREATE VIEW ledger_standings_now AS
-SELECT l.name AS ledger, s.scope, s.player, s.rating,
-       CASE WHEN l.rating_period IS NULL OR s.rd IS NULL THEN s.rd
-            ELSE (@extschema@.glicko2_decay(ROW(s.rating, s.rd, s.volatility)::@extschema@.glicko2_rating,
-                    greatest(extract(epoch FROM (now() - s.last_game_date)), 0)
-                    / extract(epoch FROM l.rating_period), l.starting_rd)).rd
-       END AS rd,
+SELECT l.name AS ledger, s.scope, s.player,
+       -- the resets of the seasons that ended since the player's last game, composed
+       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
+           AS rating,
+       greatest(
+           CASE WHEN l.rating_period IS NULL OR s.rd IS NULL THEN s.rd
+                ELSE (@extschema@.glicko2_decay(ROW(s.rating, s.rd, s.volatility)::@extschema@.glicko2_rating,
+                        greatest(extract(epoch FROM (now() - s.last_game_date)), 0)
+                        / extract(epoch FROM l.rating_period), l.starting_rd)).rd
+           END,
+           CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
        (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
        s.opponents_sum / s.games AS opponents_average,
        s.opponents_sum / s.games + 400.0 * (s.wins - s.losses) / s.games AS performance
-FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id;
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN bool_or(x.rating_pull = 1) THEN 0 ELSE exp(sum(ln(nullif(1 - x.rating_pull, 0)))) END AS keep,
+           max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
+    HAVING count(*) > 0) z ON true;
+-- Each season's final standings: every player's standing after the last game before its end.
+CREATE VIEW ledger_season_standings AS
+SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.rating, e.rd, e.volatility, e.games,
+       e.wins, e.draws, e.losses, e.peak, e.best_streak
+FROM @extschema@.ledger_seasons z
+JOIN @extschema@.ledgers l ON l.id = z.ledger_id
+CROSS JOIN LATERAL (
+    SELECT DISTINCT ON (x.player) x.*
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.game_date < z.ends_at
+    ORDER BY x.player, x.game_date DESC, x.game_key DESC) e;
+
 
 CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
                                    max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
@@ -272,6 +316,7 @@ SELECT pg_catalog.pg_extension_config_dump('ledger_entries', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_standings', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_scopes', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_seeds', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_seasons', '');
 
 COMMENT ON TABLE ledgers IS
     'Rating ledgers: a rating system (elo: starting_rating, k_factor; glicko2: starting_rating, starting_rd, '
@@ -325,3 +370,9 @@ COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, 
     'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '
     '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
     'two rated participants; a NULL placement is not rated yet.';
+COMMENT ON TABLE ledger_seasons IS
+    'Season ends of a ledger''s scope: ratings pulled toward the start by rating_pull and RDs raised to rd_floor at '
+    'ends_at, as an event of the replay; a change replays the scope from the end.';
+COMMENT ON FUNCTION reseason_ledger() IS 'Trigger of ledger_seasons: replays the scope from the season''s end.';
+COMMENT ON VIEW ledger_season_standings IS
+    'Each season''s final standings: every player''s standing after the last game before the season''s end.';

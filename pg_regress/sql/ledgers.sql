@@ -192,6 +192,35 @@ FROM ledger_history WHERE ledger = 'meeple elo' AND game = '2' ORDER BY player;
 INSERT INTO plays VALUES (3, '2025-05-03', 'ann', 1), (3, '2025-05-03', 'ann', 2);
 SELECT entries, round(brier::numeric, 4) AS brier FROM ledger_what_if('meeple elo', k_factors => '{16}');
 
+-- seasons: at a season's end ratings are pulled toward the start and RDs raised, as an event of
+-- the replay; the season's final standings stay readable
+INSERT INTO ledgers (name, rating_system) VALUES ('seasonal', 'glicko2');
+CREATE TABLE season_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('seasonal', 'season_games', 'id', 'at', 'a', 'b', 's');
+INSERT INTO season_games
+SELECT i, timestamptz '2025-01-01' + i * interval '1 day', 'p' || (i % 3), 'p' || ((i + 1) % 3), (i % 2)::float8
+FROM generate_series(1, 20) i;
+INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull, rd_floor)
+SELECT id, 'Winter', '2025-01-11', 0.5, 200 FROM ledgers WHERE name = 'seasonal';
+SELECT season, player, round(rating::numeric, 2) AS rating, round(rd::numeric, 2) AS rd, games
+FROM ledger_season_standings WHERE ledger = 'seasonal' ORDER BY player;
+-- each player's first game after the end starts from the reset standing
+SELECT h.player, bool_and(abs(h.rating_before - (1500 + (z.rating - 1500) * 0.5)) < 1e-6
+                          AND h.rd_before = greatest(z.rd, 200)) AS starts_reset
+FROM (SELECT DISTINCT ON (player) * FROM ledger_history
+      WHERE ledger = 'seasonal' AND game_date >= '2025-01-11' ORDER BY player, game_date) h
+JOIN ledger_season_standings z ON z.ledger = 'seasonal' AND z.player = h.player
+GROUP BY h.player ORDER BY 1;
+SELECT pg_temp.same_as_rebuild('seasonal') AS same_with_a_season;
+-- a season that ended after everyone's last game shows in the standings as of now
+INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull)
+SELECT id, 'Spring', '2025-06-01', 1 FROM ledgers WHERE name = 'seasonal';
+SELECT player, rating FROM ledger_standings_now WHERE ledger = 'seasonal' ORDER BY player;
+DELETE FROM ledger_seasons WHERE name = 'Winter';
+SELECT pg_temp.same_as_rebuild('seasonal') AS same_without_it,
+       (SELECT count(*) FROM ledger_history WHERE ledger = 'seasonal' AND rd_before = 200) AS reset_rds_left;
+INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull) SELECT id, 'Bad', '2025-07-01', 2 FROM ledgers WHERE name = 'seasonal';
+
 -- derived rows are pg_rating's to write; a ledger is attached by the owner of both
 CREATE ROLE regress_ledger_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO regress_ledger_app;

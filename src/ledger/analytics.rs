@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use pg_rating_core::ledger::{
-    replay, replay_multiplayer, LedgerGame, MultiGame, Quality, QualitySum,
+    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -157,6 +157,11 @@ fn ledger_what_if(
                 games.sort_by(|a, b| a.key.cmp(&b.key));
             }
         }
+        let seasons: BTreeMap<String, Vec<_>> = two
+            .keys()
+            .chain(multi.keys())
+            .map(|scope| (scope.clone(), store.seasons(l.id, scope)))
+            .collect();
         let own = (l.settings.k_factor, l.settings.tau);
         let mut variants = vec![own];
         variants.extend(
@@ -185,16 +190,23 @@ fn ledger_what_if(
                 )
             };
             let mut entries = Vec::new();
-            for games in two.values() {
+            for (scope, games) in &two {
                 entries.extend(
-                    replay(&rules, &mut Default::default(), games).unwrap_or_else(|e| fail(e)),
+                    replay_seasons(&rules, &seasons[scope], &mut Default::default(), games)
+                        .unwrap_or_else(|e| fail(e)),
                 );
             }
             if let Some(m) = &att.multiplayer {
-                for games in multi.values() {
+                for (scope, games) in &multi {
                     entries.extend(
-                        replay_multiplayer(&rules, m.rule, &mut Default::default(), games)
-                            .unwrap_or_else(|e| fail(e)),
+                        replay_multiplayer_seasons(
+                            &rules,
+                            m.rule,
+                            &seasons[scope],
+                            &mut Default::default(),
+                            games,
+                        )
+                        .unwrap_or_else(|e| fail(e)),
                     );
                 }
             }

@@ -10,8 +10,8 @@ mod store;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
-    appendable, replay, replay_multiplayer, Entry, LedgerGame, LedgerKey, LedgerRules, MultiGame,
-    MultiplayerRule, Standing,
+    appendable, replay_multiplayer_seasons, replay_seasons, Entry, LedgerGame, LedgerKey,
+    LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
 };
 use pg_rating_core::rating::RatingError;
 use pgrx::prelude::*;
@@ -104,10 +104,15 @@ fn replay_or_raise(
     ledger: &Ledger,
     att: &Attachment,
     rules: &LedgerRules,
+    seasons: &[SeasonEnd],
     standings: &mut HashMap<String, Standing>,
     games: &[LedgerGame],
 ) -> Vec<Entry> {
-    or_raise(ledger, att, replay(rules, standings, games))
+    or_raise(
+        ledger,
+        att,
+        replay_seasons(rules, seasons, standings, games),
+    )
 }
 
 /// The entries of a replay, or its error as the games table names the game.
@@ -205,7 +210,8 @@ fn replay_from(
         &mut standings,
         &players(&games),
     );
-    let entries = replay_or_raise(ledger, att, rules, &mut standings, &games);
+    let seasons = store.seasons(ledger.id, scope);
+    let entries = replay_or_raise(ledger, att, rules, &seasons, &mut standings, &games);
     write_replay(store, att, scope, &entries, &standings, last, affected);
     entries.len()
 }
@@ -266,7 +272,9 @@ fn apply_changes(
                     &mut standings,
                     &players(&games),
                 );
-                let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
+                let seasons = store.seasons(ledger.id, scope);
+                let entries =
+                    replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
                 write_replay(
                     store,
                     att,
@@ -372,7 +380,13 @@ fn replay_multi_from(
     let entries = or_raise(
         ledger,
         att,
-        replay_multiplayer(rules, rule, &mut standings, &games),
+        replay_multiplayer_seasons(
+            rules,
+            rule,
+            &store.seasons(ledger.id, scope),
+            &mut standings,
+            &games,
+        ),
     );
     write_replay(store, att, scope, &entries, &standings, last, affected);
     entries.len()
@@ -435,7 +449,13 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             let entries = or_raise(
                 ledger,
                 att,
-                replay_multiplayer(&rules, m.rule, &mut standings, &games),
+                replay_multiplayer_seasons(
+                    &rules,
+                    m.rule,
+                    &store.seasons(ledger.id, scope),
+                    &mut standings,
+                    &games,
+                ),
             );
             write_replay(
                 store,
@@ -471,7 +491,8 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             &mut standings,
             &players(&games),
         );
-        let entries = replay_or_raise(ledger, att, &rules, &mut standings, &games);
+        let seasons = store.seasons(ledger.id, &scope);
+        let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
         let affected = players(&games);
         write_replay(
             store,
@@ -972,6 +993,49 @@ trigger_function!(
     reseed_ledger_wrapper,
     pg_finfo_reseed_ledger_wrapper,
     ["ledger_seeds"]
+);
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seasons, per row: the scope is replayed from its
+/// first game at or after the season's end (before and after the change).
+fn reseason_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let mut ends: BTreeMap<(i32, String), i64> = BTreeMap::new();
+    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
+        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
+        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
+        let at: Option<TimestampWithTimeZone> = row.get_by_name("ends_at").ok().flatten();
+        let at = at.map_or(i64::MIN, |t| t.into_inner());
+        let end = ends.entry((ledger, scope)).or_insert(at);
+        *end = (*end).min(at);
+    }
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        for ((id, scope), at) in ends {
+            let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+                continue;
+            };
+            store.lock_scope(id, &scope);
+            if let Some(from) = store.first_entry_from(id, &scope, at) {
+                let rules = rules_of(&l);
+                if att.multiplayer.is_some() {
+                    replay_multi_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+                } else {
+                    replay_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+                }
+            }
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    reseason_ledger,
+    reseason_ledger_wrapper,
+    pg_finfo_reseason_ledger_wrapper,
+    ["ledger_seasons"]
 );
 
 crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);

@@ -495,6 +495,41 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .collect()
     }
 
+    /// The season ends of a scope, sorted.
+    pub fn seasons(&mut self, ledger: i32, scope: &str) -> Vec<pg_rating_core::ledger::SeasonEnd> {
+        let rows = self.run(
+            "SELECT ends_at, rating_pull, rd_floor FROM ledger_seasons
+             WHERE ledger_id = $1 AND scope = $2 ORDER BY ends_at",
+            &[ledger.into(), scope.into()],
+        );
+        rows.into_iter()
+            .map(|r| pg_rating_core::ledger::SeasonEnd {
+                at: micros(get(&r, "ends_at")),
+                pull: get(&r, "rating_pull"),
+                rd_floor: opt(&r, "rd_floor"),
+            })
+            .collect()
+    }
+
+    /// The key of the first entry of a scope dated at or after `at`.
+    pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
+        let rows = self.run(
+            "SELECT game_date, game_key FROM ledger_entries
+             WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
+             ORDER BY game_date, game_key LIMIT 1",
+            &[
+                ledger.into(),
+                scope.into(),
+                timestamp(at.max(-210_866_803_200_000_000)).into(),
+            ],
+        );
+        let row = rows.into_iter().next()?;
+        Some(LedgerKey {
+            at: micros(get(&row, "game_date")),
+            id: get(&row, "game_key"),
+        })
+    }
+
     /// The key of a player's first entry in a scope.
     pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
         let rows = self.run(

@@ -11,11 +11,11 @@ mod replay;
 mod rules;
 mod standing;
 
-pub use multiplayer::{replay_multiplayer, MultiGame, MultiplayerRule};
+pub use multiplayer::{replay_multiplayer, replay_multiplayer_seasons, MultiGame, MultiplayerRule};
 pub use quality::{quality, Quality, QualitySum};
-pub use replay::{appendable, replay, Entry, LedgerGame, Outcome};
+pub use replay::{appendable, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{LedgerRules, LedgerSettings, Limits, Provisional};
-pub use standing::Standing;
+pub use standing::{SeasonEnd, Standing};
 
 /// Where a game stands in its ledger: its date (microseconds), then its key, compared byte by
 /// byte (the glue writes integer keys so that this order is their numeric order).

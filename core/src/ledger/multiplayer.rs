@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::replay::Entry;
 use super::rules::LedgerRules;
-use super::standing::Standing;
+use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
 use crate::ranking::system::{stored, PlayerState, RatingSystem};
 use crate::rating::{glicko2, RatingError};
@@ -124,6 +124,17 @@ pub fn replay_multiplayer(
     standings: &mut HashMap<String, Standing>,
     games: &[MultiGame],
 ) -> Result<Vec<Entry>, RatingError> {
+    replay_multiplayer_seasons(rules, rule, &[], standings, games)
+}
+
+/// [`replay_multiplayer`] with season ends (sorted), as [`super::replay_seasons`].
+pub fn replay_multiplayer_seasons(
+    rules: &LedgerRules,
+    rule: MultiplayerRule,
+    seasons: &[SeasonEnd],
+    standings: &mut HashMap<String, Standing>,
+    games: &[MultiGame],
+) -> Result<Vec<Entry>, RatingError> {
     let mut entries = Vec::new();
     let mut previous: Option<&LedgerKey> = None;
     for game in games {
@@ -159,9 +170,10 @@ pub fn replay_multiplayer(
             .places
             .iter()
             .map(|(p, _)| {
-                *standings
+                standings
                     .entry(p.clone())
                     .or_insert_with(|| Standing::start(&rules.system))
+                    .as_of(&rules.system, seasons, game.key.at)
             })
             .collect();
         let places: Vec<f64> = game.places.iter().map(|(_, place)| *place).collect();

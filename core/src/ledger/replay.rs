@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::rules::LedgerRules;
-use super::standing::Standing;
+use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
 use crate::rating::RatingError;
 
@@ -54,6 +54,17 @@ pub fn replay(
     standings: &mut HashMap<String, Standing>,
     games: &[LedgerGame],
 ) -> Result<Vec<Entry>, RatingError> {
+    replay_seasons(rules, &[], standings, games)
+}
+
+/// [`replay`] with season ends (sorted): a player's standing before a game has the resets of
+/// the seasons that ended since the player's last game.
+pub fn replay_seasons(
+    rules: &LedgerRules,
+    seasons: &[SeasonEnd],
+    standings: &mut HashMap<String, Standing>,
+    games: &[LedgerGame],
+) -> Result<Vec<Entry>, RatingError> {
     let mut entries = Vec::with_capacity(2 * games.len());
     let mut previous: Option<&LedgerKey> = None;
     for game in games {
@@ -81,8 +92,15 @@ pub fn replay(
             Outcome::DoubleLoss => (0.0, 0.0),
         };
         let start = || Standing::start(&rules.system);
-        let white = *standings.entry(game.white.clone()).or_insert_with(start);
-        let black = *standings.entry(game.black.clone()).or_insert_with(start);
+        let at = game.key.at;
+        let white = standings
+            .entry(game.white.clone())
+            .or_insert_with(start)
+            .as_of(&rules.system, seasons, at);
+        let black = standings
+            .entry(game.black.clone())
+            .or_insert_with(start)
+            .as_of(&rules.system, seasons, at);
         let system = &rules.system;
         let rate = |a: &Standing, b: &Standing, score: f64| -> Result<_, RatingError> {
             let (after, _) = system.rate(&a.state, &b.state, score, game.key.at)?;

@@ -1,6 +1,15 @@
 //! A player's standing in a ledger: the rating state and the whole record, after some game.
 
-use crate::ranking::system::{PlayerState, RatingSystem};
+use crate::ranking::system::{stored, PlayerState, RatingSystem};
+
+/// The end of a season: from `at` on, a rating is pulled toward the start by `pull` (0 keeps it, 1
+/// resets it) and an RD is raised to at least `rd_floor` (seed 003, section 13: a partial reset).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeasonEnd {
+    pub at: i64,
+    pub pull: f64,
+    pub rd_floor: Option<f64>,
+}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Standing {
@@ -89,6 +98,24 @@ impl Standing {
         }
     }
 
+    /// The standing as of `at`: the resets of every season that ended after the player's last
+    /// game and not after `at` (`seasons` sorted by end), applied in order. The record and the
+    /// peak stay; so does the date of the last game (the RD still grows from it).
+    pub fn as_of(&self, system: &RatingSystem, seasons: &[SeasonEnd], at: i64) -> Standing {
+        let Some(last) = self.state.last_played else {
+            return *self;
+        };
+        let start = system.start().rating;
+        let mut s = *self;
+        for season in seasons.iter().filter(|e| e.at > last && e.at <= at) {
+            s.state.rating = stored(s.state.rating + season.pull * (start - s.state.rating));
+            if let (Some(rd), Some(floor)) = (s.state.rd, season.rd_floor) {
+                s.state.rd = Some(rd.max(floor));
+            }
+        }
+        s
+    }
+
     /// The opponents' average rating; `None` before any game.
     pub fn opponents_average(&self) -> Option<f64> {
         (self.games > 0).then(|| self.opponents_sum / f64::from(self.games))
@@ -132,6 +159,54 @@ mod tests {
             Standing::seeded(&elo, 1800.0, Some(99.0), None).state.rd,
             None
         );
+    }
+
+    #[test]
+    fn a_season_end_pulls_toward_the_start_and_raises_the_rd() {
+        let glicko = RatingSystem::Glicko2 {
+            starting: crate::rating::glicko2::Rating::new(1500.0, 350.0, 0.06),
+            tau: 0.5,
+            period_micros: None,
+            bounds: crate::rating::glicko2::Bounds::NONE,
+        };
+        let played = Standing {
+            state: PlayerState {
+                rating: 1900.0,
+                rd: Some(60.0),
+                volatility: Some(0.06),
+                last_played: Some(10),
+            },
+            ..Standing::seeded(&glicko, 1900.0, Some(60.0), None)
+        };
+        let seasons = [
+            SeasonEnd {
+                at: 20,
+                pull: 0.5,
+                rd_floor: Some(150.0),
+            },
+            SeasonEnd {
+                at: 30,
+                pull: 0.5,
+                rd_floor: None,
+            },
+        ];
+        assert_eq!(played.as_of(&glicko, &seasons, 15), played);
+        let after_one = played.as_of(&glicko, &seasons, 20);
+        assert_eq!(
+            (after_one.state.rating, after_one.state.rd),
+            (1700.0, Some(150.0))
+        );
+        let after_two = played.as_of(&glicko, &seasons, 40);
+        assert_eq!((after_two.state.rating, after_two.peak), (1600.0, 1900.0));
+        // a season that ended before the player's last game is already in the rating
+        let later = Standing {
+            state: PlayerState {
+                last_played: Some(25),
+                ..played.state
+            },
+            ..played
+        };
+        assert_eq!(later.as_of(&glicko, &seasons, 40).state.rating, 1700.0);
     }
 
     #[test]
