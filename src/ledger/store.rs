@@ -203,6 +203,20 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         })
     }
 
+    /// Runs a read of an attached table as the table's owner, in a security-restricted operation.
+    fn select_as_owner(
+        &mut self,
+        att: &Attachment,
+        sql: &str,
+        args: &[DatumWithOid],
+    ) -> SpiTupleTable<'conn> {
+        let _as_owner = AsOwner::begin(att.owner);
+        let plan = crate::spi::saved_plan(self.client, sql, args);
+        self.client
+            .select(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e))
+    }
+
     /// Reads games of the attached table as its owner (`sql` from the attachment).
     pub fn read_games(
         &mut self,
@@ -210,12 +224,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         sql: &str,
         args: &[DatumWithOid],
     ) -> Vec<GameRow> {
-        let _as_owner = AsOwner::begin(att.owner);
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        let rows = self
-            .client
-            .select(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e));
+        let rows = self.select_as_owner(att, sql, args);
         let mut games = Vec::with_capacity(rows.len());
         for row in rows {
             let scope: String = get(&row, "scope");
@@ -370,12 +379,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         sql: &str,
         args: &[DatumWithOid],
     ) -> Vec<ParticipantRow> {
-        let _as_owner = AsOwner::begin(att.owner);
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        let rows = self
-            .client
-            .select(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e));
+        let rows = self.select_as_owner(att, sql, args);
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
             let key = opt::<String>(&row, "key").unwrap_or_default();
