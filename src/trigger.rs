@@ -43,6 +43,22 @@ impl Drop for DerivedWrite {
     }
 }
 
+/// Lifts the mark of pg_rating's writers until dropped: while an application's own SQL runs (an
+/// attached table's filter, read as its owner), derived tables are closed to it as to anyone.
+pub struct ForeignCode(u32);
+
+impl ForeignCode {
+    pub fn begin() -> Self {
+        ForeignCode(WRITERS.with(|w| w.replace(0)))
+    }
+}
+
+impl Drop for ForeignCode {
+    fn drop(&mut self) {
+        WRITERS.with(|w| w.set(self.0));
+    }
+}
+
 /// True while pg_rating's own code writes.
 pub fn writing() -> bool {
     WRITERS.with(Cell::get) > 0

@@ -221,6 +221,17 @@ SELECT pg_temp.same_as_rebuild('seasonal') AS same_without_it,
        (SELECT count(*) FROM ledger_history WHERE ledger = 'seasonal' AND rd_before = 200) AS reset_rds_left;
 INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull) SELECT id, 'Bad', '2025-07-01', 2 FROM ledgers WHERE name = 'seasonal';
 
+-- an attached table's filter is the application's SQL: it cannot write derived rows either
+CREATE FUNCTION forge_rating() RETURNS boolean LANGUAGE sql AS 'UPDATE ledger_standings SET rating = 9999 RETURNING true';
+CREATE TABLE forged_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+INSERT INTO ledgers (name) VALUES ('forged');
+SELECT ledger_attach('forged', 'forged_games', 'id', 'at', 'a', 'b', 's', filter => 'forge_rating()');
+INSERT INTO forged_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+SELECT count(*) AS forged FROM ledger_standings WHERE rating = 9999;
+DELETE FROM ledgers WHERE name = 'forged';
+DROP TABLE forged_games;
+DROP FUNCTION forge_rating();
+
 -- derived rows are pg_rating's to write; a ledger is attached by the owner of both
 CREATE ROLE regress_ledger_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO regress_ledger_app;

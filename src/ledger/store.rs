@@ -211,6 +211,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         args: &[DatumWithOid],
     ) -> SpiTupleTable<'conn> {
         let _as_owner = AsOwner::begin(att.owner);
+        let _foreign = crate::trigger::ForeignCode::begin();
         let plan = crate::spi::saved_plan(self.client, sql, args);
         self.client
             .select(&*plan, None, args)
