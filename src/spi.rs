@@ -1,7 +1,7 @@
 //! Saved plans: a trigger runs the same few statements for every game, so each is parsed and
-//! planned once per backend. Plans are kept by statement text and argument types; PostgreSQL's
-//! plan cache parses a statement again when a relation it names was dropped or changed (the
-//! extension created anew, an attached table altered).
+//! planned once per backend. Plans are kept by statement text and argument types (looked up
+//! without allocating); PostgreSQL's plan cache parses a statement again when a relation it
+//! names was dropped or changed (the extension created anew, an attached table altered).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -12,10 +12,14 @@ use pgrx::prelude::*;
 use pgrx::spi::{OwnedPreparedStatement, SpiClient};
 use pgrx::PgOid;
 
-type Key = (String, Vec<pg_sys::Oid>);
+type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, Rc<OwnedPreparedStatement>)>>;
 
 thread_local! {
-    static PLANS: RefCell<HashMap<Key, Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
+    static PLANS: RefCell<Plans> = RefCell::new(HashMap::new());
+}
+
+fn same_types(types: &[pg_sys::Oid], args: &[DatumWithOid]) -> bool {
+    types.len() == args.len() && types.iter().zip(args).all(|(t, a)| *t == a.oid())
 }
 
 /// The saved plan of `sql` with the types of `args` (planned now if it is new).
@@ -24,20 +28,30 @@ pub fn saved_plan(
     sql: &str,
     args: &[DatumWithOid],
 ) -> Rc<OwnedPreparedStatement> {
-    let key: Key = (sql.to_owned(), args.iter().map(DatumWithOid::oid).collect());
     // the borrow ends before the statement runs: its triggers may run statements of their own
-    let found = PLANS.with_borrow(|plans| plans.get(&key).cloned());
+    let found = PLANS.with_borrow(|plans| {
+        plans
+            .get(sql)
+            .and_then(|kept| kept.iter().find(|(types, _)| same_types(types, args)))
+            .map(|(_, plan)| Rc::clone(plan))
+    });
     found.unwrap_or_else(|| {
-        let types: Vec<PgOid> = key.1.iter().map(|&o| PgOid::from(o)).collect();
+        let types: Vec<pg_sys::Oid> = args.iter().map(DatumWithOid::oid).collect();
+        let pg_types: Vec<PgOid> = types.iter().map(|&o| PgOid::from(o)).collect();
         let plan = Rc::new(
             client
-                .prepare_mut(sql, &types)
+                .prepare_mut(sql, &pg_types)
                 .unwrap_or_else(|e| {
                     crate::error::raise(pgrx::PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
                 })
                 .keep(),
         );
-        PLANS.with_borrow_mut(|plans| plans.insert(key, Rc::clone(&plan)));
+        PLANS.with_borrow_mut(|plans| {
+            plans
+                .entry(sql.to_owned())
+                .or_default()
+                .push((types, Rc::clone(&plan)))
+        });
         plan
     })
 }

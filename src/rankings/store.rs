@@ -14,8 +14,7 @@ use pg_rating_core::rating::glicko2;
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiTupleTable};
-use pgrx::PgOid;
+use pgrx::spi::{SpiClient, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
 
 use super::replay_or_raise;
@@ -188,10 +187,6 @@ thread_local! {
     static RANKINGS: RefCell<Option<(pg_sys::Oid, i64, Vec<Ranking>)>> = const { RefCell::new(None) };
     /// The local transaction id of the transaction that last updated `ranking_writes`.
     static LOCKED_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
-    /// Saved plans of the queries below, by text, for the extension they were planned in: a
-    /// trigger runs the same few statements for every game, so planning them once matters.
-    static PLANS: RefCell<(pg_sys::Oid, HashMap<&'static str, OwnedPreparedStatement>)> =
-        RefCell::new((pg_sys::InvalidOid, HashMap::new()));
 }
 
 fn internal(e: impl std::fmt::Display) -> ! {
@@ -341,31 +336,15 @@ impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         // SAFETY: a catalog lookup by name.
         let extension = unsafe { pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true) };
-        PLANS.with_borrow_mut(|(planned_for, plans)| {
-            if *planned_for != extension {
-                plans.clear();
-                *planned_for = extension;
-            }
-        });
         Store { client, extension }
     }
 
     /// Runs one of this module's statements with a saved plan.
     fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        PLANS.with_borrow_mut(|(_, plans)| {
-            if !plans.contains_key(sql) {
-                let types: Vec<PgOid> = args.iter().map(|a| PgOid::from(a.oid())).collect();
-                let plan = self
-                    .client
-                    .prepare_mut(sql, &types)
-                    .unwrap_or_else(|e| internal(e))
-                    .keep();
-                plans.insert(sql, plan);
-            }
-            self.client
-                .update(&plans[sql], None, args)
-                .unwrap_or_else(|e| internal(e))
-        })
+        let plan = crate::spi::saved_plan(self.client, sql, args);
+        self.client
+            .update(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e))
     }
 
     /// Waits for, then holds until commit, the one lock of the history's writers. The first

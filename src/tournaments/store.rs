@@ -4,7 +4,6 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use pg_rating_core::result::{GameEndReason, GameEndType};
 use pg_rating_core::tournament::{
@@ -13,9 +12,7 @@ use pg_rating_core::tournament::{
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::OwnedPreparedStatement;
 use pgrx::spi::{SpiClient, SpiTupleTable};
-use pgrx::PgOid;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
@@ -201,15 +198,6 @@ fn int(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> Option<i32> {
     row.get::<i32>(n).ok().flatten()
 }
 
-/// A statement (the address of its `'static` text) with its argument types.
-type PlanKey = (usize, Vec<pg_sys::Oid>);
-
-thread_local! {
-    /// Every statement of this module, planned once per backend (SPI_keepplan): a result costs
-    /// a dozen statements, whose parsing and planning would otherwise dominate it.
-    static PLANS: RefCell<HashMap<PlanKey, Rc<OwnedPreparedStatement>>> = RefCell::new(HashMap::new());
-}
-
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         Store {
@@ -226,27 +214,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
         }
     }
 
-    /// Runs one of this module's statements (a `'static` text, so its address identifies it)
-    /// with its plan kept across calls.
+    /// Runs one of this module's statements with its saved plan.
     pub fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let oids: Vec<pg_sys::Oid> = args.iter().map(DatumWithOid::oid).collect();
-        let key = (sql.as_ptr() as usize, oids);
-        // the borrow ends before the statement runs: its triggers may run statements of their own
-        let plan = PLANS.with(|plans| plans.borrow().get(&key).cloned());
-        let plan = match plan {
-            Some(plan) => plan,
-            None => {
-                let types: Vec<PgOid> = key.1.iter().map(|&o| PgOid::from(o)).collect();
-                let plan = Rc::new(
-                    self.client
-                        .prepare_mut(sql, &types)
-                        .unwrap_or_else(|e| internal(e))
-                        .keep(),
-                );
-                PLANS.with(|plans| plans.borrow_mut().insert(key, Rc::clone(&plan)));
-                plan
-            }
-        };
+        let plan = crate::spi::saved_plan(self.client, sql, args);
         let rows = if self.read_only {
             self.client.select(&*plan, None, args)
         } else {

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::replay::Entry;
+use super::replay::{at_game, Entry};
 use super::rules::LedgerRules;
 use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
@@ -38,13 +38,6 @@ impl MultiplayerRule {
 pub struct MultiGame {
     pub key: LedgerKey,
     pub places: Vec<(String, f64)>,
-}
-
-fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
-    RatingError {
-        kind: e.kind,
-        message: format!("game {}: {}", key.id, e.message),
-    }
 }
 
 /// 1 for a better (lower) placement, ½ for the same, 0 for a worse one.

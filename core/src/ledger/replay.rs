@@ -39,7 +39,8 @@ pub struct Entry {
     pub after: Standing,
 }
 
-fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
+/// Names the game an error is about (the glue turns the key into the games table's own).
+pub(super) fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
     RatingError {
         kind: e.kind,
         message: format!("game {}: {}", key.id, e.message),
