@@ -36,7 +36,7 @@ install_extension --release >/dev/null
 cluster_start
 psql -X -q -d postgres -c "CREATE DATABASE bench" >/dev/null
 export PGDATABASE=bench OPENINGS_DIR
-psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_rating" -f bench/chess/plpgsql_baseline.sql
+psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_rating_random_chess CASCADE" -f bench/chess/plpgsql_baseline.sql
 
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -c "SET max_parallel_workers_per_gather = 0" -c "$1"; }
 # Seconds one statement takes, measured inside the server.

@@ -29,7 +29,7 @@ rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
 
 for db in ours baseline; do
     psql -X -q -d postgres -c "CREATE DATABASE $db"
-    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/rankings/setup.sql
+    psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" -f bench/rankings/setup.sql
 done
 
 echo "1. inserting $games ranked games, one statement each, in blocks of $block"

@@ -23,7 +23,7 @@ cluster_start
 trap cluster_stop EXIT
 psql -X -q -d postgres -c "CREATE DATABASE bench_tournament"
 export PGDATABASE=bench_tournament
-psql -X -q -c "CREATE EXTENSION pg_rating"
+psql -X -q -c "CREATE EXTENSION pg_rating_random_chess CASCADE"
 q() { psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 q -v players="$players" -f bench/tournament/setup.sql >/dev/null
 q -f bench/tournament/plpgsql_baseline.sql >/dev/null

@@ -37,10 +37,27 @@ ensure_setup() {
     fi
 }
 
-# Builds and installs the extension into PostgreSQL 15's directories (caller holds PG_LOCK).
+# The version in Cargo.toml: both extensions carry it.
+extension_version() {
+    sed -n 's/^version = "\(.*\)"$/\1/p' "$REPO_ROOT/Cargo.toml" | head -n 1
+}
+
+# Installs the Random Chess schema's extension files into PostgreSQL's extension directory (or
+# the directory given): its install script is the files of sql/random_chess/ in the order of their
+# numbers; its update scripts are sql/pg_rating_random_chess--*.
+install_random_chess() {
+    local dir version
+    dir=${1:-$("$PG_CONFIG" --sharedir)/extension}
+    version=$(extension_version)
+    sed "s/@CARGO_VERSION@/$version/" "$REPO_ROOT/sql/random_chess/pg_rating_random_chess.control" > "$dir/pg_rating_random_chess.control"
+    cat "$REPO_ROOT"/sql/random_chess/[0-9]*.sql > "$dir/pg_rating_random_chess--$version.sql"
+    cp "$REPO_ROOT"/sql/pg_rating_random_chess--*.sql "$dir/"
+}
+
+# Builds and installs both extensions into PostgreSQL 15's directories (caller holds PG_LOCK).
 install_extension() {
     log "cargo pgrx install $*"
-    (cd "$REPO_ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "$@")
+    (cd "$REPO_ROOT" && cargo pgrx install --pg-config "$PG_CONFIG" "$@") && install_random_chess
 }
 
 # Starts a throwaway cluster as the postgres OS user on a private socket directory and
@@ -66,9 +83,11 @@ cluster_stop() {
     CLUSTER_DIR=
 }
 
-# A fresh database with the extension created; prints nothing on success.
+# A fresh database with the engine and the Random Chess schema created (the engine alone with
+# `engine` as second argument); prints nothing on success.
 fresh_database() {
-    local db=$1
+    local db=$1 extension=pg_rating_random_chess
+    [[ ${2:-} == engine ]] && extension=pg_rating
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
-    psql -X -q -d "$db" -c "CREATE EXTENSION pg_rating" >/dev/null
+    psql -X -q -d "$db" -c "CREATE EXTENSION $extension CASCADE" >/dev/null
 }

@@ -7,12 +7,6 @@ use pgrx::{PgSqlErrorCode, WhoAllocated};
 use crate::error::raise;
 use crate::trigger::trigger_function;
 
-extension_sql_file!(
-    "../sql/accounts.sql",
-    name = "accounts",
-    requires = ["types"]
-);
-
 /// The local service, Random Chess itself.
 pub const LOCAL_SERVICE: i32 = 1;
 

@@ -11,12 +11,6 @@ use crate::error::raise;
 use crate::trigger::trigger_function;
 use crate::types::read_clock;
 
-extension_sql_file!(
-    "../sql/games.sql",
-    name = "games",
-    requires = ["accounts", "types", "chess_functions"]
-);
-
 /// Clocks compare as PostgreSQL compares intervals ('1 day' equals '24 hours'); an unset
 /// clock equals no clock.
 fn same_clock(a: Option<Clock>, b: Option<Clock>) -> bool {

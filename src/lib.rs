@@ -4,7 +4,6 @@
 ::pgrx::pg_module_magic!(name, version);
 
 mod accounts;
-mod app_role;
 mod chess;
 mod error;
 mod games;

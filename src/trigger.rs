@@ -71,7 +71,11 @@ fn protocol_violation(message: String) -> ! {
     )
 }
 
-/// The name of `relation` if it is a table of the pg_rating extension, else `None`.
+/// The extensions whose tables pg_rating's trigger functions serve: the engine and the Random
+/// Chess schema, its client in this repository.
+const OWN_EXTENSIONS: [&std::ffi::CStr; 2] = [c"pg_rating", c"pg_rating_random_chess"];
+
+/// The name of `relation` if it is a table of one of [`OWN_EXTENSIONS`], else `None`.
 fn own_table_name(relation: &PgRelation) -> Option<String> {
     let oid = relation.oid();
     let namespace = relation.namespace_oid();
@@ -85,9 +89,11 @@ fn own_table_name(relation: &PgRelation) -> Option<String> {
     }
     // SAFETY: catalog lookups by oid and by name.
     let member = unsafe {
-        let extension = pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true);
-        extension != pg_sys::InvalidOid
-            && pg_sys::getExtensionOfObject(pg_sys::RelationRelationId, oid) == extension
+        let owner = pg_sys::getExtensionOfObject(pg_sys::RelationRelationId, oid);
+        owner != pg_sys::InvalidOid
+            && OWN_EXTENSIONS
+                .iter()
+                .any(|name| pg_sys::get_extension_oid(name.as_ptr(), true) == owner)
     };
     if !member {
         return None;

@@ -2,8 +2,6 @@
 -- chess.com or lichess ratings; tournament matches with byes; Glicko-2 with weekly rating
 -- periods. The platform's own tables, a ledger attached to them, and the document's checks
 -- (its section 9.1 unit tests, its migration's import rule).
-CREATE SCHEMA chess_platform;
-SET search_path = chess_platform, public;
 
 CREATE TABLE users (
     id              uuid PRIMARY KEY,

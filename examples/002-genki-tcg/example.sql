@@ -2,8 +2,6 @@
 -- game type, text (cuid) ids, match results of its own enum: intentional draws, double losses
 -- (both players lose: not the document's ½–½, which rewards two no-shows), disqualifications as
 -- losses, byes unrated; provisional under 30 matches.
-CREATE SCHEMA genki;
-SET search_path = genki, public;
 
 CREATE TYPE match_result AS ENUM ('PLAYER_A_WIN', 'PLAYER_B_WIN', 'DRAW', 'INTENTIONAL_DRAW', 'DOUBLE_LOSS',
                                   'PLAYER_A_DQ', 'PLAYER_B_DQ', 'BYE');

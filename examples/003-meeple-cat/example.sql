@@ -2,8 +2,6 @@
 -- games alike from one table of participants (a two-player game is a game of two), the pairwise
 -- rule of the document's section 8.3, a display rating μ − 2φ, a leaderboard of players with at
 -- least 10 games and an RD under 150, and weekly inactivity growing the RD.
-CREATE SCHEMA meeple;
-SET search_path = meeple, public;
 
 CREATE TABLE users (id uuid PRIMARY KEY, handle text NOT NULL);
 CREATE TABLE games (id bigserial PRIMARY KEY, title text NOT NULL, finished_at timestamptz);

@@ -1,8 +1,6 @@
 -- Seed 004, Skèmino: a rating with a K that falls as ratings rise (K = 160 e^(−mean/721.35)),
 -- ten levels, peaks, recent form and the accuracy of the predictions. The document's example 1:
 -- 1613 beats 1609 and they end near 1621 and 1601.
-CREATE SCHEMA skemino;
-SET search_path = skemino, public;
 
 CREATE TABLE players (nick text PRIMARY KEY, rating_import int);
 CREATE TABLE partite (

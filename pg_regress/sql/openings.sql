@@ -46,7 +46,7 @@ SELECT opening_partial_fen('1. e5');
 SELECT count(*) FROM openings;
 -- the table is dumped with the data
 SELECT 'openings'::regclass = ANY (extconfig) AS table_dumped, 'openings_id_seq'::regclass = ANY (extconfig) AS sequence_dumped
-FROM pg_extension WHERE extname = 'pg_rating';
+FROM pg_extension WHERE extname = 'pg_rating_random_chess';
 -- games_openings: the opening of every game of the games view
 SELECT load_lichess_openings(E'C60\tRuy Lopez\t1. e4 e5 2. Nf3 Nc6 3. Bb5\nB00\tKing''s Pawn Opening\t1. e4\n');
 INSERT INTO users (email, password_hash) VALUES ('demo@example.com', 'x');

@@ -1,6 +1,7 @@
--- The extension, its value types and their rules
-CREATE EXTENSION pg_rating;
-\dx pg_rating
+-- The extensions, their value types and their rules
+-- The engine and the Random Chess schema on it (CASCADE creates pg_rating first).
+CREATE EXTENSION pg_rating_random_chess CASCADE;
+\dx pg_rating*
 
 -- A game result is a composite domain: apps write literals and read fields.
 SELECT '(1-0,TIMEOUT)'::game_result AS result,

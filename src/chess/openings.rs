@@ -16,23 +16,6 @@ use pgrx::PgSqlErrorCode;
 use super::{array_elements, finfo_v1};
 use crate::error::raise;
 
-extension_sql_file!(
-    "../../sql/openings.sql",
-    name = "openings",
-    requires = [
-        openings_cache_invalidate,
-        openings_cache_loads,
-        load_lichess_openings,
-        opening_partial_fen
-    ]
-);
-
-extension_sql_file!(
-    "../../sql/games_openings.sql",
-    name = "games_openings",
-    requires = ["games", "openings"]
-);
-
 /// FxHash: partial FENs are trusted keys from our own table, so no DoS-resistant hasher.
 #[derive(Default)]
 struct FxHasher(u64);
@@ -113,7 +96,7 @@ fn load_map() -> (FenMap, bool) {
                  FROM pg_catalog.pg_extension e
                  JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
                  JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = 'openings'
-                 WHERE e.extname = 'pg_rating'",
+                 WHERE e.extname = 'pg_rating_random_chess'",
                 Some(1),
                 &[],
             )
@@ -123,7 +106,7 @@ fn load_map() -> (FenMap, bool) {
         Ok((Some(oid), Some(q))) => (oid, q),
         _ => raise(
             PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
-            "the openings table of pg_rating does not exist",
+            "the openings table does not exist: detect_opening belongs to pg_rating_random_chess (CREATE EXTENSION pg_rating_random_chess)",
         ),
     };
     OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
@@ -264,13 +247,13 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
 
 /// Queues a relcache invalidation of `openings` (called by its statement trigger) so every
 /// backend drops its map of openings.
-#[pg_extern(volatile, strict, parallel_unsafe)]
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn openings_cache_invalidate(openings: pg_sys::Oid) {
     unsafe { pg_sys::CacheInvalidateRelcacheByRelid(openings) };
 }
 
 /// How many times this backend has loaded the openings map (for tests and diagnostics).
-#[pg_extern(volatile, parallel_restricted)]
+#[pg_extern(volatile, parallel_restricted, sql = false)]
 fn openings_cache_loads() -> i64 {
     LOADS.load(Ordering::Relaxed) as i64
 }
@@ -285,8 +268,7 @@ fn opening_partial_fen(pgn: &str) -> String {
 
 /// Loads the text of one or more lichess openings TSV files into `openings`: inserts new
 /// positions, updates the ECO code and name of known ones. Returns the number of lines loaded.
-#[pg_extern(volatile, strict, parallel_unsafe)]
-#[search_path(@extschema@, pg_catalog)]
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn load_lichess_openings(tsv: &str) -> i64 {
     crate::trigger::writes_allowed("load_lichess_openings()");
     let mut eco = Vec::new();

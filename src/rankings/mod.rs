@@ -16,17 +16,6 @@ use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{GameRow, Ranking, Store};
 
-extension_sql_file!(
-    "../../sql/rankings.sql",
-    name = "rankings",
-    requires = [
-        "games",
-        "types_functions",
-        "derived_tables",
-        rebuild_ranking
-    ]
-);
-
 /// Rates `games` (sorted) in every ranking they count in.
 fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]) {
     let counted: Vec<(&Ranking, Vec<_>)> = rankings
@@ -153,7 +142,7 @@ fn rebuild(ranking_id: i32) -> i64 {
 
 /// Rebuilds one ranking's history from scratch; returns the number of entries written.
 /// `recalculate_ranking(ranking_id)` is the procedure apps call.
-#[pg_extern(volatile, strict, parallel_unsafe)]
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn rebuild_ranking(ranking_id: i32) -> i64 {
     writes_allowed("rebuild_ranking()");
     let _writing = DerivedWrite::begin();

@@ -335,7 +335,8 @@ fn standings_args(rows: &[PlayerRow]) -> Vec<DatumWithOid<'static>> {
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         // SAFETY: a catalog lookup by name.
-        let extension = unsafe { pg_sys::get_extension_oid(c"pg_rating".as_ptr(), true) };
+        let extension =
+            unsafe { pg_sys::get_extension_oid(c"pg_rating_random_chess".as_ptr(), true) };
         Store { client, extension }
     }
 

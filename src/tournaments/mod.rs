@@ -39,19 +39,6 @@ use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{internal, Info, Store, StoredCards, EDITION};
 
-extension_sql_file!(
-    "../../sql/tournaments.sql",
-    name = "tournaments",
-    requires = [
-        "rankings",
-        "games",
-        "accounts",
-        rebuild_tournament_standings,
-        tournament_trf,
-        tournament_tie_break_order
-    ]
-);
-
 fn core_error(e: pg_rating_core::tournament::TournamentError) -> ! {
     let code = match e.sqlstate() {
         "22023" => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
@@ -853,7 +840,7 @@ fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
 /// Recomputes a tournament's standings from scratch (start, last round, every row; the ratings
 /// as of the start too when the start moved or `reread_ratings`); returns the number of
 /// standings rows written.
-#[pg_extern(volatile, strict, parallel_unsafe)]
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(bool, false)) -> i64 {
     writes_allowed("rebuild_tournament_standings()");
     let _writing = DerivedWrite::begin();
@@ -870,7 +857,7 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
 }
 
 /// The FIDE TRF-16 report of a tournament after its last round.
-#[pg_extern(stable, strict, parallel_restricted)]
+#[pg_extern(stable, strict, parallel_restricted, sql = false)]
 fn tournament_trf(tournament_id: i32) -> String {
     Spi::connect_mut(|client| {
         // read-only statements: no transaction id, so it works on a hot standby too
@@ -970,8 +957,10 @@ mod tests {
 
     #[pg_test]
     fn a_forfeit_counts_for_points_but_not_for_the_performance_rating() {
+        // The tournament tables are the Random Chess schema's (scripts/test.sh installs its files).
         Spi::run(
-            "INSERT INTO users (email, password_hash) VALUES ('a@example.com', 'h'), ('b@example.com', 'h');
+            "CREATE EXTENSION IF NOT EXISTS pg_rating_random_chess;
+             INSERT INTO users (email, password_hash) VALUES ('a@example.com', 'h'), ('b@example.com', 'h');
              INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
              VALUES ('Global', '0', NULL, 0, 1500, true, 20);
              INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (2, 1, '(5 minutes, 0)');

@@ -38,7 +38,7 @@ if not os.path.exists(CATALOG):
     raise SystemExit(f"the catalog is not at {CATALOG}")
 rows = list(csv.DictReader(open(CATALOG, newline=""), delimiter="\t"))
 schema = psql("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
-              "WHERE e.extname = 'pg_rating'")[0][0]
+              "WHERE e.extname = 'pg_rating_random_chess'")[0][0]
 columns = {(r[0], r[1]): tuple(r[2:]) for r in psql(f"""
     SELECT table_name, column_name, ordinal_position,
            data_type || CASE WHEN character_maximum_length IS NOT NULL THEN '(' || character_maximum_length || ')'

@@ -29,7 +29,7 @@ INSERT INTO ledgers (name, rating_system, rating_period) VALUES ('club', 'glicko
 SELECT ledger_attach('club', 'matches', 'id', 'played_at', 'white', 'black', 'score');
 SQL
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $tournaments_db" -c "CREATE DATABASE $tournaments_db"
-q -d "$tournaments_db" -c "CREATE EXTENSION pg_rating" -f "$here/sample_tournaments.sql"
+q -d "$tournaments_db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" -f "$here/sample_tournaments.sql"
 
 runuser -u postgres -- timeout 120 "$PG_BIN/pg_basebackup" -h "$PGHOST" -p "$PGPORT" -U postgres \
     -D "$replica/data" -R -X stream -c fast --no-sync

@@ -110,7 +110,7 @@ def main():
     for db in dbs.values():
         psql("postgres", f"DROP DATABASE IF EXISTS {db}")
         psql("postgres", f"CREATE DATABASE {db}")
-        psql(db, "CREATE EXTENSION pg_rating")
+        psql(db, "CREATE EXTENSION pg_rating_random_chess CASCADE")
         psql(db, SETUP)
 
     tmp = f"/tmp/{base}_games"

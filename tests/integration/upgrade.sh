@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# ALTER EXTENSION pg_rating UPDATE from every earlier release (tests/upgrade/pg_rating--<v>.sql,
-# the install scripts as released) gives the schema of a fresh install, keeps every row, and
-# the updated database goes on rating games and keeping standings like a fresh one.
+# Updating from every earlier release (tests/upgrade/pg_rating--<v>.sql, the install scripts as
+# released) gives the schema of a fresh install, keeps every row, and the updated database goes
+# on rating games and keeping standings like a fresh one. Since 0.4.0 the Random Chess schema is
+# an extension of its own: the update is ALTER EXTENSION pg_rating UPDATE, then the takeover
+# (CREATE EXTENSION pg_rating_random_chess VERSION '0.3.0') and its update.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/restore_check.sh"
@@ -18,7 +20,8 @@ tables="users game_services service_accounts service_games pgn_games rankings el
 schema() {
     q -d "$1" -c "SELECT c.relname, u.condition
                   FROM pg_extension x, unnest(x.extconfig, x.extcondition) AS u(oid, condition)
-                  JOIN pg_class c ON c.oid = u.oid WHERE x.extname = 'pg_rating' ORDER BY 1"
+                  JOIN pg_class c ON c.oid = u.oid
+                  WHERE x.extname IN ('pg_rating', 'pg_rating_random_chess') ORDER BY x.extname, 1"
     # (stderr: pg_dump warns of elo_history's foreign key to itself)
     pg_dump --schema-only --binary-upgrade -d "$1" 2>/dev/null \
         | sed -e "s/\(binary_upgrade_create_empty_extension(.*\)'{[0-9,]*}', '{[^}]*}'/\1'{config tables}', '{their filters}'/" \
@@ -46,12 +49,14 @@ for script in "${released[@]}"; do
         psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old"
         q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'"
         psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $fresh" -c "CREATE DATABASE $fresh"
-        q -d "$fresh" -c "CREATE EXTENSION pg_rating"
+        q -d "$fresh" -c "CREATE EXTENSION pg_rating_random_chess CASCADE"
         q -d "$old" -f "$here/$sample.sql"
         q -d "$fresh" -f "$here/$sample.sql"
-        q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE"
-        updated=$(q -d "$old" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_rating'")
-        current=$(q -d "$fresh" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_rating'")
+        q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE" \
+            -c "CREATE EXTENSION pg_rating_random_chess VERSION '0.3.0'" \
+            -c "ALTER EXTENSION pg_rating_random_chess UPDATE"
+        updated=$(q -d "$old" -c "SELECT string_agg(extname || ' ' || extversion, ', ' ORDER BY extname) FROM pg_extension")
+        current=$(q -d "$fresh" -c "SELECT string_agg(extname || ' ' || extversion, ', ' ORDER BY extname) FROM pg_extension")
         if [[ "$updated" != "$current" ]]; then
             echo "$version with $sample: updated to $updated, not $current"; exit 1
         fi

@@ -16,7 +16,7 @@ BEGIN
         SELECT format('GRANT SELECT ON %s TO %s', string_agg(c.oid::regclass::text, ', ' ORDER BY c.relname), app)
         FROM pg_class c
         JOIN pg_depend d ON d.classid = 'pg_class'::regclass AND d.objid = c.oid AND d.deptype = 'e'
-        JOIN pg_extension x ON x.oid = d.refobjid AND x.extname = 'pg_rating'
+        JOIN pg_extension x ON x.oid = d.refobjid AND x.extname = 'pg_rating_random_chess'
         WHERE c.relkind IN ('r', 'v'));
     -- what it records
     EXECUTE format('GRANT INSERT ON %I.service_games, %I.pgn_games, %I.service_accounts, %I.swiss_tournaments TO %s',
@@ -31,6 +31,6 @@ $$;
 REVOKE ALL ON FUNCTION grant_random_chess_app(regrole) FROM PUBLIC;
 
 COMMENT ON FUNCTION grant_random_chess_app(regrole) IS
-    'Grants an application role what the Random Chess app needs: SELECT on every table and view of pg_rating, '
+    'Grants an application role what the Random Chess app needs: SELECT on every table and view of the Random Chess schema, '
     'INSERT on service_games, pgn_games, service_accounts and swiss_tournaments, UPDATE on service_accounts, USAGE '
     'on their sequences, EXECUTE on ranking_with_placement_at_timestamp. Run by the extension''s owner.';

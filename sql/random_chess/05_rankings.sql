@@ -218,6 +218,10 @@ WHERE me.ranking_id = ranking AND me.service_id = 1 AND me.user_id_in_service = 
 GROUP BY me.rating
 $$;
 
+CREATE FUNCTION rebuild_ranking(ranking_id int) RETURNS bigint
+    STRICT VOLATILE PARALLEL UNSAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'rebuild_ranking_wrapper';
+
 CREATE PROCEDURE recalculate_ranking(ranking_id int)
 LANGUAGE sql
 AS $$ SELECT @extschema@.rebuild_ranking(ranking_id) $$;

@@ -11,6 +11,17 @@ CREATE TABLE openings (
 SELECT pg_catalog.pg_extension_config_dump('openings', '');
 SELECT pg_catalog.pg_extension_config_dump('openings_id_seq', '');
 
+CREATE FUNCTION openings_cache_invalidate(openings oid) RETURNS void
+    STRICT VOLATILE PARALLEL UNSAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'openings_cache_invalidate_wrapper';
+CREATE FUNCTION openings_cache_loads() RETURNS bigint
+    STRICT VOLATILE PARALLEL RESTRICTED
+    LANGUAGE c AS 'MODULE_PATHNAME', 'openings_cache_loads_wrapper';
+CREATE FUNCTION load_lichess_openings(tsv text) RETURNS bigint
+    STRICT VOLATILE PARALLEL UNSAFE
+    SET search_path = pg_catalog, @extschema@, pg_temp
+    LANGUAGE c AS 'MODULE_PATHNAME', 'load_lichess_openings_wrapper';
+
 CREATE FUNCTION openings_changed() RETURNS trigger
     LANGUAGE plpgsql AS $$
 BEGIN

@@ -6,6 +6,14 @@
 -- of FIDE C.07 (pg_rating_core::tournament), the performance rating is FIDE's TPR against the
 -- opponents' ratings as of the tournament's start.
 
+CREATE FUNCTION rebuild_tournament_standings(tournament_id int, reread_ratings boolean DEFAULT false)
+    RETURNS bigint
+    STRICT VOLATILE PARALLEL UNSAFE
+    LANGUAGE c AS 'MODULE_PATHNAME', 'rebuild_tournament_standings_wrapper';
+CREATE FUNCTION tournament_trf(tournament_id int) RETURNS text
+    STRICT STABLE PARALLEL RESTRICTED
+    LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_trf_wrapper';
+
 CREATE TABLE swiss_tournaments (
     tournament_id     serial PRIMARY KEY,
     round_count       int NOT NULL CONSTRAINT round_count_positive CHECK (round_count > 0)
