@@ -32,11 +32,16 @@ count_cargo() {
 
 # Formatting and lints of both crates, each a check that passes or fails.
 run_lint() {
-    log "lint: cargo fmt --check, cargo clippy -D warnings"
+    log "lint: cargo fmt --check, Markdown links, cargo clippy -D warnings"
     if cargo fmt --all --check; then
         passed=$((passed + 1)); echo "lint rustfmt ... ok"
     else
         failed=$((failed + 1)); failures+=("cargo fmt --check"); echo "lint rustfmt ... FAILED"
+    fi
+    if python3 scripts/check_links.py; then
+        passed=$((passed + 1)); echo "lint links ... ok"
+    else
+        failed=$((failed + 1)); failures+=("Markdown links"); echo "lint links ... FAILED"
     fi
     if cargo clippy --workspace --all-targets --features pg_test -- -D warnings; then
         passed=$((passed + 1)); echo "lint clippy ... ok"

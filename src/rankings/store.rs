@@ -8,9 +8,9 @@ use std::collections::{HashMap, HashSet};
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::ranking::system::STORED_DECIMALS;
 use pg_rating_core::ranking::{
-    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, Record,
+    GameFacts, GameKey, PlayerState, RankingSettings, RankingWindow, RatedGame, RatingSystem,
+    Record,
 };
-use pg_rating_core::rating::glicko2;
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -476,20 +476,22 @@ impl<'c, 'conn> Store<'c, 'conn> {
             let f = |n: usize| row.get::<f64>(n).ok().flatten().unwrap_or(f64::NAN);
             let id: i32 = row.get(1).ok().flatten().unwrap_or_default();
             let starting = f(5);
-            let system = match row.get::<String>(8).ok().flatten().as_deref() {
-                Some("glicko2") => RatingSystem::Glicko2 {
-                    starting: glicko2::Rating::new(starting, f(10), f(11)),
-                    tau: f(9),
-                    period_micros: row
-                        .get::<Interval>(12)
-                        .ok()
-                        .flatten()
-                        .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
-                    bounds: glicko2::Bounds::default(),
-                },
-                Some("skemino") => RatingSystem::Skemino { starting },
-                _ => RatingSystem::Elo { starting, k: f(7) },
+            let rating_system = row.get::<String>(8).ok().flatten().unwrap_or_default();
+            let settings = RankingSettings {
+                rating_system: &rating_system,
+                starting_elo: starting,
+                k_factor: f(7),
+                glicko2_tau: f(9),
+                starting_rd: f(10),
+                starting_volatility: f(11),
+                rating_period_micros: row
+                    .get::<Interval>(12)
+                    .ok()
+                    .flatten()
+                    .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
             };
+            let system = RatingSystem::from_settings(&settings)
+                .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));
             rankings.push(Ranking {
                 id,
                 window: RankingWindow {

@@ -38,6 +38,44 @@ pub enum RatingSystem {
     },
 }
 
+/// The rating columns of a `rankings` row, as stored.
+#[derive(Clone, Copy, Debug)]
+pub struct RankingSettings<'a> {
+    /// `rating_system`: `elo`, `skemino` or `glicko2`.
+    pub rating_system: &'a str,
+    pub starting_elo: f64,
+    pub k_factor: f64,
+    pub glicko2_tau: f64,
+    pub starting_rd: f64,
+    pub starting_volatility: f64,
+    /// `rating_period` in microseconds; `None` for no growth of the RD between games.
+    pub rating_period_micros: Option<i64>,
+}
+
+impl RatingSystem {
+    /// The rating system a ranking's settings name. An unknown name is an error: a ranking is
+    /// never rated by a system it did not ask for.
+    pub fn from_settings(s: &RankingSettings<'_>) -> Result<RatingSystem, String> {
+        let starting = s.starting_elo;
+        match s.rating_system {
+            "elo" => Ok(RatingSystem::Elo {
+                starting,
+                k: s.k_factor,
+            }),
+            "skemino" => Ok(RatingSystem::Skemino { starting }),
+            "glicko2" => Ok(RatingSystem::Glicko2 {
+                starting: glicko2::Rating::new(starting, s.starting_rd, s.starting_volatility),
+                tau: s.glicko2_tau,
+                period_micros: s.rating_period_micros,
+                bounds: glicko2::Bounds::default(),
+            }),
+            other => Err(format!(
+                "unknown rating system \"{other}\" (elo, skemino or glicko2)"
+            )),
+        }
+    }
+}
+
 /// A player's standing in one ranking.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlayerState {
@@ -177,6 +215,55 @@ impl RatingSystem {
 /// A rating period given as days, for display and tests.
 pub fn period_from_days(days: f64) -> i64 {
     (days * MICROS_PER_DAY) as i64
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use super::*;
+
+    fn settings(name: &str) -> RankingSettings<'_> {
+        RankingSettings {
+            rating_system: name,
+            starting_elo: 800.0,
+            k_factor: 40.0,
+            glicko2_tau: 0.5,
+            starting_rd: 350.0,
+            starting_volatility: 0.06,
+            rating_period_micros: Some(7 * 86_400_000_000),
+        }
+    }
+
+    #[test]
+    fn each_known_rating_system_is_read_with_its_parameters() {
+        assert_eq!(
+            RatingSystem::from_settings(&settings("elo")),
+            Ok(RatingSystem::Elo {
+                starting: 800.0,
+                k: 40.0
+            })
+        );
+        assert_eq!(
+            RatingSystem::from_settings(&settings("skemino")),
+            Ok(RatingSystem::Skemino { starting: 800.0 })
+        );
+        assert_eq!(
+            RatingSystem::from_settings(&settings("glicko2")),
+            Ok(RatingSystem::Glicko2 {
+                starting: glicko2::Rating::new(800.0, 350.0, 0.06),
+                tau: 0.5,
+                period_micros: Some(7 * 86_400_000_000),
+                bounds: glicko2::Bounds::default(),
+            })
+        );
+    }
+
+    #[test]
+    fn an_unknown_rating_system_is_refused_not_rated_as_elo() {
+        for name in ["trueskill", "Elo", "", "glicko"] {
+            let e = RatingSystem::from_settings(&settings(name)).unwrap_err();
+            assert!(e.contains(&format!("\"{name}\"")), "{e}");
+        }
+    }
 }
 
 #[cfg(test)]
