@@ -83,11 +83,9 @@ cluster_stop() {
     CLUSTER_DIR=
 }
 
-# A fresh database with the engine and the Random Chess schema created (the engine alone with
-# `engine` as second argument); prints nothing on success.
+# A fresh database with the engine and the Random Chess schema created; prints nothing on success.
 fresh_database() {
-    local db=$1 extension=pg_rating_random_chess
-    [[ ${2:-} == engine ]] && extension=pg_rating
+    local db=$1
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
-    psql -X -q -d "$db" -c "CREATE EXTENSION $extension CASCADE" >/dev/null
+    psql -X -q -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" >/dev/null
 }

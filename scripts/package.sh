@@ -19,10 +19,10 @@ trap 'rm -rf "$root"' EXIT
 log "cargo pgrx package (release build)"
 cargo pgrx package --pg-config "$PG_CONFIG" --out-dir "$root" >&2
 install_random_chess "$root$("$PG_CONFIG" --sharedir)/extension"
-strip --strip-unneeded "$root$("$PG_CONFIG" --pkglibdir)/pg_rating.so"
+library=$root$("$PG_CONFIG" --pkglibdir)/pg_rating.so
+strip --strip-unneeded "$library"
 
 # The library's own needs: the C library version it links against, and libgcc_s (unwinding).
-library=$root$("$PG_CONFIG" --pkglibdir)/pg_rating.so
 glibc=$(objdump -T "$library" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -uV | tail -n 1)
 
 # The maintainer: DEB_MAINTAINER, else the author of the commit built.

@@ -8,8 +8,7 @@ use std::collections::{HashMap, HashSet};
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::ranking::system::STORED_DECIMALS;
 use pg_rating_core::ranking::{
-    GameFacts, GameKey, PlayerState, RankingSettings, RankingWindow, RatedGame, RatingSystem,
-    Record,
+    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, Record, SystemSettings,
 };
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
@@ -477,11 +476,11 @@ impl<'c, 'conn> Store<'c, 'conn> {
             let id: i32 = row.get(1).ok().flatten().unwrap_or_default();
             let starting = f(5);
             let rating_system = row.get::<String>(8).ok().flatten().unwrap_or_default();
-            let settings = RankingSettings {
+            let settings = SystemSettings {
                 rating_system: &rating_system,
-                starting_elo: starting,
+                starting_rating: starting,
                 k_factor: f(7),
-                glicko2_tau: f(9),
+                tau: f(9),
                 starting_rd: f(10),
                 starting_volatility: f(11),
                 rating_period_micros: row

@@ -54,9 +54,10 @@ extensions=$(psql -X -At -c "SELECT string_agg(extname || ' ' || extversion, ', 
                               FROM pg_extension WHERE extname LIKE 'pg_rating%'")
 echo "extensions: $extensions"
 [[ $extensions == "pg_rating $version, pg_rating_random_chess $version" ]] || { echo "wrong extensions"; exit 1; }
-# the backend's own memory map, read while it runs (superuser: absolute paths are allowed)
-library=$(psql -X -At -c "SELECT current_setting('server_version_num') IS NOT NULL AND game_score('(1-0,TIMEOUT)') = 1" \
-               -c "SELECT pg_read_file('/proc/self/maps')" | grep -o '/[^ ]*pg_rating\.so' | sort -u)
+# the backend's own memory map, read once a call has loaded the library (superuser: absolute paths
+# are allowed)
+library=$(psql -X -At -c "SELECT game_score('(1-0,TIMEOUT)')" -c "SELECT pg_read_file('/proc/self/maps')" \
+              | grep -o '/[^ ]*pg_rating\.so' | sort -u)
 echo "the backend loaded $library"
 [[ $library == "$root/usr/lib/postgresql/15/lib/pg_rating.so" ]] || { echo "not the package's library"; exit 1; }
 ratings=$(psql -X -At -c "SELECT string_agg(user_id_in_service || '=' || round(elo), ' ' ORDER BY user_id_in_service) FROM elo_history")

@@ -2,8 +2,8 @@
 //! player counts as provisional. Settings are checked here, when a ledger is written, so that a
 //! ledger can never reach a state in which a game cannot be rated.
 
-use crate::ranking::system::{PlayerState, RatingSystem};
-use crate::rating::glicko2::{self, MIN_VOLATILITY};
+use crate::ranking::system::{PlayerState, RatingSystem, SystemSettings};
+use crate::rating::glicko2::MIN_VOLATILITY;
 use crate::rating::skemino::MAX_MEAN_RATING;
 use crate::rating::RatingError;
 
@@ -63,34 +63,20 @@ impl LedgerSettings {
     /// The rules these settings give, checked: an unknown rating system or settings under which
     /// a game could not be rated are errors (22023).
     pub fn rules(&self) -> Result<LedgerRules, RatingError> {
-        let system = match self.rating_system.as_str() {
-            "elo" => RatingSystem::Elo {
-                starting: self.starting_rating,
-                k: self.k_factor,
-            },
-            "skemino" => RatingSystem::Skemino {
-                starting: self.starting_rating,
-            },
-            "glicko2" => RatingSystem::Glicko2 {
-                starting: glicko2::Rating::new(
-                    self.starting_rating,
-                    self.starting_rd,
-                    self.starting_volatility,
-                ),
-                tau: self.tau,
-                period_micros: self.rating_period,
-                // a player's RD never grows beyond a newcomer's
-                bounds: glicko2::Bounds {
-                    rd_max: self.starting_rd,
-                    ..glicko2::Bounds::default()
-                },
-            },
-            other => {
-                return Err(bad(format!(
-                    "unknown rating system \"{other}\" (elo, glicko2 or skemino)"
-                )))
-            }
-        };
+        let mut system = RatingSystem::from_settings(&SystemSettings {
+            rating_system: &self.rating_system,
+            starting_rating: self.starting_rating,
+            k_factor: self.k_factor,
+            tau: self.tau,
+            starting_rd: self.starting_rd,
+            starting_volatility: self.starting_volatility,
+            rating_period_micros: self.rating_period,
+        })
+        .map_err(bad)?;
+        if let RatingSystem::Glicko2 { bounds, .. } = &mut system {
+            // a player's RD never grows beyond a newcomer's
+            bounds.rd_max = self.starting_rd;
+        }
         LedgerRules {
             system,
             limits: Limits {
@@ -197,7 +183,7 @@ impl LedgerRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rating::glicko2::Bounds;
+    use crate::rating::glicko2::{self, Bounds};
 
     fn elo(k: f64) -> LedgerRules {
         LedgerRules {

@@ -9,5 +9,5 @@ pub mod window;
 
 pub use record::{appendable, Record};
 pub use replay::{replay, GameKey, RatedGame, RatedPair};
-pub use system::{PlayerState, RankingSettings, RatingSystem};
+pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};

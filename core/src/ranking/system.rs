@@ -38,25 +38,25 @@ pub enum RatingSystem {
     },
 }
 
-/// The rating columns of a `rankings` row, as stored.
+/// The rating settings of a ranking or ledger row, as stored.
 #[derive(Clone, Copy, Debug)]
-pub struct RankingSettings<'a> {
-    /// `rating_system`: `elo`, `skemino` or `glicko2`.
+pub struct SystemSettings<'a> {
+    /// `elo`, `skemino` or `glicko2`.
     pub rating_system: &'a str,
-    pub starting_elo: f64,
+    pub starting_rating: f64,
     pub k_factor: f64,
-    pub glicko2_tau: f64,
+    pub tau: f64,
     pub starting_rd: f64,
     pub starting_volatility: f64,
-    /// `rating_period` in microseconds; `None` for no growth of the RD between games.
+    /// The rating period in microseconds; `None` for no growth of the RD between games.
     pub rating_period_micros: Option<i64>,
 }
 
 impl RatingSystem {
-    /// The rating system a ranking's settings name. An unknown name is an error: a ranking is
-    /// never rated by a system it did not ask for.
-    pub fn from_settings(s: &RankingSettings<'_>) -> Result<RatingSystem, String> {
-        let starting = s.starting_elo;
+    /// The rating system the settings name, with the default Glicko-2 bounds. An unknown name
+    /// is an error: nothing is ever rated by a system it did not ask for.
+    pub fn from_settings(s: &SystemSettings<'_>) -> Result<RatingSystem, String> {
+        let starting = s.starting_rating;
         match s.rating_system {
             "elo" => Ok(RatingSystem::Elo {
                 starting,
@@ -65,12 +65,12 @@ impl RatingSystem {
             "skemino" => Ok(RatingSystem::Skemino { starting }),
             "glicko2" => Ok(RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(starting, s.starting_rd, s.starting_volatility),
-                tau: s.glicko2_tau,
+                tau: s.tau,
                 period_micros: s.rating_period_micros,
                 bounds: glicko2::Bounds::default(),
             }),
             other => Err(format!(
-                "unknown rating system \"{other}\" (elo, skemino or glicko2)"
+                "unknown rating system \"{other}\" (elo, glicko2 or skemino)"
             )),
         }
     }
@@ -221,12 +221,12 @@ pub fn period_from_days(days: f64) -> i64 {
 mod settings_tests {
     use super::*;
 
-    fn settings(name: &str) -> RankingSettings<'_> {
-        RankingSettings {
+    fn settings(name: &str) -> SystemSettings<'_> {
+        SystemSettings {
             rating_system: name,
-            starting_elo: 800.0,
+            starting_rating: 800.0,
             k_factor: 40.0,
-            glicko2_tau: 0.5,
+            tau: 0.5,
             starting_rd: 350.0,
             starting_volatility: 0.06,
             rating_period_micros: Some(7 * 86_400_000_000),
