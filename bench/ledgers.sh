@@ -73,6 +73,7 @@ echo "an appended game: $t_append ms; a game 1,000 games before the end: $t_back
 echo
 echo "4. the writer lock: a game of another ranking / scope while a backdated game is held for 2 s"
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
+CREATE EXTENSION pg_rating_random_chess;   -- its rankings, beside the ledgers measured above
 INSERT INTO users (email, password_hash) SELECT format('p%s@example.com', i), 'h' FROM generate_series(1, 4) i;
 INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
 VALUES ('Bullet', '0', '3 minutes', 0, 800, true, 40), ('Classical', '1 hour', NULL, 0, 800, true, 40);
@@ -95,5 +96,5 @@ hold "INSERT INTO league_matches (id, played_at, white, black, score, league) VA
 sleep 0.5
 t_scope=$(ms ledgers "INSERT INTO league_matches (id, played_at, white, black, score, league) VALUES (-2, now(), 7, 8, 1, 'west')")
 wait
-echo "rankings (0.3.0: one lock for all rankings): a Classical game waited $t_rank ms for a Bullet game"
+echo "Random Chess rankings (one lock for all rankings): a Classical game waited $t_rank ms for a Bullet game"
 echo "ledgers (a lock per ledger and scope): a game of scope west waited $t_scope ms for one of scope east"
