@@ -104,10 +104,11 @@ CREATE TABLE ledger_standings (
     last_game_key  text COLLATE "C" NOT NULL,
     PRIMARY KEY (ledger_id, scope, player)
 )
--- Every game rewrites its players' rows: free space on each page, and no index on a column a
--- game changes, keep those updates HOT (no new index entry, no dead versions for the next
--- probe to walk). A leaderboard sorts the scope's standings.
+-- Every game rewrites its players' rows: free space on each page keeps the new versions on the
+-- page of the old ones.
 WITH (fillfactor = 50);
+-- A leaderboard page reads the scope's best ratings from here instead of sorting the scope.
+CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player);
 
 -- Starting ratings of players who come with one (imported FIDE, chess.com or lichess ratings,
 -- with an offset and an RD): a player's first game starts from the seed instead of the
@@ -212,6 +213,20 @@ SELECT l.name AS ledger, e.scope, e.player, e.game_date, e.game, e.game_key, e.o
        e.volatility_before, e.volatility, e.games, e.wins, e.draws, e.losses, e.peak, e.streak, e.best_streak
 FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id;
 
+-- A player's RD as of now: grown by the rating periods since the last game (Glicko-2 with a
+-- rating period; without one, or without an RD, the RD as stored), at most the starting RD.
+CREATE FUNCTION ledger_rd_now(rating float8, rd float8, volatility float8, last_played timestamptz,
+                              rating_period interval, starting_rd float8)
+RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT CASE WHEN rating_period IS NULL OR rd IS NULL THEN rd
+            ELSE (@extschema@.glicko2_decay(ROW(rating, rd, volatility)::@extschema@.glicko2_rating,
+                    greatest(extract(epoch FROM (now() - last_played)), 0) / extract(epoch FROM rating_period),
+                    starting_rd)).rd
+       END
+$$;
+
 -- Current standings with what is derived at read time: the RD grown by inactivity as of now
 -- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
 CREATE VIEW ledger_standings_now AS
@@ -219,13 +234,9 @@ SELECT l.name AS ledger, s.scope, s.player,
        -- the resets of the seasons that ended since the player's last game, composed
        CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
            AS rating,
-       greatest(
-           CASE WHEN l.rating_period IS NULL OR s.rd IS NULL THEN s.rd
-                ELSE (@extschema@.glicko2_decay(ROW(s.rating, s.rd, s.volatility)::@extschema@.glicko2_rating,
-                        greatest(extract(epoch FROM (now() - s.last_game_date)), 0)
-                        / extract(epoch FROM l.rating_period), l.starting_rd)).rd
-           END,
-           CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
        (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
@@ -256,18 +267,56 @@ CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games
                                    page_size int DEFAULT 50, page int DEFAULT 1)
 RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
                draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE plpgsql STABLE PARALLEL SAFE
 AS $$
-SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
-       s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
-       s.last_played
-FROM @extschema@.ledger_standings_now s
-WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
-  AND s.games >= coalesce(min_games, 0)
-  AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
-  AND (coalesce(include_provisional, true) OR NOT s.provisional)
-ORDER BY s.rating DESC, s.player
-LIMIT greatest(page_size, 0) OFFSET greatest(page_size, 0) * (greatest(page, 1) - 1)
+DECLARE
+    l @extschema@.ledgers;
+    size int := greatest(page_size, 0);
+    upto int := greatest(page_size, 0) * greatest(page, 1);
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x WHERE x.name = ledger_leaderboard.ledger;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
+        -- No season has ended: the ratings are those stored, and a page is read in the order of
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top).
+        RETURN QUERY
+        SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
+               t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
+               t.provisional, t.last_game_date
+        FROM (SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                     (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                     s.last_game_date
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true)
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+              ORDER BY s.rating DESC, s.player
+              LIMIT upto) t
+        ORDER BY t.rating DESC, t.player
+        OFFSET upto - size;
+        RETURN;
+    END IF;
+    -- Seasons ended: each player's rating is reset by those that ended since the player's last
+    -- game, which changes the order; the scope is sorted.
+    RETURN QUERY
+    SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
+           s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
+           s.last_played
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional)
+    ORDER BY s.rating DESC, s.player
+    LIMIT size OFFSET upto - size;
+END
 $$;
 
 CREATE FUNCTION ledger_rating_at(ledger text, player text, at timestamptz, scope text DEFAULT '')
@@ -350,7 +399,11 @@ COMMENT ON VIEW ledger_standings_now IS
     'flag, opponents'' average and linear performance (average + 400 (wins - losses) / games).';
 COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) IS
     'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
-    'filters; conservative = rating - 2 RD.';
+    'filters; conservative = rating - 2 RD. Reads only the rows down to the page (ledger_standings_by_rating) '
+    'unless a season of the scope has ended, whose resets reorder the scope.';
+COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8) IS
+    'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
+    'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; the starting rating before any.';
 COMMENT ON FUNCTION ledger_player_rank(text, text, text) IS

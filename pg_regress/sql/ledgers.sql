@@ -221,6 +221,24 @@ SELECT pg_temp.same_as_rebuild('seasonal') AS same_without_it,
        (SELECT count(*) FROM ledger_history WHERE ledger = 'seasonal' AND rd_before = 200) AS reset_rds_left;
 INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull) SELECT id, 'Bad', '2025-07-01', 2 FROM ledgers WHERE name = 'seasonal';
 
+-- a leaderboard page (read down the rating index, or sorted when a season has ended) is the page
+-- of the scope's standings as of now sorted whole, for every ledger, scope and filter
+SELECT count(*) AS pages_checked,
+       count(*) FILTER (WHERE got IS DISTINCT FROM expected) AS pages_differing
+FROM (SELECT DISTINCT ledger, scope FROM ledger_standings_now) s
+CROSS JOIN (VALUES (0, NULL::float8, true, 50, 1), (2, NULL, true, 2, 2), (0, 150, true, 3, 1),
+                   (0, NULL, false, 1, 3), (1, 300, false, 2, 1), (0, NULL, true, 0, 1)) AS f(g, r, p, size, page)
+CROSS JOIN LATERAL (
+    SELECT (SELECT array_agg(ROW(b.rank, b.player, b.rating, b.rd, b.provisional) ORDER BY b.rating DESC, b.player)
+            FROM ledger_leaderboard(s.ledger, s.scope, f.g, f.r, f.p, f.size, f.page) b) AS got,
+           (SELECT array_agg(ROW(x.rank, x.player, x.rating, x.rd, x.provisional) ORDER BY x.rating DESC, x.player)
+            FROM (SELECT (dense_rank() OVER (ORDER BY n.rating DESC))::int AS rank, n.player, n.rating, n.rd,
+                         n.provisional
+                  FROM ledger_standings_now n
+                  WHERE n.ledger = s.ledger AND n.scope = s.scope AND n.games >= f.g
+                    AND (f.r IS NULL OR n.rd IS NULL OR n.rd <= f.r) AND (f.p OR NOT n.provisional)
+                  ORDER BY n.rating DESC, n.player LIMIT f.size OFFSET f.size * (f.page - 1)) x) AS expected) c;
+
 -- an attached table's filter is the application's SQL: it cannot write derived rows either
 CREATE FUNCTION forge_rating() RETURNS boolean LANGUAGE sql AS 'UPDATE ledger_standings SET rating = 9999 RETURNING true';
 CREATE TABLE forged_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);

@@ -137,6 +137,27 @@ SELECT count(*) AS rows_of_player_6 FROM swiss_tournament_standings WHERE user_i
 SELECT tournament_trf(1);
 SELECT tournament_trf(99);
 
+-- byes of half a point and zero (TRF H and Z): points and codes, kept incrementally as a rebuild
+-- computes them; a bye's points corrected; a value other than 1, 0.5 or 0 refused
+INSERT INTO byes (tournament_id, round, user_id_in_service, points) VALUES (1, 4, '1', 0.5), (1, 4, '2', 0);
+SELECT user_id_in_service, round, opponent_no, colour, result, points_x2
+FROM swiss_tournament_standings WHERE tournament_id = 1 AND round = 4 ORDER BY player_no;
+SELECT place, user_id_in_service, points, buchholz FROM swiss_tournaments_detailed_standings
+WHERE tournament_id = 1 AND round = 4 ORDER BY place;
+SELECT substr(line, 1, 8) AS player, substr(line, 92) AS rounds
+FROM regexp_split_to_table(tournament_trf(1), E'\n') AS line WHERE line LIKE '001%';
+CREATE TEMP TABLE incremental AS SELECT * FROM swiss_tournament_standings WHERE tournament_id = 1;
+SELECT rebuild_tournament_standings(1) > 0 AS rebuilt;
+SELECT count(*) AS rows_differing_from_the_rebuild
+FROM ((TABLE incremental EXCEPT SELECT * FROM swiss_tournament_standings WHERE tournament_id = 1)
+      UNION ALL (SELECT * FROM swiss_tournament_standings WHERE tournament_id = 1 EXCEPT TABLE incremental)) d;
+UPDATE byes SET points = 1 WHERE tournament_id = 1 AND round = 4 AND user_id_in_service = '1';
+SELECT user_id_in_service, result, points_x2 FROM swiss_tournament_standings
+WHERE tournament_id = 1 AND round = 4 AND user_id_in_service IN ('1', '2') ORDER BY player_no;
+INSERT INTO byes (tournament_id, round, user_id_in_service, points) VALUES (1, 4, '3', 2);
+DELETE FROM byes WHERE tournament_id = 1 AND round = 4;
+SELECT max(round) AS last_round FROM swiss_tournament_standings WHERE tournament_id = 1;
+
 -- reading one round is an index scan, without a sort
 EXPLAIN (COSTS OFF) SELECT * FROM swiss_tournaments_round_standings WHERE tournament_id = 1 AND round = 3;
 

@@ -57,7 +57,9 @@ CREATE TABLE byes (
     CONSTRAINT one_bye_per_round UNIQUE (tournament_id, round, user_id_in_service),
     -- the player must be registered; removing the player removes its byes
     CONSTRAINT bye_player_registered FOREIGN KEY (tournament_id, user_id_in_service)
-        REFERENCES tournaments_players (tournament_id, user_id_in_service) ON DELETE CASCADE
+        REFERENCES tournaments_players (tournament_id, user_id_in_service) ON DELETE CASCADE,
+    -- 1: the pairing-allocated bye (TRF U), the app's; 0.5 and 0: requested byes (TRF H, Z)
+    points             numeric(2, 1) NOT NULL DEFAULT 1 CONSTRAINT bye_points_known CHECK (points IN (0, 0.5, 1))
 );
 CREATE INDEX byes_by_round ON byes (tournament_id, round);
 
@@ -268,7 +270,9 @@ COMMENT ON TABLE tournaments_games IS
     'position and clock equal the tournament''s, both players are registered and neither has another game or a bye '
     'in that round. A decisive ABANDONMENT without a move is a forfeit.';
 COMMENT ON TABLE byes IS
-    'Pairing-allocated byes, one point each (TRF code U); the player must be registered and have no game that round.';
+    'Byes; the player must be registered and have no game that round. points: 1 (the default) a pairing-allocated '
+    'bye (TRF code U), 0.5 a half-point bye (H), 0 a zero-point bye (Z), which FIDE C.07 article 16 counts as requested '
+    'byes in the tie-breaks.';
 COMMENT ON TABLE tournaments_ranking_reqs IS 'Minimum current rating in a ranking to join a tournament.';
 COMMENT ON TABLE tournaments_ranked_games_reqs IS 'Minimum number of rated games in a ranking to join a tournament.';
 COMMENT ON VIEW tournaments_reqs IS 'Both kinds of requirements: game_count or required_value is NULL.';
@@ -307,6 +311,7 @@ COMMENT ON FUNCTION rebuild_tournament_standings(int, boolean) IS
 COMMENT ON FUNCTION tournament_trf(int) IS
     'The FIDE TRF-16 report of a tournament after its last round: 012/042/052/062/072/092/XXR and one 001 line per '
     'player (starting rank by pairing number, rating as of the start, points, rank, per round opponent, colour, '
-    'result: 1 = 0, W D L without a move, + - forfeits, U bye, Z absent).';
+    'result: 1 = 0, W D L without a move, + - forfeits, U pairing-allocated bye, H half-point bye, Z zero-point bye or '
+    'absent).';
 COMMENT ON FUNCTION tournament_tie_break_order(text) IS
     'Canonical spelling of a tie-break order (''bh-c1, sb'' -> ''BH-C1, SB''); error 22023 on an unknown or repeated code.';

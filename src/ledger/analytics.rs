@@ -73,7 +73,9 @@ fn ledger_prediction_quality(
                              ELSE floor(e.rating_before / $4) * $4 END AS band_low,
                         e.expected, e.score
                  FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id
-                 WHERE l.name = $1 AND ($2::text IS NULL OR e.scope = $2)",
+                 WHERE l.name = $1 AND ($2::text IS NULL OR e.scope = $2)
+                 -- one order, so that the sums are the same to the last bit wherever they run
+                 ORDER BY e.scope, e.player, e.game_date, e.game_key",
                 None,
                 &[ledger.into(), scope.into(), period.into(), rating_band.into()],
             )

@@ -5,6 +5,7 @@
 
 mod analytics;
 mod attachment;
+mod rows;
 mod store;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};

@@ -11,6 +11,7 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
+use super::rows::{Kind, RowWriter, Value};
 use crate::error::raise;
 
 /// A `ledgers` row as the writer needs it.
@@ -438,6 +439,19 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         scope: &str,
         players: Vec<String>,
     ) -> HashMap<String, (Standing, LedgerKey)> {
+        // A game's two players are looked up one by one: the plan of a lookup by array would be
+        // made anew for every game (only a custom plan knows the array's length).
+        if players.len() <= 2 {
+            let mut out = HashMap::new();
+            for player in players {
+                let rows = self.run(
+                    "SELECT * FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = $3",
+                    &[ledger.into(), scope.into(), player.into()],
+                );
+                out.extend(by_player(rows, "last_game_date", "last_game_key"));
+            }
+            return out;
+        }
         let rows = self.run(
             "SELECT s.* FROM unnest($3::text[]) AS u(player)
              CROSS JOIN LATERAL (
@@ -606,53 +620,30 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         if entries.is_empty() {
             return;
         }
-        let f = |g: &dyn Fn(&Entry) -> f64| -> Vec<f64> { entries.iter().map(g).collect() };
-        let o = |g: &dyn Fn(&Entry) -> Option<f64>| -> Vec<Option<f64>> {
-            entries.iter().map(g).collect()
-        };
-        let i = |g: &dyn Fn(&Entry) -> i32| -> Vec<i32> { entries.iter().map(g).collect() };
-        let players: Vec<&str> = entries.iter().map(|e| e.player.as_str()).collect();
-        let opponents: Vec<&str> = entries.iter().map(|e| e.opponent.as_str()).collect();
-        let keys: Vec<&str> = entries.iter().map(|e| e.key.id.as_str()).collect();
-        let games: Vec<String> = entries.iter().map(|e| game(&e.key.id)).collect();
-        let dates: Vec<TimestampWithTimeZone> =
-            entries.iter().map(|e| timestamp(e.key.at)).collect();
-        self.run(
-            "INSERT INTO ledger_entries (ledger_id, scope, player, game_date, game_key, game, opponent, score, expected,
-                                         rating_before, rating, rd_before, rd, volatility_before, volatility, games,
-                                         wins, draws, losses, peak, streak, best_streak, opponents_sum, score_sum)
-             SELECT $1, $2, u.* FROM unnest($3::text[], $4::timestamptz[], $5::text[], $24::text[], $6::text[],
-                                              $7::float8[], $8::float8[], $9::float8[], $10::float8[], $11::float8[],
-                                              $12::float8[], $13::float8[], $14::float8[], $15::int4[], $16::int4[],
-                                              $17::int4[], $18::int4[], $19::float8[], $20::int4[], $21::int4[],
-                                              $22::float8[], $23::float8[]) AS u",
-            &[
-                ledger.into(),
-                scope.into(),
-                players.into(),
-                dates.into(),
-                keys.into(),
-                opponents.into(),
-                f(&|e| e.score).into(),
-                f(&|e| e.expected).into(),
-                f(&|e| e.before.state.rating).into(),
-                f(&|e| e.after.state.rating).into(),
-                o(&|e| e.before.state.rd).into(),
-                o(&|e| e.after.state.rd).into(),
-                o(&|e| e.before.state.volatility).into(),
-                o(&|e| e.after.state.volatility).into(),
-                i(&|e| e.after.games).into(),
-                i(&|e| e.after.wins).into(),
-                i(&|e| e.after.draws).into(),
-                i(&|e| e.after.losses).into(),
-                f(&|e| e.after.peak).into(),
-                i(&|e| e.after.streak).into(),
-                i(&|e| e.after.best_streak).into(),
-                f(&|e| e.after.opponents_sum).into(),
-                f(&|e| e.after.score_sum).into(),
-                games.into(),
-            ],
-        );
+        // In the order of the table's key: each index page is visited once, not once per game.
+        let mut ordered: Vec<&Entry> = entries.iter().collect();
+        ordered.sort_unstable_by(|a, b| (&a.player, &a.key).cmp(&(&b.player, &b.key)));
+        let rows = ordered
+            .into_iter()
+            .map(|e| {
+                let mut row = vec![
+                    Value::Text(e.player.clone()),
+                    Value::Time(timestamp(e.key.at)),
+                    Value::Text(e.key.id.clone()),
+                    Value::Text(game(&e.key.id)),
+                    Value::Text(e.opponent.clone()),
+                    Value::Float(e.score),
+                    Value::Float(e.expected),
+                    Value::Float(e.before.state.rating),
+                    Value::MaybeFloat(e.before.state.rd),
+                    Value::MaybeFloat(e.before.state.volatility),
+                ];
+                row.extend(standing_values(&e.after));
+                row
+            })
+            .collect();
+        let (sql, args) = ENTRIES.statement(ledger, scope, rows);
+        self.run(&sql, &args);
     }
 
     /// Writes the standings of players with games, and removes those of players left without.
@@ -672,52 +663,102 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         if rows.is_empty() {
             return;
         }
-        let f =
-            |g: &dyn Fn(&Standing) -> f64| -> Vec<f64> { rows.iter().map(|r| g(&r.1)).collect() };
-        let o = |g: &dyn Fn(&Standing) -> Option<f64>| -> Vec<Option<f64>> {
-            rows.iter().map(|r| g(&r.1)).collect()
-        };
-        let i =
-            |g: &dyn Fn(&Standing) -> i32| -> Vec<i32> { rows.iter().map(|r| g(&r.1)).collect() };
-        let players: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
-        let dates: Vec<TimestampWithTimeZone> = rows.iter().map(|r| timestamp(r.2.at)).collect();
-        let keys: Vec<&str> = rows.iter().map(|r| r.2.id.as_str()).collect();
-        self.run(
-            "INSERT INTO ledger_standings AS s (ledger_id, scope, player, rating, rd, volatility, games, wins, draws,
-                                                losses, peak, streak, best_streak, opponents_sum, score_sum,
-                                                last_game_date, last_game_key)
-             SELECT $1, $2, u.* FROM unnest($3::text[], $4::float8[], $5::float8[], $6::float8[], $7::int4[],
-                                              $8::int4[], $9::int4[], $10::int4[], $11::float8[], $12::int4[],
-                                              $13::int4[], $14::float8[], $15::float8[], $16::timestamptz[],
-                                              $17::text[]) AS u
-             ON CONFLICT (ledger_id, scope, player) DO UPDATE SET
-                 rating = EXCLUDED.rating, rd = EXCLUDED.rd, volatility = EXCLUDED.volatility, games = EXCLUDED.games,
-                 wins = EXCLUDED.wins, draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak = EXCLUDED.peak,
-                 streak = EXCLUDED.streak, best_streak = EXCLUDED.best_streak, opponents_sum = EXCLUDED.opponents_sum,
-                 score_sum = EXCLUDED.score_sum, last_game_date = EXCLUDED.last_game_date,
-                 last_game_key = EXCLUDED.last_game_key",
-            &[
-                ledger.into(),
-                scope.into(),
-                players.into(),
-                f(&|s| s.state.rating).into(),
-                o(&|s| s.state.rd).into(),
-                o(&|s| s.state.volatility).into(),
-                i(&|s| s.games).into(),
-                i(&|s| s.wins).into(),
-                i(&|s| s.draws).into(),
-                i(&|s| s.losses).into(),
-                f(&|s| s.peak).into(),
-                i(&|s| s.streak).into(),
-                i(&|s| s.best_streak).into(),
-                f(&|s| s.opponents_sum).into(),
-                f(&|s| s.score_sum).into(),
-                dates.into(),
-                keys.into(),
-            ],
-        );
+        let rows = rows
+            .iter()
+            .map(|(player, standing, key)| {
+                let mut row = vec![
+                    Value::Text(player.clone()),
+                    Value::Time(timestamp(key.at)),
+                    Value::Text(key.id.clone()),
+                ];
+                row.extend(standing_values(standing));
+                row
+            })
+            .collect();
+        let (sql, args) = STANDINGS.statement(ledger, scope, rows);
+        self.run(&sql, &args);
     }
 }
+
+/// The columns of a standing, in entries (after the game) and standings rows alike.
+const STANDING_COLUMNS: [(&str, Kind); 12] = [
+    ("rating", Kind::Float),
+    ("rd", Kind::Float),
+    ("volatility", Kind::Float),
+    ("games", Kind::Int),
+    ("wins", Kind::Int),
+    ("draws", Kind::Int),
+    ("losses", Kind::Int),
+    ("peak", Kind::Float),
+    ("streak", Kind::Int),
+    ("best_streak", Kind::Int),
+    ("opponents_sum", Kind::Float),
+    ("score_sum", Kind::Float),
+];
+
+fn standing_values(s: &Standing) -> [Value; 12] {
+    [
+        Value::Float(s.state.rating),
+        Value::MaybeFloat(s.state.rd),
+        Value::MaybeFloat(s.state.volatility),
+        Value::Int(s.games),
+        Value::Int(s.wins),
+        Value::Int(s.draws),
+        Value::Int(s.losses),
+        Value::Float(s.peak),
+        Value::Int(s.streak),
+        Value::Int(s.best_streak),
+        Value::Float(s.opponents_sum),
+        Value::Float(s.score_sum),
+    ]
+}
+
+const fn with_standing<const N: usize, const M: usize>(
+    head: [(&'static str, Kind); N],
+) -> [(&'static str, Kind); M] {
+    let mut out = [("", Kind::Float); M];
+    let mut i = 0;
+    while i < N {
+        out[i] = head[i];
+        i += 1;
+    }
+    while i < M {
+        out[i] = STANDING_COLUMNS[i - N];
+        i += 1;
+    }
+    out
+}
+
+const ENTRY_COLUMNS: [(&str, Kind); 22] = with_standing([
+    ("player", Kind::Text),
+    ("game_date", Kind::Time),
+    ("game_key", Kind::Text),
+    ("game", Kind::Text),
+    ("opponent", Kind::Text),
+    ("score", Kind::Float),
+    ("expected", Kind::Float),
+    ("rating_before", Kind::Float),
+    ("rd_before", Kind::Float),
+    ("volatility_before", Kind::Float),
+]);
+
+const STANDINGS_COLUMNS: [(&str, Kind); 15] = with_standing([
+    ("player", Kind::Text),
+    ("last_game_date", Kind::Time),
+    ("last_game_key", Kind::Text),
+]);
+
+static ENTRIES: RowWriter = RowWriter {
+    table: "ledger_entries",
+    columns: &ENTRY_COLUMNS,
+    upsert: false,
+};
+
+static STANDINGS: RowWriter = RowWriter {
+    table: "ledger_standings",
+    columns: &STANDINGS_COLUMNS,
+    upsert: true,
+};
 
 /// The settings of a `ledgers` row.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use pg_rating_core::result::{GameEndReason, GameEndType};
 use pg_rating_core::tournament::{
-    classify_game, sort_key, standings, values_after, ByeKind, CardSource, Colour, Edition, Entry,
-    GameKind, Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
+    classify_game, game_entries, sort_key, standings, values_after, ByeKind, CardSource, Edition,
+    Entry, GameKind, Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -63,109 +63,25 @@ impl GameFacts {
 
     /// The two entries of the game: White's and Black's.
     pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (Entry, Entry) {
-        let w = self.white_outcome();
-        match self.kind() {
-            GameKind::Forfeit => (
-                Entry::Forfeit {
-                    opponent: black,
-                    colour: Colour::White,
-                    won: w == Outcome::Win,
-                },
-                Entry::Forfeit {
-                    opponent: white,
-                    colour: Colour::Black,
-                    won: w == Outcome::Loss,
-                },
-            ),
-            k => {
-                let moved = k == GameKind::Played;
-                (
-                    Entry::Game {
-                        opponent: black,
-                        colour: Colour::White,
-                        outcome: w,
-                        moved,
-                    },
-                    Entry::Game {
-                        opponent: white,
-                        colour: Colour::Black,
-                        outcome: w.reversed(),
-                        moved,
-                    },
-                )
-            }
-        }
+        game_entries(white, black, self.white_outcome(), self.kind())
+            .unwrap_or_else(|e| internal(format!("a tournament game: {e}")))
     }
 }
 
-/// An entry as stored: opponent's pairing number, colour (`w`, `b`, `-`), TRF-16 result code.
-pub fn encode(e: Entry) -> (Option<i32>, &'static str, &'static str) {
-    let col = |c: Colour| if c == Colour::White { "w" } else { "b" };
-    match e {
-        Entry::Game {
-            opponent,
-            colour,
-            outcome,
-            moved,
-        } => {
-            let r = match (outcome, moved) {
-                (Outcome::Win, true) => "1",
-                (Outcome::Draw, true) => "=",
-                (Outcome::Loss, true) => "0",
-                (Outcome::Win, false) => "W",
-                (Outcome::Draw, false) => "D",
-                (Outcome::Loss, false) => "L",
-            };
-            (Some(opponent as i32), col(colour), r)
-        }
-        Entry::Forfeit {
-            opponent,
-            colour,
-            won,
-        } => (
-            Some(opponent as i32),
-            col(colour),
-            if won { "+" } else { "-" },
-        ),
-        Entry::Bye(_) => (None, "-", "U"),
-        Entry::Absent => (None, "-", "Z"),
-    }
+/// An entry as stored: the opponent's pairing number and the TRF-16 colour and result letters
+/// (`pg_rating_core::tournament::codes`).
+pub fn encode(e: Entry) -> (Option<i32>, String, String) {
+    (
+        e.opponent().map(|o| o as i32),
+        e.colour_code().to_string(),
+        e.result_code().to_string(),
+    )
 }
 
-/// The inverse of [`encode`].
-pub fn decode(opponent: Option<i32>, colour: &str, result: &str) -> Entry {
-    let colour = if colour == "b" {
-        Colour::Black
-    } else {
-        Colour::White
-    };
-    let opp = opponent.unwrap_or(0) as PlayerNo;
-    let game = |outcome, moved| Entry::Game {
-        opponent: opp,
-        colour,
-        outcome,
-        moved,
-    };
-    match result {
-        "1" => game(Outcome::Win, true),
-        "=" => game(Outcome::Draw, true),
-        "0" => game(Outcome::Loss, true),
-        "W" => game(Outcome::Win, false),
-        "D" => game(Outcome::Draw, false),
-        "L" => game(Outcome::Loss, false),
-        "+" => Entry::Forfeit {
-            opponent: opp,
-            colour,
-            won: true,
-        },
-        "-" => Entry::Forfeit {
-            opponent: opp,
-            colour,
-            won: false,
-        },
-        "U" => Entry::Bye(ByeKind::PairingAllocated),
-        _ => Entry::Absent,
-    }
+/// The entry of a stored row; letters no entry writes are an internal error.
+pub fn decode(opponent: Option<i32>, colour: char, result: char) -> Entry {
+    Entry::from_codes(opponent.map(|o| o as PlayerNo), colour, result)
+        .unwrap_or_else(|e| internal(format!("a stored round entry: {e}")))
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -539,7 +455,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 .unwrap_or_else(fail);
         }
         let rows = self.query(
-            "SELECT round, user_id_in_service::text FROM byes WHERE tournament_id = $1 ORDER BY round",
+            // (a 0.4.0 schema, before its update, has no points: every bye is worth one)
+            "SELECT round, user_id_in_service::text,
+                    round(coalesce((to_jsonb(b) ->> 'points')::numeric, 1) * 2)::int AS half_points
+             FROM byes b WHERE tournament_id = $1 ORDER BY b.round",
             &[t.into()],
         );
         for row in rows {
@@ -549,9 +468,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
                     "tournament {t}: a bye of round {round} has an unregistered player"
                 ))
             };
-            tournament
-                .add_bye(round, p, ByeKind::PairingAllocated)
-                .unwrap_or_else(fail);
+            let kind = ByeKind::worth(int(&row, 3).unwrap_or(2))
+                .unwrap_or_else(|e| internal(format!("tournament {t}: {e}")));
+            tournament.add_bye(round, p, kind).unwrap_or_else(fail);
         }
         Some(Loaded {
             tournament,
@@ -586,30 +505,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 HashMap::new()
             };
             for (i, v) in values.iter().enumerate() {
-                let entry = tour.card(i as PlayerNo)[s as usize - 1];
-                let entry = match entry {
-                    Entry::Game {
-                        opponent,
-                        colour,
-                        outcome,
-                        moved,
-                    } => Entry::Game {
-                        opponent: loaded.player_no[opponent as usize] as PlayerNo,
-                        colour,
-                        outcome,
-                        moved,
-                    },
-                    Entry::Forfeit {
-                        opponent,
-                        colour,
-                        won,
-                    } => Entry::Forfeit {
-                        opponent: loaded.player_no[opponent as usize] as PlayerNo,
-                        colour,
-                        won,
-                    },
-                    e => e,
-                };
+                let entry = tour.card(i as PlayerNo)[s as usize - 1]
+                    .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
                 let (opp, colour, result) = encode(entry);
                 let rank = ranks.get(&(i as PlayerNo));
                 let vals = [
@@ -745,17 +642,16 @@ impl CardSource for StoredCards<'_, '_, '_> {
                 .ok()
                 .flatten()
                 .unwrap_or_default();
-            let codes = text(&row, 4);
-            let codes = codes.as_bytes();
+            let codes: Vec<char> = text(&row, 4).chars().collect();
+            if codes.len() != 2 * opponents.len() {
+                internal(format!(
+                    "player {p}: its rounds' letters do not match its rounds"
+                ));
+            }
             let card = opponents
                 .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    let pair = codes.get(2 * i..2 * i + 2).unwrap_or(b"-Z");
-                    let (c, r) = (&pair[..1], &pair[1..]);
-                    let as_str = |b: &[u8]| std::str::from_utf8(b).unwrap_or("-").to_owned();
-                    decode(o.filter(|&x| x >= 0), &as_str(c), &as_str(r))
-                })
+                .zip(codes.chunks(2))
+                .map(|(o, pair)| decode(o.filter(|&x| x >= 0), pair[0], pair[1]))
                 .collect();
             cards.insert(p, (card, int(&row, 2)));
         }

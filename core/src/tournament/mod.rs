@@ -35,6 +35,7 @@
 //! its dummy opponent always has the participant's own score, without the caps of 16.4.1 and
 //! 16.4.2. See [`tiebreak`] for each rule and its article.
 
+mod codes;
 pub mod standings;
 pub mod tiebreak;
 pub mod trf;
@@ -113,6 +114,21 @@ pub enum ByeKind {
 }
 
 impl ByeKind {
+    /// The bye worth `half_points` (a `byes` row's points, doubled): one point is the
+    /// pairing-allocated bye (the bye of Random Chess's data), half a point and zero are
+    /// requested byes.
+    pub fn worth(half_points: i32) -> Result<ByeKind> {
+        match half_points {
+            2 => Ok(ByeKind::PairingAllocated),
+            1 => Ok(ByeKind::Half),
+            0 => Ok(ByeKind::Zero),
+            _ => Err(TournamentError::invalid(format!(
+                "a bye is worth 1, 0.5 or 0 points, not {}",
+                f64::from(half_points) / 2.0
+            ))),
+        }
+    }
+
     pub fn half_points(self) -> i32 {
         match self {
             ByeKind::PairingAllocated | ByeKind::Full => 2,
@@ -163,6 +179,33 @@ impl Entry {
             _ => None,
         }
     }
+
+    /// The entry with its opponent renumbered by `number` (e.g. into pairing numbers).
+    pub fn with_opponent(self, number: impl Fn(PlayerNo) -> PlayerNo) -> Entry {
+        match self {
+            Entry::Game {
+                opponent,
+                colour,
+                outcome,
+                moved,
+            } => Entry::Game {
+                opponent: number(opponent),
+                colour,
+                outcome,
+                moved,
+            },
+            Entry::Forfeit {
+                opponent,
+                colour,
+                won,
+            } => Entry::Forfeit {
+                opponent: number(opponent),
+                colour,
+                won,
+            },
+            e => e,
+        }
+    }
 }
 
 /// How a tournament game counts (see the module documentation for the rule).
@@ -185,6 +228,53 @@ pub fn classify_game(end: GameEndType, reason: GameEndReason, move_count: usize)
         (_, _, 0) => GameKind::NoMove,
         _ => GameKind::Played,
     }
+}
+
+/// White's and Black's entries of a game between `white` and `black`; `white_outcome` is
+/// White's result. A forfeit cannot be a draw.
+pub fn game_entries(
+    white: PlayerNo,
+    black: PlayerNo,
+    white_outcome: Outcome,
+    kind: GameKind,
+) -> Result<(Entry, Entry)> {
+    let black_outcome = white_outcome.reversed();
+    Ok(match kind {
+        GameKind::Forfeit => {
+            if white_outcome == Outcome::Draw {
+                return Err(TournamentError::invalid("a forfeit cannot be a draw"));
+            }
+            (
+                Entry::Forfeit {
+                    opponent: black,
+                    colour: Colour::White,
+                    won: white_outcome == Outcome::Win,
+                },
+                Entry::Forfeit {
+                    opponent: white,
+                    colour: Colour::Black,
+                    won: black_outcome == Outcome::Win,
+                },
+            )
+        }
+        GameKind::Played | GameKind::NoMove => {
+            let moved = kind == GameKind::Played;
+            (
+                Entry::Game {
+                    opponent: black,
+                    colour: Colour::White,
+                    outcome: white_outcome,
+                    moved,
+                },
+                Entry::Game {
+                    opponent: white,
+                    colour: Colour::Black,
+                    outcome: black_outcome,
+                    moved,
+                },
+            )
+        }
+    })
 }
 
 /// What went wrong, one SQLSTATE each.
@@ -363,43 +453,7 @@ impl Tournament {
         }
         self.check_free(w, r, round)?;
         self.check_free(b, r, round)?;
-        let black_outcome = white_outcome.reversed();
-        let (we, be) = match kind {
-            GameKind::Forfeit => {
-                if white_outcome == Outcome::Draw {
-                    return Err(TournamentError::invalid("a forfeit cannot be a draw"));
-                }
-                (
-                    Entry::Forfeit {
-                        opponent: black,
-                        colour: Colour::White,
-                        won: white_outcome == Outcome::Win,
-                    },
-                    Entry::Forfeit {
-                        opponent: white,
-                        colour: Colour::Black,
-                        won: black_outcome == Outcome::Win,
-                    },
-                )
-            }
-            GameKind::Played | GameKind::NoMove => {
-                let moved = kind == GameKind::Played;
-                (
-                    Entry::Game {
-                        opponent: black,
-                        colour: Colour::White,
-                        outcome: white_outcome,
-                        moved,
-                    },
-                    Entry::Game {
-                        opponent: white,
-                        colour: Colour::Black,
-                        outcome: black_outcome,
-                        moved,
-                    },
-                )
-            }
-        };
+        let (we, be) = game_entries(white, black, white_outcome, kind)?;
         self.cards[w][r] = we;
         self.cards[b][r] = be;
         Ok(())

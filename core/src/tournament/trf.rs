@@ -24,7 +24,7 @@
 
 use super::standings::standings;
 use super::tiebreak::{Edition, TieBreak};
-use super::{ByeKind, Colour, Entry, Outcome, PlayerNo, Result, Tournament, TournamentError};
+use super::{Entry, PlayerNo, Result, Tournament, TournamentError};
 
 /// What TRF needs beyond the results.
 #[derive(Clone, Debug, Default)]
@@ -51,34 +51,11 @@ fn clean(s: &str) -> String {
 }
 
 fn round_block(e: Entry) -> String {
-    let colour = |c: Colour| if c == Colour::White { 'w' } else { 'b' };
-    let (opp, col, res) = match e {
-        Entry::Game {
-            opponent,
-            colour: c,
-            outcome,
-            moved,
-        } => {
-            let r = match (outcome, moved) {
-                (Outcome::Win, true) => '1',
-                (Outcome::Draw, true) => '=',
-                (Outcome::Loss, true) => '0',
-                (Outcome::Win, false) => 'W',
-                (Outcome::Draw, false) => 'D',
-                (Outcome::Loss, false) => 'L',
-            };
-            (opponent + 1, colour(c), r)
-        }
-        Entry::Forfeit {
-            opponent,
-            colour: c,
-            won,
-        } => (opponent + 1, colour(c), if won { '+' } else { '-' }),
-        Entry::Bye(ByeKind::PairingAllocated) => (0, '-', 'U'),
-        Entry::Bye(ByeKind::Full) => (0, '-', 'F'),
-        Entry::Bye(ByeKind::Half) => (0, '-', 'H'),
-        Entry::Bye(ByeKind::Zero) | Entry::Absent => (0, '-', 'Z'),
-    };
+    let (opp, col, res) = (
+        e.opponent().map_or(0, |o| o + 1),
+        e.colour_code(),
+        e.result_code(),
+    );
     let opp = if opp == 0 {
         "0000".to_string()
     } else {

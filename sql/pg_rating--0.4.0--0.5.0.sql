@@ -1,0 +1,106 @@
+-- pg_rating 0.4.0 -> 0.5.0: a leaderboard page no longer sorts the whole scope.
+--
+-- ledger_standings gets an index by rating (built here: on a large ledger this takes a moment
+-- and holds a SHARE lock on ledger_standings, so ledger writers wait for it); ledger_leaderboard
+-- reads a page from it unless a season of the scope has ended; the RD as of now is one function,
+-- ledger_rd_now, shared by ledger_standings_now and the leaderboard. No row changes.
+
+CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player);
+
+CREATE FUNCTION ledger_rd_now(rating float8, rd float8, volatility float8, last_played timestamptz,
+                              rating_period interval, starting_rd float8)
+RETURNS float8
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+SELECT CASE WHEN rating_period IS NULL OR rd IS NULL THEN rd
+            ELSE (@extschema@.glicko2_decay(ROW(rating, rd, volatility)::@extschema@.glicko2_rating,
+                    greatest(extract(epoch FROM (now() - last_played)), 0) / extract(epoch FROM rating_period),
+                    starting_rd)).rd
+       END
+$$;
+
+CREATE OR REPLACE VIEW ledger_standings_now AS
+SELECT l.name AS ledger, s.scope, s.player,
+       -- the resets of the seasons that ended since the player's last game, composed
+       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
+           AS rating,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
+       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
+       s.last_game_date AS last_played,
+       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+       s.opponents_sum / s.games AS opponents_average,
+       s.opponents_sum / s.games + 400.0 * (s.wins - s.losses) / s.games AS performance
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN bool_or(x.rating_pull = 1) THEN 0 ELSE exp(sum(ln(nullif(1 - x.rating_pull, 0)))) END AS keep,
+           max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
+    HAVING count(*) > 0) z ON true;
+
+CREATE OR REPLACE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
+                                   page_size int DEFAULT 50, page int DEFAULT 1)
+RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
+               draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    size int := greatest(page_size, 0);
+    upto int := greatest(page_size, 0) * greatest(page, 1);
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x WHERE x.name = ledger_leaderboard.ledger;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
+        -- No season has ended: the ratings are those stored, and a page is read in the order of
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top).
+        RETURN QUERY
+        SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
+               t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
+               t.provisional, t.last_game_date
+        FROM (SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                     (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                     s.last_game_date
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true)
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+              ORDER BY s.rating DESC, s.player
+              LIMIT upto) t
+        ORDER BY t.rating DESC, t.player
+        OFFSET upto - size;
+        RETURN;
+    END IF;
+    -- Seasons ended: each player's rating is reset by those that ended since the player's last
+    -- game, which changes the order; the scope is sorted.
+    RETURN QUERY
+    SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
+           s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
+           s.last_played
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional)
+    ORDER BY s.rating DESC, s.player
+    LIMIT size OFFSET upto - size;
+END
+$$;
+
+COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) IS
+    'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
+    'filters; conservative = rating - 2 RD. Reads only the rows down to the page (ledger_standings_by_rating) '
+    'unless a season of the scope has ended, whose resets reorder the scope.';
+COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8) IS
+    'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
+    'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';

@@ -1,0 +1,166 @@
+//! Rows of a derived table written by one statement, their columns named once. A game writes two
+//! rows per table: they go as VALUES with one parameter per value, whose plan starts fast; a
+//! replay writes thousands: they go as one array per column, unnested.
+
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+
+/// One value of a row.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Float(f64),
+    MaybeFloat(Option<f64>),
+    Int(i32),
+    Text(String),
+    Time(TimestampWithTimeZone),
+}
+
+/// What a column holds: the SQL type its array is cast to.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    Float,
+    Int,
+    Text,
+    Time,
+}
+
+impl Kind {
+    fn array_type(self) -> &'static str {
+        match self {
+            Kind::Float => "float8[]",
+            Kind::Int => "int4[]",
+            Kind::Text => "text[]",
+            Kind::Time => "timestamptz[]",
+        }
+    }
+}
+
+/// The most rows written as VALUES.
+const MAX_VALUES_ROWS: usize = 2;
+
+/// A statement that writes rows into `table`: every row has `ledger_id` and `scope` (the same for
+/// all) and then `columns`. With `upsert`, a row whose (ledger_id, scope, first column) exists
+/// replaces it.
+pub struct RowWriter {
+    pub table: &'static str,
+    pub columns: &'static [(&'static str, Kind)],
+    pub upsert: bool,
+}
+
+impl RowWriter {
+    fn column_list(&self) -> String {
+        let names: Vec<&str> = self.columns.iter().map(|(n, _)| *n).collect();
+        format!(
+            "INSERT INTO {} (ledger_id, scope, {})",
+            self.table,
+            names.join(", ")
+        )
+    }
+
+    fn tail(&self) -> String {
+        if !self.upsert {
+            return String::new();
+        }
+        let sets: Vec<String> = self.columns[1..]
+            .iter()
+            .map(|(n, _)| format!("{n} = EXCLUDED.{n}"))
+            .collect();
+        format!(
+            "ON CONFLICT (ledger_id, scope, {}) DO UPDATE SET {}",
+            self.columns[0].0,
+            sets.join(", ")
+        )
+    }
+
+    /// The statement and its arguments for `rows` (each with a value per column).
+    pub fn statement(
+        &self,
+        ledger: i32,
+        scope: &str,
+        rows: Vec<Vec<Value>>,
+    ) -> (String, Vec<DatumWithOid<'static>>) {
+        let mut args: Vec<DatumWithOid<'static>> = vec![ledger.into(), scope.to_owned().into()];
+        let width = self.columns.len();
+        if rows.iter().any(|r| r.len() != width) {
+            super::internal(format!(
+                "a row of {} has the wrong number of values",
+                self.table
+            ));
+        }
+        let sql = if rows.len() <= MAX_VALUES_ROWS {
+            let mut tuples = Vec::with_capacity(rows.len());
+            for row in rows {
+                let first = args.len() + 1;
+                args.extend(row.into_iter().map(scalar));
+                let params: Vec<String> = (first..first + width).map(|i| format!("${i}")).collect();
+                tuples.push(format!("($1, $2, {})", params.join(", ")));
+            }
+            format!(
+                "{} VALUES {} {}",
+                self.column_list(),
+                tuples.join(", "),
+                self.tail()
+            )
+        } else {
+            let mut arrays: Vec<String> = Vec::with_capacity(width);
+            for (i, (_, kind)) in self.columns.iter().enumerate() {
+                args.push(column_array(*kind, rows.iter().map(|r| &r[i])));
+                arrays.push(format!("${}::{}", args.len(), kind.array_type()));
+            }
+            format!(
+                "{} SELECT $1, $2, u.* FROM unnest({}) AS u {}",
+                self.column_list(),
+                arrays.join(", "),
+                self.tail()
+            )
+        };
+        (sql, args)
+    }
+}
+
+fn scalar(v: Value) -> DatumWithOid<'static> {
+    match v {
+        Value::Float(x) => x.into(),
+        Value::MaybeFloat(x) => x.into(),
+        Value::Int(x) => x.into(),
+        Value::Text(x) => x.into(),
+        Value::Time(x) => x.into(),
+    }
+}
+
+fn column_array<'a>(kind: Kind, values: impl Iterator<Item = &'a Value>) -> DatumWithOid<'static> {
+    fn wrong() -> ! {
+        super::internal("a value of a derived row has the wrong type")
+    }
+    match kind {
+        Kind::Float => values
+            .map(|v| match v {
+                Value::Float(x) => Some(*x),
+                Value::MaybeFloat(x) => *x,
+                _ => wrong(),
+            })
+            .collect::<Vec<Option<f64>>>()
+            .into(),
+        Kind::Int => values
+            .map(|v| match v {
+                Value::Int(x) => *x,
+                _ => wrong(),
+            })
+            .collect::<Vec<i32>>()
+            .into(),
+        Kind::Text => values
+            .map(|v| match v {
+                Value::Text(x) => x.clone(),
+                _ => wrong(),
+            })
+            .collect::<Vec<String>>()
+            .into(),
+        Kind::Time => values
+            .map(|v| match v {
+                Value::Time(x) => *x,
+                _ => wrong(),
+            })
+            .collect::<Vec<TimestampWithTimeZone>>()
+            .into(),
+    }
+}
