@@ -17,7 +17,8 @@ log() { printf '\n=== %s\n' "$*" >&2; }
 ensure_setup() {
     export PATH="$HOME/.cargo/bin:$PATH"
     local missing=() pkg
-    for pkg in postgresql-15 postgresql-server-dev-15 libclang-dev sudo; do
+    # librsvg2-bin: rsvg-convert, which tests/integration/svg_render.sh draws the SVG pictures with
+    for pkg in postgresql-15 postgresql-server-dev-15 libclang-dev sudo librsvg2-bin; do
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     # The differential tests install python-chess with pip: a python3 without pip gets Debian's.

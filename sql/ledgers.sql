@@ -108,7 +108,10 @@ CREATE TABLE ledger_standings (
 -- page of the old ones.
 WITH (fillfactor = 50);
 -- A leaderboard page reads the scope's best ratings from here instead of sorting the scope.
-CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player);
+CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player)
+    -- (every row has games; the condition keeps the index to the queries that name it, so that the
+    -- writers' lookup of a player is never planned on it)
+    WHERE games > 0;
 
 -- Starting ratings of players who come with one (imported FIDE, chess.com or lichess ratings,
 -- with an offset and an RD): a player's first game starts from the seed instead of the
@@ -292,7 +295,7 @@ BEGIN
               FROM @extschema@.ledger_standings s
               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
                                                                    l.rating_period, l.starting_rd) AS rd_now) n
-              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope
+              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
                 AND (coalesce(include_provisional, true)

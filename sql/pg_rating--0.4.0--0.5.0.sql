@@ -5,7 +5,10 @@
 -- reads a page from it unless a season of the scope has ended; the RD as of now is one function,
 -- ledger_rd_now, shared by ledger_standings_now and the leaderboard. No row changes.
 
-CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player);
+CREATE INDEX ledger_standings_by_rating ON ledger_standings (ledger_id, scope, rating DESC, player)
+    -- (every row has games; the condition keeps the index to the queries that name it, so that the
+    -- writers' lookup of a player is never planned on it)
+    WHERE games > 0;
 
 CREATE FUNCTION ledger_rd_now(rating float8, rd float8, volatility float8, last_played timestamptz,
                               rating_period interval, starting_rd float8)
@@ -70,7 +73,7 @@ BEGIN
               FROM @extschema@.ledger_standings s
               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
                                                                    l.rating_period, l.starting_rd) AS rd_now) n
-              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope
+              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
                 AND (coalesce(include_provisional, true)
@@ -104,3 +107,41 @@ COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, in
 COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8) IS
     'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
     'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';
+
+-- SVG pictures for a web page: board_svg (a position) and ledger_rating_svg (players' ratings in a
+-- ledger over time), as a fresh install creates them (pgrx's statements, sql/chess_svg.sql and
+-- sql/ledger_svg.sql).
+CREATE FUNCTION "board_svg"(
+	"fen" TEXT,
+	"last_move" TEXT DEFAULT NULL,
+	"size" INT DEFAULT 360
+) RETURNS TEXT
+IMMUTABLE PARALLEL SAFE
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'board_svg_wrapper';
+
+CREATE FUNCTION "ledger_rating_svg"(
+	"ledger" TEXT,
+	"players" TEXT[],
+	"scope" TEXT DEFAULT '',
+	"width" INT DEFAULT 640,
+	"height" INT DEFAULT 320
+) RETURNS TEXT
+STRICT STABLE PARALLEL SAFE
+SET search_path TO pg_catalog, @extschema@, pg_temp
+LANGUAGE c
+AS 'MODULE_PATHNAME', 'ledger_rating_svg_wrapper';
+
+COMMENT ON FUNCTION board_svg(text, text, int) IS
+    'An SVG 1.1 picture (text to embed in a web page) of the position of a 4- or 6-field FEN, white at the bottom: '
+    'light and dark squares, file and rank coordinates, the pieces as vector shapes (no font glyphs), the from- and '
+    'to-squares of last_move (UCI, e.g. e2e4 or e7e8q; need not be legal) highlighted; size x size pixels. '
+    'The same input gives the same bytes. NULL fen or size gives NULL. Errors: malformed FEN 22P02, last_move not '
+    'naming two squares 22023, size outside 64..4096 22023.';
+COMMENT ON FUNCTION ledger_rating_svg(text, text[], text, int, int) IS
+    'An SVG 1.1 line chart (text to embed in a web page), width x height pixels, of each listed player''s rating in '
+    'a ledger''s scope: the rating before the player''s first game, then after every game, against the game date '
+    '(in the session''s time zone); axes with date and rating ticks, one colour per player in the order listed, '
+    'a legend (a player without games is listed with no line). STRICT: a NULL argument gives NULL. '
+    'Errors: unknown ledger 22023, width or height outside 100..4096 22023, NULL player 22004, '
+    'players of more than one dimension 2202E.';

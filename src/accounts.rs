@@ -51,7 +51,7 @@ fn add_default_service_to_user<'a>(
          VALUES ($1, 1, $1::text, NULL, left($2, 256), false)",
         &[id.into(), email.into()],
     )
-    .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    .unwrap_or_else(|e| crate::error::internal(e));
     Ok(None)
 }
 trigger_function!(
@@ -104,7 +104,7 @@ fn prevent_default_service_modification<'a>(
     if old_user.is_some() && new_user.is_none() {
         // `token` is varchar; pgrx types a NULL by its Rust type, and `char` is its varchar type.
         new.set_by_name("token", None::<char>)
-            .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+            .unwrap_or_else(|e| crate::error::internal(e));
     }
     Ok(Some(new))
 }

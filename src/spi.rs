@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::{OwnedPreparedStatement, SpiClient};
+use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiHeapTupleData};
 use pgrx::PgOid;
 
 type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, Rc<OwnedPreparedStatement>)>>;
@@ -41,9 +41,7 @@ pub fn saved_plan(
         let plan = Rc::new(
             client
                 .prepare_mut(sql, &pg_types)
-                .unwrap_or_else(|e| {
-                    crate::error::raise(pgrx::PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
-                })
+                .unwrap_or_else(|e| crate::error::internal(e))
                 .keep(),
         );
         PLANS.with_borrow_mut(|plans| {
@@ -54,4 +52,15 @@ pub fn saved_plan(
         });
         plan
     })
+}
+
+/// A column of a row, by name; an internal error (never a default) when it is missing or NULL.
+pub fn column<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
+    nullable(row, name).unwrap_or_else(|| crate::error::internal(format!("column {name} is NULL")))
+}
+
+/// A column that may be NULL, by name; an internal error when it is missing or of another type.
+pub fn nullable<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> Option<T> {
+    row.get_by_name::<T, _>(name)
+        .unwrap_or_else(|e| crate::error::internal(format!("column {name}: {e}")))
 }

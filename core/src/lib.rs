@@ -5,12 +5,14 @@
 
 pub mod chess;
 pub mod clock;
+pub mod error;
 pub mod ledger;
 pub mod ranking;
 pub mod rating;
 pub mod result;
 #[cfg(test)]
 mod robustness_tests;
+pub mod svg;
 #[cfg(test)]
 mod test_rng;
 pub mod tournament;

@@ -6,6 +6,7 @@
 mod fen;
 mod openings;
 mod pgn;
+mod svg;
 
 use pg_rating_core::chess::ChessError;
 use pgrx::prelude::*;
@@ -20,17 +21,9 @@ extension_sql_file!(
 );
 
 /// Reports a core chess error with its SQLSTATE: 22P02 malformed FEN, 22023 bad move,
-/// 22004 NULL move.
+/// 22004 NULL move, 54000 too many moves.
 pub(crate) fn raise_chess(e: ChessError) -> ! {
-    let code = match e {
-        ChessError::Fen(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-        ChessError::Move(_) | ChessError::Variant(_) => {
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE
-        }
-        ChessError::NullMove(_) => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-        ChessError::TooManyMoves => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-    };
-    raise(code, e.to_string())
+    crate::error::raise_core(&e)
 }
 
 const INTALIGN: usize = 4;

@@ -305,6 +305,6 @@ fn load_lichess_openings(tsv: &str) -> i64 {
          ON CONFLICT (partial_fen) DO UPDATE SET eco = EXCLUDED.eco, name = EXCLUDED.name",
         &[eco.into(), names.into(), fens.into()],
     )
-    .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string()));
+    .unwrap_or_else(|e| crate::error::internal(e));
     n
 }

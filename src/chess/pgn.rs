@@ -1,6 +1,6 @@
 //! PGN import (`read_pgn`) and export (`game_to_pgn`).
 
-use pg_rating_core::chess::pgn::{read_pgn, write_pgn, PgnError, PgnErrorKind};
+use pg_rating_core::chess::pgn::{read_pgn, write_pgn, PgnError};
 use pgrx::prelude::*;
 use pgrx::{composite_type, default, JsonB, PgSqlErrorCode};
 
@@ -9,16 +9,7 @@ use crate::error::raise;
 use crate::types::read_game_result;
 
 fn raise_pgn(e: PgnError) -> ! {
-    let code = match e.kind {
-        PgnErrorKind::Fen(_) | PgnErrorKind::Syntax(_) | PgnErrorKind::Token(_) => {
-            PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION
-        }
-        PgnErrorKind::Move(_) | PgnErrorKind::Variant(_) => {
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE
-        }
-        PgnErrorKind::TooManyMoves => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-    };
-    raise(code, e.to_string())
+    crate::error::raise_core(&e)
 }
 
 /// The engine of `read_pgn` (sql/chess_functions.sql wraps it to build `game_result`).

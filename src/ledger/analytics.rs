@@ -187,7 +187,7 @@ fn ledger_what_if(
             let mut sum = QualitySum::default();
             let fail = |e: pg_rating_core::rating::RatingError| -> ! {
                 raise(
-                    crate::rating::sqlstate(e.kind),
+                    crate::error::code(&e),
                     format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
                 )
             };

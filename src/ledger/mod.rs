@@ -7,6 +7,7 @@ mod analytics;
 mod attachment;
 mod rows;
 mod store;
+mod svg;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -39,15 +40,13 @@ extension_sql_file!(
     ]
 );
 
-pub(crate) fn internal(e: impl std::fmt::Display) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
-}
+pub(crate) use crate::error::internal;
 
 /// The checked rules of a ledger (its settings were checked when written: an error here is 22023).
 fn rules_of(ledger: &Ledger) -> LedgerRules {
     ledger.settings.rules().unwrap_or_else(|e| {
         raise(
-            crate::rating::sqlstate(e.kind),
+            crate::error::code(&e),
             format!("ledger \"{}\": {e}", ledger.name),
         )
     })
@@ -132,7 +131,7 @@ fn or_raise(
             None => e.message.clone(),
         };
         raise(
-            crate::rating::sqlstate(e.kind),
+            crate::error::code(&e),
             format!("ledger \"{}\": {message}", ledger.name),
         )
     })

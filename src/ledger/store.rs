@@ -30,15 +30,7 @@ pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
 
-/// A named column of a row; an internal error (not a default) when it is missing or NULL.
-fn get<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
-    opt(row, name).unwrap_or_else(|| internal(format!("column {name} is NULL")))
-}
-
-fn opt<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> Option<T> {
-    row.get_by_name::<T, _>(name)
-        .unwrap_or_else(|e| internal(format!("column {name}: {e}")))
-}
+use crate::spi::{column as get, nullable as opt};
 
 /// The standing held in an entry or standings row (the row has the standings columns, and
 /// `last_played` is the date of its game).

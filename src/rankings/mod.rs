@@ -185,7 +185,7 @@ pub(crate) fn replay_or_raise(
 ) -> Vec<pg_rating_core::ranking::RatedPair> {
     replay(&ranking.system, states, games).unwrap_or_else(|e| {
         raise(
-            crate::rating::sqlstate(e.kind),
+            crate::error::code(&e),
             format!("rating games in ranking {}: {e}", ranking.id),
         )
     })

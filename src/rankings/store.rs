@@ -188,9 +188,8 @@ thread_local! {
     static LOCKED_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
 }
 
-fn internal(e: impl std::fmt::Display) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
-}
+use crate::error::internal;
+use crate::spi::{column, nullable};
 
 /// The decimal text a state number is stored as: [`STORED_DECIMALS`] decimals, no trailing zeros.
 fn numeric_text(x: f64) -> String {
@@ -244,9 +243,9 @@ macro_rules! standings_rows {
 macro_rules! games_query {
     ($from:literal, $filter:literal) => {
         concat!(
-            "SELECT g.id, g.creation_date, g.white_player::text, g.black_player::text,
-                    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase,
-                    w.is_bot, b.is_bot
+            "SELECT g.id, g.creation_date, g.white_player::text AS white, g.black_player::text AS black,
+                    (g.result).game_end_type::text AS end_type, (g.clock).starting_time, (g.clock).move_increase,
+                    w.is_bot AS white_is_bot, b.is_bot AS black_is_bot
              FROM ", $from, " g
              JOIN service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
              JOIN service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player
@@ -259,24 +258,14 @@ macro_rules! games_query {
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let mut games = Vec::with_capacity(rows.len());
     for row in rows {
-        let get_text =
-            |n: usize| -> String { row.get::<String>(n).ok().flatten().unwrap_or_default() };
-        let id: i32 = row
-            .get(1)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("game without id"));
-        let date: TimestampWithTimeZone = row
-            .get(2)
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("game without date"));
-        let end_type: GameEndType = get_text(5)
+        let id: i32 = column(&row, "id");
+        let date: TimestampWithTimeZone = column(&row, "creation_date");
+        let end_type: GameEndType = column::<String>(&row, "end_type")
             .parse()
             .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
         let clock = match (
-            row.get::<Interval>(6).ok().flatten(),
-            row.get::<Interval>(7).ok().flatten(),
+            nullable::<Interval>(&row, "starting_time"),
+            nullable::<Interval>(&row, "move_increase"),
         ) {
             (Some(s), Some(m)) => Some(Clock {
                 starting_time: interval(s),
@@ -289,14 +278,14 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
                 played_at: date.into_inner(),
                 game_id: id,
             },
-            white: get_text(3),
-            black: get_text(4),
+            white: column(&row, "white"),
+            black: column(&row, "black"),
             white_score: end_type.score(true),
             facts: GameFacts {
                 ranked_local: true,
                 clock,
-                white_is_bot: row.get::<bool>(8).ok().flatten().unwrap_or(false),
-                black_is_bot: row.get::<bool>(9).ok().flatten().unwrap_or(false),
+                white_is_bot: column(&row, "white_is_bot"),
+                black_is_bot: column(&row, "black_is_bot"),
             },
         });
     }
@@ -406,8 +395,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         let mut bots = std::collections::HashSet::new();
         for row in rows {
-            if row.get::<bool>(2).ok().flatten() == Some(true) {
-                bots.insert(row.get::<String>(1).ok().flatten().unwrap_or_default());
+            if column::<bool>(&row, "is_bot") {
+                bots.insert(column::<String>(&row, "player"));
             }
         }
         games
@@ -440,13 +429,17 @@ impl<'c, 'conn> Store<'c, 'conn> {
             game_id: i32::MIN,
         });
         let bots: HashSet<String> = self
-            .query("SELECT user_id_in_service::text FROM service_accounts WHERE service_id = 1 AND is_bot", &[])
-            .filter_map(|row| row.get::<String>(1).ok().flatten())
+            .query(
+                "SELECT user_id_in_service::text AS player FROM service_accounts WHERE service_id = 1 AND is_bot",
+                &[],
+            )
+            .map(|row| column::<String>(&row, "player"))
             .collect();
         // Planned for the actual bound: a tail of a few games and a whole ranking want different plans.
         let rows = self.client.update(
-            "SELECT g.id, g.creation_date, g.white_player::text, g.black_player::text,
-                    (g.result).game_end_type::text, (g.clock).starting_time, (g.clock).move_increase, false, false
+            "SELECT g.id, g.creation_date, g.white_player::text AS white, g.black_player::text AS black,
+                    (g.result).game_end_type::text AS end_type, (g.clock).starting_time, (g.clock).move_increase,
+                    false AS white_is_bot, false AS black_is_bot
              FROM service_games g
              WHERE g.service_id = 1 AND g.is_ranked AND (g.creation_date, g.id) >= ($1, $2)
              ORDER BY g.creation_date, g.id",
@@ -464,29 +457,27 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// All rankings, or the one with this id.
     pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
         let rows = self.query(
-            "SELECT id, playtime_min, playtime_max, extra_move_multiplier, starting_elo::float8, include_bots,
-                    k_factor::float8, rating_system::text, glicko2_tau, starting_rd, starting_volatility,
-                    rating_period
+            "SELECT id, playtime_min, playtime_max, extra_move_multiplier, starting_elo::float8 AS starting_elo,
+                    include_bots, k_factor::float8 AS k_factor, rating_system::text AS rating_system,
+                    glicko2_tau::float8 AS tau, starting_rd::float8 AS starting_rd,
+                    starting_volatility::float8 AS starting_volatility, rating_period
              FROM rankings WHERE $1 IS NULL OR id = $1 ORDER BY id",
             &[id.into()],
         );
         let mut rankings = Vec::new();
         for row in rows {
-            let f = |n: usize| row.get::<f64>(n).ok().flatten().unwrap_or(f64::NAN);
-            let id: i32 = row.get(1).ok().flatten().unwrap_or_default();
-            let starting = f(5);
-            let rating_system = row.get::<String>(8).ok().flatten().unwrap_or_default();
+            // (a parameter another rating system leaves NULL is NaN: the core refuses to use it)
+            let f = |name: &str| nullable::<f64>(&row, name).unwrap_or(f64::NAN);
+            let id: i32 = column(&row, "id");
+            let rating_system: String = column(&row, "rating_system");
             let settings = SystemSettings {
                 rating_system: &rating_system,
-                starting_rating: starting,
-                k_factor: f(7),
-                tau: f(9),
-                starting_rd: f(10),
-                starting_volatility: f(11),
-                rating_period_micros: row
-                    .get::<Interval>(12)
-                    .ok()
-                    .flatten()
+                starting_rating: column(&row, "starting_elo"),
+                k_factor: f("k_factor"),
+                tau: f("tau"),
+                starting_rd: f("starting_rd"),
+                starting_volatility: f("starting_volatility"),
+                rating_period_micros: nullable::<Interval>(&row, "rating_period")
                     .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
             };
             let system = RatingSystem::from_settings(&settings)
@@ -494,15 +485,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
             rankings.push(Ranking {
                 id,
                 window: RankingWindow {
-                    playtime_min: row
-                        .get::<Interval>(2)
-                        .ok()
-                        .flatten()
+                    playtime_min: nullable::<Interval>(&row, "playtime_min")
                         .map(interval)
                         .unwrap_or_default(),
-                    playtime_max: row.get::<Interval>(3).ok().flatten().map(interval),
-                    extra_move_multiplier: row.get::<i32>(4).ok().flatten().unwrap_or_default(),
-                    include_bots: row.get::<bool>(6).ok().flatten().unwrap_or(false),
+                    playtime_max: nullable::<Interval>(&row, "playtime_max").map(interval),
+                    extra_move_multiplier: column(&row, "extra_move_multiplier"),
+                    include_bots: column(&row, "include_bots"),
                 },
                 system,
             });
@@ -528,9 +516,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let rows = self.query(
             // One index probe per (ranking, player); LIMIT keeps the planner from turning the
             // saved plan into a join over the whole table.
-            "SELECT k.ranking, k.player, p.elo_history_id, p.rating::float8, p.rd::float8,
-                    p.volatility::float8, p.games, p.wins, p.draws, p.losses, p.peak_rating::float8,
-                    p.last_game_date, p.last_game_id
+            "SELECT k.ranking, k.player, p.elo_history_id, p.rating::float8 AS rating, p.rd::float8 AS rd,
+                    p.volatility::float8 AS volatility, p.games, p.wins, p.draws, p.losses,
+                    p.peak_rating::float8 AS peak_rating, p.last_game_date, p.last_game_id
              FROM unnest($1::int4[], $2::text[]) AS k(ranking, player)
              CROSS JOIN LATERAL (
                  SELECT * FROM ranking_players p
@@ -540,33 +528,29 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         let mut out: HashMap<i32, HashMap<String, Standing>> = HashMap::new();
         for row in rows {
-            let int = |n: usize| row.get::<i32>(n).ok().flatten().unwrap_or_default();
-            let player: String = row.get(2).ok().flatten().unwrap_or_default();
-            let last_date: TimestampWithTimeZone = row
-                .get(12)
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| internal("standing without date"));
+            let int = |name: &str| column::<i32>(&row, name);
+            let player: String = column(&row, "player");
+            let last_date: TimestampWithTimeZone = column(&row, "last_game_date");
             let last = GameKey {
                 played_at: last_date.into_inner(),
-                game_id: int(13),
+                game_id: int("last_game_id"),
             };
-            out.entry(int(1)).or_default().insert(
+            out.entry(int("ranking")).or_default().insert(
                 player,
                 Standing {
-                    entry: int(3),
+                    entry: int("elo_history_id"),
                     state: PlayerState {
-                        rating: row.get::<f64>(4).ok().flatten().unwrap_or_default(),
-                        rd: row.get::<f64>(5).ok().flatten(),
-                        volatility: row.get::<f64>(6).ok().flatten(),
+                        rating: column(&row, "rating"),
+                        rd: nullable(&row, "rd"),
+                        volatility: nullable(&row, "volatility"),
                         last_played: Some(last.played_at),
                     },
                     record: Record {
-                        games: int(7),
-                        wins: int(8),
-                        draws: int(9),
-                        losses: int(10),
-                        peak: row.get::<f64>(11).ok().flatten(),
+                        games: int("games"),
+                        wins: int("wins"),
+                        draws: int("draws"),
+                        losses: int("losses"),
+                        peak: nullable(&row, "peak_rating"),
                     },
                     last,
                 },
@@ -577,16 +561,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     fn next_ids(&mut self, n: usize) -> Vec<i32> {
         let rows = self.query(
-            "SELECT nextval('elo_history_id_seq')::int4 FROM generate_series(1, $1)",
+            "SELECT nextval('elo_history_id_seq')::int4 AS id FROM generate_series(1, $1)",
             &[(n as i32).into()],
         );
-        rows.map(|r| {
-            r.get::<i32>(1)
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| internal("no id"))
-        })
-        .collect()
+        rows.map(|r| column::<i32>(&r, "id")).collect()
     }
 
     /// Appends games that come after all of their players' rated games, for several rankings
@@ -679,7 +657,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
         players: Vec<&str>,
     ) -> HashMap<String, (i32, PlayerState)> {
         let rows = self.query(
-            "SELECT u.player, e.id, e.elo::float8, e.rd::float8, e.volatility::float8, e.game_date
+            "SELECT u.player, e.id, e.elo::float8 AS elo, e.rd::float8 AS rd, e.volatility::float8 AS volatility,
+                    e.game_date
              FROM unnest($2::text[]) AS u(player)
              CROSS JOIN LATERAL (
                  SELECT e.id, e.elo, e.rd, e.volatility, e.game_date
@@ -697,21 +676,16 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         let mut out = HashMap::new();
         for row in rows {
-            let player: String = row.get(1).ok().flatten().unwrap_or_default();
-            let date: TimestampWithTimeZone = row
-                .get(6)
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| internal("no date"));
+            let date: TimestampWithTimeZone = column(&row, "game_date");
             let state = PlayerState {
-                rating: row.get::<f64>(3).ok().flatten().unwrap_or_default(),
-                rd: row.get::<f64>(4).ok().flatten(),
-                volatility: row.get::<f64>(5).ok().flatten(),
+                rating: column(&row, "elo"),
+                rd: nullable(&row, "rd"),
+                volatility: nullable(&row, "volatility"),
                 last_played: Some(date.into_inner()),
             };
             out.insert(
-                player,
-                (row.get::<i32>(2).ok().flatten().unwrap_or_default(), state),
+                column::<String>(&row, "player"),
+                (column::<i32>(&row, "id"), state),
             );
         }
         out
@@ -728,8 +702,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
             game_id: i32::MIN,
         });
         let rows = self.client.update(
-            "SELECT id, user_id_in_service::text, game_id, elo::float8, rd::float8, volatility::float8,
-                    previous_entry, game_date
+            "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
+                    volatility::float8 AS volatility, previous_entry, game_date
              FROM elo_history
              WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
             None,
@@ -737,18 +711,19 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         let mut out = HashMap::new();
         for row in rows.unwrap_or_else(|e| internal(e)) {
-            let int = |n: usize| row.get::<i32>(n).ok().flatten();
-            let player: String = row.get(2).ok().flatten().unwrap_or_default();
-            let date: Option<TimestampWithTimeZone> = row.get(8).ok().flatten();
+            let date: TimestampWithTimeZone = column(&row, "game_date");
             out.insert(
-                (player, int(3).unwrap_or_default()),
+                (
+                    column::<String>(&row, "player"),
+                    column::<i32>(&row, "game_id"),
+                ),
                 Stored {
-                    id: int(1).unwrap_or_default(),
-                    rating: row.get::<f64>(4).ok().flatten().unwrap_or(f64::NAN),
-                    rd: row.get::<f64>(5).ok().flatten(),
-                    volatility: row.get::<f64>(6).ok().flatten(),
-                    previous: int(7),
-                    played_at: date.map(|d| d.into_inner()).unwrap_or_default(),
+                    id: column(&row, "id"),
+                    rating: column(&row, "elo"),
+                    rd: nullable(&row, "rd"),
+                    volatility: nullable(&row, "volatility"),
+                    previous: nullable(&row, "previous_entry"),
+                    played_at: date.into_inner(),
                 },
             );
         }

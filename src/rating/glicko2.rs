@@ -13,7 +13,7 @@ use pgrx::{
     composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated,
 };
 
-use super::{check, elements, null_not_allowed, out_descs, sqlstate, Shape};
+use super::{check, elements, null_not_allowed, out_descs, Shape};
 use crate::error::raise;
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
@@ -534,7 +534,7 @@ fn glicko2_period_final(
     let st = unsafe { state.get::<PeriodState>() }?;
     let r = match st.period.finish(st.tau, &Bounds::default()) {
         Ok(r) => r,
-        Err(e) => raise(sqlstate(e.kind), e.message),
+        Err(e) => crate::error::raise_core(&e),
     };
     Some(rating_tuple(
         unsafe { out_descs(fcinfo, Shape::Rating) }.rating,

@@ -10,31 +10,19 @@ mod skemino;
 
 use std::borrow::Cow;
 
-use pg_rating_core::rating::{RatingError, RatingErrorKind};
+use pg_rating_core::rating::RatingError;
 use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
 
-/// The SQLSTATE of each core error kind (DEVELOPERS.md: 22003 out of range / NaN / infinity,
-/// 22023 invalid parameter value, 2202E mismatched array lengths).
-pub(crate) fn sqlstate(kind: RatingErrorKind) -> PgSqlErrorCode {
-    match kind {
-        RatingErrorKind::OutOfRange | RatingErrorKind::NoConvergence => {
-            PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE
-        }
-        RatingErrorKind::InvalidParameter => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-        RatingErrorKind::LengthMismatch => PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
-    }
-}
-
 /// Unwraps a core result or raises its error.
 #[inline]
 pub(crate) fn check<T>(r: Result<T, RatingError>) -> T {
     match r {
         Ok(v) => v,
-        Err(e) => raise(sqlstate(e.kind), e.message),
+        Err(e) => crate::error::raise_core(&e),
     }
 }
 

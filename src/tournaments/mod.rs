@@ -36,24 +36,16 @@ use pgrx::prelude::*;
 use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
 use crate::accounts::field;
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::restore::restoring;
+use crate::spi::{column, nullable};
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{internal, Info, Store, StoredCards, EDITION};
-
-fn core_error(e: pg_rating_core::tournament::TournamentError) -> ! {
-    let code = match e.sqlstate() {
-        "22023" => PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-        "22003" => PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-        _ => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-    };
-    raise(code, e.to_string())
-}
 
 /// The canonical spelling of a tie-break order; an unknown or repeated code is an error.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn tournament_tie_break_order(order: &str) -> String {
-    format_order(&parse_order(order).unwrap_or_else(|e| core_error(e)))
+    format_order(&parse_order(order).unwrap_or_else(|e| raise_core(&e)))
 }
 
 fn check(code: PgSqlErrorCode, ok: bool, message: impl FnOnce() -> String) {
@@ -111,7 +103,7 @@ fn busy_players(
         ],
     );
     rows.into_iter()
-        .filter_map(|r| r.get::<String>(1).ok().flatten())
+        .map(|r| column::<String>(&r, "player"))
         .collect()
 }
 
@@ -122,7 +114,7 @@ fn round_count(store: &mut Store<'_, '_>, t: i32) -> Option<i32> {
     );
     rows.into_iter()
         .next()
-        .and_then(|r| r.get::<i32>(1).ok().flatten())
+        .map(|r| column::<i32>(&r, "round_count"))
 }
 
 fn is_registered(store: &mut Store<'_, '_>, t: i32, user: &str) -> bool {
@@ -138,28 +130,29 @@ fn check_game(store: &mut Store<'_, '_>, t: i32, game: i32, round: i32, old: Opt
         return; // no such tournament: the foreign key reports it
     }
     let rows = store.query(
-        "SELECT t.round_count, g.service_id = 1, g.is_ranked, t.is_ranked,
-                g.starting_position::text, t.starting_position::text,
+        "SELECT t.round_count, g.service_id = 1 AS local, g.is_ranked AS game_ranked,
+                t.is_ranked AS tournament_ranked, coalesce(g.starting_position::text, '') AS game_start,
+                coalesce(t.starting_position::text, '') AS tournament_start,
                 ((g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
-                 AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase),
-                coalesce(g.clock::text, 'no clock'), t.time_control::text,
-                g.white_player::text, g.black_player::text
+                 AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase) AS same_clock,
+                coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
+                g.white_player::text AS white, g.black_player::text AS black
          FROM swiss_tournaments t JOIN service_games g ON g.id = $2 WHERE t.tournament_id = $1",
         &[t.into(), game.into()],
     );
     let Some(row) = rows.into_iter().next() else {
         return; // no such game: the foreign key reports it
     };
-    let b = |n: usize| row.get::<bool>(n).ok().flatten().unwrap_or(false);
-    let s = |n: usize| row.get::<String>(n).ok().flatten().unwrap_or_default();
-    let rounds = row.get::<i32>(1).ok().flatten().unwrap_or(0);
+    let b = |name: &str| column::<bool>(&row, name);
+    let s = |name: &str| column::<String>(&row, name);
+    let rounds: i32 = column(&row, "round_count");
     check(RULE, round <= rounds, || {
         format!("round {round} is beyond the {rounds} rounds of tournament {t}")
     });
-    check(RULE, b(2), || {
+    check(RULE, b("local"), || {
         format!("game {game} is not a local game (service 1): tournament games are played here")
     });
-    let (g_ranked, t_ranked) = (b(3), b(4));
+    let (g_ranked, t_ranked) = (b("game_ranked"), b("tournament_ranked"));
     check(RULE, g_ranked == t_ranked, || {
         format!(
             "game {game} is {} but tournament {t} is {}",
@@ -167,21 +160,21 @@ fn check_game(store: &mut Store<'_, '_>, t: i32, game: i32, round: i32, old: Opt
             if t_ranked { "ranked" } else { "unranked" }
         )
     });
-    check(RULE, s(5) == s(6), || {
+    check(RULE, s("game_start") == s("tournament_start"), || {
         format!(
             "game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"",
-            s(5),
-            s(6)
+            s("game_start"),
+            s("tournament_start")
         )
     });
-    check(RULE, b(7), || {
+    check(RULE, b("same_clock"), || {
         format!(
             "game {game} has clock {}, not tournament {t}'s time control {}",
-            s(8),
-            s(9)
+            s("game_clock"),
+            s("time_control")
         )
     });
-    let (white, black) = (s(10), s(11));
+    let (white, black) = (s("white"), s("black"));
     check(RULE, white != black, || {
         format!("game {game} has the same player on both sides")
     });
@@ -226,10 +219,10 @@ fn check_bye(
 
 fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) {
     let rows = store.query(
-        "SELECT q.ranking_type, k.name::text, q.required_value, q.game_count,
-                round(coalesce(p.rating, k.starting_elo), 2)::text,
+        "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
+                round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
                 (SELECT count(*) FROM elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
-                   AND h.user_id_in_service = $2)
+                   AND h.user_id_in_service = $2) AS rated_games
          FROM tournaments_reqs q JOIN rankings k ON k.id = q.ranking_type
          LEFT JOIN ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
          WHERE q.tournament_id = $1
@@ -242,21 +235,24 @@ fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) {
         &[t.into(), user.into()],
     );
     if let Some(row) = rows.into_iter().next() {
-        let ranking = row.get::<i32>(1).ok().flatten().unwrap_or(0);
-        let name = row.get::<String>(2).ok().flatten().unwrap_or_default();
-        match (row.get::<i32>(3).ok().flatten(), row.get::<i32>(4).ok().flatten()) {
+        let ranking: i32 = column(&row, "ranking_type");
+        let name: String = column(&row, "ranking_name");
+        match (
+            nullable::<i32>(&row, "required_value"),
+            nullable::<i32>(&row, "game_count"),
+        ) {
             (Some(required), _) => raise(
                 RULE,
                 format!(
                     "player \"{user}\" cannot join tournament {t}: rating {} in ranking {ranking} ({name}) is below the required {required}",
-                    row.get::<String>(5).ok().flatten().unwrap_or_default()
+                    column::<String>(&row, "rating")
                 ),
             ),
             (_, Some(games)) => raise(
                 RULE,
                 format!(
                     "player \"{user}\" cannot join tournament {t}: {} rated games in ranking {ranking} ({name}), {games} required",
-                    row.get::<i64>(6).ok().flatten().unwrap_or(0)
+                    column::<i64>(&row, "rated_games")
                 ),
             ),
             _ => {}
@@ -284,7 +280,7 @@ fn check_tournament_row<'a>(
     match (table.as_str(), op) {
         ("swiss_tournaments", _) => {
             let order = text_field(&row, "tie_breaks").unwrap_or_default();
-            let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| core_error(e)));
+            let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| raise_core(&e)));
             if canonical != order {
                 row.set_by_name("tie_breaks", canonical)
                     .unwrap_or_else(|e| internal(e));
@@ -329,8 +325,8 @@ fn check_tournament_row<'a>(
                         PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
                         format!(
                             "player \"{user}\" cannot leave tournament {t}: game {} of round {} is registered in it",
-                            r.get::<i32>(1).ok().flatten().unwrap_or(0),
-                            r.get::<i32>(2).ok().flatten().unwrap_or(0)
+                            column::<i32>(&r, "game_id"),
+                            column::<i32>(&r, "round")
                         ),
                     );
                 }
@@ -432,8 +428,7 @@ fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerN
         let from = (info.last_round + 1) as u32;
         return rows
             .into_iter()
-            .filter_map(|r| r.get::<i32>(1).ok().flatten())
-            .map(|p| (p as PlayerNo, from))
+            .map(|r| (column::<i32>(&r, "player_no") as PlayerNo, from))
             .collect();
     }
     if new_last < info.last_round {
@@ -528,7 +523,7 @@ fn bye_kind(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> ByeKind {
         Err(pgrx::datum::TryFromDatumError::NoSuchAttributeName(_)) => 1.0,
         Err(e) => store::internal(e),
     };
-    ByeKind::worth((points * 2.0).round() as i32).unwrap_or_else(|e| core_error(e))
+    ByeKind::worth((points * 2.0).round() as i32).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// A bye of `kind` added, or one removed (`None`).
@@ -610,11 +605,11 @@ fn refresh_tournament_standings<'a>(
                          SELECT $1, $2, n.no FROM n RETURNING player_no",
                         &[t.into(), user.as_str().into()],
                     );
-                    let p = rows
+                    let p: i32 = rows
                         .into_iter()
                         .next()
-                        .and_then(|r| r.get::<i32>(1).ok().flatten())
-                        .unwrap_or(0);
+                        .map(|r| column(&r, "player_no"))
+                        .unwrap_or_else(|| internal("no pairing number was given"));
                     store.update_ratings(t, Some(&user));
                     store.add_rows(t, 1, info.last_round, Some(p as PlayerNo));
                     refresh_rows(&mut store, &info, &[(p as PlayerNo, 1)], info.last_round);
@@ -695,12 +690,7 @@ fn refresh_tournament_standings<'a>(
                 );
                 let places: Vec<(i32, i32)> = rows
                     .into_iter()
-                    .filter_map(|r| {
-                        Some((
-                            r.get::<i32>(1).ok().flatten()?,
-                            r.get::<i32>(2).ok().flatten()?,
-                        ))
-                    })
+                    .map(|r| (column(&r, "tournament_id"), column(&r, "round")))
                     .collect();
                 for (t, round) in places {
                     game_changed(&mut store, t, id, round, true, date_was);
@@ -762,7 +752,7 @@ fn rebuild_truncated_tournaments<'a>(
         );
         let ids: Vec<i32> = rows
             .into_iter()
-            .filter_map(|r| r.get::<i32>(1).ok().flatten())
+            .map(|r| column(&r, "tournament_id"))
             .collect();
         for t in ids {
             if store.lock(t).is_none() {
@@ -790,26 +780,28 @@ trigger_function!(
 /// window, and the games and byes already registered still follow its rules.
 fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
     let rows = store.query(
-        "SELECT t.is_ranked, k.name::text, t.time_control::text,
+        "SELECT t.is_ranked, k.name::text AS ranking_name, t.time_control::text AS time_control,
                 coalesce(clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
                          AND (k.playtime_max IS NULL
-                              OR clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false),
-                k.playtime_min::text, coalesce(k.playtime_max::text, 'no limit'), k.id
+                              OR clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false)
+                    AS fits,
+                k.playtime_min::text AS playtime_min, coalesce(k.playtime_max::text, 'no limit') AS playtime_max,
+                k.id AS ranking_id
          FROM swiss_tournaments t JOIN rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
-        let s = |n: usize| row.get::<String>(n).ok().flatten().unwrap_or_default();
-        let ranked = row.get::<bool>(1).ok().flatten().unwrap_or(false);
-        let fits = row.get::<bool>(4).ok().flatten().unwrap_or(false);
+        let s = |name: &str| column::<String>(&row, name);
+        let ranked: bool = column(&row, "is_ranked");
+        let fits: bool = column(&row, "fits");
         check(RULE, !ranked || fits, || {
             format!(
                 "a ranked tournament's time control must fall in its ranking's window: {} is not in [{}, {}) of ranking {} ({})",
-                s(3),
-                s(5),
-                s(6),
-                row.get::<i32>(7).ok().flatten().unwrap_or(0),
-                s(2)
+                s("time_control"),
+                s("playtime_min"),
+                s("playtime_max"),
+                column::<i32>(&row, "ranking_id"),
+                s("ranking_name")
             )
         });
     }
@@ -829,8 +821,8 @@ fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
-        let round = row.get::<i32>(2).ok().flatten().unwrap_or(0);
-        let what = match row.get::<i32>(1).ok().flatten() {
+        let round: i32 = column(&row, "round");
+        let what = match nullable::<i32>(&row, "game_id") {
             Some(g) => format!("game {g} of round {round}"),
             None => format!("a bye of round {round}"),
         };
@@ -880,7 +872,7 @@ fn tournament_trf(tournament_id: i32) -> String {
             end_date: loaded.last_date.clone(),
             player_names: loaded.names.clone(),
         };
-        trf16(&loaded.tournament, &info, &loaded.order, EDITION).unwrap_or_else(|e| core_error(e))
+        trf16(&loaded.tournament, &info, &loaded.order, EDITION).unwrap_or_else(|e| raise_core(&e))
     })
 }
 

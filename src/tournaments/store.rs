@@ -13,16 +13,11 @@ use pg_rating_core::tournament::{
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiTupleTable};
-use pgrx::PgSqlErrorCode;
-
-use crate::error::raise;
 
 /// The edition of C.07 the standings follow.
 pub const EDITION: Edition = Edition::C07_2026;
 
-pub fn internal(e: impl std::fmt::Display) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string())
-}
+pub use crate::error::internal;
 
 /// A tournament as the standings need it, read under its lock.
 pub struct Info {
@@ -106,13 +101,7 @@ pub struct Store<'c, 'conn> {
     read_only: bool,
 }
 
-fn text(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> String {
-    row.get::<String>(n).ok().flatten().unwrap_or_default()
-}
-
-fn int(row: &pgrx::spi::SpiHeapTupleData<'_>, n: usize) -> Option<i32> {
-    row.get::<i32>(n).ok().flatten()
-}
+use crate::spi::{column, nullable};
 
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
@@ -145,47 +134,44 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// tournament no longer exists (its rows are being deleted with it).
     pub fn lock(&mut self, id: i32) -> Option<Info> {
         let rows = self.query(
-            "SELECT t.tie_breaks::text, p.started_at, p.last_round
+            "SELECT t.tie_breaks::text AS tie_breaks, p.started_at, p.last_round
              FROM swiss_tournaments t JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
              WHERE t.tournament_id = $1 FOR UPDATE OF p",
             &[id.into()],
         );
         let row = rows.into_iter().next()?;
-        let order =
-            pg_rating_core::tournament::parse_order(&text(&row, 1)).unwrap_or_else(|e| internal(e));
+        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
+            .unwrap_or_else(|e| internal(e));
         Some(Info {
             id,
             order,
-            started_at: row.get::<TimestampWithTimeZone>(2).ok().flatten(),
-            last_round: int(&row, 3).unwrap_or(0),
+            started_at: nullable(&row, "started_at"),
+            last_round: column(&row, "last_round"),
         })
     }
 
     pub fn game(&mut self, game_id: i32) -> Option<GameFacts> {
         let rows = self.query(
-            "SELECT white_player::text, black_player::text, (result).game_end_type::text,
-                    (result).game_end_reason::text, cardinality(moves), creation_date
+            "SELECT white_player::text AS white, black_player::text AS black,
+                    (result).game_end_type::text AS end_type, (result).game_end_reason::text AS reason,
+                    coalesce(cardinality(moves), 0) AS moves, creation_date
              FROM service_games WHERE id = $1",
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;
-        let end: GameEndType = text(&row, 3)
+        let end: GameEndType = column::<String>(&row, "end_type")
             .parse()
             .unwrap_or_else(|_| internal("invalid game result"));
-        let reason: GameEndReason = text(&row, 4)
+        let reason: GameEndReason = column::<String>(&row, "reason")
             .parse()
             .unwrap_or_else(|_| internal("invalid game result"));
         Some(GameFacts {
-            white: text(&row, 1),
-            black: text(&row, 2),
+            white: column(&row, "white"),
+            black: column(&row, "black"),
             end,
             reason,
-            moves: int(&row, 5).unwrap_or(0) as usize,
-            date: row
-                .get(6)
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| internal("game without date")),
+            moves: column::<i32>(&row, "moves") as usize,
+            date: column(&row, "creation_date"),
         })
     }
 
@@ -196,33 +182,31 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
         rows.into_iter()
             .next()
-            .and_then(|r| int(&r, 1))
-            .map(|n| n as PlayerNo)
+            .map(|r| column::<i32>(&r, "player_no") as PlayerNo)
     }
 
     /// The highest round with a game or a bye.
     pub fn max_round(&mut self, t: i32) -> i32 {
         let rows = self.query(
             "SELECT greatest((SELECT max(round) FROM tournaments_games WHERE tournament_id = $1),
-                             (SELECT max(round) FROM byes WHERE tournament_id = $1), 0)",
+                             (SELECT max(round) FROM byes WHERE tournament_id = $1), 0) AS last_round",
             &[t.into()],
         );
         rows.into_iter()
             .next()
-            .and_then(|r| int(&r, 1))
-            .unwrap_or(0)
+            .map_or(0, |r| column(&r, "last_round"))
     }
 
     /// The creation date of the tournament's earliest game.
     pub fn first_game_date(&mut self, t: i32) -> Option<TimestampWithTimeZone> {
         let rows = self.query(
-            "SELECT min(g.creation_date) FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+            "SELECT min(g.creation_date) AS first_date FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1",
             &[t.into()],
         );
         rows.into_iter()
             .next()
-            .and_then(|r| r.get::<TimestampWithTimeZone>(1).ok().flatten())
+            .and_then(|r| nullable(&r, "first_date"))
     }
 
     pub fn set_progress(
@@ -383,9 +367,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// Loads a tournament from its base tables (games, byes, registrations, ratings).
     pub fn load(&mut self, t: i32) -> Option<Loaded> {
         let rows = self.query(
-            "SELECT t.round_count, t.tie_breaks::text, p.last_round,
-                    to_char(min(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD'),
-                    to_char(max(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD')
+            "SELECT t.round_count, t.tie_breaks::text AS tie_breaks, p.last_round,
+                    to_char(min(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS first_date,
+                    to_char(max(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS last_date
              FROM swiss_tournaments t
              JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
              LEFT JOIN tournaments_games tg ON tg.tournament_id = t.tournament_id
@@ -394,13 +378,14 @@ impl<'c, 'conn> Store<'c, 'conn> {
             &[t.into()],
         );
         let row = rows.into_iter().next()?;
-        let round_count = int(&row, 1).unwrap_or(1) as u32;
-        let order =
-            pg_rating_core::tournament::parse_order(&text(&row, 2)).unwrap_or_else(|e| internal(e));
-        let first_date = row.get::<String>(4).ok().flatten();
-        let last_date = row.get::<String>(5).ok().flatten();
+        let round_count = column::<i32>(&row, "round_count") as u32;
+        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
+            .unwrap_or_else(|e| internal(e));
+        let first_date = nullable::<String>(&row, "first_date");
+        let last_date = nullable::<String>(&row, "last_date");
         let rows = self.query(
-            "SELECT e.player_no, e.user_id_in_service::text, e.start_rating, a.display_name::text
+            "SELECT e.player_no, e.user_id_in_service::text AS user_id, e.start_rating,
+                    a.display_name::text AS display_name
              FROM swiss_tournament_entrants e
              JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
              WHERE e.tournament_id = $1 ORDER BY e.player_no",
@@ -409,10 +394,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let (mut player_no, mut users, mut ratings, mut names) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for row in rows {
-            player_no.push(int(&row, 1).unwrap_or(0));
-            users.push(text(&row, 2));
-            ratings.push(int(&row, 3));
-            names.push(text(&row, 4));
+            player_no.push(column::<i32>(&row, "player_no"));
+            users.push(column::<String>(&row, "user_id"));
+            ratings.push(nullable::<i32>(&row, "start_rating"));
+            names.push(column::<String>(&row, "display_name"));
         }
         let index: HashMap<String, PlayerNo> = users
             .iter()
@@ -421,8 +406,9 @@ impl<'c, 'conn> Store<'c, 'conn> {
             .collect();
         let mut tournament = Tournament::new(round_count, ratings).unwrap_or_else(|e| internal(e));
         let rows = self.query(
-            "SELECT tg.round, g.white_player::text, g.black_player::text, (g.result).game_end_type::text,
-                    (g.result).game_end_reason::text, cardinality(g.moves)
+            "SELECT tg.round, g.white_player::text AS white, g.black_player::text AS black,
+                    (g.result).game_end_type::text AS end_type, (g.result).game_end_reason::text AS reason,
+                    coalesce(cardinality(g.moves), 0) AS moves
              FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
             &[t.into()],
@@ -431,15 +417,18 @@ impl<'c, 'conn> Store<'c, 'conn> {
             internal(format!("tournament {t}: {e}"))
         };
         for row in rows {
-            let round = int(&row, 1).unwrap_or(0) as u32;
-            let (w, b) = (text(&row, 2), text(&row, 3));
-            let end: GameEndType = text(&row, 4)
+            let round = column::<i32>(&row, "round") as u32;
+            let (w, b) = (
+                column::<String>(&row, "white"),
+                column::<String>(&row, "black"),
+            );
+            let end: GameEndType = column::<String>(&row, "end_type")
                 .parse()
                 .unwrap_or_else(|_| internal("invalid game result"));
-            let reason: GameEndReason = text(&row, 5)
+            let reason: GameEndReason = column::<String>(&row, "reason")
                 .parse()
                 .unwrap_or_else(|_| internal("invalid game result"));
-            let kind = classify_game(end, reason, int(&row, 6).unwrap_or(0) as usize);
+            let kind = classify_game(end, reason, column::<i32>(&row, "moves") as usize);
             let outcome = match end {
                 GameEndType::WhiteWins => Outcome::Win,
                 GameEndType::BlackWins => Outcome::Loss,
@@ -456,19 +445,19 @@ impl<'c, 'conn> Store<'c, 'conn> {
         }
         let rows = self.query(
             // (a 0.4.0 schema, before its update, has no points: every bye is worth one)
-            "SELECT round, user_id_in_service::text,
+            "SELECT round, user_id_in_service::text AS user_id,
                     round(coalesce((to_jsonb(b) ->> 'points')::numeric, 1) * 2)::int AS half_points
              FROM byes b WHERE tournament_id = $1 ORDER BY b.round",
             &[t.into()],
         );
         for row in rows {
-            let round = int(&row, 1).unwrap_or(0) as u32;
-            let Some(&p) = index.get(&text(&row, 2)) else {
+            let round = column::<i32>(&row, "round") as u32;
+            let Some(&p) = index.get(&column::<String>(&row, "user_id")) else {
                 internal(format!(
                     "tournament {t}: a bye of round {round} has an unregistered player"
                 ))
             };
-            let kind = ByeKind::worth(int(&row, 3).unwrap_or(2))
+            let kind = ByeKind::worth(column(&row, "half_points"))
                 .unwrap_or_else(|e| internal(format!("tournament {t}: {e}")));
             tournament.add_bye(round, p, kind).unwrap_or_else(fail);
         }
@@ -627,8 +616,9 @@ impl CardSource for StoredCards<'_, '_, '_> {
         let mut cards: HashMap<i32, (Vec<Entry>, Option<i32>)> = HashMap::with_capacity(ids.len());
         let rows = store.query(
             "SELECT e.player_no, e.start_rating,
-                    array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round) FILTER (WHERE s.round IS NOT NULL),
-                    string_agg(s.colour::text || s.result::text, '' ORDER BY s.round)
+                    coalesce(array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round)
+                             FILTER (WHERE s.round IS NOT NULL), '{}') AS opponents,
+                    coalesce(string_agg(s.colour::text || s.result::text, '' ORDER BY s.round), '') AS codes
              FROM swiss_tournament_entrants e
              LEFT JOIN swiss_tournament_standings s ON s.tournament_id = e.tournament_id AND s.player_no = e.player_no
              WHERE e.tournament_id = $1 AND e.player_no = ANY($2)
@@ -636,13 +626,9 @@ impl CardSource for StoredCards<'_, '_, '_> {
             &[self.tournament.into(), ids.into()],
         );
         for row in rows {
-            let Some(p) = int(&row, 1) else { continue };
-            let opponents: Vec<Option<i32>> = row
-                .get::<Vec<Option<i32>>>(3)
-                .ok()
-                .flatten()
-                .unwrap_or_default();
-            let codes: Vec<char> = text(&row, 4).chars().collect();
+            let p: i32 = column(&row, "player_no");
+            let opponents: Vec<Option<i32>> = column(&row, "opponents");
+            let codes: Vec<char> = column::<String>(&row, "codes").chars().collect();
             if codes.len() != 2 * opponents.len() {
                 internal(format!(
                     "player {p}: its rounds' letters do not match its rounds"
@@ -653,7 +639,7 @@ impl CardSource for StoredCards<'_, '_, '_> {
                 .zip(codes.chunks(2))
                 .map(|(o, pair)| decode(o.filter(|&x| x >= 0), pair[0], pair[1]))
                 .collect();
-            cards.insert(p, (card, int(&row, 2)));
+            cards.insert(p, (card, nullable(&row, "start_rating")));
         }
         players
             .iter()

@@ -5,7 +5,8 @@ For every row of ../shared/spec/random-chess-catalog.tsv (the original database'
 position, type, length, precision, nullability and default; UDT attributes; function signatures
 and result types), the installed schema has the same; a column pg_rating adds to one of those
 tables is nullable or has a default. The differences kept on purpose are listed below, each with
-its reason (and in the README's "Differences from the original schema"); any other fails.
+its reason (and in docs/reference/random-chess.md, "Differences from the original schema"); any
+other fails.
 """
 import csv
 import os

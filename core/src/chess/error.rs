@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::error::{Classified, ErrorClass};
+
 /// The FEN field that is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FenField {
@@ -117,6 +119,17 @@ impl fmt::Display for ChessError {
 }
 
 impl std::error::Error for ChessError {}
+
+impl Classified for ChessError {
+    fn class(&self) -> ErrorClass {
+        match self {
+            Self::Fen(_) => ErrorClass::InvalidText,
+            Self::Move(_) | Self::Variant(_) => ErrorClass::InvalidParameter,
+            Self::NullMove(_) => ErrorClass::NullValue,
+            Self::TooManyMoves => ErrorClass::ProgramLimit,
+        }
+    }
+}
 
 impl From<FenError> for ChessError {
     fn from(e: FenError) -> Self {

@@ -10,6 +10,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use super::error::{ChessError, FenError, MoveError, MoveErrorKind};
 use super::movetext::{invalid_token, GameTexts};
 use super::position::{full_fen, parse_start, uci_of, STANDARD_FEN};
+use crate::error::{Classified, ErrorClass};
 use crate::result::{GameEndReason, GameEndType, GameResult};
 
 /// One game read from a PGN text.
@@ -48,6 +49,18 @@ pub enum PgnErrorKind {
 pub struct PgnError {
     pub game: usize,
     pub kind: PgnErrorKind,
+}
+
+impl Classified for PgnError {
+    fn class(&self) -> ErrorClass {
+        match self.kind {
+            PgnErrorKind::Fen(_) | PgnErrorKind::Syntax(_) | PgnErrorKind::Token(_) => {
+                ErrorClass::InvalidText
+            }
+            PgnErrorKind::Move(_) | PgnErrorKind::Variant(_) => ErrorClass::InvalidParameter,
+            PgnErrorKind::TooManyMoves => ErrorClass::ProgramLimit,
+        }
+    }
 }
 
 impl fmt::Display for PgnError {

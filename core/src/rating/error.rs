@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::error::{Classified, ErrorClass};
+
 /// What went wrong, coarse enough to map onto one SQLSTATE each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RatingErrorKind {
@@ -49,13 +51,14 @@ impl RatingError {
             message: message.into(),
         }
     }
+}
 
-    /// The SQLSTATE the SQL layer reports for this error.
-    pub fn sqlstate(&self) -> &'static str {
+impl Classified for RatingError {
+    fn class(&self) -> ErrorClass {
         match self.kind {
-            RatingErrorKind::OutOfRange | RatingErrorKind::NoConvergence => "22003",
-            RatingErrorKind::InvalidParameter => "22023",
-            RatingErrorKind::LengthMismatch => "2202E",
+            RatingErrorKind::OutOfRange | RatingErrorKind::NoConvergence => ErrorClass::OutOfRange,
+            RatingErrorKind::InvalidParameter => ErrorClass::InvalidParameter,
+            RatingErrorKind::LengthMismatch => ErrorClass::ArrayLength,
         }
     }
 }

@@ -100,6 +100,7 @@ impl Entry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Classified;
 
     fn every_entry() -> Vec<Entry> {
         let mut all = Vec::new();

@@ -42,6 +42,7 @@ pub mod trf;
 
 use std::fmt;
 
+use crate::error::{Classified, ErrorClass};
 use crate::result::{GameEndReason, GameEndType};
 
 pub use standings::{
@@ -316,13 +317,14 @@ impl TournamentError {
             message: message.into(),
         }
     }
+}
 
-    /// The SQLSTATE the SQL layer reports.
-    pub fn sqlstate(&self) -> &'static str {
+impl Classified for TournamentError {
+    fn class(&self) -> ErrorClass {
         match self.kind {
-            TournamentErrorKind::InvalidParameter => "22023",
-            TournamentErrorKind::Conflict => "23514",
-            TournamentErrorKind::OutOfRange => "22003",
+            TournamentErrorKind::InvalidParameter => ErrorClass::InvalidParameter,
+            TournamentErrorKind::Conflict => ErrorClass::RuleViolation,
+            TournamentErrorKind::OutOfRange => ErrorClass::OutOfRange,
         }
     }
 }

@@ -16,6 +16,7 @@
 //! two round robins with SB and direct encounter) are checked in `real_tournament_tests.rs`.
 
 use super::*;
+use crate::error::Classified;
 use crate::result::{GameEndReason, GameEndType};
 use crate::test_rng::Rng;
 
