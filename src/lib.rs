@@ -8,11 +8,11 @@ mod chess;
 mod error;
 mod games;
 mod ledger;
-mod rankings;
+mod ranking;
 mod rating;
 mod restore;
 mod spi;
-mod tournaments;
+mod tournament;
 mod trigger;
 mod types;
 

@@ -82,7 +82,7 @@ use crate::result::{GameEndReason, GameEndType, GameResult};
 use crate::test_rng::Rng;
 use crate::tournament::{
     classify_game, format_order, parse_order, rank_players, refresh, sort_key, standings, trf16,
-    values_after, ByeKind, Colour, Edition, Entry, GameKind, Outcome, PlayerNo, PlayerValues,
+    values_after, ByeKind, Colour, Edition, GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry,
     TieBreak, Tournament, TournamentErrorKind, TrfInfo,
 };
 
@@ -1958,27 +1958,27 @@ fn check_cards(t: &Tournament) {
         assert_eq!(t.card(p).len(), t.round_count() as usize);
         for (r, &e) in t.card(p).iter().enumerate() {
             let mirrored = match e {
-                Entry::Game {
+                RoundEntry::Game {
                     opponent,
                     colour,
                     outcome,
                     moved,
                 } => Some((
                     opponent,
-                    Entry::Game {
+                    RoundEntry::Game {
                         opponent: p,
                         colour: colour.opposite(),
                         outcome: outcome.reversed(),
                         moved,
                     },
                 )),
-                Entry::Forfeit {
+                RoundEntry::Forfeit {
                     opponent,
                     colour,
                     won,
                 } => Some((
                     opponent,
-                    Entry::Forfeit {
+                    RoundEntry::Forfeit {
                         opponent: p,
                         colour: colour.opposite(),
                         won: !won,
@@ -2321,7 +2321,7 @@ fn direct_encounter_with_many_meeting_counts() {
     check_cards(&t);
     assert_eq!(
         t.card(0)[0],
-        Entry::Game {
+        RoundEntry::Game {
             opponent: 1,
             colour: Colour::White,
             outcome: Outcome::Draw,

@@ -1,6 +1,6 @@
 -- Rankings of the Random Chess schema. A ranking is a time-control window with a rating
 -- system; every ranked local game whose clock falls in the window is rated in it, in
--- (creation_date, id) order, by the Rust trigger rate_service_games (src/rankings/).
+-- (creation_date, id) order, by the Rust trigger rate_service_games (src/ranking/).
 -- elo_history is the history apps read; ranking_players keeps each player's current standing
 -- so that rating a game never scans the history.
 
@@ -226,7 +226,7 @@ CREATE PROCEDURE recalculate_ranking(ranking_id int)
 LANGUAGE sql
 AS $$ SELECT @extschema@.rebuild_ranking(ranking_id) $$;
 
--- Trigger functions (src/rankings/): each fires only on its own table of pg_rating, and no role
+-- Trigger functions (src/ranking/): each fires only on its own table of pg_rating, and no role
 -- may execute them (so none can attach them to a table of its own).
 CREATE FUNCTION rate_service_games() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rate_service_games_wrapper';
 CREATE FUNCTION rerate_redated_service_game() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rerate_redated_service_game_wrapper';

@@ -1,6 +1,6 @@
 -- Swiss tournaments of the Random Chess schema (the pairing itself happens in the app): the
 -- tournaments, their players, games, byes and entry requirements, with every rule checked by
--- the Rust trigger check_tournament_row (src/tournaments/), and the standings kept current on
+-- the Rust trigger check_tournament_row (src/tournament/), and the standings kept current on
 -- every change by the Rust trigger refresh_tournament_standings: one row per (tournament,
 -- round, player) in swiss_tournament_standings, which the views read. The tie-breaks are those
 -- of FIDE C.07 (pg_rating_core::tournament), the performance rating is FIDE's TPR against the
@@ -169,7 +169,7 @@ JOIN @extschema@.swiss_tournament_entrants e
   ON e.tournament_id = s.tournament_id AND e.user_id_in_service = s.user_id_in_service
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);
 
--- Trigger functions (src/tournaments/): each fires only on the tables named in its C entry
+-- Trigger functions (src/tournament/): each fires only on the tables named in its C entry
 -- point, and no role may execute them.
 CREATE FUNCTION check_tournament_row() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_tournament_row_wrapper';
 CREATE FUNCTION refresh_tournament_standings() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_tournament_standings_wrapper';

@@ -14,24 +14,24 @@
 //! A zero-point bye and an absence share `Z`: both are worth nothing and count alike in every
 //! tie-break (C.07 16.1, 16.2.3, 16.2.5), so `Z` is read back as an absence.
 
-use super::{ByeKind, Colour, Entry, Outcome, PlayerNo, Result, TournamentError};
+use super::{ByeKind, Colour, Outcome, PlayerNo, Result, RoundEntry, TournamentError};
 
-impl Entry {
+impl RoundEntry {
     /// `w` or `b` for a game or a forfeit, `-` for a bye or an absence.
     pub fn colour_code(self) -> char {
         match self {
-            Entry::Game { colour, .. } | Entry::Forfeit { colour, .. } => match colour {
+            RoundEntry::Game { colour, .. } | RoundEntry::Forfeit { colour, .. } => match colour {
                 Colour::White => 'w',
                 Colour::Black => 'b',
             },
-            Entry::Bye(_) | Entry::Absent => '-',
+            RoundEntry::Bye(_) | RoundEntry::Absent => '-',
         }
     }
 
     /// The result letter.
     pub fn result_code(self) -> char {
         match self {
-            Entry::Game { outcome, moved, .. } => match (outcome, moved) {
+            RoundEntry::Game { outcome, moved, .. } => match (outcome, moved) {
                 (Outcome::Win, true) => '1',
                 (Outcome::Draw, true) => '=',
                 (Outcome::Loss, true) => '0',
@@ -39,18 +39,22 @@ impl Entry {
                 (Outcome::Draw, false) => 'D',
                 (Outcome::Loss, false) => 'L',
             },
-            Entry::Forfeit { won: true, .. } => '+',
-            Entry::Forfeit { won: false, .. } => '-',
-            Entry::Bye(ByeKind::PairingAllocated) => 'U',
-            Entry::Bye(ByeKind::Full) => 'F',
-            Entry::Bye(ByeKind::Half) => 'H',
-            Entry::Bye(ByeKind::Zero) | Entry::Absent => 'Z',
+            RoundEntry::Forfeit { won: true, .. } => '+',
+            RoundEntry::Forfeit { won: false, .. } => '-',
+            RoundEntry::Bye(ByeKind::PairingAllocated) => 'U',
+            RoundEntry::Bye(ByeKind::Full) => 'F',
+            RoundEntry::Bye(ByeKind::Half) => 'H',
+            RoundEntry::Bye(ByeKind::Zero) | RoundEntry::Absent => 'Z',
         }
     }
 
     /// The entry of an opponent, a colour letter and a result letter; a combination no entry
     /// writes is an error.
-    pub fn from_codes(opponent: Option<PlayerNo>, colour: char, result: char) -> Result<Entry> {
+    pub fn from_codes(
+        opponent: Option<PlayerNo>,
+        colour: char,
+        result: char,
+    ) -> Result<RoundEntry> {
         let bad = || {
             TournamentError::invalid(format!(
                 "no round entry has opponent {opponent:?}, colour {colour:?} and result {result:?}"
@@ -63,7 +67,7 @@ impl Entry {
                 } else {
                     Colour::Black
                 };
-                let game = |outcome, moved| Entry::Game {
+                let game = |outcome, moved| RoundEntry::Game {
                     opponent,
                     colour,
                     outcome,
@@ -76,7 +80,7 @@ impl Entry {
                     'W' => game(Outcome::Win, false),
                     'D' => game(Outcome::Draw, false),
                     'L' => game(Outcome::Loss, false),
-                    '+' | '-' => Entry::Forfeit {
+                    '+' | '-' => RoundEntry::Forfeit {
                         opponent,
                         colour,
                         won: result == '+',
@@ -85,10 +89,10 @@ impl Entry {
                 }
             }
             (None, '-') => match result {
-                'U' => Entry::Bye(ByeKind::PairingAllocated),
-                'F' => Entry::Bye(ByeKind::Full),
-                'H' => Entry::Bye(ByeKind::Half),
-                'Z' => Entry::Absent,
+                'U' => RoundEntry::Bye(ByeKind::PairingAllocated),
+                'F' => RoundEntry::Bye(ByeKind::Full),
+                'H' => RoundEntry::Bye(ByeKind::Half),
+                'Z' => RoundEntry::Absent,
                 _ => return Err(bad()),
             },
             _ => return Err(bad()),
@@ -102,12 +106,12 @@ mod tests {
     use super::*;
     use crate::error::Classified;
 
-    fn every_entry() -> Vec<Entry> {
+    fn every_entry() -> Vec<RoundEntry> {
         let mut all = Vec::new();
         for colour in [Colour::White, Colour::Black] {
             for outcome in [Outcome::Win, Outcome::Draw, Outcome::Loss] {
                 for moved in [true, false] {
-                    all.push(Entry::Game {
+                    all.push(RoundEntry::Game {
                         opponent: 7,
                         colour,
                         outcome,
@@ -116,7 +120,7 @@ mod tests {
                 }
             }
             for won in [true, false] {
-                all.push(Entry::Forfeit {
+                all.push(RoundEntry::Forfeit {
                     opponent: 3,
                     colour,
                     won,
@@ -129,18 +133,19 @@ mod tests {
             ByeKind::Half,
             ByeKind::Zero,
         ] {
-            all.push(Entry::Bye(kind));
+            all.push(RoundEntry::Bye(kind));
         }
-        all.push(Entry::Absent);
+        all.push(RoundEntry::Absent);
         all
     }
 
     #[test]
     fn codes_read_back_as_the_entry_written_a_zero_bye_as_an_absence() {
         for e in every_entry() {
-            let read = Entry::from_codes(e.opponent(), e.colour_code(), e.result_code()).unwrap();
-            let expected = if e == Entry::Bye(ByeKind::Zero) {
-                Entry::Absent
+            let read =
+                RoundEntry::from_codes(e.opponent(), e.colour_code(), e.result_code()).unwrap();
+            let expected = if e == RoundEntry::Bye(ByeKind::Zero) {
+                RoundEntry::Absent
             } else {
                 e
             };
@@ -171,7 +176,7 @@ mod tests {
             (Some(1), 'x', '1'),
             (None, '-', '?'),
         ] {
-            let e = Entry::from_codes(opponent, colour, result).unwrap_err();
+            let e = RoundEntry::from_codes(opponent, colour, result).unwrap_err();
             assert_eq!(e.sqlstate(), "22023", "{opponent:?} {colour} {result}");
         }
     }

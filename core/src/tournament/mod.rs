@@ -5,14 +5,14 @@
 //!
 //! Players are numbered `0..n` ([`PlayerNo`]); the number plus one is the starting rank (pairing
 //! number) written to TRF, and the last resort when everything else is equal. Every player has a
-//! *card*: one [`Entry`] per round. A round without a game or a bye is [`Entry::Absent`].
+//! *card*: one [`RoundEntry`] per round. A round without a game or a bye is [`RoundEntry::Absent`].
 //!
 //! How the Random Chess schema maps onto it (the glue's job, stated here once):
-//! * a `tournaments_games` row is an [`Entry::Game`] for both players, or an
-//!   [`Entry::Forfeit`] when [`classify_game`] says so;
+//! * a `tournaments_games` row is an [`RoundEntry::Game`] for both players, or an
+//!   [`RoundEntry::Forfeit`] when [`classify_game`] says so;
 //! * a `byes` row is worth one point (spec): [`ByeKind::PairingAllocated`], the bye a Swiss
 //!   pairing gives the odd player out (category 16.2.1 of the regulations, TRF code `U`);
-//! * a registered player with neither a game nor a bye in a round is [`Entry::Absent`]: a
+//! * a registered player with neither a game nor a bye in a round is [`RoundEntry::Absent`]: a
 //!   zero-point bye, which is how FIDE counts every round after a withdrawal (C.07 16.1.1).
 //!   Absences followed by a played round count at their real 0 for the opponents (16.2.3, 16.3.1);
 //!   trailing absences — a withdrawal — count as draws for them (16.2.5, 16.3.2).
@@ -47,7 +47,7 @@ use crate::result::{GameEndReason, GameEndType};
 
 pub use standings::{
     encounters_in, rank_players, refresh, sort_key, standings, values_after, CardSource, Placement,
-    Standing,
+    StandingsRow,
 };
 pub use tiebreak::{
     adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values,
@@ -141,7 +141,7 @@ impl ByeKind {
 
 /// What happened to a player in one round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Entry {
+pub enum RoundEntry {
     /// A game played over the board. `moved` is false when the game ended before the first
     /// move for a reason other than a forfeit (TRF `W`/`D`/`L`); it still counts as played.
     Game {
@@ -162,44 +162,46 @@ pub enum Entry {
     Absent,
 }
 
-impl Entry {
+impl RoundEntry {
     /// Points in half points.
     pub fn half_points(self) -> i32 {
         match self {
-            Entry::Game { outcome, .. } => outcome.half_points(),
-            Entry::Forfeit { won, .. } => 2 * i32::from(won),
-            Entry::Bye(kind) => kind.half_points(),
-            Entry::Absent => 0,
+            RoundEntry::Game { outcome, .. } => outcome.half_points(),
+            RoundEntry::Forfeit { won, .. } => 2 * i32::from(won),
+            RoundEntry::Bye(kind) => kind.half_points(),
+            RoundEntry::Absent => 0,
         }
     }
 
     /// The scheduled opponent (over the board or by forfeit).
     pub fn opponent(self) -> Option<PlayerNo> {
         match self {
-            Entry::Game { opponent, .. } | Entry::Forfeit { opponent, .. } => Some(opponent),
+            RoundEntry::Game { opponent, .. } | RoundEntry::Forfeit { opponent, .. } => {
+                Some(opponent)
+            }
             _ => None,
         }
     }
 
     /// The entry with its opponent renumbered by `number` (e.g. into pairing numbers).
-    pub fn with_opponent(self, number: impl Fn(PlayerNo) -> PlayerNo) -> Entry {
+    pub fn with_opponent(self, number: impl Fn(PlayerNo) -> PlayerNo) -> RoundEntry {
         match self {
-            Entry::Game {
+            RoundEntry::Game {
                 opponent,
                 colour,
                 outcome,
                 moved,
-            } => Entry::Game {
+            } => RoundEntry::Game {
                 opponent: number(opponent),
                 colour,
                 outcome,
                 moved,
             },
-            Entry::Forfeit {
+            RoundEntry::Forfeit {
                 opponent,
                 colour,
                 won,
-            } => Entry::Forfeit {
+            } => RoundEntry::Forfeit {
                 opponent: number(opponent),
                 colour,
                 won,
@@ -238,7 +240,7 @@ pub fn game_entries(
     black: PlayerNo,
     white_outcome: Outcome,
     kind: GameKind,
-) -> Result<(Entry, Entry)> {
+) -> Result<(RoundEntry, RoundEntry)> {
     let black_outcome = white_outcome.reversed();
     Ok(match kind {
         GameKind::Forfeit => {
@@ -246,12 +248,12 @@ pub fn game_entries(
                 return Err(TournamentError::invalid("a forfeit cannot be a draw"));
             }
             (
-                Entry::Forfeit {
+                RoundEntry::Forfeit {
                     opponent: black,
                     colour: Colour::White,
                     won: white_outcome == Outcome::Win,
                 },
-                Entry::Forfeit {
+                RoundEntry::Forfeit {
                     opponent: white,
                     colour: Colour::Black,
                     won: black_outcome == Outcome::Win,
@@ -261,13 +263,13 @@ pub fn game_entries(
         GameKind::Played | GameKind::NoMove => {
             let moved = kind == GameKind::Played;
             (
-                Entry::Game {
+                RoundEntry::Game {
                     opponent: black,
                     colour: Colour::White,
                     outcome: white_outcome,
                     moved,
                 },
-                Entry::Game {
+                RoundEntry::Game {
                     opponent: white,
                     colour: Colour::Black,
                     outcome: black_outcome,
@@ -345,7 +347,7 @@ pub type Result<T> = std::result::Result<T, TournamentError>;
 pub struct Tournament {
     round_count: u32,
     ratings: Vec<Option<i32>>,
-    cards: Vec<Vec<Entry>>,
+    cards: Vec<Vec<RoundEntry>>,
 }
 
 /// The most rounds a tournament may have: far beyond any real event (a double round robin of 500
@@ -374,7 +376,7 @@ impl Tournament {
         Ok(Self {
             round_count,
             ratings,
-            cards: vec![vec![Entry::Absent; round_count as usize]; n],
+            cards: vec![vec![RoundEntry::Absent; round_count as usize]; n],
         })
     }
 
@@ -395,7 +397,7 @@ impl Tournament {
     }
 
     /// Player `p`'s entries for rounds 1..=round_count.
-    pub fn card(&self, p: PlayerNo) -> &[Entry] {
+    pub fn card(&self, p: PlayerNo) -> &[RoundEntry] {
         &self.cards[p as usize]
     }
 
@@ -403,7 +405,7 @@ impl Tournament {
     pub fn last_round(&self) -> u32 {
         self.cards
             .iter()
-            .filter_map(|c| c.iter().rposition(|e| *e != Entry::Absent))
+            .filter_map(|c| c.iter().rposition(|e| *e != RoundEntry::Absent))
             .max()
             .map_or(0, |i| i as u32 + 1)
     }
@@ -429,7 +431,7 @@ impl Tournament {
     }
 
     fn check_free(&self, p: usize, r: usize, round: u32) -> Result<()> {
-        if self.cards[p][r] != Entry::Absent {
+        if self.cards[p][r] != RoundEntry::Absent {
             return Err(TournamentError::conflict(format!(
                 "player {p} already has a game or a bye in round {round}"
             )));
@@ -466,7 +468,7 @@ impl Tournament {
         let r = self.check_round(round)?;
         let p = self.check_player(player)?;
         self.check_free(p, r, round)?;
-        self.cards[p][r] = Entry::Bye(kind);
+        self.cards[p][r] = RoundEntry::Bye(kind);
         Ok(())
     }
 
@@ -475,10 +477,10 @@ impl Tournament {
     pub fn remove(&mut self, round: u32, player: PlayerNo) -> Result<Vec<PlayerNo>> {
         let r = self.check_round(round)?;
         let p = self.check_player(player)?;
-        let old = std::mem::replace(&mut self.cards[p][r], Entry::Absent);
+        let old = std::mem::replace(&mut self.cards[p][r], RoundEntry::Absent);
         let mut changed = vec![player];
         if let Some(o) = old.opponent() {
-            self.cards[o as usize][r] = Entry::Absent;
+            self.cards[o as usize][r] = RoundEntry::Absent;
             changed.push(o);
         }
         Ok(changed)

@@ -90,7 +90,7 @@ fn assert_all_played(t: &Tournament) {
         assert!(
             t.card(p)
                 .iter()
-                .all(|e| matches!(e, Entry::Game { moved: true, .. })),
+                .all(|e| matches!(e, RoundEntry::Game { moved: true, .. })),
             "player {p}"
         );
     }

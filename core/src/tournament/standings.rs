@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::tiebreak::{
     adjusted_points_x2, player_values, Edition, OpponentView, PlayerValues, TieBreak,
 };
-use super::{Entry, PlayerNo, Result, Tournament, TournamentError};
+use super::{PlayerNo, Result, RoundEntry, Tournament, TournamentError};
 
 /// A player's position in the standings of one round.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +46,7 @@ pub struct Placement {
 
 /// A row of the standings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Standing {
+pub struct StandingsRow {
     pub player: PlayerNo,
     pub values: PlayerValues,
     pub place: u32,
@@ -260,9 +260,9 @@ pub fn rank_players(
 }
 
 /// Over-the-board games between `a` and `b` in `card_a` (a's card) and a's points in them.
-pub fn encounters_in(card_a: &[Entry], b: PlayerNo) -> (u32, i32) {
+pub fn encounters_in(card_a: &[RoundEntry], b: PlayerNo) -> (u32, i32) {
     card_a.iter().fold((0, 0), |(n, pts), e| match *e {
-        Entry::Game {
+        RoundEntry::Game {
             opponent, outcome, ..
         } if opponent == b => (n + 1, pts + outcome.half_points()),
         _ => (n, pts),
@@ -287,7 +287,12 @@ pub fn values_after(t: &Tournament, upto: u32, edition: Edition) -> Vec<PlayerVa
 }
 
 /// The standings after round `upto`, computed from scratch, sorted by place.
-pub fn standings(t: &Tournament, upto: u32, order: &[TieBreak], edition: Edition) -> Vec<Standing> {
+pub fn standings(
+    t: &Tournament,
+    upto: u32,
+    order: &[TieBreak],
+    edition: Edition,
+) -> Vec<StandingsRow> {
     let s = upto.min(t.round_count()) as usize;
     let values = values_after(t, upto, edition);
     let rows: Vec<(PlayerNo, PlayerValues)> = values
@@ -297,7 +302,7 @@ pub fn standings(t: &Tournament, upto: u32, order: &[TieBreak], edition: Edition
         .collect();
     rank_players(&rows, order, |a, b| encounters_in(&t.card(a)[..s], b))
         .into_iter()
-        .map(|pl| Standing {
+        .map(|pl| StandingsRow {
             player: pl.player,
             values: values[pl.player as usize],
             place: pl.place,
@@ -310,12 +315,12 @@ pub fn standings(t: &Tournament, upto: u32, order: &[TieBreak], edition: Edition
 /// Where [`refresh`] reads players' cards (the glue: one batched query).
 pub trait CardSource {
     /// For each player: the entries of rounds 1.. (rounds beyond the vector are
-    /// [`Entry::Absent`]) and the rating as of the tournament's start.
-    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)>;
+    /// [`RoundEntry::Absent`]) and the rating as of the tournament's start.
+    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<RoundEntry>, Option<i32>)>;
 }
 
 impl CardSource for Tournament {
-    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
+    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<RoundEntry>, Option<i32>)> {
         players
             .iter()
             .map(|&p| (self.card(p).to_vec(), self.rating(p)))
@@ -323,8 +328,8 @@ impl CardSource for Tournament {
     }
 }
 
-fn padded(mut card: Vec<Entry>, len: usize) -> Vec<Entry> {
-    card.resize(len, Entry::Absent);
+fn padded(mut card: Vec<RoundEntry>, len: usize) -> Vec<RoundEntry> {
+    card.resize(len, RoundEntry::Absent);
     card
 }
 
@@ -347,7 +352,7 @@ pub fn refresh(
         let e = first.entry(p).or_insert(r);
         *e = (*e).min(r);
     }
-    type Cards = HashMap<PlayerNo, (Vec<Entry>, Option<i32>)>;
+    type Cards = HashMap<PlayerNo, (Vec<RoundEntry>, Option<i32>)>;
     // loads the players not loaded yet
     let load = |ids: Vec<PlayerNo>, cards: &mut Cards| -> Result<()> {
         let missing: Vec<PlayerNo> = ids.into_iter().filter(|p| !cards.contains_key(p)).collect();

@@ -892,7 +892,7 @@ fn tournament_validation() {
     assert_eq!(t.remove(1, 1).unwrap(), vec![1, 0]);
     assert_eq!(
         (t.card(0)[0], t.card(1)[0], t.last_round()),
-        (Entry::Absent, Entry::Absent, 0)
+        (RoundEntry::Absent, RoundEntry::Absent, 0)
     );
 }
 
@@ -1112,7 +1112,7 @@ fn random_change(t: &mut Tournament, rng: &mut Rng) -> Option<Vec<(PlayerNo, u32
             Some(vec![(a, round)])
         }
         6..=7 => {
-            if t.card(a)[r] == Entry::Absent {
+            if t.card(a)[r] == RoundEntry::Absent {
                 return None;
             }
             Some(
@@ -1125,7 +1125,7 @@ fn random_change(t: &mut Tournament, rng: &mut Rng) -> Option<Vec<(PlayerNo, u32
         }
         _ => {
             // correct a result: same pairing, another outcome
-            let Entry::Game {
+            let RoundEntry::Game {
                 opponent,
                 colour,
                 outcome,
@@ -1222,7 +1222,7 @@ fn refresh_touches_rounds_squared_rows_not_players() {
         }
     }
     // correct one result of round 3
-    let Entry::Game {
+    let RoundEntry::Game {
         opponent,
         colour,
         outcome,
@@ -1261,7 +1261,7 @@ fn refresh_touches_rounds_squared_rows_not_players() {
     // a source that loses cards is reported, not trusted
     struct Lossy;
     impl CardSource for Lossy {
-        fn cards(&self, _: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
+        fn cards(&self, _: &[PlayerNo]) -> Vec<(Vec<RoundEntry>, Option<i32>)> {
             vec![]
         }
     }

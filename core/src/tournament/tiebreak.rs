@@ -40,7 +40,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{ByeKind, Entry, PlayerNo, Result, TournamentError};
+use super::{ByeKind, PlayerNo, Result, RoundEntry, TournamentError};
 use crate::rating::fide;
 
 /// Which edition of C.07 article 16.4 applies.
@@ -69,25 +69,30 @@ pub enum Category {
     RequestedByeTrailing,
 }
 
-fn is_requested_bye(e: Entry) -> bool {
-    matches!(e, Entry::Bye(ByeKind::Half | ByeKind::Zero) | Entry::Absent)
+fn is_requested_bye(e: RoundEntry) -> bool {
+    matches!(
+        e,
+        RoundEntry::Bye(ByeKind::Half | ByeKind::Zero) | RoundEntry::Absent
+    )
 }
 
 /// A voluntary unplayed round (16.1.2): a requested bye or a forfeit loss.
-pub fn is_vur(e: Entry) -> bool {
-    is_requested_bye(e) || matches!(e, Entry::Forfeit { won: false, .. })
+pub fn is_vur(e: RoundEntry) -> bool {
+    is_requested_bye(e) || matches!(e, RoundEntry::Forfeit { won: false, .. })
 }
 
 /// The 16.2 category of each round of `card` (`None` for games played over the board).
-pub fn categories(card: &[Entry]) -> Vec<Option<Category>> {
+pub fn categories(card: &[RoundEntry]) -> Vec<Option<Category>> {
     let mut out = vec![None; card.len()];
     let mut later_non_vur = false;
     for (i, &e) in card.iter().enumerate().rev() {
         out[i] = match e {
-            Entry::Game { .. } => None,
-            Entry::Forfeit { won: true, .. } => Some(Category::ForfeitWin),
-            Entry::Forfeit { won: false, .. } => Some(Category::ForfeitLoss),
-            Entry::Bye(ByeKind::PairingAllocated | ByeKind::Full) => Some(Category::FullPointBye),
+            RoundEntry::Game { .. } => None,
+            RoundEntry::Forfeit { won: true, .. } => Some(Category::ForfeitWin),
+            RoundEntry::Forfeit { won: false, .. } => Some(Category::ForfeitLoss),
+            RoundEntry::Bye(ByeKind::PairingAllocated | ByeKind::Full) => {
+                Some(Category::FullPointBye)
+            }
             _ if later_non_vur => Some(Category::RequestedByeFollowed),
             _ => Some(Category::RequestedByeTrailing),
         };
@@ -99,12 +104,12 @@ pub fn categories(card: &[Entry]) -> Vec<Option<Category>> {
 }
 
 /// The score of `card` in half points.
-pub fn points_x2(card: &[Entry]) -> i32 {
+pub fn points_x2(card: &[RoundEntry]) -> i32 {
     card.iter().map(|e| e.half_points()).sum()
 }
 
 /// The score the opponents' tie-breaks use (16.3): category-5 rounds count as draws.
-pub fn adjusted_points_x2(card: &[Entry]) -> i32 {
+pub fn adjusted_points_x2(card: &[RoundEntry]) -> i32 {
     card.iter()
         .zip(categories(card))
         .map(|(e, c)| {
@@ -224,7 +229,7 @@ pub fn fide_tpr(ratings: &[i32], score_x2: i32) -> Option<i32> {
 /// The values of a player whose rounds 1..=s are `card` (so `card.len()` = s), given each
 /// opponent's adjusted score and rating as of the same round s.
 pub fn player_values(
-    card: &[Entry],
+    card: &[RoundEntry],
     edition: Edition,
     opponent: impl Fn(PlayerNo) -> OpponentView,
 ) -> PlayerValues {
@@ -245,7 +250,7 @@ pub fn player_values(
             v.win += 1; // 7.1: with or without playing
         }
         match e {
-            Entry::Game { opponent: o, .. } => {
+            RoundEntry::Game { opponent: o, .. } => {
                 let view = opponent(o);
                 v.played += 1;
                 if pts_x2 == 2 {
@@ -267,7 +272,7 @@ pub fn player_values(
                 if edition == Edition::C07_2026 {
                     let cap = match (e, cat) {
                         // 16.4.1 forfeits: the scheduled opponent's adjusted score
-                        (Entry::Forfeit { opponent: o, .. }, _) => opponent(o).adjusted_x2,
+                        (RoundEntry::Forfeit { opponent: o, .. }, _) => opponent(o).adjusted_x2,
                         // 16.4.2 other unplayed rounds: a draw per round
                         _ => s,
                     };

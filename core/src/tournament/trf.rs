@@ -24,7 +24,7 @@
 
 use super::standings::standings;
 use super::tiebreak::{Edition, TieBreak};
-use super::{Entry, PlayerNo, Result, Tournament, TournamentError};
+use super::{PlayerNo, Result, RoundEntry, Tournament, TournamentError};
 
 /// What TRF needs beyond the results.
 #[derive(Clone, Debug, Default)]
@@ -50,7 +50,7 @@ fn clean(s: &str) -> String {
         .collect()
 }
 
-fn round_block(e: Entry) -> String {
+fn round_block(e: RoundEntry) -> String {
     let (opp, col, res) = (
         e.opponent().map_or(0, |o| o + 1),
         e.colour_code(),

@@ -64,7 +64,7 @@ impl Ranking {
 }
 
 /// A player's current standing in a ranking (a `ranking_players` row).
-pub struct Standing {
+pub struct StoredStanding {
     pub entry: i32,
     pub state: PlayerState,
     pub record: Record,
@@ -75,7 +75,7 @@ pub struct Standing {
 pub type AppendBatch<'r> = (
     &'r Ranking,
     Vec<RatedGame<String>>,
-    HashMap<String, Standing>,
+    HashMap<String, StoredStanding>,
 );
 
 /// One row of `elo_history` to write.
@@ -502,7 +502,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
     pub fn current_standings(
         &mut self,
         games: &[(&Ranking, Vec<RatedGame<String>>)],
-    ) -> HashMap<i32, HashMap<String, Standing>> {
+    ) -> HashMap<i32, HashMap<String, StoredStanding>> {
         let mut keys: Vec<(i32, &str)> = games
             .iter()
             .flat_map(|(r, gs)| {
@@ -526,7 +526,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                  LIMIT 1) p",
             &[rankings.into(), players.into()],
         );
-        let mut out: HashMap<i32, HashMap<String, Standing>> = HashMap::new();
+        let mut out: HashMap<i32, HashMap<String, StoredStanding>> = HashMap::new();
         for row in rows {
             let int = |name: &str| column::<i32>(&row, name);
             let player: String = column(&row, "player");
@@ -537,7 +537,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
             };
             out.entry(int("ranking")).or_default().insert(
                 player,
-                Standing {
+                StoredStanding {
                     entry: int("elo_history_id"),
                     state: PlayerState {
                         rating: column(&row, "rating"),

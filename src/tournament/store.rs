@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use pg_rating_core::result::{GameEndReason, GameEndType};
 use pg_rating_core::tournament::{
     classify_game, game_entries, sort_key, standings, values_after, ByeKind, CardSource, Edition,
-    Entry, GameKind, Outcome, PlayerNo, PlayerValues, TieBreak, Tournament,
+    GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -34,7 +34,7 @@ impl Info {
 }
 
 /// A service game as a tournament sees it.
-pub struct GameFacts {
+pub struct TournamentGame {
     pub white: String,
     pub black: String,
     pub end: GameEndType,
@@ -43,7 +43,7 @@ pub struct GameFacts {
     pub date: TimestampWithTimeZone,
 }
 
-impl GameFacts {
+impl TournamentGame {
     pub fn kind(&self) -> GameKind {
         classify_game(self.end, self.reason, self.moves)
     }
@@ -57,7 +57,7 @@ impl GameFacts {
     }
 
     /// The two entries of the game: White's and Black's.
-    pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (Entry, Entry) {
+    pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (RoundEntry, RoundEntry) {
         game_entries(white, black, self.white_outcome(), self.kind())
             .unwrap_or_else(|e| internal(format!("a tournament game: {e}")))
     }
@@ -65,7 +65,7 @@ impl GameFacts {
 
 /// An entry as stored: the opponent's pairing number and the TRF-16 colour and result letters
 /// (`pg_rating_core::tournament::codes`).
-pub fn encode(e: Entry) -> (Option<i32>, String, String) {
+pub fn encode(e: RoundEntry) -> (Option<i32>, String, String) {
     (
         e.opponent().map(|o| o as i32),
         e.colour_code().to_string(),
@@ -74,8 +74,8 @@ pub fn encode(e: Entry) -> (Option<i32>, String, String) {
 }
 
 /// The entry of a stored row; letters no entry writes are an internal error.
-pub fn decode(opponent: Option<i32>, colour: char, result: char) -> Entry {
-    Entry::from_codes(opponent.map(|o| o as PlayerNo), colour, result)
+pub fn decode(opponent: Option<i32>, colour: char, result: char) -> RoundEntry {
+    RoundEntry::from_codes(opponent.map(|o| o as PlayerNo), colour, result)
         .unwrap_or_else(|e| internal(format!("a stored round entry: {e}")))
 }
 
@@ -150,7 +150,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         })
     }
 
-    pub fn game(&mut self, game_id: i32) -> Option<GameFacts> {
+    pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
         let rows = self.query(
             "SELECT white_player::text AS white, black_player::text AS black,
                     (result).game_end_type::text AS end_type, (result).game_end_reason::text AS reason,
@@ -165,7 +165,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let reason: GameEndReason = column::<String>(&row, "reason")
             .parse()
             .unwrap_or_else(|_| internal("invalid game result"));
-        Some(GameFacts {
+        Some(TournamentGame {
             white: column(&row, "white"),
             black: column(&row, "black"),
             end,
@@ -272,7 +272,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         );
     }
 
-    pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: Entry) {
+    pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: RoundEntry) {
         let (opp, colour, result) = encode(e);
         self.query(
             "UPDATE swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
@@ -610,10 +610,11 @@ pub struct StoredCards<'s, 'c, 'conn> {
 impl CardSource for StoredCards<'_, '_, '_> {
     /// One row per player: its rating as of the start and its entries of rounds 1..last
     /// aggregated in round order (opponents as an array, colour and result as a string).
-    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<Entry>, Option<i32>)> {
+    fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<RoundEntry>, Option<i32>)> {
         let ids: Vec<i32> = players.iter().map(|&p| p as i32).collect();
         let mut store = self.store.borrow_mut();
-        let mut cards: HashMap<i32, (Vec<Entry>, Option<i32>)> = HashMap::with_capacity(ids.len());
+        let mut cards: HashMap<i32, (Vec<RoundEntry>, Option<i32>)> =
+            HashMap::with_capacity(ids.len());
         let rows = store.query(
             "SELECT e.player_no, e.start_rating,
                     coalesce(array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round)

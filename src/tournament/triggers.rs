@@ -1,0 +1,397 @@
+//! The trigger entry points of the tournament tables: each table's rows go to a function of
+//! their own (the rules in `rules`, the standings in `refresh`).
+
+use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
+use pgrx::prelude::*;
+use pgrx::{AllocatedByRust, PgSqlErrorCode};
+
+use super::refresh::{bye_changed, bye_kind, game_changed, rebuild, refresh_rows, resize};
+use super::rules::{
+    check_bye, check_game, check_registration, check_tournament, lock_tournament, text_field,
+};
+use super::store::{internal, Store};
+use crate::accounts::field;
+use crate::error::{raise, raise_core};
+use crate::restore::restoring;
+use crate::spi::column;
+use crate::trigger::trigger_function;
+
+type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
+
+fn int(row: &Option<Row<'_>>, name: &str) -> i32 {
+    row.as_ref()
+        .and_then(|r| field::<i32>(r, name))
+        .unwrap_or(0)
+}
+
+fn txt(row: &Option<Row<'_>>, name: &str) -> String {
+    row.as_ref()
+        .and_then(|r| text_field(r, name))
+        .unwrap_or_default()
+}
+
+/// BEFORE triggers of swiss_tournaments, tournaments_players, tournaments_games and byes: the
+/// rules of each row. Not while restoring a dump.
+fn check_tournament_row<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
+    let op = trigger.op()?;
+    let table = trigger.table_name()?;
+    let row = match op {
+        PgTriggerOperation::Delete => trigger.old(),
+        _ => trigger.new(),
+    }
+    .expect("row trigger has a row");
+    let mut row = row.into_owned();
+    if restoring() {
+        return Ok(Some(row));
+    }
+    let old = trigger.old();
+    match table.as_str() {
+        "swiss_tournaments" => canonical_tie_breaks(&mut row),
+        "tournaments_players" => check_registration_row(&op, &row),
+        "tournaments_games" => check_game_row(&row, &old),
+        "byes" => check_bye_row(&row, &old),
+        other => internal(format!("check_tournament_row() fired on {other}")),
+    }
+    Ok(Some(row))
+}
+trigger_function!(
+    check_tournament_row,
+    check_tournament_row_wrapper,
+    pg_finfo_check_tournament_row_wrapper,
+    [
+        "swiss_tournaments",
+        "tournaments_players",
+        "tournaments_games",
+        "byes"
+    ]
+);
+
+/// A tournament's tie-break order is stored in its canonical spelling.
+fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
+    let order = text_field(row, "tie_breaks").unwrap_or_default();
+    let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| raise_core(&e)));
+    if canonical != order {
+        row.set_by_name("tie_breaks", canonical)
+            .unwrap_or_else(|e| internal(e));
+    }
+}
+
+/// A registration meets the tournament's requirements, is never changed, and leaves only
+/// without games (taking its byes along).
+fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, AllocatedByRust>) {
+    let t = field::<i32>(row, "tournament_id").unwrap_or(0);
+    let user = text_field(row, "user_id_in_service").unwrap_or_default();
+    match op {
+        PgTriggerOperation::Insert => Spi::connect_mut(|client| {
+            let mut store = Store::new(client);
+            if lock_tournament(&mut store, t) {
+                check_registration(&mut store, t, &user);
+            }
+        }),
+        PgTriggerOperation::Update => raise(
+            PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+            "a registration cannot be changed: delete it and register the player again",
+        ),
+        PgTriggerOperation::Delete => Spi::connect_mut(|client| {
+            let mut store = Store::new(client);
+            if !lock_tournament(&mut store, t) {
+                return; // the tournament is being deleted
+            }
+            let rows = store.query(
+                "SELECT tg.game_id, tg.round FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+                 WHERE tg.tournament_id = $1 AND $2 IN (g.white_player, g.black_player)
+                 ORDER BY tg.round, tg.game_id LIMIT 1",
+                &[t.into(), user.as_str().into()],
+            );
+            if let Some(r) = rows.into_iter().next() {
+                raise(
+                    PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                    format!(
+                        "player \"{user}\" cannot leave tournament {t}: game {} of round {} is registered in it",
+                        column::<i32>(&r, "game_id"),
+                        column::<i32>(&r, "round")
+                    ),
+                );
+            }
+            // the player's byes go first, each refreshing the standings
+            store.query(
+                "DELETE FROM byes WHERE tournament_id = $1 AND user_id_in_service = $2",
+                &[t.into(), user.as_str().into()],
+            );
+        }),
+        PgTriggerOperation::Truncate => {}
+    }
+}
+
+fn check_game_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) {
+    let was = old.as_ref().map(|o| {
+        (
+            field::<i32>(o, "tournament_id").unwrap_or(0),
+            field::<i32>(o, "game_id").unwrap_or(0),
+        )
+    });
+    let int = |name: &str| field::<i32>(row, name).unwrap_or(0);
+    let (t, g, r) = (int("tournament_id"), int("game_id"), int("round"));
+    Spi::connect_mut(|client| check_game(&mut Store::new(client), t, g, r, was));
+}
+
+fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) {
+    let was = old.as_ref().map(|o| {
+        (
+            field::<i32>(o, "tournament_id").unwrap_or(0),
+            field::<i32>(o, "round").unwrap_or(0),
+            text_field(o, "user_id_in_service").unwrap_or_default(),
+        )
+    });
+    let (t, r, user) = (
+        field::<i32>(row, "tournament_id").unwrap_or(0),
+        field::<i32>(row, "round").unwrap_or(0),
+        text_field(row, "user_id_in_service").unwrap_or_default(),
+    );
+    Spi::connect_mut(|client| check_bye(&mut Store::new(client), t, r, &user, was));
+}
+
+/// AFTER triggers of swiss_tournaments, tournaments_players, tournaments_games, byes and
+/// service_games: keeps the standings current. Not while restoring a dump, which brings the
+/// derived rows back itself.
+fn refresh_tournament_standings<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let op = trigger.op()?;
+    let table = trigger.table_name()?;
+    let (old, new) = (trigger.old(), trigger.new());
+    Spi::connect_mut(|client| {
+        let store = &mut Store::new(client);
+        match table.as_str() {
+            "swiss_tournaments" => tournament_changed(store, &op, &old, &new),
+            "tournaments_players" => registration_changed(store, &op, &old, &new),
+            "tournaments_games" => tournament_game_changed(store, &op, &old, &new),
+            "byes" => bye_row_changed(store, &op, &old, &new),
+            "service_games" => service_game_changed(store, &old, &new),
+            other => internal(format!("refresh_tournament_standings() fired on {other}")),
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    refresh_tournament_standings,
+    refresh_tournament_standings_wrapper,
+    pg_finfo_refresh_tournament_standings_wrapper,
+    [
+        "swiss_tournaments",
+        "tournaments_players",
+        "tournaments_games",
+        "byes",
+        "service_games"
+    ]
+);
+
+/// A new tournament gets its progress row; a changed ranking or tie-break order recomputes it.
+fn tournament_changed(
+    store: &mut Store<'_, '_>,
+    op: &PgTriggerOperation,
+    old: &Option<Row<'_>>,
+    new: &Option<Row<'_>>,
+) {
+    let t = int(new, "tournament_id");
+    check_tournament(store, t);
+    if matches!(op, PgTriggerOperation::Insert) {
+        store.query(
+            "INSERT INTO swiss_tournament_progress (tournament_id) VALUES ($1)",
+            &[t.into()],
+        );
+        return;
+    }
+    let changed = int(old, "ranking_id") != int(new, "ranking_id")
+        || txt(old, "tie_breaks") != txt(new, "tie_breaks")
+        || int(old, "tournament_id") != t;
+    let reread = int(old, "ranking_id") != int(new, "ranking_id");
+    if changed && store.lock(t).is_some() {
+        rebuild(store, t, reread);
+    }
+}
+
+/// A registered player gets the next pairing number and a row per round; a player who left
+/// loses them.
+fn registration_changed(
+    store: &mut Store<'_, '_>,
+    op: &PgTriggerOperation,
+    old: &Option<Row<'_>>,
+    new: &Option<Row<'_>>,
+) {
+    if matches!(op, PgTriggerOperation::Insert) {
+        let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
+        let Some(info) = store.lock(t) else { return };
+        let rows = store.query(
+            "WITH n AS (UPDATE swiss_tournament_progress SET next_player_no = next_player_no + 1
+                        WHERE tournament_id = $1 RETURNING next_player_no - 1 AS no)
+             INSERT INTO swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
+             SELECT $1, $2, n.no FROM n RETURNING player_no",
+            &[t.into(), user.as_str().into()],
+        );
+        let p: i32 = rows
+            .into_iter()
+            .next()
+            .map(|r| column(&r, "player_no"))
+            .unwrap_or_else(|| internal("no pairing number was given"));
+        store.update_ratings(t, Some(&user));
+        store.add_rows(t, 1, info.last_round, Some(p as PlayerNo));
+        refresh_rows(store, &info, &[(p as PlayerNo, 1)], info.last_round);
+        return;
+    }
+    let (t, user) = (int(old, "tournament_id"), txt(old, "user_id_in_service"));
+    let Some(mut info) = store.lock(t) else {
+        return;
+    };
+    store.query(
+        "DELETE FROM swiss_tournament_standings s USING swiss_tournament_entrants e
+         WHERE s.tournament_id = $1 AND e.tournament_id = $1 AND e.user_id_in_service = $2
+           AND s.player_no = e.player_no",
+        &[t.into(), user.as_str().into()],
+    );
+    store.query(
+        "DELETE FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
+        &[t.into(), user.as_str().into()],
+    );
+    let new_last = store.max_round(t);
+    resize(store, &info, new_last);
+    info.last_round = new_last;
+    store.set_progress(t, info.started_at, new_last);
+    if info.has_de() && new_last > 0 {
+        store.write_ranks(t, 1, new_last as u32);
+    }
+}
+
+/// A tournament game removed (old) and added (new).
+fn tournament_game_changed(
+    store: &mut Store<'_, '_>,
+    op: &PgTriggerOperation,
+    old: &Option<Row<'_>>,
+    new: &Option<Row<'_>>,
+) {
+    if !matches!(op, PgTriggerOperation::Insert) {
+        let (t, g, r) = (
+            int(old, "tournament_id"),
+            int(old, "game_id"),
+            int(old, "round"),
+        );
+        game_changed(store, t, g, r, false, None);
+    }
+    if !matches!(op, PgTriggerOperation::Delete) {
+        let (t, g, r) = (
+            int(new, "tournament_id"),
+            int(new, "game_id"),
+            int(new, "round"),
+        );
+        game_changed(store, t, g, r, true, None);
+    }
+}
+
+/// A bye removed (old) and added (new).
+fn bye_row_changed(
+    store: &mut Store<'_, '_>,
+    op: &PgTriggerOperation,
+    old: &Option<Row<'_>>,
+    new: &Option<Row<'_>>,
+) {
+    if !matches!(op, PgTriggerOperation::Insert) {
+        let (t, r) = (int(old, "tournament_id"), int(old, "round"));
+        bye_changed(store, t, r, &txt(old, "user_id_in_service"), None);
+    }
+    if let (false, Some(row)) = (matches!(op, PgTriggerOperation::Delete), new) {
+        let (t, r) = (int(new, "tournament_id"), int(new, "round"));
+        bye_changed(
+            store,
+            t,
+            r,
+            &txt(new, "user_id_in_service"),
+            Some(bye_kind(row)),
+        );
+    }
+}
+
+/// A service game's result, moves or date changed: the tournaments it is registered in.
+fn service_game_changed(store: &mut Store<'_, '_>, old: &Option<Row<'_>>, new: &Option<Row<'_>>) {
+    let id = int(new, "id");
+    let date_was = old
+        .as_ref()
+        .and_then(|o| field::<TimestampWithTimeZone>(o, "creation_date"));
+    let rows = store.query(
+        "SELECT tournament_id, round FROM tournaments_games WHERE game_id = $1 ORDER BY tournament_id",
+        &[id.into()],
+    );
+    let places: Vec<(i32, i32)> = rows
+        .into_iter()
+        .map(|r| (column(&r, "tournament_id"), column(&r, "round")))
+        .collect();
+    for (t, round) in places {
+        game_changed(store, t, id, round, true, date_was);
+    }
+}
+
+/// AFTER TRUNCATE of tournaments_games, byes or tournaments_players (statement triggers; row
+/// triggers do not fire): the players no longer registered lose their pairing numbers and every
+/// tournament is recomputed from scratch.
+fn rebuild_truncated_tournaments<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let table = trigger.table_name()?;
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        if table == "tournaments_players" {
+            // as a DELETE of the registrations would: players with games cannot leave
+            let rows = store.query(
+                "SELECT tournament_id, game_id, round FROM tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
+                &[],
+            );
+            if let Some(r) = rows.into_iter().next() {
+                let n = |name: &str| column::<i32>(&r, name);
+                raise(
+                    PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+                    format!(
+                        "tournaments_players cannot be truncated: tournament {} has game {} of round {} registered \
+                         (truncate tournaments_games first)",
+                        n("tournament_id"),
+                        n("game_id"),
+                        n("round")
+                    ),
+                );
+            }
+        }
+        let rows = store.query(
+            "SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id",
+            &[],
+        );
+        let ids: Vec<i32> = rows
+            .into_iter()
+            .map(|r| column(&r, "tournament_id"))
+            .collect();
+        for t in ids {
+            if store.lock(t).is_none() {
+                continue;
+            }
+            store.query(
+                "DELETE FROM swiss_tournament_entrants e WHERE e.tournament_id = $1 AND NOT EXISTS (
+                     SELECT 1 FROM tournaments_players p
+                     WHERE p.tournament_id = e.tournament_id AND p.user_id_in_service = e.user_id_in_service)",
+                &[t.into()],
+            );
+            rebuild(&mut store, t, false);
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    rebuild_truncated_tournaments,
+    rebuild_truncated_tournaments_wrapper,
+    pg_finfo_rebuild_truncated_tournaments_wrapper,
+    ["tournaments_games", "byes", "tournaments_players"]
+);
