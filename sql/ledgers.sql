@@ -348,6 +348,74 @@ FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.led
 WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
 $$;
 
+-- A ledger's players as the games table types them (bigint, int, uuid, text, ...): the history
+-- and standings of the two functions below join the application's players table without casts.
+-- An attached ledger checks the type asked for; a detached one has no table to check against.
+CREATE FUNCTION ledger_player_type(ledger text, wanted regtype) RETURNS regtype
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_ledger boolean;
+    actual regtype;
+BEGIN
+    SELECT true, a.atttypid::regtype INTO found_ledger, actual
+    FROM @extschema@.ledgers l
+    LEFT JOIN @extschema@.ledger_attachments t ON t.ledger_id = l.id
+    LEFT JOIN pg_attribute a ON a.attrelid = t.games AND a.attname = t.white_column AND NOT a.attisdropped
+    WHERE l.name = ledger_player_type.ledger;
+    IF found_ledger IS NULL THEN
+        RAISE EXCEPTION 'ledger "%" does not exist', ledger USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF actual IS NOT NULL AND actual <> wanted
+       AND NOT (SELECT bool_and(typcategory = 'S') FROM pg_type WHERE oid IN (actual, wanted)) THEN
+        RAISE EXCEPTION 'ledger "%" has players of type %, not %', ledger, actual, wanted
+            USING ERRCODE = 'datatype_mismatch',
+                  HINT = format('Pass NULL::%s as player_type.', actual);
+    END IF;
+    RETURN wanted;
+END
+$$;
+
+CREATE FUNCTION ledger_history_of(ledger text, player_type anyelement)
+RETURNS TABLE (scope text, player anyelement, opponent anyelement, game_date timestamptz, game text,
+               score float8, expected float8, rating_before float8, rating float8, change float8, rd float8,
+               games int)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    typed regtype := @extschema@.ledger_player_type(ledger, pg_typeof(player_type));
+    -- a multiplayer game's entry names several opponents: there is no one opponent to type
+    multiplayer boolean := EXISTS (SELECT FROM @extschema@.ledger_attachments t
+                                   JOIN @extschema@.ledgers l ON l.id = t.ledger_id
+                                   WHERE l.name = ledger_history_of.ledger AND t.multiplayer_rule IS NOT NULL);
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'SELECT h.scope, h.player::%1$s, CASE WHEN $2 THEN NULL ELSE h.opponent END::%1$s,
+                h.game_date, h.game, h.score, h.expected, h.rating_before, h.rating, h.change, h.rd, h.games
+         FROM @extschema@.ledger_history h WHERE h.ledger = $1 ORDER BY h.scope, h.player, h.game_date, h.game_key',
+        typed)
+    USING ledger, multiplayer;
+END
+$$;
+
+CREATE FUNCTION ledger_standings_of(ledger text, player_type anyelement)
+RETURNS TABLE (scope text, player anyelement, rating float8, rd float8, games int, wins int, draws int,
+               losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    RETURN QUERY EXECUTE format(
+        'SELECT s.scope, s.player::%1$s, s.rating, s.rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                s.provisional, s.last_played
+         FROM @extschema@.ledger_standings_now s WHERE s.ledger = $1 ORDER BY s.scope, s.player',
+        @extschema@.ledger_player_type(ledger, pg_typeof(player_type)))
+    USING ledger;
+END
+$$;
+
 CREATE FUNCTION ledger_prediction_quality(ledger text, scope text DEFAULT NULL, period interval DEFAULT NULL,
                                           rating_band float8 DEFAULT NULL)
 RETURNS TABLE (period_start timestamptz, band_low float8, entries bigint, accuracy float8, brier float8,
@@ -404,6 +472,16 @@ COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, in
     'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
     'filters; conservative = rating - 2 RD. Reads only the rows down to the page (ledger_standings_by_rating) '
     'unless a season of the scope has ended, whose resets reorder the scope.';
+COMMENT ON FUNCTION ledger_player_type(text, regtype) IS
+    'The type a ledger''s players have in its games table, checked against wanted (42804 when an attached ledger''s '
+    'player column has another type; text and varchar count alike); 22023 for an unknown ledger.';
+COMMENT ON FUNCTION ledger_history_of(text, anyelement) IS
+    'ledger_history with player and opponent in the type of player_type (e.g. NULL::bigint), to join the '
+    'application''s players table without casts; opponent is NULL in a multiplayer ledger. Errors as '
+    'ledger_player_type.';
+COMMENT ON FUNCTION ledger_standings_of(text, anyelement) IS
+    'ledger_standings_now with player in the type of player_type (e.g. NULL::uuid), to join the application''s '
+    'players table without casts. Errors as ledger_player_type.';
 COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8) IS
     'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
     'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';

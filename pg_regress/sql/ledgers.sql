@@ -95,6 +95,17 @@ SELECT rank, player, round(rating::numeric, 2) AS rating, games, provisional
 FROM ledger_leaderboard('club', min_games => 2);
 SELECT rank, player FROM ledger_leaderboard('club', page_size => 2, page => 2);
 SELECT ledger_player_rank('club', '1') AS rank_of_1, ledger_player_rank('club', '99') AS unrated;
+-- the players as the games table types them (bigint here): a join without casts
+CREATE TEMP TABLE members (id bigint PRIMARY KEY, name text);
+INSERT INTO members VALUES (1, 'Ada'), (2, 'Bo'), (3, 'Cy'), (4, 'Di');
+SELECT m.name, round(s.rating::numeric, 2) AS rating, s.games
+FROM ledger_standings_of('club', NULL::bigint) s JOIN members m ON m.id = s.player ORDER BY s.rating DESC, m.name;
+SELECT m.name, o.name AS opponent, round(h.change::numeric, 2) AS change
+FROM ledger_history_of('club', NULL::bigint) h JOIN members m ON m.id = h.player JOIN members o ON o.id = h.opponent
+WHERE m.id = 1 ORDER BY h.game_date;
+SELECT pg_typeof(player) FROM ledger_standings_of('club', NULL::bigint) LIMIT 1;
+SELECT * FROM ledger_standings_of('club', NULL::uuid);
+SELECT * FROM ledger_history_of('nope', NULL::bigint);
 SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2025-01-03 12:00');
 SELECT round(rating::numeric, 2) AS rating, games FROM ledger_rating_at('club', '1', '2000-01-01');
 
@@ -191,6 +202,9 @@ SELECT player, opponent, score, round(expected::numeric, 4) AS expected, round(c
 FROM ledger_history WHERE ledger = 'meeple elo' AND game = '2' ORDER BY player;
 INSERT INTO plays VALUES (3, '2025-05-03', 'ann', 1), (3, '2025-05-03', 'ann', 2);
 SELECT entries, round(brier::numeric, 4) AS brier FROM ledger_what_if('meeple elo', k_factors => '{16}');
+
+-- a multiplayer ledger's typed history has no one opponent
+SELECT count(*) AS entries, count(opponent) AS with_an_opponent FROM ledger_history_of('meeple', NULL::text);
 
 -- seasons: at a season's end ratings are pulled toward the start and RDs raised, as an event of
 -- the replay; the season's final standings stay readable
