@@ -54,11 +54,7 @@ pub(super) fn rebuild(store: &mut Store<'_, '_>, t: i32, reread_ratings: bool) -
 }
 
 /// The rounds `(old, new)` of the standings become `1..=new`: rows are added or dropped.
-pub(super) fn resize(
-    store: &mut Store<'_, '_>,
-    info: &Info,
-    new_last: i32,
-) -> Vec<(PlayerNo, u32)> {
+fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerNo, u32)> {
     if new_last > info.last_round {
         store.add_rows(info.id, info.last_round + 1, new_last, None);
         // every player's values of the new rounds
@@ -94,6 +90,25 @@ pub(super) fn move_start(
 }
 
 /// A game of `round` was added (`add`) or removed: patch both entries, the start and the rounds,
+/// After an entry of `round` was added (`added`) or removed: the tournament's last round moves
+/// (rows are added or dropped) and is stored. Returns it and the rows the move changed.
+pub(super) fn move_last_round(
+    store: &mut Store<'_, '_>,
+    info: &mut Info,
+    round: i32,
+    added: bool,
+) -> (i32, Vec<(PlayerNo, u32)>) {
+    let new_last = if added {
+        info.last_round.max(round)
+    } else {
+        store.max_round(info.id)
+    };
+    let changed = resize(store, info, new_last);
+    info.last_round = new_last;
+    store.set_progress(info.id, info.started_at, new_last);
+    (new_last, changed)
+}
+
 /// then refresh.
 pub(super) fn game_changed(
     store: &mut Store<'_, '_>,
@@ -117,14 +132,7 @@ pub(super) fn game_changed(
             "tournament {t}: game {game_id} has an unregistered player"
         ))
     };
-    let new_last = if add {
-        info.last_round.max(round)
-    } else {
-        store.max_round(t)
-    };
-    let mut changed = resize(store, &info, new_last);
-    info.last_round = new_last;
-    store.set_progress(t, info.started_at, new_last);
+    let (new_last, mut changed) = move_last_round(store, &mut info, round, add);
     if round <= new_last {
         let (we, be) = if add {
             game.entries(w, b)
@@ -181,14 +189,7 @@ pub(super) fn bye_changed(
     let Some(p) = store.player_no(t, user) else {
         return;
     };
-    let new_last = if kind.is_some() {
-        info.last_round.max(round)
-    } else {
-        store.max_round(t)
-    };
-    let mut changed = resize(store, &info, new_last);
-    info.last_round = new_last;
-    store.set_progress(t, info.started_at, new_last);
+    let (new_last, mut changed) = move_last_round(store, &mut info, round, kind.is_some());
     if round <= new_last {
         let e = kind.map_or(RoundEntry::Absent, RoundEntry::Bye);
         store.set_entry(t, round, p, e);

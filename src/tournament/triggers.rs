@@ -5,7 +5,7 @@ use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
 use pgrx::prelude::*;
 use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
-use super::refresh::{bye_changed, bye_kind, game_changed, rebuild, refresh_rows, resize};
+use super::refresh::{bye_changed, bye_kind, game_changed, move_last_round, rebuild, refresh_rows};
 use super::rules::{
     check_bye, check_game, check_registration, check_tournament, lock_tournament, text_field,
 };
@@ -258,10 +258,7 @@ fn registration_changed(
         "DELETE FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
         &[t.into(), user.as_str().into()],
     );
-    let new_last = store.max_round(t);
-    resize(store, &info, new_last);
-    info.last_round = new_last;
-    store.set_progress(t, info.started_at, new_last);
+    let (new_last, _) = move_last_round(store, &mut info, 0, false);
     if info.has_de() && new_last > 0 {
         store.write_ranks(t, 1, new_last as u32);
     }
