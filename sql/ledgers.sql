@@ -11,7 +11,7 @@ CREATE TABLE ledgers (
     -- who may attach it and change it (besides superusers)
     owner               regrole NOT NULL DEFAULT current_user::regrole,
     rating_system       text NOT NULL DEFAULT 'elo'
-        CONSTRAINT ledger_rating_system_known CHECK (rating_system IN ('elo', 'glicko2', 'skemino')),
+        CONSTRAINT ledger_rating_system_known CHECK (rating_system IN ('elo', 'fide', 'glicko2', 'skemino')),
     starting_rating     float8 NOT NULL DEFAULT 1500,
     k_factor            float8 NOT NULL DEFAULT 20,
     starting_rd         float8 NOT NULL DEFAULT 350,
@@ -439,8 +439,9 @@ SELECT pg_catalog.pg_extension_config_dump('ledger_seeds', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_seasons', '');
 
 COMMENT ON TABLE ledgers IS
-    'Rating ledgers: a rating system (elo: starting_rating, k_factor; glicko2: starting_rating, starting_rd, '
-    'starting_volatility, tau, rating_period; skemino: starting_rating), limits (max_change per game, '
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
+    'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
+    'rating_period; skemino: starting_rating), limits (max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it.';
 COMMENT ON TABLE ledger_attachments IS

@@ -225,3 +225,14 @@ COMMENT ON FUNCTION ledger_history_of(text, anyelement) IS
 COMMENT ON FUNCTION ledger_standings_of(text, anyelement) IS
     'ledger_standings_now with player in the type of player_type (e.g. NULL::uuid), to join the application''s '
     'players table without casts. Errors as ledger_player_type.';
+
+-- Ledgers rated by FIDE's rules, game by game (K from each player's record).
+ALTER TABLE ledgers DROP CONSTRAINT ledger_rating_system_known,
+    ADD CONSTRAINT ledger_rating_system_known CHECK (rating_system IN ('elo', 'fide', 'glicko2', 'skemino'));
+COMMENT ON TABLE ledgers IS
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
+    'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
+    'rating_period; skemino: starting_rating), limits (max_change per game, '
+    'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
+    'rebuilds the ledger. owner may attach and change it.';
+

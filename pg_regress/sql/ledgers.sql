@@ -206,6 +206,17 @@ SELECT entries, round(brier::numeric, 4) AS brier FROM ledger_what_if('meeple el
 -- a multiplayer ledger's typed history has no one opponent
 SELECT count(*) AS entries, count(opponent) AS with_an_opponent FROM ledger_history_of('meeple', NULL::text);
 
+-- FIDE's rules game by game: K 40 before 30 games, PD from FIDE's table; wins, draws and losses only
+INSERT INTO ledgers (name, rating_system, starting_rating) VALUES ('fide', 'fide', 2000);
+CREATE TABLE fide_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('fide', 'fide_games', 'id', 'at', 'a', 'b', 's');
+INSERT INTO fide_games VALUES (1, '2025-01-01', 'x', 'y', 1), (2, '2025-01-02', 'x', 'z', 0.5);
+SELECT game, player, round(expected::numeric, 2) AS pd, round(rating_before::numeric, 1) AS before,
+       round(rating::numeric, 1) AS after
+FROM ledger_history WHERE ledger = 'fide' ORDER BY game_date, player;
+INSERT INTO fide_games VALUES (3, '2025-01-03', 'x', 'y', 0.25);
+INSERT INTO ledgers (name, rating_system, starting_rating) VALUES ('bad fide', 'fide', 5000);
+
 -- seasons: at a season's end ratings are pulled toward the start and RDs raised, as an event of
 -- the replay; the season's final standings stay readable
 INSERT INTO ledgers (name, rating_system) VALUES ('seasonal', 'glicko2');

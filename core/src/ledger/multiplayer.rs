@@ -85,8 +85,10 @@ fn rate(
             for i in 0..n {
                 let (mut rating, mut rd, mut volatility) = (0.0, 0.0, 0.0);
                 for j in (0..n).filter(|&j| j != i) {
-                    let (mine, _) = system.rate(
+                    let mine = system.rate_player(
                         &before[i].state,
+                        before[i].games,
+                        before[i].peak,
                         &before[j].state,
                         pairwise_score(places[i], places[j]),
                         at,

@@ -104,7 +104,8 @@ pub fn replay_seasons(
             .as_of(&rules.system, seasons, at);
         let system = &rules.system;
         let rate = |a: &Standing, b: &Standing, score: f64| -> Result<_, RatingError> {
-            let (after, _) = system.rate(&a.state, &b.state, score, game.key.at)?;
+            let after =
+                system.rate_player(&a.state, a.games, a.peak, &b.state, score, game.key.at)?;
             Ok(rules.limit(&a.state, after))
         };
         let white_after = rate(&white, &black, white_score).map_err(|e| at_game(e, &game.key))?;
@@ -222,6 +223,68 @@ mod tests {
         );
         assert_eq!((a.expected, b.expected), (0.5, 0.5));
         assert_eq!(standings["a"], a.after);
+    }
+
+    fn fide_rules(starting: f64) -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Fide { starting },
+            limits: Limits::default(),
+            provisional: Provisional::default(),
+        }
+    }
+
+    #[test]
+    fn fide_k_follows_each_players_record_and_pd_the_400_point_rule() {
+        // FIDE Rating Regulations 8.3.3: K 40 before 30 games, 20 after, 10 once 2400 is reached.
+        let rules = fide_rules(1500.0);
+        let mut standings = HashMap::new();
+        let first = replay(
+            &rules,
+            &mut standings,
+            &[game(1, "new", "old", Outcome::White(1.0))],
+        );
+        let first = first.unwrap();
+        // both new: K 40, PD 0.50 between equals
+        assert_eq!(first[0].after.state.rating, 1520.0);
+        assert_eq!(first[1].after.state.rating, 1480.0);
+        assert_eq!(first[0].expected, 0.5);
+        // "old" has 30 games: K 20 for it, still 40 for a newcomer
+        let mut veteran = standings["old"];
+        veteran.games = 30;
+        standings.insert("old".into(), veteran);
+        let second = replay(
+            &rules,
+            &mut standings,
+            &[game(2, "old", "fresh", Outcome::White(0.5))],
+        );
+        let second = second.unwrap();
+        // 1480 vs 1500: PD(20 points below) = 0.47 (FIDE's table), K 20 → +0.6; K 40 for "fresh" → -1.2
+        assert!((second[0].after.state.rating - (1480.0 + 20.0 * (0.5 - 0.47))).abs() < 1e-9);
+        assert!((second[1].after.state.rating - (1500.0 + 40.0 * (0.5 - 0.53))).abs() < 1e-9);
+        // a peak of 2400 keeps K at 10 even below 2400; a 1,000-point gap counts as 400 (PD 0.92)
+        let mut master = standings["old"];
+        (master.games, master.peak, master.state.rating) = (100, 2410.0, 2390.0);
+        standings.insert("old".into(), master);
+        let third = replay(
+            &rules,
+            &mut standings,
+            &[game(3, "old", "weak", Outcome::White(1.0))],
+        );
+        assert!(
+            (third.unwrap()[0].after.state.rating - (2390.0 + 10.0 * (1.0 - 0.92))).abs() < 1e-9
+        );
+    }
+
+    #[test]
+    fn fide_rates_wins_draws_and_losses_only() {
+        let e = replay(
+            &fide_rules(1500.0),
+            &mut HashMap::new(),
+            &[game(1, "a", "b", Outcome::White(0.25))],
+        )
+        .unwrap_err();
+        assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
+        assert!(e.message.contains("0, 0.5 or 1"), "{}", e.message);
     }
 
     #[test]

@@ -103,6 +103,13 @@ impl LedgerRules {
                     return Err(bad(format!("k_factor must be in [0, 1000], got {k}")));
                 }
             }
+            RatingSystem::Fide { starting } => {
+                if !(0.0..=4000.0).contains(&starting) {
+                    return Err(bad(format!(
+                        "a FIDE starting rating must be between 0 and 4000, got {starting}"
+                    )));
+                }
+            }
             RatingSystem::Skemino { starting } => {
                 finite("starting rating", starting)?;
                 if starting >= MAX_MEAN_RATING - 0.01 {

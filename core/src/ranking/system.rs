@@ -4,7 +4,7 @@
 //! history keeps ratings as `numeric` with that many decimals: a replay from the stored history
 //! and a replay kept in memory then compute from the very same numbers.
 
-use crate::rating::{elo, glicko2, skemino, RatingError};
+use crate::rating::{elo, fide, glicko2, skemino, RatingError};
 
 /// Decimals of `elo`, `rd` and `volatility` in the history.
 pub const STORED_DECIMALS: i32 = 10;
@@ -28,6 +28,11 @@ pub enum RatingSystem {
     Elo { starting: f64, k: f64 },
     /// Skèmino's rating-dependent K (seed 004).
     Skemino { starting: f64 },
+    /// FIDE's rules (Rating Regulations 8.3) applied game by game: `new = R + K (S − PD)`, PD
+    /// from FIDE's table with the 400-point rule, K by the player's record (40 before 30 games,
+    /// 10 once the rating has reached 2400, 20 otherwise; ages are not known, so the juniors' 40
+    /// is not applied). Ratings stay unrounded between games; FIDE rates wins, draws and losses.
+    Fide { starting: f64 },
     /// Glicko-2, each game rated on its own; between games the RD grows by one rating period's
     /// worth of volatility per `period_micros` of inactivity (none when `None`).
     Glicko2 {
@@ -63,6 +68,7 @@ impl RatingSystem {
                 k: s.k_factor,
             }),
             "skemino" => Ok(RatingSystem::Skemino { starting }),
+            "fide" => Ok(RatingSystem::Fide { starting }),
             "glicko2" => Ok(RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(starting, s.starting_rd, s.starting_volatility),
                 tau: s.tau,
@@ -70,7 +76,7 @@ impl RatingSystem {
                 bounds: glicko2::Bounds::default(),
             }),
             other => Err(format!(
-                "unknown rating system \"{other}\" (elo, glicko2 or skemino)"
+                "unknown rating system \"{other}\" (elo, fide, glicko2 or skemino)"
             )),
         }
     }
@@ -92,14 +98,14 @@ impl RatingSystem {
     /// The state of a player without games.
     pub fn start(&self) -> PlayerState {
         match *self {
-            RatingSystem::Elo { starting, .. } | RatingSystem::Skemino { starting } => {
-                PlayerState {
-                    rating: stored(starting),
-                    rd: None,
-                    volatility: None,
-                    last_played: None,
-                }
-            }
+            RatingSystem::Elo { starting, .. }
+            | RatingSystem::Skemino { starting }
+            | RatingSystem::Fide { starting } => PlayerState {
+                rating: stored(starting),
+                rd: None,
+                volatility: None,
+                last_played: None,
+            },
             RatingSystem::Glicko2 { starting, .. } => PlayerState {
                 rating: stored(starting.rating),
                 rd: Some(stored(starting.rd)),
@@ -133,6 +139,9 @@ impl RatingSystem {
                 let (w, b) = skemino::update(white.rating, black.rating, white_score)?;
                 Ok((after(w, None), after(b, None)))
             }
+            RatingSystem::Fide { .. } => Err(RatingError::invalid(
+                "FIDE's K depends on each player's record: rate with rate_player",
+            )),
             RatingSystem::Glicko2 { tau, bounds, .. } => {
                 let before = |p: &PlayerState| -> Result<glicko2::Rating, RatingError> {
                     Ok(self
@@ -145,6 +154,48 @@ impl RatingSystem {
             }
         }
     }
+}
+
+impl RatingSystem {
+    /// One player after a game against `opponent`, the player's record known (`games` before
+    /// this one, `peak` so far): FIDE's K needs it; the other systems rate as [`Self::rate`].
+    pub fn rate_player(
+        &self,
+        player: &PlayerState,
+        games: i32,
+        peak: f64,
+        opponent: &PlayerState,
+        score: f64,
+        played_at: i64,
+    ) -> Result<PlayerState, RatingError> {
+        let RatingSystem::Fide { .. } = *self else {
+            return Ok(self.rate(player, opponent, score, played_at)?.0);
+        };
+        let rating = fide_rating(player.rating)?;
+        let k = fide::k_factor(rating, games, None, peak >= 2400.0)?;
+        let pd = fide::expected(rating, fide_rating(opponent.rating)?);
+        if !(score == 0.0 || score == 0.5 || score == 1.0) {
+            return Err(RatingError::invalid(format!(
+                "a FIDE game score must be 0, 0.5 or 1, got {score}"
+            )));
+        }
+        Ok(PlayerState {
+            rating: stored(player.rating + f64::from(k) * (score - pd)),
+            rd: None,
+            volatility: None,
+            last_played: Some(played_at),
+        })
+    }
+}
+
+/// A rating as FIDE's table reads it: a whole number within FIDE's range.
+fn fide_rating(r: f64) -> Result<i32, RatingError> {
+    if !(r.is_finite() && (0.0..=4000.0).contains(&r)) {
+        return Err(RatingError::out_of_range(format!(
+            "a FIDE rating must be between 0 and 4000, got {r}"
+        )));
+    }
+    Ok(r.round() as i32)
 }
 
 impl RatingSystem {
@@ -198,6 +249,10 @@ impl RatingSystem {
         match *self {
             RatingSystem::Elo { .. } => elo::expected(player.rating, opponent.rating),
             RatingSystem::Skemino { .. } => skemino::expected(player.rating, opponent.rating),
+            RatingSystem::Fide { .. } => Ok(fide::expected(
+                fide_rating(player.rating)?,
+                fide_rating(opponent.rating)?,
+            )),
             RatingSystem::Glicko2 { starting, .. } => {
                 let g = |p: &PlayerState| {
                     glicko2::Rating::new(
@@ -245,6 +300,10 @@ mod settings_tests {
         assert_eq!(
             RatingSystem::from_settings(&settings("skemino")),
             Ok(RatingSystem::Skemino { starting: 800.0 })
+        );
+        assert_eq!(
+            RatingSystem::from_settings(&settings("fide")),
+            Ok(RatingSystem::Fide { starting: 800.0 })
         );
         assert_eq!(
             RatingSystem::from_settings(&settings("glicko2")),
