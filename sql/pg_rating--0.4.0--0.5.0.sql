@@ -236,3 +236,15 @@ COMMENT ON TABLE ledgers IS
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it.';
 
+-- A player's rank counts the distinct ratings above it down the rating index.
+CREATE OR REPLACE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '')
+RETURNS int
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+-- the distinct ratings above the player's, read in order down ledger_standings_by_rating
+SELECT (SELECT count(*) FROM (SELECT DISTINCT o.rating FROM @extschema@.ledger_standings o
+                              WHERE o.ledger_id = me.ledger_id AND o.scope = me.scope AND o.games > 0
+                                AND o.rating > me.rating) above)::int + 1
+FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.ledger_id
+WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
+$$;
