@@ -2,6 +2,8 @@
 //! rows per table: they go as VALUES with one parameter per value, whose plan starts fast; a
 //! replay writes thousands: they go as one array per column, unnested.
 
+use std::sync::OnceLock;
+
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 
@@ -42,12 +44,28 @@ const MAX_VALUES_ROWS: usize = 2;
 /// all) and then `columns`. With `upsert`, a row whose (ledger_id, scope, first column) exists
 /// replaces it.
 pub struct RowWriter {
-    pub table: &'static str,
-    pub columns: &'static [(&'static str, Kind)],
-    pub upsert: bool,
+    table: &'static str,
+    columns: &'static [(&'static str, Kind)],
+    upsert: bool,
+    /// The statement's text for 1..=MAX_VALUES_ROWS rows as VALUES, then for arrays: made once
+    /// per backend, not for every game.
+    texts: [OnceLock<String>; MAX_VALUES_ROWS + 1],
 }
 
 impl RowWriter {
+    pub const fn new(
+        table: &'static str,
+        columns: &'static [(&'static str, Kind)],
+        upsert: bool,
+    ) -> Self {
+        RowWriter {
+            table,
+            columns,
+            upsert,
+            texts: [const { OnceLock::new() }; MAX_VALUES_ROWS + 1],
+        }
+    }
+
     fn column_list(&self) -> String {
         let names: Vec<&str> = self.columns.iter().map(|(n, _)| *n).collect();
         format!(
@@ -72,49 +90,68 @@ impl RowWriter {
         )
     }
 
-    /// The statement and its arguments for `rows` (each with a value per column).
+    /// The text for `rows` rows (1..=MAX_VALUES_ROWS as VALUES, more as arrays): $1 and $2 are the
+    /// ledger and the scope, then the values row by row, or one array per column.
+    fn text(&self, rows: usize) -> &str {
+        let width = self.columns.len();
+        let shape = rows.min(MAX_VALUES_ROWS + 1) - 1;
+        self.texts[shape].get_or_init(|| {
+            if rows <= MAX_VALUES_ROWS {
+                let tuples: Vec<String> = (0..rows)
+                    .map(|r| {
+                        let first = 3 + r * width;
+                        let params: Vec<String> =
+                            (first..first + width).map(|i| format!("${i}")).collect();
+                        format!("($1, $2, {})", params.join(", "))
+                    })
+                    .collect();
+                format!(
+                    "{} VALUES {} {}",
+                    self.column_list(),
+                    tuples.join(", "),
+                    self.tail()
+                )
+            } else {
+                let arrays: Vec<String> = self
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (_, kind))| format!("${}::{}", 3 + i, kind.array_type()))
+                    .collect();
+                format!(
+                    "{} SELECT $1, $2, u.* FROM unnest({}) AS u {}",
+                    self.column_list(),
+                    arrays.join(", "),
+                    self.tail()
+                )
+            }
+        })
+    }
+
+    /// The statement and its arguments for `rows` (at least one, each with a value per column).
     pub fn statement(
         &self,
         ledger: i32,
         scope: &str,
         rows: Vec<Vec<Value>>,
-    ) -> (String, Vec<DatumWithOid<'static>>) {
-        let mut args: Vec<DatumWithOid<'static>> = vec![ledger.into(), scope.to_owned().into()];
+    ) -> (&str, Vec<DatumWithOid<'static>>) {
         let width = self.columns.len();
-        if rows.iter().any(|r| r.len() != width) {
+        if rows.is_empty() || rows.iter().any(|r| r.len() != width) {
             super::internal(format!(
-                "a row of {} has the wrong number of values",
+                "rows of {} without a value for each column",
                 self.table
             ));
         }
-        let sql = if rows.len() <= MAX_VALUES_ROWS {
-            let mut tuples = Vec::with_capacity(rows.len());
-            for row in rows {
-                let first = args.len() + 1;
-                args.extend(row.into_iter().map(scalar));
-                let params: Vec<String> = (first..first + width).map(|i| format!("${i}")).collect();
-                tuples.push(format!("($1, $2, {})", params.join(", ")));
-            }
-            format!(
-                "{} VALUES {} {}",
-                self.column_list(),
-                tuples.join(", "),
-                self.tail()
-            )
+        let mut args: Vec<DatumWithOid<'static>> = vec![ledger.into(), scope.to_owned().into()];
+        let text = self.text(rows.len());
+        if rows.len() <= MAX_VALUES_ROWS {
+            args.extend(rows.into_iter().flatten().map(scalar));
         } else {
-            let mut arrays: Vec<String> = Vec::with_capacity(width);
             for (i, (_, kind)) in self.columns.iter().enumerate() {
                 args.push(column_array(*kind, rows.iter().map(|r| &r[i])));
-                arrays.push(format!("${}::{}", args.len(), kind.array_type()));
             }
-            format!(
-                "{} SELECT $1, $2, u.* FROM unnest({}) AS u {}",
-                self.column_list(),
-                arrays.join(", "),
-                self.tail()
-            )
-        };
-        (sql, args)
+        }
+        (text, args)
     }
 }
 

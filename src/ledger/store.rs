@@ -13,6 +13,7 @@ use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRo
 use super::internal;
 use super::rows::{Kind, RowWriter, Value};
 use crate::error::raise;
+use crate::spi::{column as get, nullable as opt};
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {
@@ -29,8 +30,6 @@ fn micros(t: TimestampWithTimeZone) -> i64 {
 pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
-
-use crate::spi::{column as get, nullable as opt};
 
 /// The standing held in an entry or standings row (the row has the standings columns, and
 /// `last_played` is the date of its game).
@@ -635,7 +634,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             })
             .collect();
         let (sql, args) = ENTRIES.statement(ledger, scope, rows);
-        self.run(&sql, &args);
+        self.run(sql, &args);
     }
 
     /// Writes the standings of players with games, and removes those of players left without.
@@ -668,7 +667,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             })
             .collect();
         let (sql, args) = STANDINGS.statement(ledger, scope, rows);
-        self.run(&sql, &args);
+        self.run(sql, &args);
     }
 }
 
@@ -740,17 +739,9 @@ const STANDINGS_COLUMNS: [(&str, Kind); 15] = with_standing([
     ("last_game_key", Kind::Text),
 ]);
 
-static ENTRIES: RowWriter = RowWriter {
-    table: "ledger_entries",
-    columns: &ENTRY_COLUMNS,
-    upsert: false,
-};
+static ENTRIES: RowWriter = RowWriter::new("ledger_entries", &ENTRY_COLUMNS, false);
 
-static STANDINGS: RowWriter = RowWriter {
-    table: "ledger_standings",
-    columns: &STANDINGS_COLUMNS,
-    upsert: true,
-};
+static STANDINGS: RowWriter = RowWriter::new("ledger_standings", &STANDINGS_COLUMNS, true);
 
 /// The settings of a `ledgers` row.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {

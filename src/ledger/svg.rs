@@ -9,7 +9,9 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::internal;
-use crate::error::raise;
+use super::store::LedgerStore;
+use crate::error::{raise, raise_core};
+use crate::spi::column;
 
 extension_sql_file!(
     "../../sql/ledger_svg.sql",
@@ -34,12 +36,7 @@ fn ledger_rating_svg(
 ) -> String {
     // SAFETY: this call's fcinfo; argument 1 is the players array.
     unsafe { crate::chess::require_one_dimension(fcinfo, 1, "players") };
-    check_dimensions(width, height).unwrap_or_else(|e| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            e.to_string(),
-        )
-    });
+    check_dimensions(width, height).unwrap_or_else(|e| raise_core(&e));
     // each player once, in the order given (which chooses the colours)
     let mut names: Vec<String> = Vec::new();
     for p in players.iter() {
@@ -66,28 +63,15 @@ fn ledger_rating_svg(
     } else {
         format!("Ratings in ledger \"{ledger}\", scope \"{scope}\"")
     };
-    rating_chart(&title, &series, width, height).unwrap_or_else(|e| crate::error::raise_core(&e))
+    rating_chart(&title, &series, width, height).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// Each listed player's games in the ledger's scope, in the ledger's order; 22023 for an unknown
 /// ledger. Dates are read as the session's time zone shows them.
 fn read_games(ledger: &str, scope: &str, players: &[String]) -> HashMap<String, Vec<Game>> {
-    Spi::connect(|client| {
-        let id = client
-            .select(
-                "SELECT l.id FROM ledgers l WHERE l.name = $1",
-                None,
-                &[ledger.into()],
-            )
-            .unwrap_or_else(|e| internal(e))
-            .next()
-            .and_then(|r| r.get_by_name::<i32, _>("id").ok().flatten())
-            .unwrap_or_else(|| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    format!("ledger \"{ledger}\" does not exist"),
-                )
-            });
+    Spi::connect_mut(|client| {
+        // (the store reads with read-only SPI: this works on a hot standby)
+        let id = LedgerStore::new(client).ledger_named(ledger).id;
         let rows = client
             .select(
                 "SELECT e.player, extract(epoch FROM e.game_date::timestamp)::float8 AS seconds,
@@ -101,17 +85,9 @@ fn read_games(ledger: &str, scope: &str, players: &[String]) -> HashMap<String, 
             .unwrap_or_else(|e| internal(e));
         let mut games: HashMap<String, Vec<Game>> = HashMap::new();
         for r in rows {
-            let number = |name: &str| -> f64 {
-                r.get_by_name::<f64, _>(name)
-                    .unwrap_or_else(|e| internal(e))
-                    .unwrap_or(f64::NAN)
-            };
-            let player: String = r
-                .get_by_name("player")
-                .unwrap_or_else(|e| internal(e))
-                .unwrap_or_default();
+            let number = |name: &str| column::<f64>(&r, name);
             let game = (number("seconds"), number("rating_before"), number("rating"));
-            games.entry(player).or_default().push(game);
+            games.entry(column(&r, "player")).or_default().push(game);
         }
         games
     })

@@ -174,11 +174,7 @@ impl RatingSystem {
         let rating = fide_rating(player.rating)?;
         let k = fide::k_factor(rating, games, None, peak >= 2400.0)?;
         let pd = fide::expected(rating, fide_rating(opponent.rating)?);
-        if !(score == 0.0 || score == 0.5 || score == 1.0) {
-            return Err(RatingError::invalid(format!(
-                "a FIDE game score must be 0, 0.5 or 1, got {score}"
-            )));
-        }
+        fide::score_hundredths(score)?;
         Ok(PlayerState {
             rating: stored(player.rating + f64::from(k) * (score - pd)),
             rd: None,

@@ -106,7 +106,7 @@ pub fn k_factor(
 }
 
 /// Score in hundredths; FIDE rates wins, draws and losses only.
-fn score_hundredths(score: f64) -> Result<i64> {
+pub(crate) fn score_hundredths(score: f64) -> Result<i64> {
     finite("score", score)?;
     if score == 0.0 || score == 0.5 || score == 1.0 {
         Ok((score * 100.0) as i64)
