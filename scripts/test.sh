@@ -61,10 +61,15 @@ installed_fingerprint() {
     local f
     for f in $(installed_files); do printf '%s %s\n' "$(basename "$f")" "$(sha256sum < "$f" | cut -c1-64)"; done
 }
+# (under the install lock, so that another run's install is never half copied; runs at the same time still
+# replace each other's builds: run one at a time)
 keep_installed() {
     local f
+    exec 8>"$PG_LOCK"
+    flock 8
     installed_fingerprint > "$INSTALLED_BEFORE/fingerprint"
     for f in $(installed_files); do cp -p "$f" "$INSTALLED_BEFORE/"; done
+    flock -u 8
 }
 restore_installed() {
     local f
@@ -78,8 +83,10 @@ restore_installed() {
             *) cp -p "$f" "$($PG_CONFIG --sharedir)/extension/" ;;
         esac
     done
+    local now
+    now=$(installed_fingerprint)
     flock -u 8
-    if [[ "$(installed_fingerprint)" == "$(cat "$INSTALLED_BEFORE/fingerprint")" ]]; then
+    if [[ "$now" == "$(cat "$INSTALLED_BEFORE/fingerprint")" ]]; then
         passed=$((passed + 1)); echo "installation as before the tests ... ok ($(wc -l < "$INSTALLED_BEFORE/fingerprint") files)"
     else
         failed=$((failed + 1)); failures+=("installation not restored"); echo "installation as before the tests ... FAILED"
@@ -124,7 +131,7 @@ pick() {
 
 # The golden files of the engine alone, and those that create what they need themselves; every
 # other file runs with the Random Chess schema too.
-ENGINE_REGRESS=" chess_fen chess_pgn chess_san elo fide glicko2 skemino performance types ledgers svg "
+ENGINE_REGRESS=" chess_fen chess_pgn chess_san elo fide glicko2 skemino performance types ledgers svg pairing "
 SELF_CONTAINED_REGRESS=" install_beside extension "
 
 # Each golden file runs in a fresh database with the extensions created, so files are independent.

@@ -103,3 +103,33 @@ WHERE tournament_id = :t AND round = 3 ORDER BY place;
 
 -- The FIDE TRF-16 report, for FIDE-endorsed checking and pairing programs.
 SELECT tournament_trf(:t) AS trf \g (format=unaligned tuples_only)
+
+-- Pairing by the FIDE Dutch system (tournament_pair_round): a second tournament of the same five, each round
+-- paired in the database and recorded as paired (White wins on board 1, the other boards are drawn). Players are
+-- numbered by their rating as of the start, the top seed has White in round 1, the lowest-ranked player without a
+-- bye gets the bye; nothing is written until the app records the games.
+INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3, :ranking, '(5 minutes, 0)')
+RETURNING tournament_id AS t2 \gset
+INSERT INTO tournaments_players (tournament_id, user_id_in_service) SELECT :t2, account FROM demo_players;
+CREATE FUNCTION pg_temp.play_paired(t int, r int) RETURNS TABLE (board int, white text, black text)
+LANGUAGE plpgsql AS $$
+DECLARE p record;
+BEGIN
+    FOR p IN SELECT * FROM tournament_pair_round(t) LOOP
+        board := p.board;
+        white := (SELECT name FROM demo_players WHERE account = p.white);
+        black := (SELECT name FROM demo_players WHERE account = p.black);
+        IF p.black IS NULL THEN
+            INSERT INTO byes VALUES (t, r, p.white);
+        ELSE
+            PERFORM pg_temp.game(white, black, CASE WHEN p.board = 1 THEN '(1-0,CHECKMATE)' ELSE '(1/2-1/2,STALEMATE)' END::game_result,
+                                 timestamptz '2024-07-01 18:00+00' + r * interval '1 day' + p.board * interval '1 minute',
+                                 t, r);
+        END IF;
+        RETURN NEXT;
+    END LOOP;
+END $$;
+SELECT * FROM pg_temp.play_paired(:t2, 1);
+SELECT * FROM pg_temp.play_paired(:t2, 2);
+SELECT * FROM pg_temp.play_paired(:t2, 3);
+SELECT place, name, points, buchholz FROM demo_standings WHERE tournament_id = :t2 AND round = 3 ORDER BY place;

@@ -137,8 +137,18 @@ fn or_raise(
     })
 }
 
+/// How a replay's standings are written.
+#[derive(Clone, Copy, PartialEq)]
+enum Scope {
+    /// The scope keeps its other standings: each written one replaces the player's.
+    Kept,
+    /// A rebuild deleted the scope's standings: they are inserted.
+    Cleared,
+}
+
 /// Writes the entries of a replay and the standings of `affected` players: the replay's last
 /// standing, else the one before the replay, else none.
+#[allow(clippy::too_many_arguments)]
 fn write_replay(
     store: &mut LedgerStore<'_, '_>,
     att: &Attachment,
@@ -147,6 +157,7 @@ fn write_replay(
     standings: &HashMap<String, Standing>,
     mut last: HashMap<String, LedgerKey>,
     affected: BTreeSet<String>,
+    kind: Scope,
 ) {
     for e in entries {
         last.insert(e.player.clone(), e.key.clone());
@@ -160,7 +171,7 @@ fn write_replay(
             _ => without.push(p),
         }
     }
-    store.write_standings(ledger, scope, &rows, without);
+    store.write_standings(ledger, scope, &rows, without, kind == Scope::Cleared);
 }
 
 /// Makes a scope's history from `from` on equal to a replay of the table's games from there.
@@ -212,7 +223,16 @@ fn replay_from(
     );
     let seasons = store.seasons(ledger.id, scope);
     let entries = replay_or_raise(ledger, att, rules, &seasons, &mut standings, &games);
-    write_replay(store, att, scope, &entries, &standings, last, affected);
+    write_replay(
+        store,
+        att,
+        scope,
+        &entries,
+        &standings,
+        last,
+        affected,
+        Scope::Kept,
+    );
     entries.len()
 }
 
@@ -283,6 +303,7 @@ fn apply_changes(
                     &standings,
                     latest,
                     players(&games),
+                    Scope::Kept,
                 );
                 written += entries.len();
                 continue;
@@ -388,7 +409,16 @@ fn replay_multi_from(
             &games,
         ),
     );
-    write_replay(store, att, scope, &entries, &standings, last, affected);
+    write_replay(
+        store,
+        att,
+        scope,
+        &entries,
+        &standings,
+        last,
+        affected,
+        Scope::Kept,
+    );
     entries.len()
 }
 
@@ -465,6 +495,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
                 &standings,
                 HashMap::new(),
                 players,
+                Scope::Cleared,
             );
             written += entries.len() as i64;
         }
@@ -502,6 +533,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             &standings,
             HashMap::new(),
             affected,
+            Scope::Cleared,
         );
         written += entries.len() as i64;
     }

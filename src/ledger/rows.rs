@@ -39,6 +39,9 @@ impl Kind {
 
 /// The most rows written as VALUES.
 const MAX_VALUES_ROWS: usize = 2;
+/// The most rows written by one statement: unnest keeps each column's values in memory up to
+/// `work_mem` (then in a temporary file); a replay of a million games writes in pieces this size.
+const MAX_STATEMENT_ROWS: usize = 5_000;
 
 /// A statement that writes rows into `table`: every row has `ledger_id` and `scope` (the same for
 /// all) and then `columns`. With `upsert`, a row whose (ledger_id, scope, first column) exists
@@ -128,27 +131,53 @@ impl RowWriter {
         })
     }
 
-    /// The statement and its arguments for `rows` (at least one, each with a value per column).
-    pub fn statement(
+    /// Writes a row for each of `items` (`row` gives its values, one per column) by `run`: a
+    /// statement of at most MAX_STATEMENT_ROWS rows at a time, each chunk's values made just before
+    /// its statement, so a replay of a million games never holds all its rows at once.
+    pub fn write<T>(
+        &self,
+        ledger: i32,
+        scope: &str,
+        items: &[T],
+        row: impl Fn(&T) -> Vec<Value>,
+        mut run: impl FnMut(&str, &[DatumWithOid<'static>]),
+    ) {
+        let width = self.columns.len();
+        for chunk in items.chunks(MAX_STATEMENT_ROWS) {
+            let rows: Vec<Vec<Value>> = chunk.iter().map(&row).collect();
+            if rows.iter().any(|r| r.len() != width) {
+                super::internal(format!(
+                    "rows of {} without a value for each column",
+                    self.table
+                ));
+            }
+            let (sql, args) = self.statement(ledger, scope, rows);
+            run(sql, &args);
+        }
+    }
+
+    fn statement(
         &self,
         ledger: i32,
         scope: &str,
         rows: Vec<Vec<Value>>,
     ) -> (&str, Vec<DatumWithOid<'static>>) {
-        let width = self.columns.len();
-        if rows.is_empty() || rows.iter().any(|r| r.len() != width) {
-            super::internal(format!(
-                "rows of {} without a value for each column",
-                self.table
-            ));
-        }
         let mut args: Vec<DatumWithOid<'static>> = vec![ledger.into(), scope.to_owned().into()];
         let text = self.text(rows.len());
         if rows.len() <= MAX_VALUES_ROWS {
             args.extend(rows.into_iter().flatten().map(scalar));
         } else {
-            for (i, (_, kind)) in self.columns.iter().enumerate() {
-                args.push(column_array(*kind, rows.iter().map(|r| &r[i])));
+            // one column after the other, each value moved (not copied) into its array
+            let mut columns: Vec<Vec<Value>> = (0..self.columns.len())
+                .map(|_| Vec::with_capacity(rows.len()))
+                .collect();
+            for row in rows {
+                for (column, value) in columns.iter_mut().zip(row) {
+                    column.push(value);
+                }
+            }
+            for ((_, kind), values) in self.columns.iter().zip(columns) {
+                args.push(column_array(*kind, values.into_iter()));
             }
         }
         (text, args)
@@ -165,36 +194,36 @@ fn scalar(v: Value) -> DatumWithOid<'static> {
     }
 }
 
-fn column_array<'a>(kind: Kind, values: impl Iterator<Item = &'a Value>) -> DatumWithOid<'static> {
+fn column_array(kind: Kind, values: impl Iterator<Item = Value>) -> DatumWithOid<'static> {
     fn wrong() -> ! {
         super::internal("a value of a derived row has the wrong type")
     }
     match kind {
         Kind::Float => values
             .map(|v| match v {
-                Value::Float(x) => Some(*x),
-                Value::MaybeFloat(x) => *x,
+                Value::Float(x) => Some(x),
+                Value::MaybeFloat(x) => x,
                 _ => wrong(),
             })
             .collect::<Vec<Option<f64>>>()
             .into(),
         Kind::Int => values
             .map(|v| match v {
-                Value::Int(x) => *x,
+                Value::Int(x) => x,
                 _ => wrong(),
             })
             .collect::<Vec<i32>>()
             .into(),
         Kind::Text => values
             .map(|v| match v {
-                Value::Text(x) => x.clone(),
+                Value::Text(x) => x,
                 _ => wrong(),
             })
             .collect::<Vec<String>>()
             .into(),
         Kind::Time => values
             .map(|v| match v {
-                Value::Time(x) => *x,
+                Value::Time(x) => x,
                 _ => wrong(),
             })
             .collect::<Vec<TimestampWithTimeZone>>()

@@ -614,36 +614,36 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         // In the order of the table's key: each index page is visited once, not once per game.
         let mut ordered: Vec<&Entry> = entries.iter().collect();
         ordered.sort_unstable_by(|a, b| (&a.player, &a.key).cmp(&(&b.player, &b.key)));
-        let rows = ordered
-            .into_iter()
-            .map(|e| {
-                let mut row = vec![
-                    Value::Text(e.player.clone()),
-                    Value::Time(timestamp(e.key.at)),
-                    Value::Text(e.key.id.clone()),
-                    Value::Text(game(&e.key.id)),
-                    Value::Text(e.opponent.clone()),
-                    Value::Float(e.score),
-                    Value::Float(e.expected),
-                    Value::Float(e.before.state.rating),
-                    Value::MaybeFloat(e.before.state.rd),
-                    Value::MaybeFloat(e.before.state.volatility),
-                ];
-                row.extend(standing_values(&e.after));
-                row
-            })
-            .collect();
-        let (sql, args) = ENTRIES.statement(ledger, scope, rows);
-        self.run(sql, &args);
+        let row = |e: &&Entry| {
+            let mut row = vec![
+                Value::Text(e.player.clone()),
+                Value::Time(timestamp(e.key.at)),
+                Value::Text(e.key.id.clone()),
+                Value::Text(game(&e.key.id)),
+                Value::Text(e.opponent.clone()),
+                Value::Float(e.score),
+                Value::Float(e.expected),
+                Value::Float(e.before.state.rating),
+                Value::MaybeFloat(e.before.state.rd),
+                Value::MaybeFloat(e.before.state.volatility),
+            ];
+            row.extend(standing_values(&e.after));
+            row
+        };
+        ENTRIES.write(ledger, scope, &ordered, row, |sql, args| {
+            self.run(sql, args);
+        });
     }
 
     /// Writes the standings of players with games, and removes those of players left without.
+    /// `cleared`: the scope has no standings (a rebuild deleted them), so none is looked for.
     pub fn write_standings(
         &mut self,
         ledger: i32,
         scope: &str,
         rows: &[(String, Standing, LedgerKey)],
         without_games: Vec<String>,
+        cleared: bool,
     ) {
         if !without_games.is_empty() {
             self.run(
@@ -654,20 +654,19 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         if rows.is_empty() {
             return;
         }
-        let rows = rows
-            .iter()
-            .map(|(player, standing, key)| {
-                let mut row = vec![
-                    Value::Text(player.clone()),
-                    Value::Time(timestamp(key.at)),
-                    Value::Text(key.id.clone()),
-                ];
-                row.extend(standing_values(standing));
-                row
-            })
-            .collect();
-        let (sql, args) = STANDINGS.statement(ledger, scope, rows);
-        self.run(sql, &args);
+        let row = |(player, standing, key): &(String, Standing, LedgerKey)| {
+            let mut row = vec![
+                Value::Text(player.clone()),
+                Value::Time(timestamp(key.at)),
+                Value::Text(key.id.clone()),
+            ];
+            row.extend(standing_values(standing));
+            row
+        };
+        let writer = if cleared { &NEW_STANDINGS } else { &STANDINGS };
+        writer.write(ledger, scope, rows, row, |sql, args| {
+            self.run(sql, args);
+        });
     }
 }
 
@@ -742,6 +741,9 @@ const STANDINGS_COLUMNS: [(&str, Kind); 15] = with_standing([
 static ENTRIES: RowWriter = RowWriter::new("ledger_entries", &ENTRY_COLUMNS, false);
 
 static STANDINGS: RowWriter = RowWriter::new("ledger_standings", &STANDINGS_COLUMNS, true);
+
+/// Standings of a cleared scope: inserted without the search for a conflict.
+static NEW_STANDINGS: RowWriter = RowWriter::new("ledger_standings", &STANDINGS_COLUMNS, false);
 
 /// The settings of a `ledgers` row.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {

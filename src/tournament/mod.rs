@@ -25,6 +25,8 @@
 //! Every writer first locks the tournament's `swiss_tournament_progress` row, so changes of one
 //! tournament run one at a time. Nothing is derived while a dump is being restored.
 
+mod columns;
+mod pairing;
 mod refresh;
 mod rules;
 mod store;
@@ -54,13 +56,24 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         if store.lock(tournament_id).is_none() {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!("tournament {tournament_id} does not exist"),
-            );
+            unknown(tournament_id);
         }
         rebuild(&mut store, tournament_id, reread_ratings)
     })
+}
+
+/// A tournament loaded, or 22023 when there is none of that id.
+fn existing(store: &mut Store<'_, '_>, tournament_id: i32) -> store::Loaded {
+    store
+        .load(tournament_id)
+        .unwrap_or_else(|| unknown(tournament_id))
+}
+
+fn unknown(tournament_id: i32) -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+        format!("tournament {tournament_id} does not exist"),
+    )
 }
 
 /// The FIDE TRF-16 report of a tournament after its last round.
@@ -69,19 +82,19 @@ fn tournament_trf(tournament_id: i32) -> String {
     Spi::connect_mut(|client| {
         // read-only statements: no transaction id, so it works on a hot standby too
         let mut store = Store::reader(client);
-        let Some(loaded) = store.load(tournament_id) else {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!("tournament {tournament_id} does not exist"),
-            )
-        };
+        let loaded = existing(&mut store, tournament_id);
+        // starting ranks in FIDE's initial order, as pairing engines read them
+        let (seeded, order) = pairing::seeded(&mut store, tournament_id, &loaded);
         let info = TrfInfo {
             name: format!("Random Chess Swiss tournament {tournament_id}"),
             start_date: loaded.first_date.clone(),
             end_date: loaded.last_date.clone(),
-            player_names: loaded.names.clone(),
+            player_names: order
+                .iter()
+                .map(|&p| loaded.names[p as usize].clone())
+                .collect(),
         };
-        trf16(&loaded.tournament, &info, &loaded.order, EDITION).unwrap_or_else(|e| raise_core(&e))
+        trf16(&seeded, &info, &loaded.order, EDITION).unwrap_or_else(|e| raise_core(&e))
     })
 }
 

@@ -79,10 +79,6 @@ pub fn decode(opponent: Option<i32>, colour: char, result: char) -> RoundEntry {
         .unwrap_or_else(|e| internal(format!("a stored round entry: {e}")))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// A tournament loaded from its base tables: the core's model with players numbered 0..n in
 /// pairing-number order, and each one's pairing number, account and rating.
 pub struct Loaded {
@@ -101,6 +97,7 @@ pub struct Store<'c, 'conn> {
     read_only: bool,
 }
 
+use super::columns::{ArrayStatement, Arrays, INSERT_ROWS, WRITE_RANKS, WRITE_VALUES};
 use crate::spi::{column, nullable};
 
 impl<'c, 'conn> Store<'c, 'conn> {
@@ -298,70 +295,63 @@ impl<'c, 'conn> Store<'c, 'conn> {
         if rows.is_empty() {
             return;
         }
-        let mut cols: [Vec<Option<i32>>; 16] = Default::default();
-        let mut keys: Vec<String> = Vec::with_capacity(rows.len());
+        let mut arrays = WRITE_VALUES.arrays();
         for (p, s, v) in rows {
-            let vals = [
-                Some(*p as i32),
-                Some(*s as i32),
-                Some(v.points_x2),
-                Some(v.adjusted_x2),
-                Some(v.played as i32),
-                Some(v.win as i32),
-                Some(v.won as i32),
-                Some(v.bh_x2),
-                Some(v.bh_c1_x2),
-                Some(v.sb_x4),
-                Some(v.sb_c1_x4),
-                v.aro,
-                v.aro_c1,
-                v.tpr,
-                v.ptp,
-                None,
-            ];
-            for (c, x) in cols.iter_mut().zip(vals) {
-                c.push(x);
-            }
-            keys.push(hex(&sort_key(v, order)));
+            arrays.push("round", *s as i32);
+            arrays.push("player_no", *p as i32);
+            push_values(&mut arrays, v, order);
         }
-        let [p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, _] = cols;
-        // the players and first round as index conditions: the planner has no estimate of unnest's rows
-        let mut players: Vec<i32> = p.iter().flatten().copied().collect();
+        let mut players: Vec<i32> = rows.iter().map(|(p, _, _)| *p as i32).collect();
         players.sort_unstable();
         players.dedup();
-        let first_round = s.iter().flatten().copied().min().unwrap_or(1);
-        self.query(
-            "UPDATE swiss_tournament_standings s SET points_x2 = v.pts, adjusted_x2 = v.adj, played = v.played,
-                 win = v.win, won = v.won, bh_x2 = v.bh, bh_c1_x2 = v.bhc, sb_x4 = v.sb, sb_c1_x4 = v.sbc,
-                 aro = v.aro, aro_c1 = v.aroc, tpr = v.tpr, ptp = v.ptp, sort_key = decode(v.key, 'hex')
-             FROM unnest($2::int[], $3::int[], $4::int[], $5::int[], $6::int[], $7::int[], $8::int[], $9::int[],
-                         $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[], $16::int[],
-                         $17::text[])
-                  AS v(p, s, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, key)
-             WHERE s.tournament_id = $1 AND s.player_no = ANY($18) AND s.round >= $19
-               AND s.round = v.s AND s.player_no = v.p",
-            &[
-                t.into(),
-                p.into(),
-                s.into(),
-                pts.into(),
-                adj.into(),
-                played.into(),
-                win.into(),
-                won.into(),
-                bh.into(),
-                bhc.into(),
-                sb.into(),
-                sbc.into(),
-                aro.into(),
-                aroc.into(),
-                tpr.into(),
-                ptp.into(),
-                keys.into(),
-                players.into(),
-                first_round.into(),
-            ],
+        let first_round = rows.iter().map(|(_, s, _)| *s as i32).min().unwrap_or(1);
+        self.write_rows(
+            &WRITE_VALUES,
+            t,
+            arrays,
+            vec![players.into(), first_round.into()],
         );
+    }
+
+    /// Runs `statement` on the rows of tournament `t` in `arrays`; `after` are the parameters
+    /// that follow the arrays.
+    fn write_rows(
+        &mut self,
+        statement: &'static ArrayStatement,
+        t: i32,
+        arrays: Arrays,
+        after: Vec<DatumWithOid<'static>>,
+    ) {
+        let mut args: Vec<DatumWithOid<'static>> = vec![t.into()];
+        args.extend(arrays.into_args());
+        args.extend(after);
+        self.query(statement.text(), &args);
+    }
+
+    /// Each entrant's current rating in the tournament's ranking, by registration number: the
+    /// latest, else the ranking's start; none for a bot the ranking excludes or without a ranking.
+    pub fn ratings_now(&mut self, t: i32) -> HashMap<i32, Option<i32>> {
+        let rows = self.query(
+            "SELECT e.player_no,
+                    CASE WHEN k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
+                    ELSE round(coalesce(r.rating, k.starting_elo))::int END AS rating
+             FROM swiss_tournament_entrants e
+             JOIN swiss_tournaments t ON t.tournament_id = e.tournament_id
+             LEFT JOIN rankings k ON k.id = t.ranking_id
+             JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+             LEFT JOIN ranking_players r
+               ON r.ranking_id = k.id AND r.service_id = 1 AND r.user_id_in_service = e.user_id_in_service
+             WHERE e.tournament_id = $1",
+            &[t.into()],
+        );
+        rows.into_iter()
+            .map(|row| {
+                (
+                    column::<i32>(&row, "player_no"),
+                    nullable::<i32>(&row, "rating"),
+                )
+            })
+            .collect()
     }
 
     /// Loads a tournament from its base tables (games, byes, registrations, ratings).
@@ -478,127 +468,81 @@ impl<'c, 'conn> Store<'c, 'conn> {
             "DELETE FROM swiss_tournament_standings WHERE tournament_id = $1",
             &[t.into()],
         );
-        let tour = &loaded.tournament;
-        let has_de = loaded.order.contains(&TieBreak::DirectEncounter);
-        let mut cols: [Vec<Option<i32>>; 19] = Default::default();
-        let (mut users, mut colours, mut results, mut keys, mut des) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut arrays = INSERT_ROWS.arrays();
         for s in 1..=last {
-            let values = values_after(tour, s, EDITION);
-            let ranks: HashMap<PlayerNo, (u32, Option<f64>)> = if has_de {
-                standings(tour, s, &loaded.order, EDITION)
-                    .into_iter()
-                    .map(|x| (x.player, (x.rank, x.de)))
-                    .collect()
-            } else {
-                HashMap::new()
-            };
-            for (i, v) in values.iter().enumerate() {
-                let entry = tour.card(i as PlayerNo)[s as usize - 1]
-                    .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
-                let (opp, colour, result) = encode(entry);
-                let rank = ranks.get(&(i as PlayerNo));
-                let vals = [
-                    Some(s as i32),
-                    Some(loaded.player_no[i]),
-                    opp,
-                    Some(v.points_x2),
-                    Some(v.adjusted_x2),
-                    Some(v.played as i32),
-                    Some(v.win as i32),
-                    Some(v.won as i32),
-                    Some(v.bh_x2),
-                    Some(v.bh_c1_x2),
-                    Some(v.sb_x4),
-                    Some(v.sb_c1_x4),
-                    v.aro,
-                    v.aro_c1,
-                    v.tpr,
-                    v.ptp,
-                    rank.map(|r| r.0 as i32),
-                    None,
-                    None,
-                ];
-                for (c, x) in cols.iter_mut().zip(vals) {
-                    c.push(x);
-                }
-                users.push(loaded.users[i].clone());
-                colours.push(colour);
-                results.push(result);
-                keys.push(hex(&sort_key(v, &loaded.order)));
-                des.push(rank.and_then(|r| r.1).map(|d| d.to_string()));
-            }
+            push_round(&mut arrays, loaded, s);
         }
-        let n = users.len() as i64;
-        if n == 0 {
-            return 0;
+        let n = arrays.rows();
+        if n > 0 {
+            self.write_rows(&INSERT_ROWS, t, arrays, Vec::new());
         }
-        let [s, p, opp, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp, tie_rank, _, _] =
-            cols;
-        self.query(
-            "INSERT INTO swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
-                 opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2, sb_x4,
-                 sb_c1_x4, aro, aro_c1, tpr, ptp, sort_key, tie_rank, de)
-             SELECT $1, v.s, v.p, v.u, v.opp, v.c, v.r, v.pts, v.adj, v.played, v.win, v.won, v.bh, v.bhc, v.sb,
-                    v.sbc, v.aro, v.aroc, v.tpr, v.ptp, decode(v.key, 'hex'), v.tie_rank, v.de::numeric
-             FROM unnest($2::int[], $3::int[], $4::text[], $5::int[], $6::text[], $7::text[], $8::int[],
-                         $9::int[], $10::int[], $11::int[], $12::int[], $13::int[], $14::int[], $15::int[],
-                         $16::int[], $17::int[], $18::int[], $19::int[], $20::int[], $21::text[], $22::int[],
-                         $23::text[])
-                  AS v(s, p, u, opp, c, r, pts, adj, played, win, won, bh, bhc, sb, sbc, aro, aroc, tpr, ptp,
-                       key, tie_rank, de)",
-            &[
-                t.into(),
-                s.into(),
-                p.into(),
-                users.into(),
-                opp.into(),
-                colours.into(),
-                results.into(),
-                pts.into(),
-                adj.into(),
-                played.into(),
-                win.into(),
-                won.into(),
-                bh.into(),
-                bhc.into(),
-                sb.into(),
-                sbc.into(),
-                aro.into(),
-                aroc.into(),
-                tpr.into(),
-                ptp.into(),
-                keys.into(),
-                tie_rank.into(),
-                des.into(),
-            ],
-        );
-        n
+        n as i64
     }
 
     /// With DE in the order: the shared rank and DE score of every row of rounds `from..=last`.
     pub fn write_ranks(&mut self, t: i32, from: u32, last: u32) {
         let Some(loaded) = self.load(t) else { return };
-        let (mut ss, mut ps, mut ranks, mut des) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut arrays = WRITE_RANKS.arrays();
         for s in from.max(1)..=last {
             for x in standings(&loaded.tournament, s, &loaded.order, EDITION) {
-                ss.push(s as i32);
-                ps.push(loaded.player_no[x.player as usize]);
-                ranks.push(x.rank as i32);
-                des.push(x.de.map(|d| d.to_string()));
+                arrays.push("round", s as i32);
+                arrays.push("player_no", loaded.player_no[x.player as usize]);
+                arrays.push("tie_rank", x.rank as i32);
+                arrays.push("de", x.de);
             }
         }
-        if ss.is_empty() {
-            return;
+        if arrays.rows() > 0 {
+            self.write_rows(&WRITE_RANKS, t, arrays, Vec::new());
         }
-        self.query(
-            "UPDATE swiss_tournament_standings s SET tie_rank = v.rank, de = v.de::numeric
-             FROM unnest($2::int[], $3::int[], $4::int[], $5::text[]) AS v(s, p, rank, de)
-             WHERE s.tournament_id = $1 AND s.round = v.s AND s.player_no = v.p
-               AND (s.tie_rank IS DISTINCT FROM v.rank OR s.de IS DISTINCT FROM v.de::numeric)",
-            &[t.into(), ss.into(), ps.into(), ranks.into(), des.into()],
-        );
     }
+}
+
+/// Pushes the rows of round `s` of every player of `loaded`: entry, values and (with DE in the
+/// order) shared rank and DE score.
+fn push_round(arrays: &mut Arrays, loaded: &Loaded, s: u32) {
+    let tour = &loaded.tournament;
+    let ranks: HashMap<PlayerNo, (u32, Option<f64>)> =
+        if loaded.order.contains(&TieBreak::DirectEncounter) {
+            standings(tour, s, &loaded.order, EDITION)
+                .into_iter()
+                .map(|x| (x.player, (x.rank, x.de)))
+                .collect()
+        } else {
+            HashMap::new()
+        };
+    for (i, v) in values_after(tour, s, EDITION).iter().enumerate() {
+        let entry = tour.card(i as PlayerNo)[s as usize - 1]
+            .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
+        let (opponent, colour, result) = encode(entry);
+        let rank = ranks.get(&(i as PlayerNo));
+        arrays.push("round", s as i32);
+        arrays.push("player_no", loaded.player_no[i]);
+        arrays.push("user_id_in_service", loaded.users[i].clone());
+        arrays.push("opponent_no", opponent);
+        arrays.push("colour", colour);
+        arrays.push("result", result);
+        push_values(arrays, v, &loaded.order);
+        arrays.push("tie_rank", rank.map(|r| r.0 as i32));
+        arrays.push("de", rank.and_then(|r| r.1));
+    }
+}
+
+/// Pushes the values the core computed for a row, and its sort key.
+fn push_values(arrays: &mut Arrays, v: &PlayerValues, order: &[TieBreak]) {
+    arrays.push("points_x2", v.points_x2);
+    arrays.push("adjusted_x2", v.adjusted_x2);
+    arrays.push("played", v.played as i32);
+    arrays.push("win", v.win as i32);
+    arrays.push("won", v.won as i32);
+    arrays.push("bh_x2", v.bh_x2);
+    arrays.push("bh_c1_x2", v.bh_c1_x2);
+    arrays.push("sb_x4", v.sb_x4);
+    arrays.push("sb_c1_x4", v.sb_c1_x4);
+    arrays.push("aro", v.aro);
+    arrays.push("aro_c1", v.aro_c1);
+    arrays.push("tpr", v.tpr);
+    arrays.push("ptp", v.ptp);
+    arrays.push("sort_key", sort_key(v, order));
 }
 
 /// The cards the core's refresh asks for, read from the standings rows' entries.

@@ -36,9 +36,12 @@
 //! 16.4.2. See [`tiebreak`] for each rule and its article.
 
 mod codes;
+pub mod pairing;
+pub mod seeding;
 pub mod standings;
 pub mod tiebreak;
 pub mod trf;
+pub mod trf_read;
 
 use std::fmt;
 

@@ -971,6 +971,39 @@ fn sort_key_orders_like_the_ranking() {
 }
 
 #[test]
+fn trf16_leaves_players_still_to_pair_without_a_block() {
+    // round 1 played; round 2 has only player 4's requested half-point bye so far
+    let mut t = Tournament::new(3, vec![Some(1500), Some(1400), Some(1300), Some(1200)]).unwrap();
+    t.add_game(1, 0, 2, Outcome::Win, GameKind::Played).unwrap();
+    t.add_game(1, 3, 1, Outcome::Loss, GameKind::Played)
+        .unwrap();
+    t.add_bye(2, 3, ByeKind::Half).unwrap();
+    let info = TrfInfo {
+        player_names: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+        ..Default::default()
+    };
+    let out = trf16(&t, &info, &[], Edition::default()).unwrap();
+    let players: Vec<&str> = out.lines().filter(|l| l.starts_with("001")).collect();
+    // players 1 to 3 end after round 1 (no "0000 - Z": they are not absent), player 4 has H
+    assert!(players[0].ends_with("   3 w 1"), "{}", players[0]);
+    assert!(players[1].ends_with("   4 b 1"), "{}", players[1]);
+    assert!(players[2].ends_with("   1 b 0"), "{}", players[2]);
+    assert!(players[3].ends_with("   2 w 0  0000 - H"), "{}", players[3]);
+    // read back, round 2 pairs players 1 to 3: one board and the bye
+    let read = crate::tournament::trf_read::read_trf16(&out).unwrap();
+    let pairing = crate::tournament::pairing::pair_trf(&read).unwrap();
+    assert_eq!(pairing.round, 2);
+    assert_eq!(pairing.boards.len(), 1);
+    let mut paired = vec![
+        pairing.boards[0].0,
+        pairing.boards[0].1,
+        pairing.bye.unwrap(),
+    ];
+    paired.sort_unstable();
+    assert_eq!(paired, vec![0, 1, 2]);
+}
+
+#[test]
 fn trf16_export() {
     let t = random_chess_case();
     let info = TrfInfo {

@@ -19,9 +19,11 @@
 //! Round results: `1 = 0` over the board, `W D L` over the board without a move, `+ -` forfeits
 //! (with the scheduled opponent and colour), `U` pairing-allocated bye, `F` full-point bye, `H`
 //! half-point bye, `Z` zero-point bye and absence; byes and absences have opponent `0000` and
-//! colour `-`. Sex, title, federation, FIDE number and birth date are left blank. Lines end with
-//! a line feed.
+//! colour `-`. In a round after the last paired round (one with only requested byes so far) a
+//! player without a bye gets no block: not absent, still to be paired. Sex, title, federation,
+//! FIDE number and birth date are left blank. Lines end with a line feed.
 
+use super::pairing::round_to_pair;
 use super::standings::standings;
 use super::tiebreak::{Edition, TieBreak};
 use super::{PlayerNo, Result, RoundEntry, Tournament, TournamentError};
@@ -84,6 +86,8 @@ pub fn trf16(
         )));
     }
     let last = t.last_round();
+    // rounds after the last paired one hold only requested byes so far
+    let paired = round_to_pair(t) - 1;
     let table = standings(t, last, order, edition);
     let mut place = vec![0u32; n];
     let mut points = vec![0i32; n];
@@ -137,8 +141,13 @@ pub fn trf16(
             f64::from(points) / 2.0,
             place
         );
-        for &e in &t.card(p as PlayerNo)[..last as usize] {
-            line.push_str(&round_block(e));
+        for (r, &e) in t.card(p as PlayerNo)[..last as usize].iter().enumerate() {
+            if r as u32 >= paired && e == RoundEntry::Absent {
+                // not yet paired, not absent: no block (a pairing engine pairs this player)
+                line.push_str(&" ".repeat(10));
+            } else {
+                line.push_str(&round_block(e));
+            }
         }
         out.push_str(line.trim_end());
         out.push('\n');

@@ -1,0 +1,748 @@
+//! The bracket-by-bracket procedure of the Dutch system (C.04.3 articles 2–4) as a sequence of
+//! maximum-weight matchings over all players still to pair.
+//!
+//! Every edge weight packs the criteria into fields, most important first (C.04.3 4.1–4.4):
+//! completion and bye eligibility (C.4, C.5, C.6 via the bye assignee's score), pairs and
+//! scores paired in the current bracket (C.6, C.7), in the next bracket (C.8), the unplayed
+//! games of the bye assignee (C.9), colours (C.10–C.13), floats (C.14–C.21), and low-order room
+//! for the ordering rules: which MDPs are paired (2.3), their opponents (3.3 of the
+//! transposition order), the fewest and smallest exchanges (4.3, 4.4), and the S1 players'
+//! opponents in transposition order. Each ordering decision is fixed one at a time by adding a
+//! small bonus and solving again, so the result is the first pairing in the order of the rules
+//! among the best ones.
+
+use std::collections::HashMap;
+
+use super::cardinality::has_perfect_matching;
+use super::criteria::Entrant;
+use super::matching::max_weight_matching;
+use super::weights::{edge_weight, ByeInfo, Flags, Layout};
+use super::wide::Wide;
+
+/// What the procedure needs besides the players.
+pub struct Context<'a> {
+    /// Players to pair, by score (descending) then pairing number.
+    pub players: &'a [Entrant],
+    /// `compatible[i * n + j]`: i and j may meet (C.04.3 article 3).
+    pub compatible: &'a [bool],
+    /// Rounds already played before this one.
+    pub played_rounds: u32,
+}
+
+impl Context<'_> {
+    pub(super) fn n(&self) -> usize {
+        self.players.len()
+    }
+
+    pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
+        self.compatible[i * self.n() + j]
+    }
+}
+
+/// The players still to pair and the pairs made so far.
+struct Round<'a> {
+    ctx: &'a Context<'a>,
+    bye: ByeInfo,
+    /// Players not yet paired (sorted indices).
+    open: Vec<bool>,
+    pairs: Vec<(usize, usize)>,
+}
+
+/// The weights of the current bracket (players of the bracket and of the next scoregroup).
+struct Bracket<const N: usize> {
+    layout: Layout,
+    /// Sorted indices of the bracket's players: MDPs, residents, next scoregroup.
+    members: Vec<usize>,
+    mdps: usize,
+    residents_end: usize,
+    /// Position of each player in `members` (usize::MAX: not a member).
+    position: Vec<usize>,
+    base: Vec<Wide<N>>,
+    cur: Vec<Wide<N>>,
+}
+
+impl<const N: usize> Bracket<N> {
+    fn at(&self, i: usize, j: usize) -> usize {
+        let (i, j) = if i < j { (i, j) } else { (j, i) };
+        i * self.members.len() + j
+    }
+    fn base(&self, i: usize, j: usize) -> Wide<N> {
+        self.base[self.at(i, j)]
+    }
+    fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        self.cur[self.at(i, j)]
+    }
+    fn set(&mut self, i: usize, j: usize, w: Wide<N>) {
+        let k = self.at(i, j);
+        self.cur[k] = w;
+    }
+    fn zero_base(&mut self, i: usize, j: usize) {
+        let k = self.at(i, j);
+        self.base[k] = Wide::ZERO;
+    }
+    /// The bracket position of member k's partner in `m`.
+    fn pair_of(&self, m: &[Option<usize>], k: usize) -> Option<usize> {
+        m[self.members[k]]
+            .map(|o| self.position[o])
+            .filter(|&o| o != usize::MAX)
+    }
+    /// Whether member k is the higher player of a pair inside the bracket.
+    fn leads_pair(&self, m: &[Option<usize>], k: usize) -> bool {
+        self.pair_of(m, k)
+            .is_some_and(|o| o > k && o < self.residents_end)
+    }
+    fn paired_to_resident(&self, m: &[Option<usize>], k: usize) -> bool {
+        self.pair_of(m, k)
+            .is_some_and(|o| o >= self.mdps && o < self.residents_end)
+    }
+}
+
+/// A bracket to pair: its layout, members, MDP count, residents' end, next scoregroup's score.
+type BracketArgs = (Layout, Vec<usize>, usize, usize, Option<i32>);
+
+/// The result of the procedure: pairs and the bye, as sorted indices.
+pub struct Outcome {
+    pub pairs: Vec<(usize, usize)>,
+    pub bye: Option<usize>,
+}
+
+/// Why no pairing exists.
+pub struct NoPairing;
+
+/// Pairs `ctx.players` by the Dutch system.
+pub fn pair(ctx: &Context) -> Result<Outcome, NoPairing> {
+    let n = ctx.n();
+    let mut round = Round {
+        ctx,
+        bye: ByeInfo {
+            score: None,
+            single_downfloater: false,
+            start_single_downfloater: false,
+            unplayed_rank: HashMap::new(),
+        },
+        open: vec![true; n],
+        pairs: Vec::new(),
+    };
+    round.settle_bye()?;
+    let groups = score_groups(ctx.players);
+    let mut g = 1;
+    let mut members: Vec<usize> = groups.first().cloned().unwrap_or_default();
+    let mut mdps = 0;
+    while members.len() > 1 || g < groups.len() {
+        let residents_end = members.len();
+        let mut next_score = None;
+        if let Some(next) = groups.get(g) {
+            next_score = Some(ctx.players[next[0]].score);
+            members.extend(next.iter().copied());
+            g += 1;
+        }
+        let before = members.len();
+        let (carried, carried_mdps) = round.pair_bracket(members, mdps, residents_end, next_score);
+        if next_score.is_none() && carried.len() == before {
+            break; // nothing more can be paired
+        }
+        members = carried;
+        mdps = carried_mdps;
+    }
+    let open: Vec<usize> = (0..n).filter(|&i| round.open[i]).collect();
+    match open.as_slice() {
+        [] => Ok(Outcome {
+            pairs: round.pairs,
+            bye: None,
+        }),
+        [one] if ctx.players[*one].bye_eligible => Ok(Outcome {
+            pairs: round.pairs,
+            bye: Some(*one),
+        }),
+        _ => Err(NoPairing),
+    }
+}
+
+/// The players grouped by score (sorted indices).
+fn score_groups(players: &[Entrant]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, p) in players.iter().enumerate() {
+        match groups.last_mut() {
+            Some(g) if players[g[0]].score == p.score => g.push(i),
+            _ => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+impl Round<'_> {
+    /// The top field of a pair: pairing everyone, the unpaired player a bye candidate.
+    fn top(&self, i: usize, j: usize) -> u64 {
+        let ps = self.ctx.players;
+        1 + u64::from(!self.bye.candidate(&ps[i])) + u64::from(!self.bye.candidate(&ps[j]))
+    }
+
+    /// The best matching of all open players: bracket weights for pairs of bracket members,
+    /// completion weights for the others.
+    ///
+    /// Players outside the bracket only add completion (the top field) to the weights, so the
+    /// best matching of the bracket members alone is the answer whenever the players it leaves
+    /// unpaired can be paired with the others (a cheap cardinality check); only when they
+    /// cannot is the whole graph solved.
+    fn solve<const N: usize>(&self, br: &Bracket<N>) -> Vec<Option<usize>> {
+        let ctx = self.ctx;
+        if !self.bye.start_single_downfloater {
+            let size = br.members.len();
+            let mut edges = Vec::new();
+            let open = |k: usize| self.open[br.members[k]];
+            for j in (0..size).filter(|&j| open(j)) {
+                for i in (0..j).filter(|&i| open(i)) {
+                    let w = br.weight(i, j);
+                    if w > Wide::ZERO {
+                        edges.push((i, j, w));
+                    }
+                }
+            }
+            let mates = max_weight_matching(size, &edges);
+            let left: Vec<usize> = (0..size)
+                .filter(|&k| open(k) && mates[k].is_none())
+                .map(|k| br.members[k])
+                .collect();
+            if self.completable(br, &left) {
+                let mut out = vec![None; ctx.n()];
+                for (k, m) in mates.iter().enumerate().filter(|&(k, _)| open(k)) {
+                    out[br.members[k]] = m.map(|o| br.members[o]);
+                }
+                return out;
+            }
+        }
+        self.solve_all(br)
+    }
+
+    /// Whether `left` and the open players outside the bracket can all be paired (but for one
+    /// bye candidate when their number is odd).
+    fn completable<const N: usize>(&self, br: &Bracket<N>, left: &[usize]) -> bool {
+        let ctx = self.ctx;
+        let mut vertices: Vec<usize> = (0..ctx.n())
+            .filter(|&i| self.open[i] && br.position[i] == usize::MAX)
+            .collect();
+        vertices.extend_from_slice(left);
+        let odd = vertices.len() % 2 == 1;
+        let mut adj = vec![Vec::new(); vertices.len() + usize::from(odd)];
+        for (a, &i) in vertices.iter().enumerate() {
+            for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
+                if ctx.compatible(i, j) {
+                    adj[a].push(b);
+                    adj[b].push(a);
+                }
+            }
+            if odd && self.bye.candidate(&ctx.players[i]) {
+                let dummy = vertices.len();
+                adj[a].push(dummy);
+                adj[dummy].push(a);
+            }
+        }
+        has_perfect_matching(&adj)
+    }
+
+    /// The best matching of the whole graph of open players.
+    fn solve_all<const N: usize>(&self, br: &Bracket<N>) -> Vec<Option<usize>> {
+        let ctx = self.ctx;
+        let shift = br.layout.top_shift(ctx.played_rounds);
+        let vertices: Vec<usize> = (0..ctx.n()).filter(|&i| self.open[i]).collect();
+        let mut edges = Vec::new();
+        for (a, &i) in vertices.iter().enumerate() {
+            for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
+                let (pi, pj) = (br.position[i], br.position[j]);
+                let w = if pi != usize::MAX && pj != usize::MAX {
+                    let w = br.weight(pi, pj);
+                    if w > Wide::ZERO {
+                        w.add(Wide::from_u64(self.top(i, j)).shl(shift))
+                    } else {
+                        Wide::ZERO
+                    }
+                } else {
+                    edge_weight(
+                        ctx,
+                        &br.layout,
+                        &self.bye,
+                        i.min(j),
+                        i.max(j),
+                        Flags {
+                            with_top: true,
+                            in_current: false,
+                            in_next: false,
+                            single_downfloater: self.bye.start_single_downfloater,
+                        },
+                    )
+                };
+                if w > Wide::ZERO {
+                    edges.push((a, b, w));
+                }
+            }
+        }
+        let mates = max_weight_matching(vertices.len(), &edges);
+        let mut out = vec![None; ctx.n()];
+        for (a, m) in mates.iter().enumerate() {
+            out[vertices[a]] = m.map(|b| vertices[b]);
+        }
+        out
+    }
+
+    /// Sets the weights of member x's edges to `changes` and solves again unless the matching
+    /// `m` stays a best one: every matching uses at most one edge of x, so if m's edge at x
+    /// gains at least as much as any other edge of x (and nothing), m is still optimal.
+    fn reweigh<const N: usize>(
+        &self,
+        br: &mut Bracket<N>,
+        m: &mut Vec<Option<usize>>,
+        x: usize,
+        changes: &[(usize, Wide<N>)],
+    ) {
+        let mate = br.pair_of(m, x);
+        let mut best_gain = Wide::ZERO;
+        let mut mate_gain = Wide::ZERO;
+        for &(y, w) in changes {
+            let gain = w.sub(br.weight(x, y));
+            if gain > best_gain {
+                best_gain = gain;
+            }
+            if Some(y) == mate {
+                mate_gain = gain;
+            }
+            br.set(x, y, w);
+        }
+        if mate_gain < best_gain || mate_gain < Wide::ZERO {
+            *m = self.solve(br);
+        }
+    }
+
+    /// Whether all players can be paired when the bye may go only to `bye_to` players.
+    fn pairable(&self, bye_to: impl Fn(&Entrant) -> bool) -> bool {
+        let ctx = self.ctx;
+        let n = ctx.n();
+        let odd = n % 2 == 1;
+        let mut adj = vec![Vec::new(); n + usize::from(odd)];
+        for i in 0..n {
+            for j in i + 1..n {
+                if ctx.compatible(i, j) {
+                    adj[i].push(j);
+                    adj[j].push(i);
+                }
+            }
+            if odd && bye_to(&ctx.players[i]) {
+                adj[i].push(n);
+                adj[n].push(i);
+            }
+        }
+        has_perfect_matching(&adj)
+    }
+
+    /// Checks that a pairing exists and, for an odd number of players, which score gets the
+    /// bye (C.04.3 2.4: the lowest possible scoregroup) and whether C.9 applies at once.
+    fn settle_bye(&mut self) -> Result<(), NoPairing> {
+        let ctx = self.ctx;
+        let n = ctx.n();
+        if n.is_multiple_of(2) {
+            return if self.pairable(|_| false) {
+                Ok(())
+            } else {
+                Err(NoPairing)
+            };
+        }
+        let groups = score_groups(ctx.players);
+        let top = ctx.players.first().map_or(0, |p| p.score);
+        let bye_score = groups
+            .iter()
+            .rev()
+            .map(|g| ctx.players[g[0]].score)
+            .find(|&s| self.pairable(|p| p.bye_eligible && p.score == s))
+            .ok_or(NoPairing)?;
+        self.bye.score = Some(bye_score);
+        // C.9 applies at once when the bye comes from the top scoregroup and it pairs within
+        // itself otherwise.
+        let single = bye_score >= top && self.top_group_pairs_itself(top);
+        self.bye.single_downfloater = single;
+        self.bye.start_single_downfloater = single;
+        let mut games: Vec<u32> = ctx
+            .players
+            .iter()
+            .filter(|p| p.score == bye_score)
+            .map(|p| p.played_games)
+            .collect();
+        games.sort_unstable_by(|a, b| b.cmp(a));
+        for (rank, g) in games.into_iter().enumerate() {
+            self.bye.unplayed_rank.insert(g, rank as u64);
+        }
+        Ok(())
+    }
+
+    /// Whether some complete pairing gives the bye to a top scorer and pairs the other top
+    /// scorers among themselves.
+    fn top_group_pairs_itself(&self, top: i32) -> bool {
+        let ctx = self.ctx;
+        let in_top = |i: usize| ctx.players[i].score >= top;
+        let n = ctx.n();
+        let mut adj = vec![Vec::new(); n + 1];
+        for i in 0..n {
+            for j in i + 1..n {
+                if ctx.compatible(i, j) && in_top(i) == in_top(j) {
+                    adj[i].push(j);
+                    adj[j].push(i);
+                }
+            }
+            if in_top(i) && ctx.players[i].bye_eligible {
+                adj[i].push(n);
+                adj[n].push(i);
+            }
+        }
+        has_perfect_matching(&adj)
+    }
+
+    fn finalize<const N: usize>(&mut self, br: &Bracket<N>, a: usize, b: usize) {
+        let (x, y) = (br.members[a], br.members[b]);
+        self.open[x] = false;
+        self.open[y] = false;
+        self.pairs.push((x.min(y), x.max(y)));
+    }
+
+    /// Pairs one bracket: `members` are its MDPs (`..mdps`), residents (`..residents_end`) and
+    /// the next scoregroup. Returns the players carried to the next bracket and how many of them
+    /// are its MDPs.
+    fn pair_bracket(
+        &mut self,
+        members: Vec<usize>,
+        mdps: usize,
+        residents_end: usize,
+        next_score: Option<i32>,
+    ) -> (Vec<usize>, usize) {
+        let scores: Vec<i32> = members.iter().map(|&i| self.ctx.players[i].score).collect();
+        let layout = Layout::new(self.ctx.n(), &scores);
+        let args = (layout, members, mdps, residents_end, next_score);
+        match args.0.total_bits().div_ceil(64) {
+            0..=2 => self.pair_bracket_n::<2>(args),
+            3 => self.pair_bracket_n::<3>(args),
+            4 => self.pair_bracket_n::<4>(args),
+            5 => self.pair_bracket_n::<5>(args),
+            6 => self.pair_bracket_n::<6>(args),
+            7 | 8 => self.pair_bracket_n::<8>(args),
+            9..=16 => self.pair_bracket_n::<16>(args),
+            _ => self.pair_bracket_n::<64>(args),
+        }
+    }
+
+    fn pair_bracket_n<const N: usize>(
+        &mut self,
+        (layout, members, mdps, residents_end, next_score): BracketArgs,
+    ) -> (Vec<usize>, usize) {
+        let ctx = self.ctx;
+        let size = members.len();
+        let mut position = vec![usize::MAX; ctx.n()];
+        for (k, &p) in members.iter().enumerate() {
+            position[p] = k;
+        }
+        let mut br = Bracket::<N> {
+            layout,
+            members,
+            mdps,
+            residents_end,
+            position,
+            base: vec![Wide::ZERO; size * size],
+            cur: vec![Wide::ZERO; size * size],
+        };
+        for j in 0..size {
+            for i in 0..j {
+                let w = edge_weight(
+                    ctx,
+                    &br.layout,
+                    &self.bye,
+                    br.members[i],
+                    br.members[j],
+                    Flags {
+                        with_top: false,
+                        in_current: j < residents_end,
+                        in_next: j >= residents_end,
+                        single_downfloater: self.bye.single_downfloater,
+                    },
+                );
+                let k = br.at(i, j);
+                br.base[k] = w;
+                br.cur[k] = w;
+            }
+        }
+        let mut m = self.solve(&br);
+        let mut matched = vec![false; size];
+        self.choose_paired_mdps(&mut br, &mut m, &mut matched);
+        self.pair_mdps(&mut br, &mut m, &mut matched);
+        self.pair_remainder(&mut br, &mut m, &mut matched);
+
+        // C.9 applies to the next bracket only if the bye assignee comes from it or lower.
+        let mut single = self.bye.score.is_some()
+            && next_score.is_some_and(|s| self.bye.score.is_some_and(|b| b >= s));
+        if single {
+            // Where the carried players would be paired needs the whole graph.
+            m = self.solve_all(&br);
+        }
+        let mut carried = Vec::new();
+        let mut carried_mdps = 0;
+        for k in 0..size {
+            let p = br.members[k];
+            if !self.open[p] {
+                continue;
+            }
+            carried.push(p);
+            if k < residents_end {
+                carried_mdps += 1;
+            }
+            if let Some(s) = next_score {
+                let partner_score = m[p].map_or(ctx.players[p].score, |o| ctx.players[o].score);
+                if partner_score < s {
+                    single = false;
+                }
+            }
+        }
+        self.bye.single_downfloater = single;
+        (carried, carried_mdps)
+    }
+
+    /// Which MDPs are paired in the bracket: of each score, the highest-ranked possible
+    /// (C.04.3 4.2, the order of 4.3.2).
+    fn choose_paired_mdps<const N: usize>(
+        &self,
+        br: &mut Bracket<N>,
+        m: &mut Vec<Option<usize>>,
+        matched: &mut [bool],
+    ) {
+        let (mdps, residents_end) = (br.mdps, br.residents_end);
+        let score = |br: &Bracket<N>, k: usize| self.ctx.players[br.members[k]].score;
+        let mut k = 0;
+        while k < mdps {
+            let s = score(br, k);
+            let group_end = (k..mdps).find(|&x| score(br, x) < s).unwrap_or(mdps);
+            let mut remaining = group_end - k;
+            let mut remaining_paired = (k..group_end)
+                .filter(|&x| br.paired_to_resident(m, x))
+                .count();
+            #[allow(clippy::needless_range_loop)] // x is a bracket position, not just an index
+            for x in k..group_end {
+                if remaining_paired == 0 {
+                    continue;
+                }
+                if remaining <= remaining_paired {
+                    matched[x] = true;
+                    continue;
+                }
+                remaining -= 1;
+                if !br.paired_to_resident(m, x) {
+                    let changes: Vec<(usize, Wide<N>)> = (mdps..residents_end)
+                        .filter(|&r| !br.base(x, r).is_zero())
+                        .map(|r| (r, br.base(x, r).add(br.layout.unit(1))))
+                        .collect();
+                    self.reweigh(br, m, x, &changes);
+                }
+                if br.paired_to_resident(m, x) {
+                    matched[x] = true;
+                    remaining_paired -= 1;
+                    let bonus = br.layout.unit((residents_end - mdps) as u64 + 1);
+                    for r in mdps..residents_end {
+                        let b = br.base(x, r);
+                        if !b.is_zero() {
+                            br.set(x, r, b.add(bonus));
+                        }
+                    }
+                }
+            }
+            k = group_end;
+        }
+    }
+
+    /// The opponents of the paired MDPs: the highest resident possible, MDPs in order.
+    fn pair_mdps<const N: usize>(
+        &mut self,
+        br: &mut Bracket<N>,
+        m: &mut Vec<Option<usize>>,
+        matched: &mut [bool],
+    ) {
+        for x in 0..br.mdps {
+            if !matched[x] {
+                continue;
+            }
+            let mut addend = br.members.len() as u64;
+            let mut changes = Vec::new();
+            for r in (br.mdps..br.residents_end).rev() {
+                let b = br.base(x, r);
+                if matched[r] || b.is_zero() {
+                    continue;
+                }
+                changes.push((r, b.add(br.layout.unit(addend))));
+                addend += 1;
+            }
+            self.reweigh(br, m, x, &changes);
+            if let Some(o) = br.pair_of(m, x) {
+                matched[o] = true;
+                self.finalize(br, x, o);
+            }
+        }
+    }
+
+    /// The remainder: S1 and S2 with the fewest, then smallest, exchanges (C.04.3 4.3, 4.4),
+    /// then the S1 players' opponents in transposition order.
+    fn pair_remainder<const N: usize>(
+        &mut self,
+        br: &mut Bracket<N>,
+        m: &mut Vec<Option<usize>>,
+        matched: &mut [bool],
+    ) {
+        let (mdps, residents_end, size) = (br.mdps, br.residents_end, br.members.len());
+        let remainder: Vec<usize> = (mdps..residents_end)
+            .filter(|&r| self.open[br.members[r]] && br.pair_of(m, r).is_none_or(|o| o >= mdps))
+            .collect();
+        let s1 = remainder
+            .iter()
+            .filter(|&&r| br.pair_of(m, r).is_some_and(|o| o < r && o >= mdps))
+            .count();
+        let cb = br.layout.count;
+        // Fewest exchanges: a pair led by an S1 player weighs more; smallest exchanges: the
+        // lower the leading players, the less.
+        let exchange_weight = |br: &Bracket<N>, x: usize, y: usize, xi: usize| -> Wide<N> {
+            let b = br.base(x, y);
+            if b.is_zero() {
+                return b;
+            }
+            let addend = Wide::<N>::from_u64(u64::from(xi < s1))
+                .shl(2 * cb)
+                .sub(Wide::from_u64(xi as u64))
+                .shl(1 + br.layout.bias);
+            b.add(addend)
+        };
+        for (xi, &x) in remainder.iter().enumerate() {
+            for &y in &remainder[xi + 1..] {
+                let w = exchange_weight(br, x, y, xi);
+                br.set(x, y, w);
+            }
+        }
+        *m = self.solve(br);
+        let exchanges = remainder[..s1]
+            .iter()
+            .filter(|&&x| !br.leads_pair(m, x))
+            .count();
+
+        // Exchange the lowest S1 players possible...
+        let mut left = exchanges;
+        for xi in (0..s1).rev() {
+            if left == 0 {
+                break;
+            }
+            let x = remainder[xi];
+            if br.leads_pair(m, x) {
+                let changes: Vec<(usize, Wide<N>)> = remainder[xi + 1..]
+                    .iter()
+                    .map(|&y| (y, exchange_weight(br, x, y, xi)))
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(y, w)| (y, w.sub(br.layout.unit(1))))
+                    .collect();
+                self.reweigh(br, m, x, &changes);
+            }
+            let exchanged = !br.leads_pair(m, x);
+            if exchanged {
+                left -= 1;
+            }
+            for &y in &remainder[xi + 1..] {
+                if exchanged {
+                    br.zero_base(x, y);
+                }
+                let w = exchange_weight(br, x, y, xi);
+                br.set(x, y, w);
+            }
+        }
+        // ...for the highest S2 players possible.
+        let mut left = exchanges;
+        for yi in s1..remainder.len() {
+            if left <= 1 {
+                break;
+            }
+            let y = remainder[yi];
+            let already = br.leads_pair(m, y);
+            if !already {
+                let changes: Vec<(usize, Wide<N>)> = remainder[yi + 1..]
+                    .iter()
+                    .map(|&z| (z, exchange_weight(br, y, z, yi)))
+                    .filter(|(_, w)| !w.is_zero())
+                    .map(|(z, w)| (z, w.add(br.layout.unit(1))))
+                    .collect();
+                self.reweigh(br, m, y, &changes);
+            }
+            if br.leads_pair(m, y) {
+                left -= 1;
+                for &z in &remainder[..yi] {
+                    br.zero_base(z, y);
+                    br.set(z, y, Wide::ZERO);
+                }
+                for g in residents_end..size {
+                    br.zero_base(y, g);
+                    br.set(y, g, Wide::ZERO);
+                }
+            }
+            if !already {
+                for &z in &remainder[yi + 1..] {
+                    let w = exchange_weight(br, y, z, yi);
+                    br.set(y, z, w);
+                }
+            }
+        }
+        // Fix the roles: only a leading player may pair a lower one in the remainder.
+        for (xi, &x) in remainder.iter().enumerate() {
+            for &y in &remainder[xi + 1..] {
+                if !br.leads_pair(m, x) || br.leads_pair(m, y) {
+                    br.zero_base(x, y);
+                }
+                let b = br.base(x, y);
+                br.set(x, y, b);
+            }
+        }
+        // Bias towards the natural pairing, then the S1 players' opponents in transposition
+        // order: the highest possible first.
+        let leaders: Vec<usize> = remainder
+            .iter()
+            .copied()
+            .filter(|&x| br.leads_pair(m, x))
+            .collect();
+        let followers: Vec<usize> = remainder
+            .iter()
+            .copied()
+            .filter(|&y| !br.leads_pair(m, y))
+            .collect();
+        // (L - i)(K - j) for leader i and follower j: the sorted pairing weighs most, and a
+        // higher leader gains more from a higher follower (like the transposition order).
+        let (l, k) = (leaders.len() as u64, followers.len() as u64);
+        for (i, &x) in leaders.iter().enumerate() {
+            for (j, &y) in followers.iter().enumerate() {
+                let b = br.base(x, y);
+                if !b.is_zero() && y > x {
+                    br.set(x, y, b.add(Wide::from_u64((l - i as u64) * (k - j as u64))));
+                }
+            }
+        }
+        if !leaders.is_empty() {
+            *m = self.solve(br);
+        }
+        for &x in &leaders {
+            if !br.leads_pair(m, x) {
+                continue;
+            }
+            let mut addend = 0u64;
+            let mut changes = Vec::new();
+            for &y in remainder.iter().rev() {
+                if y <= x || matched[y] {
+                    continue;
+                }
+                let b = br.base(x, y);
+                if !b.is_zero() {
+                    changes.push((y, b.add(br.layout.unit(addend))));
+                }
+                addend += 1;
+            }
+            self.reweigh(br, m, x, &changes);
+            if let Some(o) = br.pair_of(m, x) {
+                matched[x] = true;
+                matched[o] = true;
+                self.finalize(br, x, o);
+            }
+        }
+    }
+}

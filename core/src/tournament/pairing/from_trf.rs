@@ -1,0 +1,54 @@
+//! Pairing the round after the rounds of a TRF-16 file, as the engines that read TRF do.
+
+use super::{pair_next_round, round_to_pair, Pairing, PairingError, PairingOptions};
+use crate::tournament::trf_read::TrfTournament;
+use crate::tournament::{ByeKind, PlayerNo, RoundEntry};
+
+/// Players whose line already has an entry for `round` that no pairing made (a requested bye, or
+/// `0000 - Z`: absent): they are not paired.
+fn preset(trf: &TrfTournament, round: u32) -> Vec<PlayerNo> {
+    let t = &trf.tournament;
+    (0..t.player_count() as PlayerNo)
+        .filter(|&p| {
+            let e = t.card(p)[round as usize - 1];
+            trf.listed(p, round)
+                && e.opponent().is_none()
+                && e != RoundEntry::Bye(ByeKind::PairingAllocated)
+        })
+        .collect()
+}
+
+/// Whether the file has `XXA` lines with virtual points.
+fn has_xxa(trf: &TrfTournament) -> bool {
+    trf.accelerations.iter().any(|row| !row.is_empty())
+}
+
+/// The `XXA` virtual points, or none when the file has no `XXA` line.
+fn explicit_acceleration(trf: &TrfTournament) -> Vec<Vec<i32>> {
+    if has_xxa(trf) {
+        trf.accelerations.clone()
+    } else {
+        Vec::new()
+    }
+}
+
+/// The pairing of the round after the last paired round of `trf`; `XXC` gives the top seed's
+/// colour in round 1 (White without it). `XXA` lines give the virtual points of accelerated
+/// rounds (C.04.5); without them a Baku `192` line asks for Baku acceleration (C.04.5.1), as
+/// in bbpPairings.
+pub fn pair_trf(trf: &TrfTournament) -> Result<Pairing, PairingError> {
+    let round = round_to_pair(&trf.tournament);
+    let absent = if round <= trf.tournament.round_count() {
+        preset(trf, round)
+    } else {
+        Vec::new()
+    };
+    let options = PairingOptions {
+        first_colour_white: trf.first_colour_white.unwrap_or(true),
+        absent,
+        acceleration: explicit_acceleration(trf),
+        baku_acceleration: trf.baku_acceleration && !has_xxa(trf),
+        ..PairingOptions::default()
+    };
+    pair_next_round(&trf.tournament, &options)
+}

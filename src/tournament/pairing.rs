@@ -1,0 +1,180 @@
+//! Swiss pairing by the FIDE Dutch system (`pg_rating_core::tournament::pairing`): the next round
+//! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
+//! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
+
+use pg_rating_core::tournament::pairing::{
+    pair_next_round, round_to_pair, Pairing, PairingOptions,
+};
+use pg_rating_core::tournament::seeding::{initial_order, Seed};
+use pg_rating_core::tournament::trf_read::read_trf16;
+use pg_rating_core::tournament::{PlayerNo, Tournament};
+use pgrx::prelude::*;
+
+use super::store::{Loaded, Store};
+use crate::error::{raise, raise_core};
+
+extension_sql_file!(
+    "../../sql/tournament_pairing.sql",
+    name = "tournament_pairing",
+    requires = [tournament_pairings_from_trf]
+);
+
+/// The rows of a pairing, each player named by `name`: the boards from 1, then the bye (no
+/// Black).
+fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
+    let mut rows: Vec<(i32, T, Option<T>)> = pairing
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, &(w, b))| (i as i32 + 1, name(w), Some(name(b))))
+        .collect();
+    if let Some(p) = pairing.bye {
+        rows.push((rows.len() as i32 + 1, name(p), None));
+    }
+    rows
+}
+
+/// The pairing of the round after the rounds in a TRF-16 text, by starting rank.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn tournament_pairings_from_trf(
+    trf: &str,
+) -> TableIterator<
+    'static,
+    (
+        name!(board, i32),
+        name!(white, i32),
+        name!(black, Option<i32>),
+    ),
+> {
+    let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
+    let pairing =
+        pg_rating_core::tournament::pairing::pair_trf(&read).unwrap_or_else(|e| raise_core(&e));
+    TableIterator::new(boards(&pairing, |p| p as i32 + 1))
+}
+
+/// The ratings that give a tournament's pairing numbers: as of its start once it started, else
+/// as of now (the start is its first game), by registration number.
+fn seeding_ratings(store: &mut Store<'_, '_>, t: i32, loaded: &Loaded) -> Vec<Option<i32>> {
+    if loaded.first_date.is_some() {
+        return loaded.tournament.ratings().to_vec();
+    }
+    let now = store.ratings_now(t);
+    loaded
+        .player_no
+        .iter()
+        .map(|no| now.get(no).copied().flatten())
+        .collect()
+}
+
+/// The tournament with its players in FIDE's initial order (rating as of the start, then display
+/// name, then user id), and `order[i]`: the registration index of the player numbered i.
+pub(super) fn seeded(
+    store: &mut Store<'_, '_>,
+    t: i32,
+    loaded: &Loaded,
+) -> (Tournament, Vec<PlayerNo>) {
+    let ratings = seeding_ratings(store, t, loaded);
+    let seeds: Vec<Seed> = (0..loaded.users.len())
+        .map(|i| Seed {
+            rating: ratings[i],
+            name: &loaded.names[i],
+            id: &loaded.users[i],
+        })
+        .collect();
+    let order = initial_order(&seeds);
+    let tournament = loaded
+        .tournament
+        .renumbered(&order)
+        .unwrap_or_else(|e| raise_core(&e));
+    (tournament, order)
+}
+
+/// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
+/// players in FIDE's initial order (rating as of the start, then display name, then user id),
+/// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1).
+#[pg_extern(stable, parallel_restricted, sql = false)]
+fn tournament_pair_round(
+    tournament_id: Option<i32>,
+    round: default!(Option<i32>, "NULL"),
+    baku_acceleration: default!(Option<bool>, false),
+) -> TableIterator<
+    'static,
+    (
+        name!(board, i32),
+        name!(white, String),
+        name!(black, Option<String>),
+    ),
+> {
+    // (not STRICT, for the NULL round: a NULL tournament pairs nothing, as a strict function)
+    let Some(tournament_id) = tournament_id else {
+        return TableIterator::new(Vec::new());
+    };
+    let Some(baku_acceleration) = baku_acceleration else {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "baku_acceleration must be true or false, not NULL",
+        )
+    };
+    Spi::connect_mut(|client| {
+        let mut store = Store::reader(client);
+        let loaded = super::existing(&mut store, tournament_id);
+        let (seeded, order) = seeded(&mut store, tournament_id, &loaded);
+        let next = round_to_pair(&seeded) as i32;
+        match round {
+            Some(r) if r < next => raise(
+                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+                format!(
+                    "round {r} of tournament {tournament_id} is already paired: its games exist"
+                ),
+            ),
+            Some(r) if r > next => raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!(
+                    "round {r} of tournament {tournament_id} cannot be paired before round {next}"
+                ),
+            ),
+            _ => {}
+        }
+        let options = PairingOptions {
+            baku_acceleration,
+            ..PairingOptions::default()
+        };
+        let pairing = pair_next_round(&seeded, &options).unwrap_or_else(|e| {
+            raise(
+                crate::error::code(&e),
+                format!("tournament {tournament_id}: {e}"),
+            )
+        });
+        let users = &loaded.users;
+        TableIterator::new(boards(&pairing, |p| {
+            users[order[p as usize] as usize].clone()
+        }))
+    })
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn a_trf_round_one_pairs_top_half_against_bottom_half() {
+        let lines: Vec<String> = (1..=4)
+            .map(|i| format!("001 {i:>4}      P{i:<32} {}", 2500 - 100 * i))
+            .collect();
+        let trf = format!("{}\nXXR 2", lines.join("\n"));
+        let boards = Spi::get_one_with_args::<String>(
+            "SELECT string_agg(format('%s-%s', white, black), ' ' ORDER BY board)
+             FROM tournament_pairings_from_trf($1)",
+            &[trf.into()],
+        )
+        .unwrap();
+        // the top seed White on board 1, colours alternating: 1-3, 4-2
+        assert_eq!(boards.as_deref(), Some("1-3 4-2"));
+    }
+
+    #[pg_test(error = "TRF line 1: no starting rank in columns 5-8")]
+    fn a_malformed_trf_is_an_error() {
+        Spi::run("SELECT * FROM tournament_pairings_from_trf('001 x')").unwrap();
+    }
+}
