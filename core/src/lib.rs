@@ -6,6 +6,7 @@
 pub mod chess;
 pub mod clock;
 pub mod error;
+pub mod interrupt;
 pub mod ledger;
 pub mod ranking;
 pub mod rating;

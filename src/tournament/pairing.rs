@@ -19,6 +19,14 @@ extension_sql_file!(
     requires = [tournament_pairings_from_trf]
 );
 
+/// Lets a cancel or `statement_timeout` stop a long pairing (between the matching's stages).
+fn cancellable() {
+    fn check() {
+        pgrx::check_for_interrupts!();
+    }
+    pg_rating_core::interrupt::set_hook(check);
+}
+
 /// The rows of a pairing, each player named by `name`: the boards from 1, then the bye (no
 /// Black).
 fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
@@ -46,6 +54,7 @@ fn tournament_pairings_from_trf(
         name!(black, Option<i32>),
     ),
 > {
+    cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let pairing =
         pg_rating_core::tournament::pairing::pair_trf(&read).unwrap_or_else(|e| raise_core(&e));
@@ -115,6 +124,7 @@ fn tournament_pair_round(
             "baku_acceleration must be true or false, not NULL",
         )
     };
+    cancellable();
     Spi::connect_mut(|client| {
         let mut store = Store::reader(client);
         let loaded = super::existing(&mut store, tournament_id);

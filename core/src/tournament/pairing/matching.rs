@@ -397,6 +397,8 @@ impl<const N: usize> Blossom<N> {
     fn solve(&mut self) {
         let n = self.n;
         for _ in 0..n {
+            // a stage is O(n²): the host may cancel between stages
+            crate::interrupt::check();
             self.label.fill(0);
             self.bestedge.fill(NONE);
             for b in n..2 * n {
