@@ -6,7 +6,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, round_to_pair, Pairing, PairingOptions,
+    pair_next_round, pair_trf, trf_round_options, Pairing, PairingOptions,
 };
 use pg_rating_core::tournament::trf_read::{read_trf16, TrfTournament};
 use pg_rating_core::tournament::{ByeKind, Colour, PlayerNo, RoundEntry, Tournament};
@@ -31,19 +31,6 @@ fn data_dir() -> Option<PathBuf> {
     }
 }
 
-/// Players whose card for `round` is listed without a pairing (a requested bye or `0000 - Z`):
-/// they are not paired in that round.
-fn not_paired(trf: &TrfTournament, t: &Tournament, round: u32) -> Vec<PlayerNo> {
-    (0..t.player_count() as PlayerNo)
-        .filter(|&p| {
-            let e = trf.tournament.card(p)[round as usize - 1];
-            trf.listed(p, round)
-                && e.opponent().is_none()
-                && e != RoundEntry::Bye(ByeKind::PairingAllocated)
-        })
-        .collect()
-}
-
 /// The colour of the top seed in round 1: `XXC`, else the one the file shows (bbpPairings'
 /// generator draws it).
 fn first_colour_white(trf: &TrfTournament) -> bool {
@@ -56,26 +43,10 @@ fn first_colour_white(trf: &TrfTournament) -> bool {
         })
 }
 
-/// The virtual points of the file's `XXA` lines (none without them), as `pair_trf` reads them.
-fn accelerations(trf: &TrfTournament) -> Vec<Vec<i32>> {
-    if trf.accelerations.iter().any(|row| !row.is_empty()) {
-        trf.accelerations.clone()
-    } else {
-        Vec::new()
-    }
-}
-
 /// The tournament of rounds 1..round-1 of `trf` and the options for pairing `round`.
 fn before_round(trf: &TrfTournament, round: u32) -> (Tournament, PairingOptions) {
-    let t = trf.before_round(round);
-    let opts = PairingOptions {
-        first_colour_white: first_colour_white(trf),
-        absent: not_paired(trf, &t, round),
-        acceleration: accelerations(trf),
-        baku_acceleration: trf.baku_acceleration && accelerations(trf).is_empty(),
-        ..PairingOptions::default()
-    };
-    (t, opts)
+    let options = trf_round_options(trf, round, first_colour_white(trf));
+    (trf.before_round(round), options)
 }
 
 type Sets = (BTreeSet<(PlayerNo, PlayerNo)>, Option<PlayerNo>);
@@ -126,13 +97,7 @@ fn bbp_test_cases_pair_the_next_round_as_expected() {
             fs::read_to_string(dir.join(format!("bbp-tests/{case}.{ext}"))).expect("test file")
         };
         let trf = read_trf16(&read("input")).expect("readable TRF");
-        let t = &trf.tournament;
-        let opts = PairingOptions {
-            first_colour_white: trf.first_colour_white.unwrap_or(true),
-            absent: not_paired(&trf, t, round_to_pair(t)),
-            ..PairingOptions::default()
-        };
-        let pairing = pair_next_round(t, &opts).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let pairing = pair_trf(&trf).unwrap_or_else(|e| panic!("{case}: {e}"));
         let count = pairing.boards.len() + usize::from(pairing.bye.is_some());
         let mut lines = vec![count.to_string()];
         lines.extend(

@@ -22,11 +22,8 @@ pub struct TrfTournament {
     pub tournament: Tournament,
     /// Names by player number (columns 15–47, trimmed).
     pub names: Vec<String>,
-    /// How many round blocks each player's line has (blank ones included): a block of
-    /// `0000 - Z` (read as [`RoundEntry::Absent`]) still counts, so a caller can tell a known
-    /// absence from a round not yet reached. [`TrfTournament::listed`] also tells a blank block.
-    pub rounds_listed: Vec<u32>,
-    /// Per player and round: the line has a non-blank block for it.
+    /// Per player and round: the line has a non-blank block for it (a block of `0000 - Z`, read
+    /// as [`RoundEntry::Absent`], counts: a known absence, not a round still to be paired).
     listed: Vec<Vec<bool>>,
     /// `XXC`: `Some(true)` for `white1`, `Some(false)` for `black1`.
     pub first_colour_white: Option<bool>,
@@ -318,7 +315,6 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
     Ok(TrfTournament {
         tournament: t,
         names: ordered.iter().map(|(_, p)| p.name.clone()).collect(),
-        rounds_listed: ordered.iter().map(|(_, p)| p.blocks.len() as u32).collect(),
         listed: ordered
             .iter()
             .map(|(_, p)| p.blocks.iter().map(Option::is_some).collect())

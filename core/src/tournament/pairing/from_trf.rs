@@ -32,23 +32,36 @@ fn explicit_acceleration(trf: &TrfTournament) -> Vec<Vec<i32>> {
     }
 }
 
-/// The pairing of the round after the last paired round of `trf`; `XXC` gives the top seed's
-/// colour in round 1 (White without it). `XXA` lines give the virtual points of accelerated
-/// rounds (C.04.5); without them a Baku `192` line asks for Baku acceleration (C.04.5.1), as
-/// in bbpPairings.
-pub fn pair_trf(trf: &TrfTournament) -> Result<Pairing, PairingError> {
-    let round = round_to_pair(&trf.tournament);
+/// The options for pairing `round` of `trf` from its earlier rounds: the players listed for it
+/// without a pairing are left out, `XXA` lines give the virtual points of accelerated rounds
+/// (C.04.5); without them a Baku `192` line asks for Baku acceleration (C.04.5.1), as in
+/// bbpPairings. `first_colour_white`: the top seed's colour in round 1.
+pub fn trf_round_options(
+    trf: &TrfTournament,
+    round: u32,
+    first_colour_white: bool,
+) -> PairingOptions {
     let absent = if round <= trf.tournament.round_count() {
         preset(trf, round)
     } else {
         Vec::new()
     };
-    let options = PairingOptions {
-        first_colour_white: trf.first_colour_white.unwrap_or(true),
+    PairingOptions {
+        first_colour_white,
         absent,
         acceleration: explicit_acceleration(trf),
         baku_acceleration: trf.baku_acceleration && !has_xxa(trf),
         ..PairingOptions::default()
-    };
-    pair_next_round(&trf.tournament, &options)
+    }
+}
+
+/// The pairing of the round after the last paired round of `trf`, with the options of
+/// [`trf_round_options`]; `XXC` gives the top seed's colour in round 1 (White without it).
+pub fn pair_trf(trf: &TrfTournament) -> Result<Pairing, PairingError> {
+    let round = round_to_pair(&trf.tournament);
+    let first_colour_white = trf.first_colour_white.unwrap_or(true);
+    pair_next_round(
+        &trf.tournament,
+        &trf_round_options(trf, round, first_colour_white),
+    )
 }
