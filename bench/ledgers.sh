@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Benchmark of ledgers, on a throwaway cluster with a release build:
-#   bench/ledgers.sh [games]      (default 20000)
+#   bench/ledgers.sh [games] [batch]      (defaults 20000 and 100000)
 # 1. `games` games inserted one statement each into a plain `matches` table (bigint ids, three
 #    indexes), once without a ledger and once with an Elo and a Glicko-2 ledger attached: games/s
 #    per block and the cost ratio (with / without);
-# 2. one INSERT of `games` games in date order into a table with an Elo ledger;
+# 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
+#    table without one;
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
 # 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
 #    game of another ranking waits (Random Chess rankings: one lock for every ranking) and a game
@@ -13,6 +14,7 @@ set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
 games=${1:-20000}
+batch=${2:-100000}
 blocks=5
 block=$((games / blocks))
 
@@ -52,14 +54,17 @@ echo "cost per game with the two ledgers / without: $(awk -v a="$total_ledgers" 
      "($(rate "$games" "$total_ledgers") vs $(rate "$games" "$total_plain") games/s)"
 
 echo
-echo "2. one INSERT of $games games in date order, Elo ledger"
+echo "2. one INSERT of $batch games in date order, Elo ledger"
 psql -X -q -v ON_ERROR_STOP=1 -d batch <<'SQL' >/dev/null
 INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
 SELECT ledger_attach('elo', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+CREATE TABLE plain_matches (LIKE matches INCLUDING ALL);
 SQL
-t=$(ms batch "INSERT INTO matches (id, played_at, white, black, score)
-              SELECT n, m.at, m.white, m.black, m.score FROM generate_series(1, $games) n, bench_match(n) m")
-echo "$(rate "$games" "$t") games/s ($t ms)"
+insert_batch() { ms batch "INSERT INTO $1 (id, played_at, white, black, score)
+                           SELECT n, m.at, m.white, m.black, m.score FROM generate_series(1, $batch) n, bench_match(n) m"; }
+tp=$(insert_batch plain_matches)
+t=$(insert_batch matches)
+echo "$(rate "$batch" "$t") games/s ($t ms; without the ledger $(rate "$batch" "$tp") games/s, $tp ms)"
 
 echo
 echo "3. rebuilding and backdating (Elo ledger, $games games)"

@@ -457,7 +457,8 @@ COMMENT ON FUNCTION check_ledger() IS
     'Trigger of ledgers: checks the settings (23514) and the owner, and detaches a deleted ledger.';
 COMMENT ON FUNCTION rebuild_changed_ledger() IS 'Trigger of ledgers: rebuilds a ledger whose settings changed.';
 COMMENT ON FUNCTION ledger_games_changed() IS
-    'Trigger of an attached games table (created by ledger_attach): keeps the ledger equal to a replay of its games.';
+    'Trigger of a games table with ledgers attached (one set per table, created by ledger_attach): keeps every '
+    'ledger of the table equal to a replay of its games.';
 COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text) IS
     'Attaches a ledger to a games table: names its key (integer, text or uuid), date, two player columns, result '
     '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), optional '

@@ -4,7 +4,9 @@
 ::pgrx::pg_module_magic!(name, version);
 
 mod accounts;
+mod bulk_insert;
 mod chess;
+mod columns;
 mod error;
 mod games;
 mod ledger;

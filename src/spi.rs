@@ -9,7 +9,7 @@ use std::rc::Rc;
 
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiHeapTupleData};
+use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiHeapTupleData, SpiTupleTable};
 use pgrx::PgOid;
 
 type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, Rc<OwnedPreparedStatement>)>>;
@@ -63,4 +63,24 @@ pub fn column<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) 
 pub fn nullable<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> Option<T> {
     row.get_by_name::<T, _>(name)
         .unwrap_or_else(|e| crate::error::internal(format!("column {name}: {e}")))
+}
+
+/// The positions of named columns in a result, looked up once for all its rows; an internal error
+/// when one is missing. For reads of thousands of rows, where a lookup by name for every value
+/// would cost more than the value.
+pub fn ordinals<const N: usize>(rows: &SpiTupleTable<'_>, names: [&str; N]) -> [usize; N] {
+    names.map(|name| {
+        rows.column_ordinal(name)
+            .unwrap_or_else(|e| crate::error::internal(format!("column {name}: {e}")))
+    })
+}
+
+/// A column that may be NULL, by its position (from [`ordinals`]); an internal error when it is
+/// of another type.
+pub fn nullable_at<T: IntoDatum + FromDatum>(
+    row: &SpiHeapTupleData<'_>,
+    ordinal: usize,
+) -> Option<T> {
+    row.get::<T>(ordinal)
+        .unwrap_or_else(|e| crate::error::internal(format!("column {ordinal}: {e}")))
 }

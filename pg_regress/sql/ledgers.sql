@@ -291,8 +291,11 @@ SELECT ledger_attach('club', 'regress_my_games', 'id', 'at', 'a', 'b', 's');
 RESET ROLE;
 SELECT pg_temp.same_as_rebuild('club') AS same_after_app_insert;
 
+-- the ledgers of a table share one set of triggers; it goes with the table's last ledger
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'matches'::regclass ORDER BY 1;
 -- detaching stops the ledger; the history stays
 SELECT ledger_detach('club');
+SELECT tgname FROM pg_trigger WHERE tgrelid = 'matches'::regclass ORDER BY 1;
 INSERT INTO matches (played_at, white, black, score) VALUES ('2025-04-01', 1, 2, 1);
 SELECT count(*) AS entries_of_club FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id WHERE l.name = 'club';
 SELECT ledger_rebuild('club');
@@ -301,6 +304,34 @@ DELETE FROM ledgers WHERE name = 'club glicko';
 INSERT INTO matches (played_at, white, black, score) VALUES ('2025-04-02', 1, 2, 1);
 SELECT l.name, count(e.*) FROM ledgers l LEFT JOIN ledger_entries e ON e.ledger_id = l.id GROUP BY 1 ORDER BY 1;
 SELECT tgname FROM pg_trigger WHERE tgrelid = 'matches'::regclass ORDER BY 1;
+
+-- a table restored from a dump of 0.3-0.6 has one set of triggers per ledger, each rating its
+-- own ledger; attaching another ledger replaces them by the table's set
+CREATE TABLE restored_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+INSERT INTO ledgers (name) VALUES ('restored'), ('restored too');
+SELECT ledger_attach('restored', 'restored_games', 'id', 'at', 'a', 'b', 's');
+DO $$
+DECLARE l int := (SELECT id FROM ledgers WHERE name = 'restored');
+BEGIN
+    EXECUTE 'DROP TRIGGER pg_rating_ledgers_insert ON restored_games';
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON restored_games REFERENCING NEW TABLE AS pg_rating_new
+                    FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed(%L)', 'pg_rating_ledger_' || l || '_insert', l);
+END $$;
+INSERT INTO restored_games VALUES (1, '2025-01-01', 'ann', 'bob', 1);
+SELECT ledger_attach('restored too', 'restored_games', 'id', 'at', 'a', 'b', 's');
+SELECT tgname ~ '^pg_rating_ledgers_' AS table_trigger, count(*) FROM pg_trigger
+WHERE tgrelid = 'restored_games'::regclass GROUP BY 1;
+INSERT INTO restored_games VALUES (2, '2025-01-02', 'bob', 'ann', 0.5);
+SELECT ledger, count(*) AS entries FROM ledger_history WHERE ledger LIKE 'restored%' GROUP BY 1 ORDER BY 1;
+SELECT pg_temp.same_as_rebuild('restored') AND pg_temp.same_as_rebuild('restored too') AS same_after_restored;
+-- the trigger function refuses a table without ledgers, and a ledger of another table
+CREATE TABLE other_games (id int);
+CREATE TRIGGER forged AFTER INSERT ON other_games FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed();
+INSERT INTO other_games VALUES (1);
+DROP TRIGGER forged ON other_games;
+CREATE TRIGGER forged AFTER INSERT ON other_games FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed('1');
+INSERT INTO other_games VALUES (1);
+DROP TABLE other_games, restored_games;
 
 DROP TABLE regress_my_games;
 DROP OWNED BY regress_ledger_app;

@@ -23,7 +23,7 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use attachment::{Attachment, GameRow, ParticipantRow};
-use store::{Ledger, LedgerStore};
+use store::{Ledger, LedgerStore, Writes};
 
 extension_sql_file!(
     "../../sql/ledgers.sql",
@@ -137,15 +137,6 @@ fn or_raise(
     })
 }
 
-/// How a replay's standings are written.
-#[derive(Clone, Copy, PartialEq)]
-enum Scope {
-    /// The scope keeps its other standings: each written one replaces the player's.
-    Kept,
-    /// A rebuild deleted the scope's standings: they are inserted.
-    Cleared,
-}
-
 /// Writes the entries of a replay and the standings of `affected` players: the replay's last
 /// standing, else the one before the replay, else none.
 #[allow(clippy::too_many_arguments)]
@@ -153,17 +144,24 @@ fn write_replay(
     store: &mut LedgerStore<'_, '_>,
     att: &Attachment,
     scope: &str,
-    entries: &[Entry],
+    entries: Vec<Entry>,
     standings: &HashMap<String, Standing>,
     mut last: HashMap<String, LedgerKey>,
     affected: BTreeSet<String>,
-    kind: Scope,
-) {
-    for e in entries {
+    writes: Writes,
+) -> usize {
+    let written = entries.len();
+    for e in &entries {
         last.insert(e.player.clone(), e.key.clone());
     }
     let ledger = att.ledger_id;
-    store.insert_entries(ledger, scope, entries, &|id| att.column_key_text(id));
+    store.insert_entries(
+        ledger,
+        scope,
+        entries,
+        &|id| att.column_key_text(id),
+        writes,
+    );
     let (mut rows, mut without) = (Vec::new(), Vec::new());
     for p in affected {
         match (standings.get(&p), last.remove(&p)) {
@@ -171,7 +169,8 @@ fn write_replay(
             _ => without.push(p),
         }
     }
-    store.write_standings(ledger, scope, &rows, without, kind == Scope::Cleared);
+    store.write_standings(ledger, scope, rows, without, writes);
+    written
 }
 
 /// Makes a scope's history from `from` on equal to a replay of the table's games from there.
@@ -227,13 +226,12 @@ fn replay_from(
         store,
         att,
         scope,
-        &entries,
+        entries,
         &standings,
         last,
         affected,
-        Scope::Kept,
-    );
-    entries.len()
+        Writes::Now,
+    )
 }
 
 /// Applies a statement's changes of the games table: `old` rows (updated or deleted) and `new`
@@ -295,17 +293,17 @@ fn apply_changes(
                 let seasons = store.seasons(ledger.id, scope);
                 let entries =
                     replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
-                write_replay(
+                let n = write_replay(
                     store,
                     att,
                     scope,
-                    &entries,
+                    entries,
                     &standings,
                     latest,
                     players(&games),
-                    Scope::Kept,
+                    Writes::Batched,
                 );
-                written += entries.len();
+                written += n;
                 continue;
             }
         }
@@ -413,13 +411,12 @@ fn replay_multi_from(
         store,
         att,
         scope,
-        &entries,
+        entries,
         &standings,
         last,
         affected,
-        Scope::Kept,
-    );
-    entries.len()
+        Writes::Now,
+    )
 }
 
 /// [`apply_changes`] for a participants table: each scope is replayed from its earliest
@@ -487,17 +484,17 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
                     &games,
                 ),
             );
-            write_replay(
+            let n = write_replay(
                 store,
                 att,
                 scope,
-                &entries,
+                entries,
                 &standings,
                 HashMap::new(),
                 players,
-                Scope::Cleared,
+                Writes::Cleared,
             );
-            written += entries.len() as i64;
+            written += n as i64;
         }
         return written;
     }
@@ -525,17 +522,17 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         let seasons = store.seasons(ledger.id, &scope);
         let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
         let affected = players(&games);
-        write_replay(
+        let n = write_replay(
             store,
             att,
             &scope,
-            &entries,
+            entries,
             &standings,
             HashMap::new(),
             affected,
-            Scope::Cleared,
+            Writes::Cleared,
         );
-        written += entries.len() as i64;
+        written += n as i64;
     }
     written
 }
@@ -574,25 +571,38 @@ fn is_member(role: pg_sys::Oid, of: pg_sys::Oid) -> bool {
     unsafe { pg_sys::has_privs_of_role(role, of) }
 }
 
-fn trigger_names(ledger: i32) -> [(String, &'static str); 4] {
-    [
-        (
-            format!("pg_rating_ledger_{ledger}_insert"),
-            "AFTER INSERT ON {t} REFERENCING NEW TABLE AS pg_rating_new",
-        ),
-        (
-            format!("pg_rating_ledger_{ledger}_update"),
-            "AFTER UPDATE ON {t} REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new",
-        ),
-        (
-            format!("pg_rating_ledger_{ledger}_delete"),
-            "AFTER DELETE ON {t} REFERENCING OLD TABLE AS pg_rating_old",
-        ),
-        (
-            format!("pg_rating_ledger_{ledger}_truncate"),
-            "AFTER TRUNCATE ON {t}",
-        ),
-    ]
+/// The statement triggers on a games table with ledgers attached: one set per table, whatever
+/// the number of its ledgers.
+const TABLE_TRIGGERS: [(&str, &str); 4] = [
+    (
+        "pg_rating_ledgers_insert",
+        "AFTER INSERT ON {t} REFERENCING NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_update",
+        "AFTER UPDATE ON {t} REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_delete",
+        "AFTER DELETE ON {t} REFERENCING OLD TABLE AS pg_rating_old",
+    ),
+    ("pg_rating_ledgers_truncate", "AFTER TRUNCATE ON {t}"),
+];
+
+/// The triggers of one ledger that 0.3-0.6 created (a database restored from their dumps has them).
+fn legacy_trigger_names(ledger: i32) -> [String; 4] {
+    ["insert", "update", "delete", "truncate"].map(|op| format!("pg_rating_ledger_{ledger}_{op}"))
+}
+
+/// Drops a trigger of an attached table, if it has it.
+fn drop_trigger(store: &mut LedgerStore<'_, '_>, att: &Attachment, name: &str) {
+    if store.has_trigger(att.table, name) {
+        store.ddl(&format!(
+            "DROP TRIGGER {} ON {}",
+            attachment::quote(name),
+            att.table_name()
+        ));
+    }
 }
 
 fn need(v: Option<&str>, what: &str) -> String {
@@ -676,14 +686,22 @@ fn attach(
     store.insert_attachment(att, result_map);
     let schema = store.extension_schema();
     let target = att.table_name();
-    for (name, when) in trigger_names(l.id) {
-        store.ddl(&format!(
-            "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed('{}')",
-            attachment::quote(&name),
-            when.replace("{t}", &target),
-            attachment::quote(&schema),
-            l.id
-        ));
+    // A table restored from a dump of 0.3-0.6 has one set of triggers per ledger: the table's
+    // set replaces them, or they would rate their ledger's games a second time.
+    for (other, _) in store.ledgers_on(att.table) {
+        for name in legacy_trigger_names(other.id) {
+            drop_trigger(store, att, &name);
+        }
+    }
+    for (name, when) in TABLE_TRIGGERS {
+        if !store.has_trigger(att.table, name) {
+            store.ddl(&format!(
+                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed()",
+                attachment::quote(name),
+                when.replace("{t}", &target),
+                attachment::quote(&schema),
+            ));
+        }
     }
     rebuild(store, l, att)
 }
@@ -863,16 +881,16 @@ fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     };
     // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
     let table_exists = unsafe { !pg_sys::get_rel_name(att.table).is_null() };
+    store.delete_attachment(ledger);
     if table_exists {
-        let target = att.table_name();
-        for (name, _) in trigger_names(ledger) {
-            store.ddl(&format!(
-                "DROP TRIGGER IF EXISTS {} ON {target}",
-                attachment::quote(&name)
-            ));
+        let mut names = Vec::from(legacy_trigger_names(ledger));
+        if store.ledgers_on(att.table).is_empty() {
+            names.extend(TABLE_TRIGGERS.map(|(name, _)| name.to_owned()));
+        }
+        for name in names {
+            drop_trigger(store, &att, &name);
         }
     }
-    store.delete_attachment(ledger);
 }
 
 /// Drops the triggers of a ledger's games table; the history stays.
@@ -1072,9 +1090,11 @@ trigger_function!(
 
 crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
 
-/// AFTER INSERT, UPDATE, DELETE or TRUNCATE of an attached games table, per statement (the
-/// triggers ledger_attach creates, the ledger's id as their argument): fires only on the table
-/// attached to that ledger.
+/// AFTER INSERT, UPDATE, DELETE or TRUNCATE of a games table with ledgers attached, per statement
+/// (the triggers ledger_attach creates, one set per table): every ledger of the table, in the
+/// order of their ids (so concurrent writers take the scope locks in one order), its appended
+/// games written for all of them at once. A trigger of 0.3-0.6 (one set per ledger) names its
+/// ledger as its argument and keeps only that one.
 #[pg_guard]
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
@@ -1090,11 +1110,13 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
     let trigger =
         unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
-    let ledger: i32 = trigger
-        .extra_args()
-        .ok()
-        .and_then(|a| a.first().and_then(|s| s.parse().ok()))
-        .unwrap_or_else(|| violation("ledger_games_changed() takes the id of its ledger".into()));
+    let only: Option<i32> = match trigger.extra_args() {
+        Ok(args) if args.is_empty() => None,
+        Ok(args) if args.len() == 1 => Some(args[0].parse().unwrap_or_else(|_| {
+            violation("ledger_games_changed() takes no argument, or the id of a ledger".into())
+        })),
+        _ => violation("ledger_games_changed() takes no argument, or the id of a ledger".into()),
+    };
     let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
     if restoring() {
         return pg_sys::Datum::from(0);
@@ -1105,18 +1127,18 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         // SAFETY: the trigger's own data, registered so that its transition tables can be read.
         unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
         let mut store = LedgerStore::new(client);
-        let att = match store.attachment(ledger) {
-            Some(att) if att.table == relid => att,
-            _ => violation(format!(
-                "ledger_games_changed() fires only on the games table attached to ledger {ledger}"
-            )),
-        };
-        let l = store
-            .ledger(ledger)
-            .unwrap_or_else(|| internal(format!("ledger {ledger} is gone")));
-        if truncate {
-            rebuild(&mut store, &l, &att);
-            return;
+        let mut ledgers = store.ledgers_on(relid);
+        if let Some(id) = only {
+            ledgers.retain(|(l, _)| l.id == id);
+        }
+        if ledgers.is_empty() {
+            violation(match only {
+                Some(id) => format!(
+                    "ledger_games_changed() fires only on the games table attached to ledger {id}"
+                ),
+                None => "ledger_games_changed() fires only on a games table with a ledger attached"
+                    .into(),
+            });
         }
         // SAFETY: the TriggerData of this call.
         let (has_old, has_new) = unsafe {
@@ -1125,30 +1147,47 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
                 !(*trigger_data).tg_newtable.is_null(),
             )
         };
-        if att.multiplayer.is_some() {
-            let read = |store: &mut LedgerStore<'_, '_>, has: bool, table: &str| {
-                if has {
-                    store.read_participants(&att, &att.changed_rows_query(table), &[])
-                } else {
-                    Vec::new()
-                }
-            };
-            let old = read(&mut store, has_old, "pg_rating_old");
-            let new = read(&mut store, has_new, "pg_rating_new");
-            apply_multi_changes(&mut store, &l, &att, &old, &new);
-            return;
+        for (l, att) in &ledgers {
+            if truncate {
+                rebuild(&mut store, l, att);
+            } else {
+                changed(&mut store, l, att, has_old, has_new);
+            }
         }
-        let old = if has_old {
-            store.read_games(&att, &att.changed_rows_query("pg_rating_old"), &[])
-        } else {
-            Vec::new()
-        };
-        let new = if has_new {
-            store.read_games(&att, &att.changed_rows_query("pg_rating_new"), &[])
-        } else {
-            Vec::new()
-        };
-        apply_changes(&mut store, &l, &att, &old, &new);
+        store.flush();
     });
     pg_sys::Datum::from(0)
+}
+
+/// Applies a statement's changes of its games table (its transition tables) to one ledger.
+fn changed(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    att: &Attachment,
+    has_old: bool,
+    has_new: bool,
+) {
+    if att.multiplayer.is_some() {
+        let mut read = |has: bool, table: &str| {
+            if has {
+                store.read_participants(att, &att.changed_rows_query(table), &[])
+            } else {
+                Vec::new()
+            }
+        };
+        let old = read(has_old, "pg_rating_old");
+        let new = read(has_new, "pg_rating_new");
+        apply_multi_changes(store, l, att, &old, &new);
+        return;
+    }
+    let mut read = |has: bool, table: &str| {
+        if has {
+            store.read_games(att, &att.changed_rows_query(table), &[])
+        } else {
+            Vec::new()
+        }
+    };
+    let old = read(has_old, "pg_rating_old");
+    let new = read(has_new, "pg_rating_new");
+    apply_changes(store, l, att, &old, &new);
 }

@@ -11,9 +11,11 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
-use super::rows::{Kind, RowWriter, Value};
+use super::rows::RowWriter;
+use crate::bulk_insert::BulkInsert;
+use crate::columns::{Column, Kind, Value};
 use crate::error::raise;
-use crate::spi::{column as get, nullable as opt};
+use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {
@@ -29,6 +31,33 @@ fn micros(t: TimestampWithTimeZone) -> i64 {
 
 pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
+}
+
+/// An attachment of a `ledger_attachments` row (joined with the table's `relowner`).
+fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
+    let text = |name: &str| opt::<String>(row, name).unwrap_or_default();
+    let multiplayer = opt::<String>(row, "multiplayer_rule").map(|rule| Multiplayer {
+        player_column: text("white_column"),
+        placement_column: text("placement_column"),
+        higher_is_better: opt(row, "higher_is_better").unwrap_or(false),
+        rule: pg_rating_core::ledger::MultiplayerRule::parse(&rule).unwrap_or_else(|e| internal(e)),
+    });
+    Attachment {
+        ledger_id: get(row, "ledger_id"),
+        table: get(row, "games"),
+        owner: get(row, "owner"),
+        key_column: get(row, "key_column"),
+        key_type: get(row, "key_type"),
+        date_column: get(row, "date_column"),
+        white_column: text("white_column"),
+        black_column: text("black_column"),
+        result_column: text("result_column"),
+        result_map: opt::<pgrx::JsonB>(row, "result_map")
+            .map(|j| super::attachment::parse_result_map(&j.0)),
+        scope_column: opt(row, "scope_column"),
+        filter: opt(row, "filter"),
+        multiplayer,
+    }
 }
 
 /// The standing held in an entry or standings row (the row has the standings columns, and
@@ -71,6 +100,22 @@ fn by_player(
     out
 }
 
+/// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
+/// id (so the read functions work on a hot standby).
+fn run<'conn>(
+    client: &mut SpiClient<'conn>,
+    sql: &str,
+    args: &[DatumWithOid],
+) -> SpiTupleTable<'conn> {
+    let plan = crate::spi::saved_plan(client, sql, args);
+    let rows = if sql.trim_start().starts_with("SELECT") {
+        client.select(&*plan, None, args)
+    } else {
+        client.update(&*plan, None, args)
+    };
+    rows.unwrap_or_else(|e| internal(e))
+}
+
 /// Restores the user id and security context when dropped (also when an error unwinds).
 struct AsOwner {
     user: pg_sys::Oid,
@@ -105,26 +150,22 @@ impl Drop for AsOwner {
 
 pub struct LedgerStore<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
+    batch: Batch,
 }
 
 impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
-        LedgerStore { client }
+        LedgerStore {
+            client,
+            batch: Batch::default(),
+        }
     }
 
-    /// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no
-    /// transaction id (so the read functions work on a hot standby).
     fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        let rows = if sql.trim_start().starts_with("SELECT") {
-            self.client.select(&*plan, None, args)
-        } else {
-            self.client.update(&*plan, None, args)
-        };
-        rows.unwrap_or_else(|e| internal(e))
+        run(self.client, sql, args)
     }
 
-    fn ledger_where(&mut self, condition: &str, arg: DatumWithOid) -> Option<Ledger> {
+    fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Ledger> {
         let rows = self.run(
             &format!(
                 "SELECT id, name, owner::oid AS owner, rating_system, starting_rating, k_factor, starting_rd,
@@ -134,13 +175,18 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             ),
             &[arg],
         );
-        let row = rows.into_iter().next()?;
-        Some(Ledger {
-            id: get(&row, "id"),
-            name: get(&row, "name"),
-            owner: get(&row, "owner"),
-            settings: settings_of(&row),
-        })
+        rows.into_iter()
+            .map(|row| Ledger {
+                id: get(&row, "id"),
+                name: get(&row, "name"),
+                owner: get(&row, "owner"),
+                settings: settings_of(&row),
+            })
+            .collect()
+    }
+
+    fn ledger_where(&mut self, condition: &str, arg: DatumWithOid) -> Option<Ledger> {
+        self.ledgers_where(condition, arg).pop()
     }
 
     pub fn ledger(&mut self, id: i32) -> Option<Ledger> {
@@ -159,40 +205,45 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
+        self.attachments_where("a.ledger_id = $1", ledger_id.into())
+            .pop()
+    }
+
+    /// The ledgers attached to a table and their attachments, by ledger id.
+    pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
+        let attachments = self.attachments_where("a.games = $1 ORDER BY a.ledger_id", table.into());
+        let mut ledgers: HashMap<i32, Ledger> = self
+            .ledgers_where(
+                "id IN (SELECT ledger_id FROM ledger_attachments WHERE games = $1)",
+                table.into(),
+            )
+            .into_iter()
+            .map(|l| (l.id, l))
+            .collect();
+        attachments
+            .into_iter()
+            .map(|att| {
+                let l = ledgers
+                    .remove(&att.ledger_id)
+                    .unwrap_or_else(|| internal(format!("ledger {} is gone", att.ledger_id)));
+                (l, att)
+            })
+            .collect()
+    }
+
+    fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
         let rows = self.run(
-            "SELECT games::oid AS games, c.relowner AS owner, key_column::text AS key_column, key_type::oid AS key_type,
-                    placement_column::text AS placement_column, higher_is_better, multiplayer_rule,
-                    date_column::text AS date_column, white_column::text AS white_column,
-                    black_column::text AS black_column, result_column::text AS result_column, result_map,
-                    scope_column::text AS scope_column, filter
-             FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games WHERE a.ledger_id = $1",
-            &[ledger_id.into()],
+            &format!(
+                "SELECT a.ledger_id, games::oid AS games, c.relowner AS owner, key_column::text AS key_column,
+                        key_type::oid AS key_type, placement_column::text AS placement_column, higher_is_better,
+                        multiplayer_rule, date_column::text AS date_column, white_column::text AS white_column,
+                        black_column::text AS black_column, result_column::text AS result_column, result_map,
+                        scope_column::text AS scope_column, filter
+                 FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games WHERE {condition}"
+            ),
+            &[arg],
         );
-        let row = rows.into_iter().next()?;
-        let text = |name: &str| opt::<String>(&row, name).unwrap_or_default();
-        let multiplayer = opt::<String>(&row, "multiplayer_rule").map(|rule| Multiplayer {
-            player_column: text("white_column"),
-            placement_column: text("placement_column"),
-            higher_is_better: opt(&row, "higher_is_better").unwrap_or(false),
-            rule: pg_rating_core::ledger::MultiplayerRule::parse(&rule)
-                .unwrap_or_else(|e| internal(e)),
-        });
-        Some(Attachment {
-            ledger_id,
-            table: get(&row, "games"),
-            owner: get(&row, "owner"),
-            key_column: get(&row, "key_column"),
-            key_type: get(&row, "key_type"),
-            date_column: get(&row, "date_column"),
-            white_column: text("white_column"),
-            black_column: text("black_column"),
-            result_column: text("result_column"),
-            result_map: opt::<pgrx::JsonB>(&row, "result_map")
-                .map(|j| super::attachment::parse_result_map(&j.0)),
-            scope_column: opt(&row, "scope_column"),
-            filter: opt(&row, "filter"),
-            multiplayer,
-        })
+        rows.into_iter().map(|row| attachment_of(&row)).collect()
     }
 
     /// Runs a read of an attached table as the table's owner, in a security-restricted operation.
@@ -219,19 +270,35 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     ) -> Vec<GameRow> {
         let rows = self.select_as_owner(att, sql, args);
         let mut games = Vec::with_capacity(rows.len());
+        if rows.is_empty() {
+            return games;
+        }
+        let [scope, played_at, key, white, black, result, counted] = ordinals(
+            &rows,
+            [
+                "scope",
+                "played_at",
+                "key",
+                "white",
+                "black",
+                "result",
+                "counted",
+            ],
+        );
         for row in rows {
-            let scope: String = get(&row, "scope");
-            let at = opt::<TimestampWithTimeZone>(&row, "played_at").map(micros);
-            let key = opt::<String>(&row, "key").unwrap_or_default();
-            let white: Option<String> = opt(&row, "white");
-            let black: Option<String> = opt(&row, "black");
-            let result: Option<String> = opt(&row, "result");
-            let counted = opt::<bool>(&row, "counted").unwrap_or(false);
+            let scope: String =
+                nullable_at(&row, scope).unwrap_or_else(|| internal("column scope is NULL"));
+            let date = nullable_at::<TimestampWithTimeZone>(&row, played_at).map(micros);
+            let key = nullable_at::<String>(&row, key).unwrap_or_default();
+            let white: Option<String> = nullable_at(&row, white);
+            let black: Option<String> = nullable_at(&row, black);
+            let result: Option<String> = nullable_at(&row, result);
+            let counted = nullable_at::<bool>(&row, counted).unwrap_or(false);
             let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
                 Some(Meaning::Rated(o)) => Some(o),
                 _ => None,
             };
-            let at = match (at, outcome) {
+            let at = match (date, outcome) {
                 (Some(at), _) => at,
                 (None, None) => 0,
                 (None, Some(_)) => raise(
@@ -340,6 +407,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     /// The schema pg_rating is installed in.
+    /// Whether `table` has a trigger of that name.
+    pub fn has_trigger(&mut self, table: pg_sys::Oid, name: &str) -> bool {
+        let rows = self.run(
+            "SELECT 1 AS found FROM pg_trigger WHERE tgrelid = $1 AND tgname = $2",
+            &[table.into(), name.into()],
+        );
+        !rows.is_empty()
+    }
+
     pub fn extension_schema(&mut self) -> String {
         let rows = self.run(
             "SELECT n.nspname::text AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -600,50 +676,51 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
-    /// Inserts entries; `game` gives a key's text as the games table writes it.
+    /// Inserts the entries of a ledger's scope (or batches them: [`Writes::Batched`]); `game` gives
+    /// a key's text as the games table writes it.
     pub fn insert_entries(
         &mut self,
         ledger: i32,
         scope: &str,
-        entries: &[Entry],
+        entries: Vec<Entry>,
         game: &dyn Fn(&str) -> String,
+        writes: Writes,
     ) {
-        if entries.is_empty() {
+        let rows = entries.into_iter().map(|entry| EntryRow {
+            ledger,
+            scope: scope.to_owned(),
+            game: game(&entry.key.id),
+            entry,
+        });
+        if writes == Writes::Batched {
+            self.batch.entries.extend(rows);
             return;
         }
-        // In the order of the table's key: each index page is visited once, not once per game.
-        let mut ordered: Vec<&Entry> = entries.iter().collect();
-        ordered.sort_unstable_by(|a, b| (&a.player, &a.key).cmp(&(&b.player, &b.key)));
-        let row = |e: &&Entry| {
-            let mut row = vec![
-                Value::Text(e.player.clone()),
-                Value::Time(timestamp(e.key.at)),
-                Value::Text(e.key.id.clone()),
-                Value::Text(game(&e.key.id)),
-                Value::Text(e.opponent.clone()),
-                Value::Float(e.score),
-                Value::Float(e.expected),
-                Value::Float(e.before.state.rating),
-                Value::MaybeFloat(e.before.state.rd),
-                Value::MaybeFloat(e.before.state.volatility),
-            ];
-            row.extend(standing_values(&e.after));
-            row
-        };
-        ENTRIES.write(ledger, scope, &ordered, row, |sql, args| {
-            self.run(sql, args);
-        });
+        Self::write_entries(rows.collect());
     }
 
-    /// Writes the standings of players with games, and removes those of players left without.
-    /// `cleared`: the scope has no standings (a rebuild deleted them), so none is looked for.
+    /// In the order of the table's key: each index page is visited once, not once per game.
+    fn write_entries(rows: Vec<EntryRow>) {
+        if rows.is_empty() {
+            return;
+        }
+        let rows = in_key_order(rows);
+        let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
+        for row in rows {
+            insert.push(row.values());
+        }
+        insert.finish();
+    }
+
+    /// Writes the standings of players with games (or batches them: [`Writes::Batched`]), and
+    /// removes those of players left without.
     pub fn write_standings(
         &mut self,
         ledger: i32,
         scope: &str,
-        rows: &[(String, Standing, LedgerKey)],
+        rows: Vec<(String, Standing, LedgerKey)>,
         without_games: Vec<String>,
-        cleared: bool,
+        writes: Writes,
     ) {
         if !without_games.is_empty() {
             self.run(
@@ -651,27 +728,161 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 &[ledger.into(), scope.into(), without_games.into()],
             );
         }
-        if rows.is_empty() {
+        let rows = rows.into_iter().map(|(player, standing, key)| StandingRow {
+            ledger,
+            scope: scope.to_owned(),
+            player,
+            standing,
+            key,
+        });
+        if writes == Writes::Batched {
+            self.batch.standings.extend(rows);
             return;
         }
-        let row = |(player, standing, key): &(String, Standing, LedgerKey)| {
-            let mut row = vec![
-                Value::Text(player.clone()),
-                Value::Time(timestamp(key.at)),
-                Value::Text(key.id.clone()),
-            ];
-            row.extend(standing_values(standing));
-            row
-        };
-        let writer = if cleared { &NEW_STANDINGS } else { &STANDINGS };
-        writer.write(ledger, scope, rows, row, |sql, args| {
-            self.run(sql, args);
+        if writes == Writes::Cleared {
+            // nothing to replace: inserted as the entries are
+            let mut insert = BulkInsert::open("ledger_standings", &STANDINGS_COLUMNS);
+            for row in rows {
+                insert.push(row.values());
+            }
+            insert.finish();
+            return;
+        }
+        STANDINGS.write(
+            rows,
+            |r| r.values(),
+            |sql, args| {
+                run(self.client, sql, args);
+            },
+        );
+    }
+
+    /// Writes the batched rows: one statement per table for every ledger and scope.
+    pub fn flush(&mut self) {
+        let mut batch = std::mem::take(&mut self.batch);
+        Self::write_entries(batch.entries);
+        batch.standings.sort_unstable_by(|a, b| {
+            (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
         });
+        STANDINGS.write(
+            batch.standings,
+            |r| r.values(),
+            |sql, args| {
+                run(self.client, sql, args);
+            },
+        );
+    }
+}
+
+/// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
+/// is visited once, not once per game. A replay makes each player's entries in game order: a sort
+/// of integers (ledger, ranks of the scope and player texts, position) keeps it, instead of
+/// comparing texts of rows scattered in memory.
+fn in_key_order(rows: Vec<EntryRow>) -> impl Iterator<Item = EntryRow> {
+    let mut texts: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| [r.scope.as_str(), r.entry.player.as_str()])
+        .collect::<std::collections::HashSet<&str>>()
+        .into_iter()
+        .collect();
+    texts.sort_unstable();
+    let rank: HashMap<&str, u128> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (*t, i as u128))
+        .collect();
+    let mut order: Vec<u128> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let ledger = u128::from(r.ledger as u32 ^ 0x8000_0000);
+            ledger << 96
+                | rank[r.scope.as_str()] << 64
+                | rank[r.entry.player.as_str()] << 32
+                | i as u128
+        })
+        .collect();
+    order.sort_unstable();
+    let mut rows: Vec<Option<EntryRow>> = rows.into_iter().map(Some).collect();
+    order.into_iter().map(move |k| {
+        rows[(k & 0xffff_ffff) as usize]
+            .take()
+            .unwrap_or_else(|| internal("an entry written twice"))
+    })
+}
+
+/// How the rows of a replay are written.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Writes {
+    /// Now; each standing replaces the player's.
+    Now,
+    /// Now, into a scope whose standings a rebuild deleted: inserted without the conflict search.
+    Cleared,
+    /// By [`LedgerStore::flush`], with the rows of the statement's other ledgers and scopes: a
+    /// game appended to several ledgers of its table costs one statement per table.
+    Batched,
+}
+
+/// Rows waiting for [`LedgerStore::flush`].
+#[derive(Default)]
+struct Batch {
+    entries: Vec<EntryRow>,
+    standings: Vec<StandingRow>,
+}
+
+struct EntryRow {
+    ledger: i32,
+    scope: String,
+    game: String,
+    entry: Entry,
+}
+
+impl EntryRow {
+    fn values(self) -> Vec<Value> {
+        let e = self.entry;
+        let mut row = vec![
+            Value::from(self.ledger),
+            Value::from(self.scope),
+            Value::from(e.player),
+            Value::from(timestamp(e.key.at)),
+            Value::from(e.key.id),
+            Value::from(self.game),
+            Value::from(e.opponent),
+            Value::from(e.score),
+            Value::from(e.expected),
+            Value::from(e.before.state.rating),
+            Value::from(e.before.state.rd),
+            Value::from(e.before.state.volatility),
+        ];
+        row.extend(standing_values(&e.after));
+        row
+    }
+}
+
+struct StandingRow {
+    ledger: i32,
+    scope: String,
+    player: String,
+    standing: Standing,
+    key: LedgerKey,
+}
+
+impl StandingRow {
+    fn values(self) -> Vec<Value> {
+        let mut row = vec![
+            Value::from(self.ledger),
+            Value::from(self.scope),
+            Value::from(self.player),
+            Value::from(timestamp(self.key.at)),
+            Value::from(self.key.id),
+        ];
+        row.extend(standing_values(&self.standing));
+        row
     }
 }
 
 /// The columns of a standing, in entries (after the game) and standings rows alike.
-const STANDING_COLUMNS: [(&str, Kind); 12] = [
+const STANDING_COLUMNS: [Column; 12] = [
     ("rating", Kind::Float),
     ("rd", Kind::Float),
     ("volatility", Kind::Float),
@@ -688,24 +899,22 @@ const STANDING_COLUMNS: [(&str, Kind); 12] = [
 
 fn standing_values(s: &Standing) -> [Value; 12] {
     [
-        Value::Float(s.state.rating),
-        Value::MaybeFloat(s.state.rd),
-        Value::MaybeFloat(s.state.volatility),
-        Value::Int(s.games),
-        Value::Int(s.wins),
-        Value::Int(s.draws),
-        Value::Int(s.losses),
-        Value::Float(s.peak),
-        Value::Int(s.streak),
-        Value::Int(s.best_streak),
-        Value::Float(s.opponents_sum),
-        Value::Float(s.score_sum),
+        Value::from(s.state.rating),
+        Value::from(s.state.rd),
+        Value::from(s.state.volatility),
+        Value::from(s.games),
+        Value::from(s.wins),
+        Value::from(s.draws),
+        Value::from(s.losses),
+        Value::from(s.peak),
+        Value::from(s.streak),
+        Value::from(s.best_streak),
+        Value::from(s.opponents_sum),
+        Value::from(s.score_sum),
     ]
 }
 
-const fn with_standing<const N: usize, const M: usize>(
-    head: [(&'static str, Kind); N],
-) -> [(&'static str, Kind); M] {
+const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Column; M] {
     let mut out = [("", Kind::Float); M];
     let mut i = 0;
     while i < N {
@@ -719,7 +928,9 @@ const fn with_standing<const N: usize, const M: usize>(
     out
 }
 
-const ENTRY_COLUMNS: [(&str, Kind); 22] = with_standing([
+const ENTRY_COLUMNS: [Column; 24] = with_standing([
+    ("ledger_id", Kind::Int),
+    ("scope", Kind::Text),
     ("player", Kind::Text),
     ("game_date", Kind::Time),
     ("game_key", Kind::Text),
@@ -732,18 +943,19 @@ const ENTRY_COLUMNS: [(&str, Kind); 22] = with_standing([
     ("volatility_before", Kind::Float),
 ]);
 
-const STANDINGS_COLUMNS: [(&str, Kind); 15] = with_standing([
+const STANDINGS_COLUMNS: [Column; 17] = with_standing([
+    ("ledger_id", Kind::Int),
+    ("scope", Kind::Text),
     ("player", Kind::Text),
     ("last_game_date", Kind::Time),
     ("last_game_key", Kind::Text),
 ]);
 
-static ENTRIES: RowWriter = RowWriter::new("ledger_entries", &ENTRY_COLUMNS, false);
-
-static STANDINGS: RowWriter = RowWriter::new("ledger_standings", &STANDINGS_COLUMNS, true);
-
-/// Standings of a cleared scope: inserted without the search for a conflict.
-static NEW_STANDINGS: RowWriter = RowWriter::new("ledger_standings", &STANDINGS_COLUMNS, false);
+static STANDINGS: RowWriter = RowWriter::new(
+    "ledger_standings",
+    &STANDINGS_COLUMNS,
+    &["ledger_id", "scope", "player"],
+);
 
 /// The settings of a `ledgers` row.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {

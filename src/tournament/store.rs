@@ -97,7 +97,8 @@ pub struct Store<'c, 'conn> {
     read_only: bool,
 }
 
-use super::columns::{ArrayStatement, Arrays, INSERT_ROWS, WRITE_RANKS, WRITE_VALUES};
+use super::columns::{ArrayStatement, INSERT_ROWS, WRITE_RANKS, WRITE_VALUES};
+use crate::columns::Arrays;
 use crate::spi::{column, nullable};
 
 impl<'c, 'conn> Store<'c, 'conn> {

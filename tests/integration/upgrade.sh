@@ -81,3 +81,67 @@ for script in "${released[@]}"; do
         echo "from $version with $sample: same schema, same rows, same ratings afterwards"
     done
 done
+
+# Ledgers attached by a release with one set of triggers per ledger (0.3.0 to 0.6.0): after the
+# update their games table has the one set of triggers a fresh install gives it, and both ledgers
+# go on following inserts, corrections and deletes like a fresh install.
+tables="ledger_entries ledger_standings"
+ledger_sample=$(cat <<'SQL'
+CREATE TABLE matches (id bigint PRIMARY KEY, played_at timestamptz NOT NULL, white bigint NOT NULL,
+                      black bigint NOT NULL, score float8 NOT NULL);
+INSERT INTO ledgers (name, rating_system) VALUES ('elo', 'elo'), ('glicko', 'glicko2');
+SELECT ledger_attach('elo', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+SELECT ledger_attach('glicko', 'matches', 'id', 'played_at', 'white', 'black', 'score');
+INSERT INTO matches SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', n % 7, (n + 1 + n % 3) % 7, (n % 3) / 2.0
+FROM generate_series(1, 60) n;
+SQL
+)
+ledger_next=$(cat <<'SQL'
+INSERT INTO matches SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', n % 7, (n + 2) % 7, (n % 3) / 2.0
+FROM generate_series(61, 80) n;
+UPDATE matches SET score = 1 - score WHERE id = 30;
+DELETE FROM matches WHERE id = 50;
+INSERT INTO matches VALUES (81, '2024-12-31', 1, 2, 1);
+SQL
+)
+# The library is this build's: what the old ledger_attach made (one set of triggers per ledger,
+# its id as the argument) is made by hand.
+legacy_triggers=$(cat <<'SQL'
+DROP TRIGGER pg_rating_ledgers_insert ON matches;
+DROP TRIGGER pg_rating_ledgers_update ON matches;
+DROP TRIGGER pg_rating_ledgers_delete ON matches;
+DROP TRIGGER pg_rating_ledgers_truncate ON matches;
+DO $$
+BEGIN
+    FOR l IN 1..2 LOOP
+        EXECUTE format('CREATE TRIGGER pg_rating_ledger_%s_insert AFTER INSERT ON matches REFERENCING NEW TABLE AS pg_rating_new
+                        FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed(%L)', l, l);
+        EXECUTE format('CREATE TRIGGER pg_rating_ledger_%s_update AFTER UPDATE ON matches
+                        REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new
+                        FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed(%L)', l, l);
+        EXECUTE format('CREATE TRIGGER pg_rating_ledger_%s_delete AFTER DELETE ON matches REFERENCING OLD TABLE AS pg_rating_old
+                        FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed(%L)', l, l);
+        EXECUTE format('CREATE TRIGGER pg_rating_ledger_%s_truncate AFTER TRUNCATE ON matches
+                        FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed(%L)', l, l);
+    END LOOP;
+END $$;
+INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5);
+SQL
+)
+triggers() { q -d "$1" -c "SELECT string_agg(tgname, ' ' ORDER BY tgname) FROM pg_trigger WHERE tgrelid = 'matches'::regclass"; }
+for script in "${released[@]}"; do
+    version=$(basename "$script" .sql); version=${version#pg_rating--}
+    grep -q 'FUNCTION ledger_attach(' "$script" || continue
+    old=${fresh}_ledgers_from_${version//./_}
+    psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old" \
+        -c "DROP DATABASE IF EXISTS $fresh" -c "CREATE DATABASE $fresh"
+    q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'" -c "$ledger_sample" -c "$legacy_triggers" >/dev/null
+    q -d "$fresh" -c "CREATE EXTENSION pg_rating" -c "$ledger_sample" -c "INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" >/dev/null
+    q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE"
+    if [[ "$(triggers "$old")" != "$(triggers "$fresh")" ]]; then
+        echo "ledgers from $version: triggers $(triggers "$old"), not $(triggers "$fresh")"; exit 1
+    fi
+    same_after "$fresh" "$old" "$ledger_next"
+    psql -X -q -d postgres -c "DROP DATABASE $old"
+    echo "ledgers from $version: one set of triggers, same ratings afterwards"
+done

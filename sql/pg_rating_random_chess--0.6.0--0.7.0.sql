@@ -1,0 +1,2 @@
+-- pg_rating_random_chess 0.6.0 -> 0.7.0: no changes of its own (the engine's ledgers of a games
+-- table now share one set of triggers).

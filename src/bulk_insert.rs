@@ -1,0 +1,203 @@
+//! Rows inserted below SQL, as COPY inserts them. A replay writes up to millions of history rows,
+//! and an `INSERT ... SELECT FROM unnest(...)` of them spends most of its time taking arrays apart
+//! and materialising rows rather than in the table and its indexes. This writer fills tuple slots
+//! with the values, inserts them a batch at a time (`heap_multi_insert` through the table's access
+//! method) and then each row's index entries, which check the unique keys as an INSERT does.
+//!
+//! Only for pg_rating's own derived tables, which have no defaults, checks, foreign keys or row
+//! triggers to honour (their statement trigger refuses writes by anyone but pg_rating, and this
+//! is pg_rating).
+
+use std::ffi::CString;
+
+use pgrx::pg_sys;
+use pgrx::prelude::*;
+use pgrx::PgMemoryContexts;
+
+use crate::columns::{Column, Kind, Value};
+use crate::error::internal;
+
+/// Rows buffered before one multi-insert (COPY buffers as many).
+const BATCH: usize = 1000;
+
+/// An open insertion into one table: its relation, index state and slots.
+pub struct BulkInsert {
+    rel: pg_sys::Relation,
+    estate: *mut pg_sys::EState,
+    rri: *mut pg_sys::ResultRelInfo,
+    /// Made as rows come (a game writes a few), at most BATCH.
+    slots: Vec<*mut pg_sys::TupleTableSlot>,
+    used: usize,
+    /// The attribute index of each of the writer's columns, in their order.
+    positions: Vec<usize>,
+    natts: usize,
+    /// Holds the values of the buffered rows; reset after each batch.
+    values: PgMemoryContexts,
+    command: pg_sys::CommandId,
+}
+
+fn type_of(kind: Kind) -> pg_sys::Oid {
+    match kind {
+        Kind::Float => pg_sys::FLOAT8OID,
+        Kind::Int => pg_sys::INT4OID,
+        Kind::Text => pg_sys::TEXTOID,
+        Kind::Time => pg_sys::TIMESTAMPTZOID,
+        Kind::Bytes => pg_sys::BYTEAOID,
+        Kind::Decimal => pg_sys::NUMERICOID,
+    }
+}
+
+impl BulkInsert {
+    /// Opens `table` (found by the pinned search path of pg_rating's writers) for inserting rows
+    /// of `columns`; an internal error if a column is missing or of another type.
+    pub fn open(table: &str, columns: &[Column]) -> Self {
+        let name = CString::new(table).unwrap_or_else(|e| internal(e));
+        // SAFETY: catalog lookups and the executor's own setup for inserting into a relation,
+        // as COPY FROM does; everything is released by finish(), or by the transaction's abort.
+        unsafe {
+            let relid = pg_sys::RelnameGetRelid(name.as_ptr());
+            if relid == pg_sys::InvalidOid {
+                internal(format!("no table {table}"));
+            }
+            let rel = pg_sys::table_open(relid, pg_sys::RowExclusiveLock as pg_sys::LOCKMODE);
+            let desc = (*rel).rd_att;
+            let natts = (*desc).natts as usize;
+            let attrs = (*desc).attrs.as_slice(natts);
+            let positions = columns
+                .iter()
+                .map(|(column, kind)| {
+                    let found = attrs.iter().position(|a| {
+                        !a.attisdropped
+                            && std::ffi::CStr::from_ptr(a.attname.data.as_ptr()).to_bytes()
+                                == column.as_bytes()
+                    });
+                    match found {
+                        Some(i) if attrs[i].atttypid == type_of(*kind) => i,
+                        _ => internal(format!(
+                            "{table} has no column {column} of the written type"
+                        )),
+                    }
+                })
+                .collect();
+            let estate = pg_sys::CreateExecutorState();
+            let rri = pg_sys::palloc0(std::mem::size_of::<pg_sys::ResultRelInfo>())
+                as *mut pg_sys::ResultRelInfo;
+            pg_sys::InitResultRelInfo(rri, rel, 1, std::ptr::null_mut(), 0);
+            pg_sys::ExecOpenIndices(rri, false);
+            BulkInsert {
+                rel,
+                estate,
+                rri,
+                slots: Vec::new(),
+                used: 0,
+                positions,
+                natts,
+                values: PgMemoryContexts::new("pg_rating bulk insert"),
+                command: pg_sys::GetCurrentCommandId(true),
+            }
+        }
+    }
+
+    /// Buffers a row: one value per column, in the columns' order.
+    pub fn push(&mut self, row: Vec<Value>) {
+        if row.len() != self.positions.len() {
+            internal("a row without a value for each column");
+        }
+        if self.used == self.slots.len() {
+            // SAFETY: a slot of the open relation's descriptor, dropped by finish().
+            let slot = unsafe {
+                pg_sys::MakeSingleTupleTableSlot((*self.rel).rd_att, &pg_sys::TTSOpsVirtual)
+            };
+            self.slots.push(slot);
+        }
+        let slot = self.slots[self.used];
+        // SAFETY: a virtual slot of this relation's descriptor: its value and null arrays have
+        // natts entries; the values are made in `values`, which lives until the batch is in.
+        unsafe {
+            pg_sys::ExecClearTuple(slot);
+            let values = std::slice::from_raw_parts_mut((*slot).tts_values, self.natts);
+            let nulls = std::slice::from_raw_parts_mut((*slot).tts_isnull, self.natts);
+            nulls.fill(true);
+            let positions = &self.positions;
+            self.values.switch_to(|_| {
+                for (value, &i) in row.into_iter().zip(positions) {
+                    let datum = match value {
+                        Value::Float(x) => x.into_datum(),
+                        Value::Int(x) => x.into_datum(),
+                        Value::Text(x) => x.into_datum(),
+                        Value::Time(x) => x.into_datum(),
+                        Value::Bytes(x) => x.into_datum(),
+                    };
+                    if let Some(d) = datum {
+                        values[i] = d;
+                        nulls[i] = false;
+                    }
+                }
+            });
+            pg_sys::ExecStoreVirtualTuple(slot);
+        }
+        self.used += 1;
+        if self.used == BATCH {
+            self.insert_buffered();
+        }
+    }
+
+    /// Inserts the buffered rows, then their index entries.
+    fn insert_buffered(&mut self) {
+        if self.used == 0 {
+            return;
+        }
+        // SAFETY: the slots hold stored virtual tuples of this relation; the table's access
+        // method inserts them and sets their tuple ids, which the index entries point to.
+        unsafe {
+            let insert = (*(*self.rel).rd_tableam)
+                .multi_insert
+                .unwrap_or_else(|| internal("the table's access method cannot insert"));
+            insert(
+                self.rel,
+                self.slots.as_mut_ptr(),
+                self.used as i32,
+                self.command,
+                0,
+                std::ptr::null_mut(),
+            );
+            for &slot in &self.slots[..self.used] {
+                pg_sys::ExecInsertIndexTuples(
+                    self.rri,
+                    slot,
+                    self.estate,
+                    false,
+                    false,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                );
+                let tuple_context = (*self.estate).es_per_tuple_exprcontext;
+                if !tuple_context.is_null() {
+                    pg_sys::MemoryContextReset((*tuple_context).ecxt_per_tuple_memory);
+                }
+            }
+            for &slot in &self.slots[..self.used] {
+                pg_sys::ExecClearTuple(slot);
+            }
+            // the slots no longer point into it
+            self.values.reset();
+        }
+        self.used = 0;
+    }
+
+    /// Inserts what is buffered and closes the table; what follows in the transaction sees
+    /// the rows.
+    pub fn finish(mut self) {
+        self.insert_buffered();
+        // SAFETY: releases what open() acquired, in reverse order.
+        unsafe {
+            for &slot in &self.slots {
+                pg_sys::ExecDropSingleTupleTableSlot(slot);
+            }
+            pg_sys::ExecCloseIndices(self.rri);
+            pg_sys::FreeExecutorState(self.estate);
+            pg_sys::table_close(self.rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+            pg_sys::CommandCounterIncrement();
+        }
+    }
+}

@@ -1,0 +1,231 @@
+//! Rows sent to a statement as one array per column, each column named once (its name and what it
+//! holds): the ledger writer and the tournament standings writer make their statements' texts
+//! from such column lists and fill the arrays by column, checked, instead of binding `$n` by
+//! position.
+
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+
+use crate::error::internal;
+
+/// What a column holds: the SQL type of its array.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    Float,
+    Int,
+    Text,
+    Time,
+    Bytes,
+    /// An `f64` sent as text (Rust's shortest decimal that reads back as it) for numeric_in to
+    /// read exactly: a float8 cast to numeric would round it to 15 digits.
+    Decimal,
+}
+
+impl Kind {
+    /// The cast of the array's parameter.
+    pub fn array_type(self) -> &'static str {
+        match self {
+            Kind::Float => "float8[]",
+            Kind::Int => "int4[]",
+            Kind::Text => "text[]",
+            Kind::Time => "timestamptz[]",
+            Kind::Bytes => "bytea[]",
+            Kind::Decimal => "text[]::numeric[]",
+        }
+    }
+}
+
+/// A column: its name and what it holds.
+pub type Column = (&'static str, Kind);
+
+/// `name, ...`
+pub fn names(columns: &[Column]) -> String {
+    let names: Vec<&str> = columns.iter().map(|(n, _)| *n).collect();
+    names.join(", ")
+}
+
+/// `unnest($first::type, ...)`: the columns' arrays, from parameter `first` on.
+pub fn unnest(columns: &[Column], first: usize) -> String {
+    let arrays: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, (_, kind))| format!("${}::{}", first + i, kind.array_type()))
+        .collect();
+    format!("unnest({})", arrays.join(", "))
+}
+
+/// One value of a row.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Float(Option<f64>),
+    Int(Option<i32>),
+    Text(Option<String>),
+    Time(TimestampWithTimeZone),
+    Bytes(Vec<u8>),
+}
+
+impl From<f64> for Value {
+    fn from(x: f64) -> Self {
+        Value::Float(Some(x))
+    }
+}
+
+impl From<Option<f64>> for Value {
+    fn from(x: Option<f64>) -> Self {
+        Value::Float(x)
+    }
+}
+
+impl From<i32> for Value {
+    fn from(x: i32) -> Self {
+        Value::Int(Some(x))
+    }
+}
+
+impl From<Option<i32>> for Value {
+    fn from(x: Option<i32>) -> Self {
+        Value::Int(x)
+    }
+}
+
+impl From<String> for Value {
+    fn from(x: String) -> Self {
+        Value::Text(Some(x))
+    }
+}
+
+impl From<TimestampWithTimeZone> for Value {
+    fn from(x: TimestampWithTimeZone) -> Self {
+        Value::Time(x)
+    }
+}
+
+impl From<Vec<u8>> for Value {
+    fn from(x: Vec<u8>) -> Self {
+        Value::Bytes(x)
+    }
+}
+
+impl Value {
+    /// The value as one parameter of a column of `kind`; an internal error when it is of another
+    /// type.
+    pub fn into_arg(self, kind: Kind, column: &str) -> DatumWithOid<'static> {
+        match (kind, self) {
+            (Kind::Float, Value::Float(x)) => x.into(),
+            (Kind::Int, Value::Int(x)) => x.into(),
+            (Kind::Text, Value::Text(x)) => x.into(),
+            (Kind::Time, Value::Time(x)) => x.into(),
+            (Kind::Bytes, Value::Bytes(x)) => x.into(),
+            (Kind::Decimal, Value::Float(x)) => x.map(|d| d.to_string()).into(),
+            _ => wrong_type(column),
+        }
+    }
+}
+
+fn wrong_type(column: &str) -> ! {
+    internal(format!("a value of another type for column {column}"))
+}
+
+/// The values of one column.
+enum Array {
+    Float(Vec<Option<f64>>),
+    Int(Vec<Option<i32>>),
+    Text(Vec<Option<String>>),
+    Time(Vec<TimestampWithTimeZone>),
+    Bytes(Vec<Vec<u8>>),
+}
+
+impl Array {
+    fn new(kind: Kind) -> Self {
+        match kind {
+            Kind::Float => Array::Float(Vec::new()),
+            Kind::Int => Array::Int(Vec::new()),
+            Kind::Text | Kind::Decimal => Array::Text(Vec::new()),
+            Kind::Time => Array::Time(Vec::new()),
+            Kind::Bytes => Array::Bytes(Vec::new()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Array::Float(a) => a.len(),
+            Array::Int(a) => a.len(),
+            Array::Text(a) => a.len(),
+            Array::Time(a) => a.len(),
+            Array::Bytes(a) => a.len(),
+        }
+    }
+
+    fn push(&mut self, kind: Kind, value: Value, column: &str) {
+        match (self, kind, value) {
+            (Array::Float(a), _, Value::Float(x)) => a.push(x),
+            (Array::Int(a), _, Value::Int(x)) => a.push(x),
+            (Array::Text(a), Kind::Text, Value::Text(x)) => a.push(x),
+            (Array::Text(a), Kind::Decimal, Value::Float(x)) => a.push(x.map(|d| d.to_string())),
+            (Array::Time(a), _, Value::Time(x)) => a.push(x),
+            (Array::Bytes(a), _, Value::Bytes(x)) => a.push(x),
+            _ => wrong_type(column),
+        }
+    }
+
+    fn into_arg(self) -> DatumWithOid<'static> {
+        match self {
+            Array::Float(a) => a.into(),
+            Array::Int(a) => a.into(),
+            Array::Text(a) => a.into(),
+            Array::Time(a) => a.into(),
+            Array::Bytes(a) => a.into(),
+        }
+    }
+}
+
+/// Rows as one array per column, filled row by row: by column name, or a whole row in the order
+/// of the columns.
+pub struct Arrays {
+    columns: Vec<Column>,
+    arrays: Vec<Array>,
+}
+
+impl Arrays {
+    pub fn new(columns: Vec<Column>) -> Self {
+        let arrays = columns.iter().map(|(_, kind)| Array::new(*kind)).collect();
+        Arrays { columns, arrays }
+    }
+
+    /// Adds `value` to the current row's `column`.
+    pub fn push(&mut self, column: &str, value: impl Into<Value>) {
+        let Some(i) = self.columns.iter().position(|(n, _)| *n == column) else {
+            internal(format!("no column {column} in the statement"))
+        };
+        self.arrays[i].push(self.columns[i].1, value.into(), column);
+    }
+
+    /// Adds a row: one value per column, in their order.
+    pub fn push_row(&mut self, row: Vec<Value>) {
+        if row.len() != self.columns.len() {
+            internal("a row without a value for each column");
+        }
+        for ((array, (name, kind)), value) in self.arrays.iter_mut().zip(&self.columns).zip(row) {
+            array.push(*kind, value, name);
+        }
+    }
+
+    pub fn rows(&self) -> usize {
+        self.arrays.first().map_or(0, Array::len)
+    }
+
+    /// The arrays in the order of the columns; an internal error unless every row has a value
+    /// of each column.
+    pub fn into_args(self) -> Vec<DatumWithOid<'static>> {
+        let rows = self.rows();
+        if let Some(((name, _), _)) = self
+            .columns
+            .iter()
+            .zip(&self.arrays)
+            .find(|(_, a)| a.len() != rows)
+        {
+            internal(format!("rows without a value of column {name}"));
+        }
+        self.arrays.into_iter().map(Array::into_arg).collect()
+    }
+}
