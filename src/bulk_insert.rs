@@ -6,7 +6,8 @@
 //!
 //! Only for pg_rating's own derived tables, which have no defaults, checks, foreign keys or row
 //! triggers to honour (their statement trigger refuses writes by anyone but pg_rating, and this
-//! is pg_rating).
+//! is pg_rating). A table that has been given a row trigger or a check of its own is refused
+//! (55000) rather than written past it; a NULL for a NOT NULL column is an internal error.
 
 use std::ffi::CString;
 
@@ -15,7 +16,7 @@ use pgrx::prelude::*;
 use pgrx::PgMemoryContexts;
 
 use crate::columns::{Column, Kind, Value};
-use crate::error::internal;
+use crate::error::{internal, raise};
 
 /// Rows buffered before one multi-insert (COPY buffers as many).
 const BATCH: usize = 1000;
@@ -30,10 +31,42 @@ pub struct BulkInsert {
     used: usize,
     /// The attribute index of each of the writer's columns, in their order.
     positions: Vec<usize>,
+    /// Whether each attribute is NOT NULL.
+    not_null: Vec<bool>,
     natts: usize,
     /// Holds the values of the buffered rows; reset after each batch.
     values: PgMemoryContexts,
     command: pg_sys::CommandId,
+}
+
+/// 55000 when the table has row triggers, transition tables, checks or generated columns: an
+/// INSERT would run them, this writer would not.
+///
+/// # Safety
+/// `rel` is an open relation.
+unsafe fn refuse_what_it_cannot_honour(rel: pg_sys::Relation, table: &str) {
+    // SAFETY: the relation's trigger and constraint descriptions, which may be NULL.
+    let (triggers, checks) = unsafe {
+        let t = (*rel).trigdesc;
+        let c = (*(*rel).rd_att).constr;
+        (
+            !t.is_null()
+                && ((*t).trig_insert_before_row
+                    || (*t).trig_insert_after_row
+                    || (*t).trig_insert_instead_row
+                    || (*t).trig_insert_new_table),
+            !c.is_null() && ((*c).num_check > 0 || (*c).has_generated_stored),
+        )
+    };
+    if triggers || checks {
+        raise(
+            pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!(
+                "{table} has a row trigger, check or generated column of its own: pg_rating writes its \
+                 derived rows as COPY does and would not run it; drop it"
+            ),
+        );
+    }
 }
 
 fn type_of(kind: Kind) -> pg_sys::Oid {
@@ -61,8 +94,10 @@ impl BulkInsert {
             }
             let rel = pg_sys::table_open(relid, pg_sys::RowExclusiveLock as pg_sys::LOCKMODE);
             let desc = (*rel).rd_att;
+            refuse_what_it_cannot_honour(rel, table);
             let natts = (*desc).natts as usize;
             let attrs = (*desc).attrs.as_slice(natts);
+            let not_null = attrs.iter().map(|a| a.attnotnull).collect();
             let positions = columns
                 .iter()
                 .map(|(column, kind)| {
@@ -91,6 +126,7 @@ impl BulkInsert {
                 slots: Vec::new(),
                 used: 0,
                 positions,
+                not_null,
                 natts,
                 values: PgMemoryContexts::new("pg_rating bulk insert"),
                 command: pg_sys::GetCurrentCommandId(true),
@@ -134,6 +170,9 @@ impl BulkInsert {
                     }
                 }
             });
+            if let Some(i) = (0..self.natts).find(|&i| nulls[i] && self.not_null[i]) {
+                internal(format!("a NULL for NOT NULL attribute {} of a derived row", i + 1));
+            }
             pg_sys::ExecStoreVirtualTuple(slot);
         }
         self.used += 1;

@@ -331,6 +331,14 @@ INSERT INTO other_games VALUES (1);
 DROP TRIGGER forged ON other_games;
 CREATE TRIGGER forged AFTER INSERT ON other_games FOR EACH STATEMENT EXECUTE FUNCTION ledger_games_changed('1');
 INSERT INTO other_games VALUES (1);
+-- pg_rating writes its derived rows as COPY does: a row trigger of one's own on them is refused,
+-- not passed over
+CREATE FUNCTION pg_temp.audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$;
+CREATE TRIGGER audit AFTER INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION pg_temp.audit();
+INSERT INTO restored_games VALUES (3, '2025-01-03', 'ann', 'bob', 0);
+DROP TRIGGER audit ON ledger_entries;
+INSERT INTO restored_games VALUES (3, '2025-01-03', 'ann', 'bob', 0);
+SELECT count(*) AS entries_of_game_3 FROM ledger_history WHERE ledger LIKE 'restored%' AND game = '3';
 DROP TABLE other_games, restored_games;
 
 DROP TABLE regress_my_games;
