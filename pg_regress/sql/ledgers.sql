@@ -339,6 +339,14 @@ INSERT INTO restored_games VALUES (3, '2025-01-03', 'ann', 'bob', 0);
 DROP TRIGGER audit ON ledger_entries;
 INSERT INTO restored_games VALUES (3, '2025-01-03', 'ann', 'bob', 0);
 SELECT count(*) AS entries_of_game_3 FROM ledger_history WHERE ledger LIKE 'restored%' AND game = '3';
+-- one statement of 1,500 games writes 3,000 entries per ledger, past the writer's batches of 1,000
+-- rows, with a player id long enough to be compressed in its row
+INSERT INTO restored_games
+SELECT 100 + n, timestamptz '2025-02-01' + n * interval '1 minute',
+       CASE WHEN n % 7 = 0 THEN repeat('long', 1000) ELSE 'p' || n % 40 END, 'q' || n % 37, (n % 3) / 2.0
+FROM generate_series(1, 1500) n;
+SELECT count(*) AS entries, max(length(player)) AS longest_player FROM ledger_history WHERE ledger = 'restored';
+SELECT pg_temp.same_as_rebuild('restored') AND pg_temp.same_as_rebuild('restored too') AS same_after_1500_games;
 DROP TABLE other_games, restored_games;
 
 DROP TABLE regress_my_games;
