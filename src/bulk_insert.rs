@@ -171,7 +171,10 @@ impl BulkInsert {
                 }
             });
             if let Some(i) = (0..self.natts).find(|&i| nulls[i] && self.not_null[i]) {
-                internal(format!("a NULL for NOT NULL attribute {} of a derived row", i + 1));
+                internal(format!(
+                    "a NULL for NOT NULL attribute {} of a derived row",
+                    i + 1
+                ));
             }
             pg_sys::ExecStoreVirtualTuple(slot);
         }

@@ -75,6 +75,56 @@ SELECT * FROM tournament_pairings_from_trf('001    1      A                     
 001    8      H                                 1700
 XXR 4');
 
+-- forbidden pairs (team-mates, relatives: starting ranks two by two) never meet: 1 and 4 would
+-- meet on board 1 of round 1, so 1 meets 5 and 2 meets 4; a 2-D array or a flat one alike
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[[1, 4]]);
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', '{1, 4, 2, 5}');
+-- when the forbidden pairs leave no pairing: no valid pairing
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+XXR 1', ARRAY[1, 2]);
+-- a forbidden pair must be two different players of the file, listed in pairs, without NULL
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[1, 7]);
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[1, 2, 3]);
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[2, 2]);
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[1, NULL]);
+
 -- errors: a malformed line, every round paired, no pairing without a rematch; NULL gives no rows
 SELECT * FROM tournament_pairings_from_trf('001 abcd');
 SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400                             1.0          2 w 1
@@ -93,4 +143,18 @@ XXR 1');
 SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400                             1.0          2 w 1
 001    2      B                                 2300                             0.0          1 b 0
 XXR 2');
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[1, 7]);
+SELECT * FROM tournament_pairings_from_trf('001    1      A                                 2400
+001    2      B                                 2300
+001    3      C                                 2200
+001    4      D                                 2100
+001    5      E                                 2000
+001    6      F                                 1900
+XXR 3', ARRAY[1, NULL]);
 \set VERBOSITY default

@@ -68,6 +68,10 @@ INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (4,
 INSERT INTO tournaments_players (tournament_id, user_id_in_service) SELECT 2, i::text FROM generate_series(1, 8) i;
 SELECT * FROM tournament_pair_round(2, baku_acceleration => true);
 SELECT * FROM tournament_pair_round(2);
+-- forbidden pairs (user ids two by two) never meet: 2 and 1 meet on board 1 above; forbidden, the
+-- pairing changes; NULL forbids nothing
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY[['2', '1']]);
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => NULL);
 -- a NULL tournament pairs nothing
 SELECT count(*) FROM tournament_pair_round(NULL);
 
@@ -92,4 +96,9 @@ SELECT * FROM tournament_pair_round(1, 2);
 SELECT * FROM tournament_pair_round(3, 3);
 SELECT * FROM tournament_pair_round(3);
 SELECT * FROM tournament_pair_round(1, baku_acceleration => NULL);
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1', '99']);
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1']);
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1', NULL]);
 \set VERBOSITY default
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1', '99']);
+SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['3', '3']);

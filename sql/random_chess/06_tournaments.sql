@@ -15,7 +15,8 @@ CREATE FUNCTION tournament_trf(tournament_id int) RETURNS text
     STRICT STABLE PARALLEL RESTRICTED
     LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_trf_wrapper';
 CREATE FUNCTION tournament_pair_round(tournament_id int, round int DEFAULT NULL,
-                                      baku_acceleration boolean DEFAULT false)
+                                      baku_acceleration boolean DEFAULT false,
+                                      forbidden_pairs varchar[] DEFAULT '{}')
     RETURNS TABLE (board int, white varchar, black varchar)
     STABLE PARALLEL RESTRICTED
     LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pair_round_wrapper';
@@ -246,7 +247,7 @@ ALTER FUNCTION refresh_tournament_standings() SECURITY DEFINER SET search_path =
 ALTER FUNCTION rebuild_truncated_tournaments() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION tournament_pair_round(int, int, boolean) SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION tournament_pair_round(int, int, boolean, varchar[]) SET search_path = pg_catalog, @extschema@, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_tournament_standings(int, boolean) FROM PUBLIC;
 
 SELECT pg_catalog.pg_extension_config_dump('swiss_tournaments', '');
@@ -320,7 +321,7 @@ COMMENT ON FUNCTION tournament_trf(int) IS
     'player (starting rank by pairing number, rating as of the start, points, rank, per round opponent, colour, '
     'result: 1 = 0, W D L without a move, + - forfeits, U pairing-allocated bye, H half-point bye, Z zero-point bye or '
     'absent).';
-COMMENT ON FUNCTION tournament_pair_round(int, int, boolean) IS
+COMMENT ON FUNCTION tournament_pair_round(int, int, boolean, varchar[]) IS
     'The FIDE Dutch pairing (C.04.3, 2025 rules) of a tournament''s next round, without writing it: one row per board '
     '(board from 1, white and black user ids), then the pairing-allocated bye, if any, as a row with black NULL. '
     'Players are numbered in FIDE''s initial order: rating as of the start (before the first game: the current rating '
@@ -328,7 +329,9 @@ COMMENT ON FUNCTION tournament_pair_round(int, int, boolean) IS
     'The round paired is the one after the last round with a game or a one-point bye; players with a bye of that '
     'round are not paired. baku_acceleration: accelerated rounds by FIDE C.04.5.1 (the first 2 * ceil(n / 4) players '
     'get virtual points: 1 in the first half of the accelerated rounds, the first half of the tournament, 0.5 in the '
-    'rest), the same on every call of the tournament. Errors: unknown tournament 22023, round already paired 55000, a later round 22023, every '
-    'round paired 22023, no pairing that meets the absolute criteria 23514.';
+    'rest), the same on every call of the tournament. forbidden_pairs: user ids two by two (ARRAY[[''a'', ''b''], '
+    '[''c'', ''d'']]), players who must not meet (team-mates, relatives). Errors: unknown tournament 22023, round '
+    'already paired 55000, a later round 22023, every round paired 22023, a forbidden pair that is not two different '
+    'players of the tournament 22023 (a NULL: 22004), no pairing that meets the absolute criteria 23514.';
 COMMENT ON FUNCTION tournament_tie_break_order(text) IS
     'Canonical spelling of a tie-break order (''bh-c1, sb'' -> ''BH-C1, SB''); error 22023 on an unknown or repeated code.';

@@ -3,7 +3,7 @@
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, round_to_pair, Pairing, PairingOptions,
+    pair_next_round, round_to_pair, trf_round_options, Pairing, PairingOptions,
 };
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
@@ -42,10 +42,53 @@ fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Op
     rows
 }
 
-/// The pairing of the round after the rounds in a TRF-16 text, by starting rank.
+/// Forbidden pairs listed two players after another (`ARRAY[[a, b], [c, d]]` reads as a, b, c,
+/// d), each player turned into a pairing number by `number` (an error message for an unknown
+/// one): 22004 for a NULL, 22023 for an odd count, an unknown player or a player paired with
+/// themselves.
+fn forbidden_pairs_of<T: std::fmt::Display>(
+    listed: Vec<Option<T>>,
+    number: impl Fn(&T) -> Result<PlayerNo, String>,
+) -> Vec<(PlayerNo, PlayerNo)> {
+    let invalid = |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, m) };
+    if listed.len() % 2 == 1 {
+        invalid(format!(
+            "forbidden_pairs lists pairs of players: an even number of them, not {}",
+            listed.len()
+        ));
+    }
+    let players: Vec<T> = listed
+        .into_iter()
+        .map(|p| {
+            p.unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                    "forbidden_pairs must not contain NULL",
+                )
+            })
+        })
+        .collect();
+    players
+        .chunks(2)
+        .map(|pair| {
+            if pair[0].to_string() == pair[1].to_string() {
+                invalid(format!(
+                    "forbidden_pairs: {} is paired with themselves",
+                    pair[0]
+                ));
+            }
+            let no = |p: &T| number(p).unwrap_or_else(|m| invalid(m));
+            (no(&pair[0]), no(&pair[1]))
+        })
+        .collect()
+}
+
+/// The pairing of the round after the rounds in a TRF-16 text, by starting rank; no two players of
+/// a pair in `forbidden_pairs` (starting ranks) meet.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn tournament_pairings_from_trf(
     trf: &str,
+    forbidden_pairs: default!(Vec<Option<i32>>, "'{}'"),
 ) -> TableIterator<
     'static,
     (
@@ -56,8 +99,19 @@ fn tournament_pairings_from_trf(
 > {
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
-    let pairing =
-        pg_rating_core::tournament::pairing::pair_trf(&read).unwrap_or_else(|e| raise_core(&e));
+    let players = read.tournament.player_count();
+    let round = round_to_pair(&read.tournament);
+    let mut options = trf_round_options(&read, round, read.first_colour_white.unwrap_or(true));
+    options.forbidden_pairs = forbidden_pairs_of(forbidden_pairs, |&rank| {
+        if rank >= 1 && rank as usize <= players {
+            Ok(rank as PlayerNo - 1)
+        } else {
+            Err(format!(
+                "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
+            ))
+        }
+    });
+    let pairing = pair_next_round(&read.tournament, &options).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
 
@@ -100,12 +154,14 @@ pub(super) fn seeded(
 
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
 /// players in FIDE's initial order (rating as of the start, then display name, then user id),
-/// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1).
+/// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
+/// no two players of a pair in `forbidden_pairs` (user ids) meet.
 #[pg_extern(stable, parallel_restricted, sql = false)]
 fn tournament_pair_round(
     tournament_id: Option<i32>,
     round: default!(Option<i32>, "NULL"),
     baku_acceleration: default!(Option<bool>, false),
+    forbidden_pairs: default!(Option<Vec<Option<String>>>, "'{}'"),
 ) -> TableIterator<
     'static,
     (
@@ -145,8 +201,19 @@ fn tournament_pair_round(
             ),
             _ => {}
         }
+        let number_of: std::collections::HashMap<&str, PlayerNo> = order
+            .iter()
+            .enumerate()
+            .map(|(no, &i)| (loaded.users[i as usize].as_str(), no as PlayerNo))
+            .collect();
+        let forbidden = forbidden_pairs_of(forbidden_pairs.unwrap_or_default(), |user| {
+            number_of.get(user.as_str()).copied().ok_or_else(|| {
+                format!("forbidden_pairs: {user} is not a player of tournament {tournament_id}")
+            })
+        });
         let options = PairingOptions {
             baku_acceleration,
+            forbidden_pairs: forbidden,
             ..PairingOptions::default()
         };
         let pairing = pair_next_round(&seeded, &options).unwrap_or_else(|e| {
