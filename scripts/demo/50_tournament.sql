@@ -129,6 +129,13 @@ BEGIN
         RETURN NEXT;
     END LOOP;
 END $$;
+-- Players who must not meet (team-mates, relatives) are forbidden pairs, an absolute criterion like a rematch:
+-- round 1 as it would be paired if the two players of its board 1 were team-mates (not played).
+SELECT p.board, w.name AS white, b.name AS black
+FROM tournament_pair_round(:t2, forbidden_pairs => (SELECT ARRAY[white, black] FROM tournament_pair_round(:t2)
+                                                    WHERE board = 1)) p
+JOIN demo_players w ON w.account = p.white LEFT JOIN demo_players b ON b.account = p.black
+ORDER BY p.board;
 SELECT * FROM pg_temp.play_paired(:t2, 1);
 SELECT * FROM pg_temp.play_paired(:t2, 2);
 SELECT * FROM pg_temp.play_paired(:t2, 3);
