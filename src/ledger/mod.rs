@@ -234,54 +234,93 @@ fn replay_from(
     )
 }
 
-/// Applies a statement's changes of the games table: `old` rows (updated or deleted) and `new`
-/// rows (inserted or updated). Returns the number of entries written.
-fn apply_changes(
-    store: &mut LedgerStore<'_, '_>,
-    ledger: &Ledger,
-    att: &Attachment,
-    old: &[GameRow],
-    new: &[GameRow],
-) -> usize {
-    let rules = rules_of(ledger);
-    // An UPDATE that leaves what the ledger reads of a game as it was changes nothing.
-    let unchanged: std::collections::HashSet<(&str, &LedgerKey)> = {
-        let olds: HashMap<(&str, &LedgerKey), &GameRow> = rated(old)
-            .map(|g| ((g.scope.as_str(), &g.key), g))
-            .collect();
-        rated(new)
-            .filter(|g| {
-                olds.get(&(g.scope.as_str(), &g.key))
-                    .is_some_and(|o| *o == *g)
-            })
-            .map(|g| (g.scope.as_str(), &g.key))
-            .collect()
-    };
+/// A statement's changes of one ledger's games table: the rows as they were (updated or deleted)
+/// and as they are (inserted or updated).
+struct Changes<'a> {
+    ledger: &'a Ledger,
+    att: &'a Attachment,
+    old: Vec<GameRow>,
+    new: Vec<GameRow>,
+}
+
+/// The rated rows of `changes` whose rating inputs changed, by scope: (rows as they were, rows as
+/// they are). An UPDATE that leaves what the ledger reads of a game as it was changes nothing.
+fn by_scope<'c>(
+    changes: &'c Changes<'_>,
+) -> BTreeMap<&'c str, (Vec<&'c GameRow>, Vec<&'c GameRow>)> {
+    let olds: HashMap<(&str, &LedgerKey), &GameRow> = rated(&changes.old)
+        .map(|g| ((g.scope.as_str(), &g.key), g))
+        .collect();
+    let unchanged: std::collections::HashSet<(&str, &LedgerKey)> = rated(&changes.new)
+        .filter(|g| {
+            olds.get(&(g.scope.as_str(), &g.key))
+                .is_some_and(|o| *o == *g)
+        })
+        .map(|g| (g.scope.as_str(), &g.key))
+        .collect();
     let changed = |g: &&GameRow| !unchanged.contains(&(g.scope.as_str(), &g.key));
     let mut by_scope: BTreeMap<&str, (Vec<&GameRow>, Vec<&GameRow>)> = BTreeMap::new();
-    for g in rated(old).filter(changed) {
+    for g in rated(&changes.old).filter(changed) {
         by_scope.entry(g.scope.as_str()).or_default().0.push(g);
     }
-    for g in rated(new).filter(changed) {
+    for g in rated(&changes.new).filter(changed) {
         by_scope.entry(g.scope.as_str()).or_default().1.push(g);
     }
-    // Scope locks in one order: concurrent writers never deadlock.
-    for scope in by_scope.keys() {
-        store.lock_scope(ledger.id, scope);
+    by_scope
+}
+
+/// Applies a statement's changes to the two-player ledgers of its table, in few statements
+/// whatever their number: the scopes' locks in one, the current standings of the players of
+/// appended games in one, and the appended games' rows with the statement's others (a backdated,
+/// corrected or deleted game replays its scope on its own). Returns the number of entries
+/// written.
+fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> usize {
+    let scopes: Vec<_> = changes.iter().map(by_scope).collect();
+    // Every scope's lock, in (ledger, scope) order: concurrent writers never deadlock.
+    let mut locks: Vec<(i32, &str)> = changes
+        .iter()
+        .zip(&scopes)
+        .flat_map(|(c, s)| s.keys().map(|scope| (c.ledger.id, *scope)))
+        .collect();
+    locks.sort_unstable();
+    store.lock_scopes(&locks);
+    // The games of each scope, and the players whose standings an append starts from.
+    let mut work = Vec::new();
+    let mut wanted: Vec<(i32, &str, String)> = Vec::new();
+    for (c, by) in changes.iter().zip(&scopes) {
+        for (scope, (olds, news)) in by {
+            let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
+            games.sort_by(|a, b| a.key.cmp(&b.key));
+            if olds.is_empty() {
+                wanted.extend(
+                    players(&games)
+                        .into_iter()
+                        .map(|p| (c.ledger.id, *scope, p)),
+                );
+            }
+            work.push((c, *scope, olds, games));
+        }
     }
+    let mut current = store.standings_of(&wanted);
     let mut written = 0;
-    for (scope, (olds, news)) in by_scope {
-        let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
-        games.sort_by(|a, b| a.key.cmp(&b.key));
+    for (c, scope, olds, games) in work {
+        let (ledger, att) = (c.ledger, c.att);
+        let rules = rules_of(ledger);
         if olds.is_empty() {
-            let current = store.standings(ledger.id, scope, players(&games).into_iter().collect());
-            let latest: HashMap<String, LedgerKey> = current
+            let mine: HashMap<String, (Standing, LedgerKey)> = players(&games)
+                .into_iter()
+                .filter_map(|p| {
+                    let found = current.remove(&(ledger.id, scope.to_owned(), p.clone()))?;
+                    Some((p, found))
+                })
+                .collect();
+            let latest: HashMap<String, LedgerKey> = mine
                 .iter()
                 .map(|(p, (_, k))| (p.clone(), k.clone()))
                 .collect();
             if appendable(&latest, &games) {
                 let mut standings: HashMap<String, Standing> =
-                    current.into_iter().map(|(p, (s, _))| (p, s)).collect();
+                    mine.into_iter().map(|(p, (s, _))| (p, s)).collect();
                 seed_newcomers(
                     store,
                     ledger,
@@ -293,7 +332,7 @@ fn apply_changes(
                 let seasons = store.seasons(ledger.id, scope);
                 let entries =
                     replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
-                let n = write_replay(
+                written += write_replay(
                     store,
                     att,
                     scope,
@@ -303,7 +342,6 @@ fn apply_changes(
                     players(&games),
                     Writes::Batched,
                 );
-                written += n;
                 continue;
             }
         }
@@ -314,7 +352,7 @@ fn apply_changes(
             .min()
             .cloned();
         let Some(from) = from else { continue };
-        written += replay_from(store, ledger, &rules, att, scope, &from, &olds);
+        written += replay_from(store, ledger, &rules, att, scope, &from, olds);
     }
     written
 }
@@ -1147,47 +1185,60 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
                 !(*trigger_data).tg_newtable.is_null(),
             )
         };
-        for (l, att) in &ledgers {
-            if truncate {
+        if truncate {
+            for (l, att) in &ledgers {
                 rebuild(&mut store, l, att);
-            } else {
-                changed(&mut store, l, att, has_old, has_new);
+            }
+            return;
+        }
+        let mut two_player = Vec::new();
+        for (l, att) in &ledgers {
+            match att.multiplayer {
+                Some(_) => multiplayer_changed(&mut store, l, att, has_old, has_new),
+                None => two_player.push(Changes {
+                    ledger: l,
+                    att,
+                    old: read_changed(&mut store, att, has_old, "pg_rating_old"),
+                    new: read_changed(&mut store, att, has_new, "pg_rating_new"),
+                }),
             }
         }
+        apply_changes(&mut store, &two_player);
         store.flush();
     });
     pg_sys::Datum::from(0)
 }
 
-/// Applies a statement's changes of its games table (its transition tables) to one ledger.
-fn changed(
+/// The rows of a transition table of the statement (none when it has no such table).
+fn read_changed(
+    store: &mut LedgerStore<'_, '_>,
+    att: &Attachment,
+    has: bool,
+    table: &str,
+) -> Vec<GameRow> {
+    if has {
+        store.read_games(att, &att.changed_rows_query(table), &[])
+    } else {
+        Vec::new()
+    }
+}
+
+/// Applies a statement's changes of a participants table (its transition tables) to one ledger.
+fn multiplayer_changed(
     store: &mut LedgerStore<'_, '_>,
     l: &Ledger,
     att: &Attachment,
     has_old: bool,
     has_new: bool,
 ) {
-    if att.multiplayer.is_some() {
-        let mut read = |has: bool, table: &str| {
-            if has {
-                store.read_participants(att, &att.changed_rows_query(table), &[])
-            } else {
-                Vec::new()
-            }
-        };
-        let old = read(has_old, "pg_rating_old");
-        let new = read(has_new, "pg_rating_new");
-        apply_multi_changes(store, l, att, &old, &new);
-        return;
-    }
     let mut read = |has: bool, table: &str| {
         if has {
-            store.read_games(att, &att.changed_rows_query(table), &[])
+            store.read_participants(att, &att.changed_rows_query(table), &[])
         } else {
             Vec::new()
         }
     };
     let old = read(has_old, "pg_rating_old");
     let new = read(has_new, "pg_rating_new");
-    apply_changes(store, l, att, &old, &new);
+    apply_multi_changes(store, l, att, &old, &new);
 }

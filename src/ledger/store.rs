@@ -1,6 +1,7 @@
 //! What the ledger writer reads from and writes to its tables, through SPI, by column name.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use pg_rating_core::ledger::{Entry, LedgerKey, LedgerSettings, Standing};
 use pg_rating_core::ranking::PlayerState;
@@ -488,6 +489,62 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         out
     }
 
+    /// Waits for, then holds until commit, the locks of (ledger, scope) pairs (sorted, without
+    /// repeats; a new scope's row is created), taken in their order. Under REPEATABLE READ a writer
+    /// whose snapshot missed another writer's commit fails here with 40001.
+    pub fn lock_scopes(&mut self, scopes: &[(i32, &str)]) {
+        if scopes.is_empty() {
+            return;
+        }
+        let text = shaped(&LOCK_TEXTS, scopes.len(), false, |rows| {
+            format!(
+                "INSERT INTO ledger_scopes AS s (ledger_id, scope) {rows}
+                 ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1"
+            )
+        });
+        let args = pair_args(scopes.iter().map(|(l, s)| (*l, *s, None)));
+        self.run(text, &args);
+    }
+
+    /// The current standings of those (ledger, scope, player) that have one, with the key of
+    /// each one's latest game.
+    pub fn standings_of(
+        &mut self,
+        wanted: &[(i32, &str, String)],
+    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
+        if wanted.is_empty() {
+            return HashMap::new();
+        }
+        let text = shaped(&LOOKUP_TEXTS, wanted.len(), true, |rows| {
+            format!(
+                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope, player)
+                 CROSS JOIN LATERAL (
+                     SELECT * FROM ledger_standings x
+                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
+                     LIMIT 1) s"
+            )
+        });
+        let args = pair_args(wanted.iter().map(|(l, s, p)| (*l, *s, Some(p.as_str()))));
+        let rows = self.run(text, &args);
+        let mut out = HashMap::new();
+        for row in rows {
+            let at = micros(get(&row, "last_game_date"));
+            let key = LedgerKey {
+                at,
+                id: get(&row, "last_game_key"),
+            };
+            out.insert(
+                (
+                    get(&row, "ledger_id"),
+                    get(&row, "scope"),
+                    get(&row, "player"),
+                ),
+                (standing_of(&row, at), key),
+            );
+        }
+        out
+    }
+
     /// Waits for, then holds until commit, the lock of one scope of a ledger (a new scope's row
     /// is created). Under REPEATABLE READ a writer whose snapshot missed another writer's commit
     /// fails here with 40001.
@@ -497,36 +554,6 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
              ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1",
             &[ledger.into(), scope.into()],
         );
-    }
-
-    /// The current standings of `players` and the key of each one's latest game.
-    pub fn standings(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        players: Vec<String>,
-    ) -> HashMap<String, (Standing, LedgerKey)> {
-        // A game's two players are looked up one by one: the plan of a lookup by array would be
-        // made anew for every game (only a custom plan knows the array's length).
-        if players.len() <= 2 {
-            let mut out = HashMap::new();
-            for player in players {
-                let rows = self.run(
-                    "SELECT * FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = $3",
-                    &[ledger.into(), scope.into(), player.into()],
-                );
-                out.extend(by_player(rows, "last_game_date", "last_game_key"));
-            }
-            return out;
-        }
-        let rows = self.run(
-            "SELECT s.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM ledger_standings x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
-            &[ledger.into(), scope.into(), players.into()],
-        );
-        by_player(rows, "last_game_date", "last_game_key")
     }
 
     /// Each player's standing after the player's latest entry before `from`.
@@ -775,6 +802,77 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             },
         );
     }
+}
+
+/// The most (ledger, scope[, player]) rows sent as a VALUES list of parameters, whose plan is
+/// made once per shape and starts fast; more go as arrays.
+const MAX_VALUES_KEYS: usize = 8;
+
+static LOCK_TEXTS: [OnceLock<String>; MAX_VALUES_KEYS + 1] =
+    [const { OnceLock::new() }; MAX_VALUES_KEYS + 1];
+static LOOKUP_TEXTS: [OnceLock<String>; MAX_VALUES_KEYS + 1] =
+    [const { OnceLock::new() }; MAX_VALUES_KEYS + 1];
+
+/// The text of a statement over `n` keys, made once per backend and shape by `make` from the
+/// rows of the keys: `VALUES ($1::int4, $2::text[, $3::text]), ...` for a few, `SELECT * FROM
+/// unnest($1::int4[], $2::text[][, $3::text[]])` for many.
+fn shaped(
+    texts: &'static [OnceLock<String>; MAX_VALUES_KEYS + 1],
+    n: usize,
+    with_player: bool,
+    make: impl Fn(&str) -> String,
+) -> &'static str {
+    let width = if with_player { 3 } else { 2 };
+    let shape = n.min(MAX_VALUES_KEYS + 1) - 1;
+    texts[shape].get_or_init(|| {
+        if n <= MAX_VALUES_KEYS {
+            let tuples: Vec<String> = (0..n)
+                .map(|r| {
+                    let first = 1 + r * width;
+                    let mut t = format!("(${first}::int4, ${}::text", first + 1);
+                    if with_player {
+                        t += &format!(", ${}::text", first + 2);
+                    }
+                    t + ")"
+                })
+                .collect();
+            make(&format!("VALUES {}", tuples.join(", ")))
+        } else if with_player {
+            make("SELECT * FROM unnest($1::int4[], $2::text[], $3::text[])")
+        } else {
+            make("SELECT * FROM unnest($1::int4[], $2::text[])")
+        }
+    })
+}
+
+/// The parameters of [`shaped`] statements: one per value for a few keys, one array per column
+/// for many.
+fn pair_args<'a>(
+    keys: impl ExactSizeIterator<Item = (i32, &'a str, Option<&'a str>)>,
+) -> Vec<DatumWithOid<'a>> {
+    let n = keys.len();
+    if n <= MAX_VALUES_KEYS {
+        let mut args = Vec::new();
+        for (ledger, scope, player) in keys {
+            args.push(ledger.into());
+            args.push(scope.into());
+            if let Some(p) = player {
+                args.push(p.into());
+            }
+        }
+        return args;
+    }
+    let (mut ledgers, mut scopes, mut players) = (Vec::new(), Vec::new(), Vec::new());
+    for (ledger, scope, player) in keys {
+        ledgers.push(ledger);
+        scopes.push(scope);
+        players.extend(player);
+    }
+    let mut args: Vec<DatumWithOid<'a>> = vec![ledgers.into(), scopes.into()];
+    if !players.is_empty() {
+        args.push(players.into());
+    }
+    args
 }
 
 /// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
