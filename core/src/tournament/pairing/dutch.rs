@@ -9,13 +9,15 @@
 //! transposition order), the fewest and smallest exchanges (4.3, 4.4), and the S1 players'
 //! opponents in transposition order. Each ordering decision is fixed one at a time by adding a
 //! small bonus and solving again, so the result is the first pairing in the order of the rules
-//! among the best ones.
+//! among the best ones. The bracket keeps its matching between these solves (module
+//! `incremental`): each changes the weights of few players, so it costs a few augmentations
+//! instead of a matching from scratch.
 
 use std::collections::HashMap;
 
 use super::cardinality::has_perfect_matching;
 use super::criteria::Entrant;
-use super::matching::max_weight_matching;
+use super::incremental::IncrementalMatching;
 use super::weights::{edge_weight, ByeInfo, Flags, Layout};
 use super::wide::Wide;
 
@@ -58,7 +60,14 @@ struct Bracket<const N: usize> {
     /// Position of each player in `members` (usize::MAX: not a member).
     position: Vec<usize>,
     base: Vec<Wide<N>>,
-    cur: Vec<Wide<N>>,
+    /// The current weights of the bracket's pairs and their best matching, kept between the
+    /// many solves of a bracket (each changes few weights).
+    matching: IncrementalMatching<N>,
+    /// Answers of `Round::completable` by the players the bracket's matching leaves unpaired
+    /// (the players outside the bracket do not change while it is paired).
+    completable: HashMap<Vec<usize>, bool>,
+    /// The graph of all open players, once `Round::solve_all` needs it.
+    whole: Option<IncrementalMatching<N>>,
 }
 
 impl<const N: usize> Bracket<N> {
@@ -70,15 +79,17 @@ impl<const N: usize> Bracket<N> {
         self.base[self.at(i, j)]
     }
     fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.cur[self.at(i, j)]
+        self.matching.weight(i, j)
     }
     fn set(&mut self, i: usize, j: usize, w: Wide<N>) {
-        let k = self.at(i, j);
-        self.cur[k] = w;
+        self.matching.set_weight(i, j, w);
     }
     fn zero_base(&mut self, i: usize, j: usize) {
         let k = self.at(i, j);
         self.base[k] = Wide::ZERO;
+    }
+    fn is_member(&self, player: usize) -> bool {
+        self.position[player] != usize::MAX
     }
     /// The bracket position of member k's partner in `m`.
     fn pair_of(&self, m: &[Option<usize>], k: usize) -> Option<usize> {
@@ -184,26 +195,26 @@ impl Round<'_> {
     /// best matching of the bracket members alone is the answer whenever the players it leaves
     /// unpaired can be paired with the others (a cheap cardinality check); only when they
     /// cannot is the whole graph solved.
-    fn solve<const N: usize>(&self, br: &Bracket<N>) -> Vec<Option<usize>> {
+    fn solve<const N: usize>(&self, br: &mut Bracket<N>) -> Vec<Option<usize>> {
         let ctx = self.ctx;
         if !self.bye.start_single_downfloater {
             let size = br.members.len();
-            let mut edges = Vec::new();
+            // (`finalize` removes the closed members from br.matching)
+            let mates = br.matching.solve();
             let open = |k: usize| self.open[br.members[k]];
-            for j in (0..size).filter(|&j| open(j)) {
-                for i in (0..j).filter(|&i| open(i)) {
-                    let w = br.weight(i, j);
-                    if w > Wide::ZERO {
-                        edges.push((i, j, w));
-                    }
-                }
-            }
-            let mates = max_weight_matching(size, &edges);
             let left: Vec<usize> = (0..size)
                 .filter(|&k| open(k) && mates[k].is_none())
                 .map(|k| br.members[k])
                 .collect();
-            if self.completable(br, &left) {
+            let completable = match br.completable.get(&left) {
+                Some(&known) => known,
+                None => {
+                    let answer = self.completable(br, &left);
+                    br.completable.insert(left, answer);
+                    answer
+                }
+            };
+            if completable {
                 let mut out = vec![None; ctx.n()];
                 for (k, m) in mates.iter().enumerate().filter(|&(k, _)| open(k)) {
                     out[br.members[k]] = m.map(|o| br.members[o]);
@@ -240,48 +251,45 @@ impl Round<'_> {
         has_perfect_matching(&adj)
     }
 
-    /// The best matching of the whole graph of open players.
-    fn solve_all<const N: usize>(&self, br: &Bracket<N>) -> Vec<Option<usize>> {
+    /// The best matching of the whole graph of open players: bracket weights and completion for
+    /// pairs of bracket members, completion weights for the others. Its matching is kept
+    /// between calls like the bracket's; only the bracket's pairs change weight.
+    fn solve_all<const N: usize>(&self, br: &mut Bracket<N>) -> Vec<Option<usize>> {
         let ctx = self.ctx;
-        let shift = br.layout.top_shift(ctx.played_rounds);
-        let vertices: Vec<usize> = (0..ctx.n()).filter(|&i| self.open[i]).collect();
-        let mut edges = Vec::new();
-        for (a, &i) in vertices.iter().enumerate() {
-            for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
-                let (pi, pj) = (br.position[i], br.position[j]);
-                let w = if pi != usize::MAX && pj != usize::MAX {
-                    let w = br.weight(pi, pj);
-                    if w > Wide::ZERO {
-                        w.add(Wide::from_u64(self.top(i, j)).shl(shift))
-                    } else {
-                        Wide::ZERO
-                    }
-                } else {
-                    edge_weight(
-                        ctx,
-                        &br.layout,
-                        &self.bye,
-                        i.min(j),
-                        i.max(j),
-                        Flags {
-                            with_top: true,
-                            in_current: false,
-                            in_next: false,
-                            single_downfloater: self.bye.start_single_downfloater,
-                        },
-                    )
-                };
-                if w > Wide::ZERO {
-                    edges.push((a, b, w));
+        let n = ctx.n();
+        let mut whole = br.whole.take().unwrap_or_else(|| {
+            let mut whole = IncrementalMatching::new(n);
+            for i in 0..n {
+                for j in (i + 1..n).filter(|&j| !(br.is_member(i) && br.is_member(j))) {
+                    let flags = Flags {
+                        with_top: true,
+                        in_current: false,
+                        in_next: false,
+                        single_downfloater: self.bye.start_single_downfloater,
+                    };
+                    whole.set_weight(i, j, edge_weight(ctx, &br.layout, &self.bye, i, j, flags));
                 }
             }
+            whole
+        });
+        for i in (0..n).filter(|&i| !self.open[i]) {
+            whole.remove(i);
         }
-        let mates = max_weight_matching(vertices.len(), &edges);
-        let mut out = vec![None; ctx.n()];
-        for (a, m) in mates.iter().enumerate() {
-            out[vertices[a]] = m.map(|b| vertices[b]);
+        let shift = br.layout.top_shift(ctx.played_rounds);
+        for (pj, &j) in br.members.iter().enumerate() {
+            for (pi, &i) in br.members[..pj].iter().enumerate() {
+                let w = br.weight(pi, pj);
+                let w = if w > Wide::ZERO {
+                    w.add(Wide::from_u64(self.top(i, j)).shl(shift))
+                } else {
+                    Wide::ZERO
+                };
+                whole.set_weight(i, j, w);
+            }
         }
-        out
+        let mates = whole.solve();
+        br.whole = Some(whole);
+        mates
     }
 
     /// Sets the weights of member x's edges to `changes` and solves again unless the matching
@@ -394,7 +402,9 @@ impl Round<'_> {
         has_perfect_matching(&adj)
     }
 
-    fn finalize<const N: usize>(&mut self, br: &Bracket<N>, a: usize, b: usize) {
+    fn finalize<const N: usize>(&mut self, br: &mut Bracket<N>, a: usize, b: usize) {
+        br.matching.remove(a);
+        br.matching.remove(b);
         let (x, y) = (br.members[a], br.members[b]);
         self.open[x] = false;
         self.open[y] = false;
@@ -443,7 +453,9 @@ impl Round<'_> {
             residents_end,
             position,
             base: vec![Wide::ZERO; size * size],
-            cur: vec![Wide::ZERO; size * size],
+            matching: IncrementalMatching::new(size),
+            completable: HashMap::new(),
+            whole: None,
         };
         for j in 0..size {
             for i in 0..j {
@@ -462,10 +474,10 @@ impl Round<'_> {
                 );
                 let k = br.at(i, j);
                 br.base[k] = w;
-                br.cur[k] = w;
+                br.matching.set_weight(i, j, w);
             }
         }
-        let mut m = self.solve(&br);
+        let mut m = self.solve(&mut br);
         let mut matched = vec![false; size];
         self.choose_paired_mdps(&mut br, &mut m, &mut matched);
         self.pair_mdps(&mut br, &mut m, &mut matched);
@@ -476,7 +488,7 @@ impl Round<'_> {
             && next_score.is_some_and(|s| self.bye.score.is_some_and(|b| b >= s));
         if single {
             // Where the carried players would be paired needs the whole graph.
-            m = self.solve_all(&br);
+            m = self.solve_all(&mut br);
         }
         let mut carried = Vec::new();
         let mut carried_mdps = 0;

@@ -1,7 +1,7 @@
 //! Maximum-weight matching in a general graph: Edmonds' blossom algorithm with the primal-dual
-//! method, O(n³) (Galil, "Efficient algorithms for finding maximum matching in graphs", 1986).
-//! The pairing engine encodes the Dutch quality criteria as edge weights, so the best pairing
-//! of a bracket is the heaviest matching.
+//! method, O(n³) (Galil, "Efficient algorithms for finding maximum matching in graphs", 1986),
+//! solved from scratch. The pairing engine solves its graphs with the incremental version of
+//! module `incremental`; this plain one is the reference its tests compare with.
 //!
 //! Dual variables of vertices are stored doubled so that they stay integers; weights must be
 //! even for the same reason (the caller doubles them).

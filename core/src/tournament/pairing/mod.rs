@@ -25,6 +25,8 @@ mod colours;
 mod criteria;
 mod dutch;
 mod from_trf;
+mod incremental;
+#[cfg(test)]
 mod matching;
 mod weights;
 mod wide;

@@ -1,0 +1,538 @@
+//! A maximum-weight matching kept up to date while edge weights change. The bracket procedure
+//! (module `dutch`) fixes its ordering decisions one at a time, each by changing the weights of
+//! a few edges and asking for the best matching again; solving from scratch costs n/2 stages
+//! of O(n²) each time, while the previous optimum is nearly always a few augmentations away.
+//!
+//! The primal-dual blossom algorithm of module `matching` (the same labels, blossoms and dual
+//! updates; vertex duals stored doubled), with three changes that let it start from any state
+//! that is dual feasible and complementary slack except that free vertices may have positive
+//! duals:
+//! * a stage grows a single alternating tree, from a free vertex with a positive dual;
+//! * a tight edge from the tree to any other free vertex augments, and when the dual of an S
+//!   vertex reaches zero the tree's path to it is alternated instead, which leaves that vertex
+//!   free with a zero dual (optimal, as the LP for matchings that need not be perfect allows);
+//! * after weights change, [`IncrementalMatching::solve`] first repairs the state: blossoms that
+//!   contain a changed vertex are dissolved (their dual moved onto their vertices, which keeps
+//!   every edge feasible), each changed vertex gets the smallest dual that keeps its edges
+//!   feasible, and matched edges that are no longer tight are given up.
+//!
+//! Only the vertices set free start trees, so a few changed weights cost a few stages.
+//! The graph is dense (a bracket's players nearly all may meet), so edges live in a matrix.
+
+mod blossoms;
+#[cfg(test)]
+mod tests;
+
+use super::wide::Wide;
+
+const NONE: usize = usize::MAX;
+const FREE: u8 = 0;
+const S: u8 = 1;
+const T: u8 = 2;
+/// Marks a blossom visited by `scan_blossom`.
+const SEEN: u8 = 4;
+
+/// An arc packs its ends: `near << ARC_SHIFT | far`.
+const ARC_SHIFT: u32 = usize::BITS / 2;
+const ARC_MASK: usize = (1 << ARC_SHIFT) - 1;
+
+fn arc(near: usize, far: usize) -> usize {
+    near << ARC_SHIFT | far
+}
+
+/// What stopped a change of the duals.
+enum Event {
+    /// The dual of this S vertex reached zero.
+    Zero(usize),
+    /// This arc from an S vertex became tight.
+    Tight(usize),
+    /// The dual of this T blossom reached zero.
+    Expand(usize),
+}
+
+/// A maximum-weight matching of a graph with a fixed number of vertices whose edge weights
+/// change between calls of [`IncrementalMatching::solve`]; vertices can be removed.
+///
+/// Edges are directed internally as arcs (`near`, `far`) packed in one word; the matching, the
+/// labels and the blossom cycles store arcs whose `near` end lies on the side that owns the
+/// entry.
+pub struct IncrementalMatching<const N: usize> {
+    n: usize,
+    /// Twice the weight of edge {i, j} at `i * n + j` and `j * n + i`; not positive: no edge.
+    twice: Vec<Wide<N>>,
+    /// Whether `twice` is positive: scans skip the non-edges without loading wide weights.
+    edge: Vec<bool>,
+    active: Vec<bool>,
+    /// Vertices with a changed edge (or removed) since the last solve.
+    changed: Vec<usize>,
+    is_changed: Vec<bool>,
+    /// Nothing solved yet: start from duals of half the heaviest edge instead of repairing.
+    fresh: bool,
+    /// Per vertex: the arc to its mate, or NONE.
+    mate: Vec<usize>,
+    /// Top-level blossom of each vertex; blossoms are numbered n..2n.
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    /// The sub-blossoms of a blossom around its cycle, from the one with the base.
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    /// `blossomendps[b][i]`: the arc between child i (its far end) and child i + 1 (near end).
+    blossomendps: Vec<Vec<usize>>,
+    unusedblossoms: Vec<usize>,
+    /// Doubled duals of vertices (slack of {i, j}: `dual[i] + dual[j] - twice[i, j]`), duals of
+    /// blossoms.
+    dualvar: Vec<Wide<N>>,
+    // The state of a stage.
+    label: Vec<u8>,
+    /// The arc through which a vertex or blossom got its label (far end: the labelling one).
+    labelend: Vec<usize>,
+    /// Per unlabelled vertex: its least-slack arc to an S vertex; per S blossom: its
+    /// least-slack arc to another S blossom.
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    /// Per arc (both arcs of an edge): the number of the last stage that found it tight.
+    allowed: Vec<u32>,
+    stage: u32,
+    queue: Vec<usize>,
+}
+
+impl<const N: usize> IncrementalMatching<N> {
+    /// A graph of `n` vertices and no edges.
+    pub fn new(n: usize) -> Self {
+        assert!(n <= ARC_MASK, "too many vertices for an arc");
+        IncrementalMatching {
+            n,
+            twice: vec![Wide::ZERO; n * n],
+            edge: vec![false; n * n],
+            active: vec![true; n],
+            changed: Vec::new(),
+            is_changed: vec![false; n],
+            fresh: true,
+            mate: vec![NONE; n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            unusedblossoms: (n..2 * n).collect(),
+            dualvar: vec![Wide::ZERO; 2 * n],
+            label: vec![FREE; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            allowed: vec![0; n * n],
+            stage: 0,
+            queue: Vec::new(),
+        }
+    }
+
+    /// The weight of edge {i, j} (zero: none).
+    pub fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        self.twice[i * self.n + j].half()
+    }
+
+    /// Sets the weight of edge {i, j}; a weight that is not positive removes the edge.
+    pub fn set_weight(&mut self, i: usize, j: usize, w: Wide<N>) {
+        debug_assert_ne!(i, j, "no loops");
+        let w = w.add(w);
+        let (ij, ji) = (i * self.n + j, j * self.n + i);
+        if self.twice[ij] != w {
+            self.twice[ij] = w;
+            self.twice[ji] = w;
+            self.edge[ij] = w > Wide::ZERO;
+            self.edge[ji] = w > Wide::ZERO;
+            // (repairing one end is enough: it settles all the edges of its vertex)
+            self.mark_changed(i);
+        }
+    }
+
+    /// Removes vertex v and its edges from the graph.
+    pub fn remove(&mut self, v: usize) {
+        if self.active[v] {
+            self.active[v] = false;
+            self.mark_changed(v);
+        }
+    }
+
+    fn mark_changed(&mut self, v: usize) {
+        if !self.is_changed[v] {
+            self.is_changed[v] = true;
+            self.changed.push(v);
+        }
+    }
+
+    /// The mate of every vertex in a maximum-weight matching of the current graph.
+    pub fn solve(&mut self) -> Vec<Option<usize>> {
+        crate::interrupt::check();
+        if self.fresh {
+            self.fresh = false;
+            self.start_afresh();
+        } else {
+            self.repair();
+        }
+        while let Some(root) = (0..self.n).find(|&v| self.is_root(v)) {
+            // a stage is O(n²) at worst: the host may cancel between stages
+            crate::interrupt::check();
+            self.grow(root);
+        }
+        self.mate
+            .iter()
+            .map(|&a| (a != NONE).then(|| self.far(a)))
+            .collect()
+    }
+
+    fn near(&self, a: usize) -> usize {
+        a >> ARC_SHIFT
+    }
+
+    fn far(&self, a: usize) -> usize {
+        a & ARC_MASK
+    }
+
+    fn reverse(&self, a: usize) -> usize {
+        arc(self.far(a), self.near(a))
+    }
+
+    /// Where the edge of arc a is in the matrices.
+    fn at(&self, a: usize) -> usize {
+        self.near(a) * self.n + self.far(a)
+    }
+
+    /// Notes that the edge of arc a is tight in this stage.
+    fn allow(&mut self, a: usize) {
+        let r = self.reverse(a);
+        let (a, r) = (self.at(a), self.at(r));
+        self.allowed[a] = self.stage;
+        self.allowed[r] = self.stage;
+    }
+
+    #[inline]
+    fn slack(&self, a: usize) -> Wide<N> {
+        let (i, j) = (self.near(a), self.far(a));
+        self.dualvar[i]
+            .add(self.dualvar[j])
+            .sub(self.twice[self.at(a)])
+    }
+
+    fn is_edge(&self, v: usize, w: usize) -> bool {
+        self.active[w] && self.edge[v * self.n + w]
+    }
+
+    fn is_root(&self, v: usize) -> bool {
+        self.active[v] && self.mate[v] == NONE && self.dualvar[v] > Wide::ZERO
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+        } else {
+            for &c in &self.blossomchilds[b] {
+                self.leaves(c, out);
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.leaves(b, &mut v);
+        v
+    }
+
+    /// The first solve: every vertex starts free with half its heaviest edge as its (real) dual,
+    /// which is feasible, and pairs whose edge is then tight (the heaviest of both) are matched
+    /// at once.
+    fn start_afresh(&mut self) {
+        let n = self.n;
+        for x in std::mem::take(&mut self.changed) {
+            self.is_changed[x] = false;
+        }
+        for v in 0..n {
+            let heaviest = (0..n)
+                .filter(|&w| self.active[v] && self.is_edge(v, w))
+                .map(|w| self.twice[v * n + w])
+                .max()
+                .unwrap_or(Wide::ZERO);
+            self.dualvar[v] = heaviest.half();
+        }
+        for v in (0..n).filter(|&v| self.active[v]) {
+            if self.mate[v] != NONE {
+                continue;
+            }
+            let partner = (v + 1..n).find(|&w| {
+                self.mate[w] == NONE && self.is_edge(v, w) && self.slack(arc(v, w)).is_zero()
+            });
+            if let Some(w) = partner {
+                self.mate[v] = arc(v, w);
+                self.mate[w] = arc(w, v);
+            }
+        }
+    }
+
+    /// Makes the state valid for the changed weights (see the module comment).
+    fn repair(&mut self) {
+        let changed = std::mem::take(&mut self.changed);
+        for &x in &changed {
+            self.is_changed[x] = false;
+            while self.inblossom[x] != x {
+                self.dissolve(self.inblossom[x]);
+            }
+        }
+        for &x in &changed {
+            if self.active[x] {
+                self.settle_dual(x);
+            } else {
+                if self.mate[x] != NONE {
+                    self.unmatch(x);
+                }
+                self.dualvar[x] = Wide::ZERO;
+            }
+        }
+    }
+
+    /// Removes top-level blossom b, adding its dual to its vertices' (edges inside b keep
+    /// their slack, edges leaving it gain); its base's matched edge, no longer tight, is given
+    /// up.
+    fn dissolve(&mut self, b: usize) {
+        let z = self.dualvar[b];
+        if !z.is_zero() {
+            for leaf in self.leaves_of(b) {
+                self.dualvar[leaf] = self.dualvar[leaf].add(z);
+            }
+            let base = self.blossombase[b];
+            if self.mate[base] != NONE {
+                self.unmatch(base);
+            }
+            self.dualvar[b] = Wide::ZERO;
+        }
+        for child in std::mem::take(&mut self.blossomchilds[b]) {
+            self.blossomparent[child] = NONE;
+            for leaf in self.leaves_of(child) {
+                self.inblossom[leaf] = child;
+            }
+        }
+        self.release(b);
+    }
+
+    fn release(&mut self, b: usize) {
+        self.label[b] = FREE;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn unmatch(&mut self, v: usize) {
+        let w = self.far(self.mate[v]);
+        self.mate[v] = NONE;
+        self.mate[w] = NONE;
+    }
+
+    /// Gives x (in no blossom) the smallest dual that keeps its edges feasible, and keeps its
+    /// matched edge if that dual can make it tight.
+    fn settle_dual(&mut self, x: usize) {
+        let n = self.n;
+        let y = if self.mate[x] == NONE {
+            NONE
+        } else {
+            self.far(self.mate[x])
+        };
+        let mut low = Wide::ZERO;
+        for w in 0..n {
+            if w != y && self.is_edge(x, w) {
+                low = low.max(self.twice[x * n + w].sub(self.dualvar[w]));
+            }
+        }
+        if y != NONE {
+            let tight = self.twice[x * n + y].sub(self.dualvar[y]);
+            if self.is_edge(x, y) {
+                if tight >= low {
+                    self.dualvar[x] = tight;
+                    return;
+                }
+                low = low.max(tight);
+            }
+            self.unmatch(x);
+        }
+        self.dualvar[x] = low;
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let b = self.inblossom[w];
+        self.label[w] = t;
+        self.label[b] = t;
+        self.labelend[w] = p;
+        self.labelend[b] = p;
+        self.bestedge[w] = NONE;
+        self.bestedge[b] = NONE;
+        if t == S {
+            let l = self.leaves_of(b);
+            self.queue.extend(l);
+        } else if t == T {
+            let mb = self.mate[self.blossombase[b]];
+            self.assign_label(self.far(mb), S, self.reverse(mb));
+        }
+    }
+
+    /// One stage: grows the alternating tree of `root` until it augments or a vertex of it is
+    /// left free with a zero dual.
+    fn grow(&mut self, root: usize) {
+        let n = self.n;
+        self.stage += 1;
+        self.label.fill(FREE);
+        self.labelend.fill(NONE);
+        self.bestedge.fill(NONE);
+        for b in n..2 * n {
+            self.blossombestedges[b] = None;
+        }
+        self.queue.clear();
+        self.assign_label(root, S, NONE);
+        'stage: loop {
+            while let Some(v) = self.queue.pop() {
+                if self.scan(v) {
+                    break 'stage;
+                }
+            }
+            // No tight edge leads further: change the duals.
+            match self.change_duals() {
+                Event::Zero(v) => {
+                    self.expose(v);
+                    break 'stage;
+                }
+                Event::Tight(a) => {
+                    self.allow(a);
+                    let (i, j) = (self.near(a), self.far(a));
+                    let s = if self.label[self.inblossom[i]] == S {
+                        i
+                    } else {
+                        j
+                    };
+                    self.queue.push(s);
+                }
+                Event::Expand(b) => self.expand_blossom(b, false),
+            }
+        }
+        for b in n..2 * n {
+            if self.blossomparent[b] == NONE
+                && self.blossombase[b] != NONE
+                && self.label[b] == S
+                && self.dualvar[b].is_zero()
+            {
+                self.expand_blossom(b, true);
+            }
+        }
+    }
+
+    /// Changes the duals by the largest amount that keeps them feasible (the four kinds of
+    /// limit of module `matching`, the first one for any S vertex), and tells what stopped it.
+    fn change_duals(&mut self) -> Event {
+        let n = self.n;
+        let mut delta = Wide::ZERO;
+        let mut event = None;
+        for v in 0..n {
+            if self.active[v]
+                && self.label[self.inblossom[v]] == S
+                && (event.is_none() || self.dualvar[v] < delta)
+            {
+                delta = self.dualvar[v];
+                event = Some(Event::Zero(v));
+            }
+        }
+        for v in 0..n {
+            if self.label[self.inblossom[v]] == FREE && self.bestedge[v] != NONE {
+                let d = self.slack(self.bestedge[v]);
+                if d < delta {
+                    delta = d;
+                    event = Some(Event::Tight(self.bestedge[v]));
+                }
+            }
+        }
+        for b in 0..2 * n {
+            if self.blossomparent[b] == NONE && self.label[b] == S && self.bestedge[b] != NONE {
+                let d = self.slack(self.bestedge[b]).half();
+                if d < delta {
+                    delta = d;
+                    event = Some(Event::Tight(self.bestedge[b]));
+                }
+            }
+        }
+        for b in n..2 * n {
+            if self.blossombase[b] != NONE
+                && self.blossomparent[b] == NONE
+                && self.label[b] == T
+                && self.dualvar[b] < delta
+            {
+                delta = self.dualvar[b];
+                event = Some(Event::Expand(b));
+            }
+        }
+        for v in 0..n {
+            match self.label[self.inblossom[v]] {
+                S => self.dualvar[v] = self.dualvar[v].sub(delta),
+                T => self.dualvar[v] = self.dualvar[v].add(delta),
+                _ => {}
+            }
+        }
+        for b in n..2 * n {
+            if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                match self.label[b] {
+                    S => self.dualvar[b] = self.dualvar[b].add(delta),
+                    T => self.dualvar[b] = self.dualvar[b].sub(delta),
+                    _ => {}
+                }
+            }
+        }
+        event.expect("the tree has an S vertex")
+    }
+
+    /// Scans the edges of S vertex v; true when it augmented the matching.
+    fn scan(&mut self, v: usize) -> bool {
+        let n = self.n;
+        for w in 0..n {
+            if !self.is_edge(v, w) {
+                continue;
+            }
+            let bw = self.inblossom[w];
+            if self.inblossom[v] == bw {
+                continue;
+            }
+            let a = arc(v, w);
+            let mut kslack = Wide::ZERO;
+            if self.allowed[v * n + w] != self.stage {
+                kslack = self.slack(a);
+                if kslack <= Wide::ZERO {
+                    self.allow(a);
+                }
+            }
+            if self.allowed[v * n + w] == self.stage {
+                if self.label[bw] == FREE {
+                    if self.mate[self.blossombase[bw]] == NONE {
+                        // another free vertex: an augmenting path
+                        self.augment(a);
+                        return true;
+                    }
+                    self.assign_label(w, T, self.reverse(a));
+                } else if self.label[bw] == S {
+                    // (one tree: the two S vertices have a common ancestor)
+                    let base = self.scan_blossom(v, w);
+                    self.add_blossom(base, a);
+                } else if self.label[w] == FREE {
+                    self.label[w] = T;
+                    self.labelend[w] = self.reverse(a);
+                }
+            } else if self.label[bw] == S {
+                let b = self.inblossom[v];
+                if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
+                    self.bestedge[b] = a;
+                }
+            } else if self.label[w] == FREE
+                && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+            {
+                self.bestedge[w] = a;
+            }
+        }
+        false
+    }
+}
