@@ -3,7 +3,7 @@
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, round_to_pair, trf_round_options, Pairing, PairingOptions,
+    pair_next_round, pair_trf_forbidding, round_to_pair, Pairing, PairingOptions,
 };
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
@@ -100,9 +100,7 @@ fn tournament_pairings_from_trf(
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let players = read.tournament.player_count();
-    let round = round_to_pair(&read.tournament);
-    let mut options = trf_round_options(&read, round, read.first_colour_white.unwrap_or(true));
-    options.forbidden_pairs = forbidden_pairs_of(forbidden_pairs, |&rank| {
+    let forbidden = forbidden_pairs_of(forbidden_pairs, |&rank| {
         if rank >= 1 && rank as usize <= players {
             Ok(rank as PlayerNo - 1)
         } else {
@@ -111,7 +109,7 @@ fn tournament_pairings_from_trf(
             ))
         }
     });
-    let pairing = pair_next_round(&read.tournament, &options).unwrap_or_else(|e| raise_core(&e));
+    let pairing = pair_trf_forbidding(&read, forbidden).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
 

@@ -58,10 +58,19 @@ pub fn trf_round_options(
 /// The pairing of the round after the last paired round of `trf`, with the options of
 /// [`trf_round_options`]; `XXC` gives the top seed's colour in round 1 (White without it).
 pub fn pair_trf(trf: &TrfTournament) -> Result<Pairing, PairingError> {
+    pair_trf_forbidding(trf, Vec::new())
+}
+
+/// [`pair_trf`], and no two players of a pair in `forbidden_pairs` (which TRF-16 cannot say) meet.
+pub fn pair_trf_forbidding(
+    trf: &TrfTournament,
+    forbidden_pairs: Vec<(PlayerNo, PlayerNo)>,
+) -> Result<Pairing, PairingError> {
     let round = round_to_pair(&trf.tournament);
     let first_colour_white = trf.first_colour_white.unwrap_or(true);
-    pair_next_round(
-        &trf.tournament,
-        &trf_round_options(trf, round, first_colour_white),
-    )
+    let options = PairingOptions {
+        forbidden_pairs,
+        ..trf_round_options(trf, round, first_colour_white)
+    };
+    pair_next_round(&trf.tournament, &options)
 }
