@@ -12,10 +12,9 @@
 use std::ffi::CString;
 
 use pgrx::pg_sys;
-use pgrx::prelude::*;
 use pgrx::PgMemoryContexts;
 
-use crate::columns::{Column, Kind, Value};
+use crate::columns::{Column, Value};
 use crate::error::{internal, raise};
 
 /// Rows buffered before one multi-insert (COPY buffers as many).
@@ -29,8 +28,8 @@ pub struct BulkInsert {
     /// Made as rows come (a game writes a few), at most BATCH.
     slots: Vec<*mut pg_sys::TupleTableSlot>,
     used: usize,
-    /// The attribute index of each of the writer's columns, in their order.
-    positions: Vec<usize>,
+    /// The writer's columns, in their order, with the index and type of their attribute.
+    columns: Vec<(Column, usize, pg_sys::Oid)>,
     /// Whether each attribute is NOT NULL.
     not_null: Vec<bool>,
     natts: usize,
@@ -69,20 +68,10 @@ unsafe fn refuse_what_it_cannot_honour(rel: pg_sys::Relation, table: &str) {
     }
 }
 
-fn type_of(kind: Kind) -> pg_sys::Oid {
-    match kind {
-        Kind::Float => pg_sys::FLOAT8OID,
-        Kind::Int => pg_sys::INT4OID,
-        Kind::Text => pg_sys::TEXTOID,
-        Kind::Time => pg_sys::TIMESTAMPTZOID,
-        Kind::Bytes => pg_sys::BYTEAOID,
-        Kind::Decimal => pg_sys::NUMERICOID,
-    }
-}
-
 impl BulkInsert {
     /// Opens `table` (found by the pinned search path of pg_rating's writers) for inserting rows
-    /// of `columns`; an internal error if a column is missing or of another type.
+    /// of `columns`; an internal error if a column is missing (a value of another type than its
+    /// column's is one when pushed).
     pub fn open(table: &str, columns: &[Column]) -> Self {
         let name = CString::new(table).unwrap_or_else(|e| internal(e));
         // SAFETY: catalog lookups and the executor's own setup for inserting into a relation,
@@ -98,20 +87,17 @@ impl BulkInsert {
             let natts = (*desc).natts as usize;
             let attrs = (*desc).attrs.as_slice(natts);
             let not_null = attrs.iter().map(|a| a.attnotnull).collect();
-            let positions = columns
+            let columns = columns
                 .iter()
-                .map(|(column, kind)| {
+                .map(|&column| {
                     let found = attrs.iter().position(|a| {
                         !a.attisdropped
                             && std::ffi::CStr::from_ptr(a.attname.data.as_ptr()).to_bytes()
-                                == column.as_bytes()
+                                == column.0.as_bytes()
                     });
-                    match found {
-                        Some(i) if attrs[i].atttypid == type_of(*kind) => i,
-                        _ => internal(format!(
-                            "{table} has no column {column} of the written type"
-                        )),
-                    }
+                    let i = found
+                        .unwrap_or_else(|| internal(format!("{table} has no column {}", column.0)));
+                    (column, i, attrs[i].atttypid)
                 })
                 .collect();
             let estate = pg_sys::CreateExecutorState();
@@ -125,7 +111,7 @@ impl BulkInsert {
                 rri,
                 slots: Vec::new(),
                 used: 0,
-                positions,
+                columns,
                 not_null,
                 natts,
                 values: PgMemoryContexts::new("pg_rating bulk insert"),
@@ -136,7 +122,7 @@ impl BulkInsert {
 
     /// Buffers a row: one value per column, in the columns' order.
     pub fn push(&mut self, row: Vec<Value>) {
-        if row.len() != self.positions.len() {
+        if row.len() != self.columns.len() {
             internal("a row without a value for each column");
         }
         if self.used == self.slots.len() {
@@ -154,18 +140,19 @@ impl BulkInsert {
             let values = std::slice::from_raw_parts_mut((*slot).tts_values, self.natts);
             let nulls = std::slice::from_raw_parts_mut((*slot).tts_isnull, self.natts);
             nulls.fill(true);
-            let positions = &self.positions;
+            let columns = &self.columns;
             self.values.switch_to(|_| {
-                for (value, &i) in row.into_iter().zip(positions) {
-                    let datum = match value {
-                        Value::Float(x) => x.into_datum(),
-                        Value::Int(x) => x.into_datum(),
-                        Value::Text(x) => x.into_datum(),
-                        Value::Time(x) => x.into_datum(),
-                        Value::Bytes(x) => x.into_datum(),
-                    };
-                    if let Some(d) = datum {
-                        values[i] = d;
+                for (value, &((name, kind), i, type_oid)) in row.into_iter().zip(columns) {
+                    // the value checked against its column's kind, then against the table
+                    let arg = value.into_arg(kind, name);
+                    if arg.oid() != type_oid {
+                        internal(format!(
+                            "column {name}: a value of type {} for a column of type {type_oid}",
+                            arg.oid()
+                        ));
+                    }
+                    if let Some(d) = arg.datum() {
+                        values[i] = d.sans_lifetime();
                         nulls[i] = false;
                     }
                 }

@@ -284,34 +284,31 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
         .collect();
     locks.sort_unstable();
     store.lock_scopes(&locks);
-    // The games of each scope, and the players whose standings an append starts from.
+    // The games and players of each scope, and the players whose standings an append starts from.
     let mut work = Vec::new();
     let mut wanted: Vec<(i32, &str, String)> = Vec::new();
     for (c, by) in changes.iter().zip(&scopes) {
+        let rules = rules_of(c.ledger);
         for (scope, (olds, news)) in by {
             let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
             games.sort_by(|a, b| a.key.cmp(&b.key));
+            let who = players(&games);
             if olds.is_empty() {
-                wanted.extend(
-                    players(&games)
-                        .into_iter()
-                        .map(|p| (c.ledger.id, *scope, p)),
-                );
+                wanted.extend(who.iter().map(|p| (c.ledger.id, *scope, p.clone())));
             }
-            work.push((c, *scope, olds, games));
+            work.push((c, rules, *scope, olds, games, who));
         }
     }
     let mut current = store.standings_of(&wanted);
     let mut written = 0;
-    for (c, scope, olds, games) in work {
+    for (c, rules, scope, olds, games, who) in work {
         let (ledger, att) = (c.ledger, c.att);
-        let rules = rules_of(ledger);
         if olds.is_empty() {
-            let mine: HashMap<String, (Standing, LedgerKey)> = players(&games)
-                .into_iter()
+            let mine: HashMap<String, (Standing, LedgerKey)> = who
+                .iter()
                 .filter_map(|p| {
                     let found = current.remove(&(ledger.id, scope.to_owned(), p.clone()))?;
-                    Some((p, found))
+                    Some((p.clone(), found))
                 })
                 .collect();
             let latest: HashMap<String, LedgerKey> = mine
@@ -321,14 +318,7 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
             if appendable(&latest, &games) {
                 let mut standings: HashMap<String, Standing> =
                     mine.into_iter().map(|(p, (s, _))| (p, s)).collect();
-                seed_newcomers(
-                    store,
-                    ledger,
-                    &rules,
-                    scope,
-                    &mut standings,
-                    &players(&games),
-                );
+                seed_newcomers(store, ledger, &rules, scope, &mut standings, &who);
                 let seasons = store.seasons(ledger.id, scope);
                 let entries =
                     replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
@@ -339,7 +329,7 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
                     entries,
                     &standings,
                     latest,
-                    players(&games),
+                    who,
                     Writes::Batched,
                 );
                 continue;
@@ -522,7 +512,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
                     &games,
                 ),
             );
-            let n = write_replay(
+            written += write_replay(
                 store,
                 att,
                 scope,
@@ -531,8 +521,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
                 HashMap::new(),
                 players,
                 Writes::Cleared,
-            );
-            written += n as i64;
+            ) as i64;
         }
         return written;
     }
@@ -560,7 +549,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         let seasons = store.seasons(ledger.id, &scope);
         let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
         let affected = players(&games);
-        let n = write_replay(
+        written += write_replay(
             store,
             att,
             &scope,
@@ -569,8 +558,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             HashMap::new(),
             affected,
             Writes::Cleared,
-        );
-        written += n as i64;
+        ) as i64;
     }
     written
 }
@@ -1129,10 +1117,10 @@ trigger_function!(
 crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
 
 /// AFTER INSERT, UPDATE, DELETE or TRUNCATE of a games table with ledgers attached, per statement
-/// (the triggers ledger_attach creates, one set per table): every ledger of the table, in the
-/// order of their ids (so concurrent writers take the scope locks in one order), its appended
-/// games written for all of them at once. A trigger of 0.3-0.6 (one set per ledger) names its
-/// ledger as its argument and keeps only that one.
+/// (the triggers ledger_attach creates, one set per table): every ledger of the table, the
+/// participants tables' ones first, by id, then the two-player ones together ([`apply_changes`]),
+/// so that concurrent writers take the scope locks in one order. A trigger of 0.3-0.6 (one set per
+/// ledger) names its ledger as its argument and keeps only that one.
 #[pg_guard]
 #[unsafe(no_mangle)]
 pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(

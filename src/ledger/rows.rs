@@ -1,6 +1,7 @@
-//! Rows of a derived table written by one statement, their columns named once. A statement's
-//! games write two rows per ledger and table: they go as VALUES with one parameter per value, whose
-//! plan starts fast; a replay writes thousands: they go as one array per column, unnested.
+//! Rows of a derived table written by SQL statements, their columns named once: the standings
+//! upserts (inserts of new rows go below SQL, `crate::bulk_insert`). A statement's games write two
+//! rows per ledger: they go as VALUES with one parameter per value, whose plan starts fast; a
+//! replay writes thousands: they go as one array per column, unnested.
 
 use std::sync::OnceLock;
 

@@ -407,7 +407,6 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         );
     }
 
-    /// The schema pg_rating is installed in.
     /// Whether `table` has a trigger of that name.
     pub fn has_trigger(&mut self, table: pg_sys::Oid, name: &str) -> bool {
         let rows = self.run(
@@ -417,6 +416,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         !rows.is_empty()
     }
 
+    /// The schema pg_rating is installed in.
     pub fn extension_schema(&mut self) -> String {
         let rows = self.run(
             "SELECT n.nspname::text AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
@@ -545,15 +545,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         out
     }
 
-    /// Waits for, then holds until commit, the lock of one scope of a ledger (a new scope's row
-    /// is created). Under REPEATABLE READ a writer whose snapshot missed another writer's commit
-    /// fails here with 40001.
+    /// [`Self::lock_scopes`] of one scope.
     pub fn lock_scope(&mut self, ledger: i32, scope: &str) {
-        self.run(
-            "INSERT INTO ledger_scopes AS s (ledger_id, scope) VALUES ($1, $2)
-             ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1",
-            &[ledger.into(), scope.into()],
-        );
+        self.lock_scopes(&[(ledger, scope)]);
     }
 
     /// Each player's standing after the player's latest entry before `from`.
