@@ -3,7 +3,8 @@
 #   bench/ledgers.sh [games] [batch]      (defaults 20000 and 100000)
 # 1. `games` games inserted one statement each into a plain `matches` table (bigint ids, three
 #    indexes), once without a ledger and once with an Elo and a Glicko-2 ledger attached: games/s
-#    per block and the cost ratio (with / without);
+#    per block and the cost ratio (with / without); beside them the floor of that ratio: the
+#    rows the two ledgers must write per game, written by plain SQL with no trigger (ledgers/floor.sql);
 # 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
 #    table without one;
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
@@ -27,10 +28,11 @@ flock -u 9
 
 ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
-for db in plain ledgers batch; do
+for db in plain ledgers batch floor; do
     psql -X -q -d postgres -c "CREATE DATABASE $db"
     psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql
 done
+psql -X -q -v ON_ERROR_STOP=1 -d floor -f bench/ledgers/floor.sql
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
 INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
 INSERT INTO ledgers (name, rating_system, starting_rating, rating_period) VALUES ('glicko', 'glicko2', 1500, '7 days');
@@ -39,19 +41,26 @@ SELECT ledger_attach('glicko', 'matches', 'id', 'played_at', 'white', 'black', '
 SQL
 
 echo "1. $games games, one INSERT each, without and with an Elo and a Glicko-2 ledger"
-printf '%-14s %12s %12s %8s\n' games plain/s ledgers/s ratio
-total_plain=0 total_ledgers=0
+echo "   (floor: the game and the four entries and four standings the ledgers keep, by plain SQL)"
+printf '%-14s %12s %12s %12s %8s %8s\n' games plain/s floor/s ledgers/s ratio floor
+total_plain=0 total_ledgers=0 total_floor=0
 for ((i = 0; i < blocks; i++)); do
     a=$((i * block + 1)) b=$(((i + 1) * block))
     tp=$(ms plain "CALL bench_insert($a, $b)")
+    tf=$(ms floor "CALL floor_insert($a, $b)")
     tl=$(ms ledgers "CALL bench_insert($a, $b)")
-    printf '%-14s %12s %12s %7.1fx\n' "$a-$b" "$(rate $block "$tp")" "$(rate $block "$tl")" \
-        "$(awk -v a="$tl" -v b="$tp" 'BEGIN { print a / b }')"
+    printf '%-14s %12s %12s %12s %7.1fx %7.1fx\n' "$a-$b" "$(rate $block "$tp")" "$(rate $block "$tf")" \
+        "$(rate $block "$tl")" "$(awk -v a="$tl" -v b="$tp" 'BEGIN { print a / b }')" \
+        "$(awk -v a="$tf" -v b="$tp" 'BEGIN { print a / b }')"
     total_plain=$(awk -v a="$total_plain" -v b="$tp" 'BEGIN { print a + b }')
+    total_floor=$(awk -v a="$total_floor" -v b="$tf" 'BEGIN { print a + b }')
     total_ledgers=$(awk -v a="$total_ledgers" -v b="$tl" 'BEGIN { print a + b }')
 done
 echo "cost per game with the two ledgers / without: $(awk -v a="$total_ledgers" -v b="$total_plain" 'BEGIN { printf "%.1f", a / b }')x" \
      "($(rate "$games" "$total_ledgers") vs $(rate "$games" "$total_plain") games/s)"
+echo "floor (their rows by plain SQL, no trigger) / without: $(awk -v a="$total_floor" -v b="$total_plain" 'BEGIN { printf "%.1f", a / b }')x" \
+     "($(rate "$games" "$total_floor") games/s); the ledgers / the floor:" \
+     "$(awk -v a="$total_ledgers" -v b="$total_floor" 'BEGIN { printf "%.1f", a / b }')x"
 
 echo
 echo "2. one INSERT of $batch games in date order, Elo ledger"

@@ -4,6 +4,12 @@
 //! with the values, inserts them a batch at a time (`heap_multi_insert` through the table's access
 //! method) and then each row's index entries, which check the unique keys as an INSERT does.
 //!
+//! Rows going into a scope that the same transaction emptied under the scope's lock (a rebuild)
+//! skip the unique check ([`BulkInsert::open_emptied`]): each new key equals a row just deleted,
+//! which the check would fetch from the heap one by one (three quarters of a 1M-game rebuild).
+//! The replay makes each key once (its keys strictly increase, a player once per game), and
+//! `LedgerStore::write_entries` checks that again before writing.
+//!
 //! Only for pg_rating's own derived tables, which have no defaults, checks, foreign keys or row
 //! triggers to honour (their statement trigger refuses writes by anyone but pg_rating, and this
 //! is pg_rating). A table that has been given a row trigger or a check of its own is refused
@@ -36,6 +42,9 @@ pub struct BulkInsert {
     /// Holds the values of the buffered rows; reset after each batch.
     values: PgMemoryContexts,
     command: pg_sys::CommandId,
+    /// Index entries added without the unique check (see the module's comment).
+    unchecked: bool,
+    econtext: *mut pg_sys::ExprContext,
 }
 
 /// 55000 when the table has row triggers, transition tables, checks or generated columns: an
@@ -68,11 +77,104 @@ unsafe fn refuse_what_it_cannot_honour(rel: pg_sys::Relation, table: &str) {
     }
 }
 
+/// Whether the relation's indexes can take entries from [`insert_index_entries_unchecked`]:
+/// ready, and none backing an exclusion constraint (whose check is not a unique check). Their
+/// predicates are prepared here, as the executor prepares them for an INSERT.
+///
+/// # Safety
+/// `rri` has its indices open; `estate` is the executor state they belong to.
+unsafe fn uncheckable_indexes(
+    rri: *mut pg_sys::ResultRelInfo,
+    estate: *mut pg_sys::EState,
+) -> bool {
+    // SAFETY: ExecOpenIndices filled ri_NumIndices entries of both arrays.
+    unsafe {
+        let n = (*rri).ri_NumIndices as usize;
+        if n == 0 {
+            return true;
+        }
+        let infos = std::slice::from_raw_parts((*rri).ri_IndexRelationInfo, n);
+        let uncheckable = infos
+            .iter()
+            .all(|&info| (*info).ii_ExclusionOps.is_null() && (*info).ii_ReadyForInserts);
+        if uncheckable {
+            for &info in infos {
+                if !(*info).ii_Predicate.is_null() && (*info).ii_PredicateState.is_null() {
+                    (*info).ii_PredicateState =
+                        pg_sys::ExecPrepareQual((*info).ii_Predicate, estate);
+                }
+            }
+        }
+        uncheckable
+    }
+}
+
+/// A stored row's entries in each index (those whose predicate it meets), without the unique
+/// check.
+///
+/// # Safety
+/// `slot` holds a row of `rel` just inserted (its tuple id set); `rri` has its indices open and
+/// [`uncheckable_indexes`] prepared them; `econtext` is `estate`'s per-tuple context.
+unsafe fn insert_index_entries_unchecked(
+    rri: *mut pg_sys::ResultRelInfo,
+    rel: pg_sys::Relation,
+    estate: *mut pg_sys::EState,
+    econtext: *mut pg_sys::ExprContext,
+    slot: *mut pg_sys::TupleTableSlot,
+) {
+    const MAX_KEYS: usize = pg_sys::INDEX_MAX_KEYS as usize;
+    // SAFETY: as the function's contract says; predicates and expressions are evaluated on the
+    // slot in the per-tuple context (FormIndexDatum fills arrays of INDEX_MAX_KEYS).
+    unsafe {
+        let n = (*rri).ri_NumIndices as usize;
+        if n == 0 {
+            return;
+        }
+        (*econtext).ecxt_scantuple = slot;
+        let indexes = std::slice::from_raw_parts((*rri).ri_IndexRelationDescs, n);
+        let infos = std::slice::from_raw_parts((*rri).ri_IndexRelationInfo, n);
+        let mut values = [pg_sys::Datum::from(0usize); MAX_KEYS];
+        let mut nulls = [false; MAX_KEYS];
+        for (&index, &info) in indexes.iter().zip(infos) {
+            if index.is_null() {
+                continue;
+            }
+            let predicate = (*info).ii_PredicateState;
+            if !predicate.is_null() && !pg_sys::ExecQual(predicate, econtext) {
+                continue;
+            }
+            pg_sys::FormIndexDatum(info, slot, estate, values.as_mut_ptr(), nulls.as_mut_ptr());
+            pg_sys::index_insert(
+                index,
+                values.as_mut_ptr(),
+                nulls.as_mut_ptr(),
+                &mut (*slot).tts_tid,
+                rel,
+                pg_sys::IndexUniqueCheck::UNIQUE_CHECK_NO,
+                false,
+                info,
+            );
+        }
+    }
+}
+
 impl BulkInsert {
     /// Opens `table` (found by the pinned search path of pg_rating's writers) for inserting rows
     /// of `columns`; an internal error if a column is missing (a value of another type than its
     /// column's is one when pushed).
     pub fn open(table: &str, columns: &[Column]) -> Self {
+        Self::opened(table, columns, false)
+    }
+
+    /// [`Self::open`] for rows whose keys the caller has made unique, going where this transaction
+    /// deleted every row they could clash with, under a lock every writer of those rows takes:
+    /// their index entries skip the unique check. A table with an index the plain path must
+    /// evaluate (an expression, a predicate, an exclusion constraint) gets the checked path.
+    pub fn open_emptied(table: &str, columns: &[Column]) -> Self {
+        Self::opened(table, columns, true)
+    }
+
+    fn opened(table: &str, columns: &[Column], emptied: bool) -> Self {
         let name = CString::new(table).unwrap_or_else(|e| internal(e));
         // SAFETY: catalog lookups and the executor's own setup for inserting into a relation,
         // as COPY FROM does; everything is released by finish(), or by the transaction's abort.
@@ -105,6 +207,9 @@ impl BulkInsert {
                 as *mut pg_sys::ResultRelInfo;
             pg_sys::InitResultRelInfo(rri, rel, 1, std::ptr::null_mut(), 0);
             pg_sys::ExecOpenIndices(rri, false);
+            let unchecked = emptied && uncheckable_indexes(rri, estate);
+            // the context index predicates and expressions are evaluated in
+            let econtext = pg_sys::MakePerTupleExprContext(estate);
             BulkInsert {
                 rel,
                 estate,
@@ -116,6 +221,8 @@ impl BulkInsert {
                 natts,
                 values: PgMemoryContexts::new("pg_rating bulk insert"),
                 command: pg_sys::GetCurrentCommandId(true),
+                unchecked,
+                econtext,
             }
         }
     }
@@ -191,19 +298,26 @@ impl BulkInsert {
                 std::ptr::null_mut(),
             );
             for &slot in &self.slots[..self.used] {
-                pg_sys::ExecInsertIndexTuples(
-                    self.rri,
-                    slot,
-                    self.estate,
-                    false,
-                    false,
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                );
-                let tuple_context = (*self.estate).es_per_tuple_exprcontext;
-                if !tuple_context.is_null() {
-                    pg_sys::MemoryContextReset((*tuple_context).ecxt_per_tuple_memory);
+                if self.unchecked {
+                    insert_index_entries_unchecked(
+                        self.rri,
+                        self.rel,
+                        self.estate,
+                        self.econtext,
+                        slot,
+                    );
+                } else {
+                    pg_sys::ExecInsertIndexTuples(
+                        self.rri,
+                        slot,
+                        self.estate,
+                        false,
+                        false,
+                        std::ptr::null_mut(),
+                        std::ptr::null_mut(),
+                    );
                 }
+                pg_sys::MemoryContextReset((*self.econtext).ecxt_per_tuple_memory);
             }
             for &slot in &self.slots[..self.used] {
                 pg_sys::ExecClearTuple(slot);

@@ -16,4 +16,5 @@ mod robustness_tests;
 pub mod svg;
 #[cfg(test)]
 mod test_rng;
+pub mod text_order;
 pub mod tournament;

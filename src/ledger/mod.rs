@@ -56,6 +56,18 @@ fn rated(rows: &[GameRow]) -> impl Iterator<Item = &GameRow> {
     rows.iter().filter(|g| g.outcome.is_some())
 }
 
+/// [`ledger_game`] of a row no longer needed.
+fn into_ledger_game(g: GameRow) -> LedgerGame {
+    LedgerGame {
+        key: g.key,
+        white: g.white.unwrap_or_default(),
+        black: g.black.unwrap_or_default(),
+        outcome: g
+            .outcome
+            .unwrap_or_else(|| internal("an unrated game in a replay")),
+    }
+}
+
 fn ledger_game(g: &GameRow) -> LedgerGame {
     LedgerGame {
         key: g.key.clone(),
@@ -76,10 +88,10 @@ fn seed_newcomers(
     standings: &mut HashMap<String, Standing>,
     players: &BTreeSet<String>,
 ) {
-    let newcomers: Vec<String> = players
+    let newcomers: Vec<&str> = players
         .iter()
         .filter(|p| !standings.contains_key(*p))
-        .cloned()
+        .map(String::as_str)
         .collect();
     if newcomers.is_empty() {
         return;
@@ -93,9 +105,18 @@ fn seed_newcomers(
 }
 
 fn players(games: &[LedgerGame]) -> BTreeSet<String> {
-    games
-        .iter()
-        .flat_map(|g| [g.white.clone(), g.black.clone()])
+    sorted_set(
+        games
+            .iter()
+            .flat_map(|g| [g.white.as_str(), g.black.as_str()]),
+    )
+}
+
+/// The texts as a set, made from their byte order (a million players in a rebuild).
+fn sorted_set<'a>(texts: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
+    pg_rating_core::text_order::sorted_unique(texts)
+        .into_iter()
+        .map(str::to_owned)
         .collect()
 }
 
@@ -151,9 +172,14 @@ fn write_replay(
     writes: Writes,
 ) -> usize {
     let written = entries.len();
-    for e in &entries {
-        last.insert(e.player.clone(), e.key.clone());
+    // each player's last entry: the first seen from the end (one clone per player)
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for e in entries.iter().rev() {
+        if seen.insert(e.player.as_str()) {
+            last.insert(e.player.clone(), e.key.clone());
+        }
     }
+    drop(seen);
     let ledger = att.ledger_id;
     store.insert_entries(
         ledger,
@@ -373,10 +399,11 @@ fn multi_games(rows: &[&ParticipantRow]) -> Vec<MultiGame> {
 }
 
 fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {
-    games
-        .iter()
-        .flat_map(|g| g.places.iter().map(|(p, _)| p.clone()))
-        .collect()
+    sorted_set(
+        games
+            .iter()
+            .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str())),
+    )
 }
 
 /// [`replay_from`] for a participants table.
@@ -483,20 +510,53 @@ fn apply_multi_changes(
     written
 }
 
+/// Reads a ledger's rows with `read` once every scope they name is locked and emptied: the
+/// scopes the ledger has are locked and emptied first; a scope that appears in the rows besides
+/// is locked, and if a writer made it meanwhile, emptied, and the rows are read again.
+fn read_locked<T>(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: i32,
+    mut read: impl FnMut(&mut LedgerStore<'_, '_>) -> Vec<T>,
+    scope_of: impl Fn(&T) -> Option<&str>,
+) -> Vec<T> {
+    let mut locked = store.lock_all_scopes(ledger);
+    store.clear(ledger);
+    loop {
+        let rows = read(store);
+        let new: BTreeSet<&str> = rows
+            .iter()
+            .filter_map(&scope_of)
+            .filter(|s| !locked.contains(*s))
+            .collect();
+        if new.is_empty() {
+            return rows;
+        }
+        let new: Vec<&str> = new.into_iter().collect();
+        if !store.lock_new_scopes(ledger, &new) {
+            return rows;
+        }
+        store.clear_scopes(ledger, &new);
+        locked.extend(new.iter().map(|s| s.to_string()));
+    }
+}
+
 /// Replays a ledger from scratch. Returns the number of entries written.
 fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
-    store.lock_all_scopes(ledger.id);
-    store.clear(ledger.id);
     if let Some(m) = &att.multiplayer {
-        let rows = store.read_participants(att, &att.all_rows_query(), &[]);
+        let query = att.all_rows_query();
+        let rows = read_locked(
+            store,
+            ledger.id,
+            |store| store.read_participants(att, &query, &[]),
+            |r| Some(r.scope.as_str()),
+        );
         let mut by_scope: BTreeMap<&str, Vec<&ParticipantRow>> = BTreeMap::new();
         for r in &rows {
             by_scope.entry(r.scope.as_str()).or_default().push(r);
         }
         let mut written = 0;
         for (scope, rows) in by_scope {
-            store.lock_scope(ledger.id, scope);
             let games = multi_games(&rows);
             let mut standings = HashMap::new();
             let players = multi_players(&games);
@@ -525,30 +585,30 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         }
         return written;
     }
-    let rows = store.read_games(att, &att.all_rows_query(), &[]);
+    let query = att.all_rows_query();
+    let rows = read_locked(
+        store,
+        ledger.id,
+        |store| store.read_games(att, &query, &[]),
+        |g| g.outcome.is_some().then_some(g.scope.as_str()),
+    );
     let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-    for g in rated(&rows) {
-        by_scope
-            .entry(g.scope.clone())
-            .or_default()
-            .push(ledger_game(g));
+    for g in rows.into_iter().filter(|g| g.outcome.is_some()) {
+        match by_scope.get_mut(&g.scope) {
+            Some(games) => games.push(into_ledger_game(g)),
+            None => {
+                by_scope.insert(g.scope.clone(), vec![into_ledger_game(g)]);
+            }
+        }
     }
     let mut written = 0;
     for (scope, mut games) in by_scope {
-        store.lock_scope(ledger.id, &scope);
         games.sort_by(|a, b| a.key.cmp(&b.key));
         let mut standings = HashMap::new();
-        seed_newcomers(
-            store,
-            ledger,
-            &rules,
-            &scope,
-            &mut standings,
-            &players(&games),
-        );
+        let affected = players(&games);
+        seed_newcomers(store, ledger, &rules, &scope, &mut standings, &affected);
         let seasons = store.seasons(ledger.id, &scope);
         let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
-        let affected = players(&games);
         written += write_replay(
             store,
             att,

@@ -3,9 +3,11 @@
 
 A `matches` table (bigint ids, two leagues) carries an Elo ledger scoped by league and a Glicko-2
 ledger over all games. Random inserts (many backdated), result corrections, re-datings, player
-changes and deletes run first from one session, then from four concurrent sessions. After each
-phase both ledgers must equal their rebuild from scratch (ledger_rebuild), and the Elo ledger's
-standings must equal an independent replay of the Elo rule written here in Python (the oracle).
+changes and deletes run first from one session, then from four concurrent sessions, then from four
+sessions bringing new leagues while two others rebuild the ledgers over and over (a rebuild takes the
+locks of the scopes it finds, and of those that appear meanwhile, and writes them without the unique
+check). After each phase both ledgers must equal their rebuild from scratch (ledger_rebuild), and the
+Elo ledger's standings must equal an independent replay of the Elo rule written here in Python.
 """
 import os
 import random
@@ -25,13 +27,13 @@ def psql(sql):
     return out.stdout
 
 
-def operation(rng, known_ids):
+def operation(rng, known_ids, leagues):
     kind = rng.choices(["insert", "score", "date", "player", "delete"], [6, 2, 2, 1, 1])[0]
     if kind == "insert" or not known_ids:
         w, b = rng.sample(range(1, PLAYERS + 1), 2)
         return (f"INSERT INTO matches (played_at, white, black, score, league) VALUES "
                 f"(timestamptz '2025-01-01' + interval '{rng.randrange(500)} hours', {w}, {b}, "
-                f"{rng.choice(['0', '0.5', '1'])}, '{rng.choice(['east', 'west'])}') RETURNING id")
+                f"{rng.choice(['0', '0.5', '1'])}, '{rng.choice(leagues)}') RETURNING id")
     gid = rng.choice(known_ids)
     if kind == "score":
         return f"UPDATE matches SET score = {rng.choice(['0', '0.5', '1'])} WHERE id = {gid} RETURNING id"
@@ -44,11 +46,11 @@ def operation(rng, known_ids):
     return f"DELETE FROM matches WHERE id = {gid} RETURNING id"
 
 
-def run_session(seed, count):
+def run_session(seed, count, leagues=("east", "west")):
     rng = random.Random(seed)
     ids = [int(x) for x in psql("SELECT id FROM matches").split()]
     for _ in range(count):
-        sql = operation(rng, ids)
+        sql = operation(rng, ids, leagues)
         out = psql(sql).split()
         if sql.startswith("INSERT"):
             ids += [int(x) for x in out]
@@ -122,6 +124,20 @@ check("one session, 300 changes")
 with ThreadPoolExecutor(4) as pool:
     list(pool.map(lambda i: run_session(SEED + 1 + i, 80), range(4)))
 check("four concurrent sessions, 320 more changes")
+
+
+def run_rebuilds(ledger, count):
+    for _ in range(count):
+        psql(f"SELECT ledger_rebuild('{ledger}')")
+
+
+with ThreadPoolExecutor(6) as pool:
+    work = [pool.submit(run_session, SEED + 10 + i, 60, [f"league {j}" for j in range(i, i + 3)])
+            for i in range(4)]
+    work += [pool.submit(run_rebuilds, ledger, 15) for ledger in ("elo by league", "glicko")]
+    for w in work:
+        w.result()
+check("four sessions bringing new leagues, 240 more changes, 30 rebuilds meanwhile")
 
 # Multiplayer: a participants table with an Elo ledger (pairwise rule) and a Glicko-2 ledger
 # (period rule); random games of three to five players, placements corrected, players removed,
