@@ -5,7 +5,8 @@
 # indexes), `games` games in date order: the first half pairs new players (1, 2), (3, 4), ... so
 # that the ledger has `games` players, the second half pairs players at random.
 # 1. the games loaded by INSERT ... SELECT in blocks of 100,000 (one statement each): games/s;
-# 2. ledger_rebuild of the whole ledger;
+# 2. ledger_rebuild of the whole ledger, unchanged (its rows kept) and after a change of K (every
+#    row rewritten);
 # 3. reads, each the median of runs 2-6 in one session: a leaderboard page (first, and the 100th of 50 rows), a
 #    player's rank, a rating as of a date, a player's history.
 set -euo pipefail
@@ -60,9 +61,12 @@ entries=$(psql -X -At -d scale -c "SELECT count(*) FROM ledger_entries")
 echo "the ledger: $players players, $entries history rows"
 
 echo
-echo "2. ledger_rebuild('elo') of $games games"
+echo "2. ledger_rebuild('elo') of $games games: the history unchanged (rows kept), then after a change of K"
+echo "   (every row rewritten)"
 t=$(ms "SELECT ledger_rebuild('elo')")
-echo "$(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
+echo "unchanged: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
+t=$(ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
+echo "after a change of K: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
 psql -X -q -d scale -c "VACUUM ANALYZE"
 
 echo

@@ -110,13 +110,25 @@ impl Value {
     /// The value as one parameter of a column of `kind`; an internal error when it is of another
     /// type.
     pub fn into_arg(self, kind: Kind, column: &str) -> DatumWithOid<'static> {
+        match self.for_column(kind, column) {
+            Value::Float(x) => x.into(),
+            Value::Int(x) => x.into(),
+            Value::Text(x) => x.into(),
+            Value::Time(x) => x.into(),
+            Value::Bytes(x) => x.into(),
+        }
+    }
+
+    /// The value as a column of `kind` takes it (a decimal as its text, which SQL casts exactly);
+    /// an internal error when it is of another type. The one rule of which value fits which kind.
+    fn for_column(self, kind: Kind, column: &str) -> Value {
         match (kind, self) {
-            (Kind::Float, Value::Float(x)) => x.into(),
-            (Kind::Int, Value::Int(x)) => x.into(),
-            (Kind::Text, Value::Text(x)) => x.into(),
-            (Kind::Time, Value::Time(x)) => x.into(),
-            (Kind::Bytes, Value::Bytes(x)) => x.into(),
-            (Kind::Decimal, Value::Float(x)) => x.map(|d| d.to_string()).into(),
+            (Kind::Float, v @ Value::Float(_))
+            | (Kind::Int, v @ Value::Int(_))
+            | (Kind::Text, v @ Value::Text(_))
+            | (Kind::Time, v @ Value::Time(_))
+            | (Kind::Bytes, v @ Value::Bytes(_)) => v,
+            (Kind::Decimal, Value::Float(x)) => Value::Text(x.map(|d| d.to_string())),
             _ => wrong_type(column),
         }
     }
@@ -156,14 +168,15 @@ impl Array {
         }
     }
 
+    /// Adds a value of the array's column (of `kind`: [`Value::for_column`] checks it).
     fn push(&mut self, kind: Kind, value: Value, column: &str) {
-        match (self, kind, value) {
-            (Array::Float(a), _, Value::Float(x)) => a.push(x),
-            (Array::Int(a), _, Value::Int(x)) => a.push(x),
-            (Array::Text(a), Kind::Text, Value::Text(x)) => a.push(x),
-            (Array::Text(a), Kind::Decimal, Value::Float(x)) => a.push(x.map(|d| d.to_string())),
-            (Array::Time(a), _, Value::Time(x)) => a.push(x),
-            (Array::Bytes(a), _, Value::Bytes(x)) => a.push(x),
+        match (self, value.for_column(kind, column)) {
+            (Array::Float(a), Value::Float(x)) => a.push(x),
+            (Array::Int(a), Value::Int(x)) => a.push(x),
+            (Array::Text(a), Value::Text(x)) => a.push(x),
+            (Array::Time(a), Value::Time(x)) => a.push(x),
+            (Array::Bytes(a), Value::Bytes(x)) => a.push(x),
+            // an array made for another kind than the one given
             _ => wrong_type(column),
         }
     }

@@ -5,6 +5,7 @@
 
 mod accounts;
 mod bulk_insert;
+mod bulk_replace;
 mod chess;
 mod columns;
 mod error;

@@ -510,17 +510,16 @@ fn apply_multi_changes(
     written
 }
 
-/// Reads a ledger's rows with `read` once every scope they name is locked and emptied: the
-/// scopes the ledger has are locked and emptied first; a scope that appears in the rows besides
-/// is locked, and if a writer made it meanwhile, emptied, and the rows are read again.
+/// Reads a ledger's rows with `read` once every scope they name is locked; returns them with the
+/// locked scopes (the ledger's, and those the rows name). A scope that appears in the rows besides
+/// is locked, and if a writer made it meanwhile, its rows are removed and the rows read again.
 fn read_locked<T>(
     store: &mut LedgerStore<'_, '_>,
     ledger: i32,
     mut read: impl FnMut(&mut LedgerStore<'_, '_>) -> Vec<T>,
     scope_of: impl Fn(&T) -> Option<&str>,
-) -> Vec<T> {
+) -> (Vec<T>, BTreeSet<String>) {
     let mut locked = store.lock_all_scopes(ledger);
-    store.clear(ledger);
     loop {
         let rows = read(store);
         let new: BTreeSet<&str> = rows
@@ -528,24 +527,26 @@ fn read_locked<T>(
             .filter_map(&scope_of)
             .filter(|s| !locked.contains(*s))
             .collect();
-        if new.is_empty() {
-            return rows;
-        }
         let new: Vec<&str> = new.into_iter().collect();
-        if !store.lock_new_scopes(ledger, &new) {
-            return rows;
+        let made_meanwhile = !new.is_empty() && store.lock_new_scopes(ledger, &new);
+        if made_meanwhile {
+            store.clear_scopes(ledger, &new);
         }
-        store.clear_scopes(ledger, &new);
         locked.extend(new.iter().map(|s| s.to_string()));
+        if !made_meanwhile {
+            return (rows, locked);
+        }
     }
 }
 
-/// Replays a ledger from scratch. Returns the number of entries written.
+/// Replays a ledger from scratch; the rows already equal to the replay's stay. Returns the
+/// number of entries of the replay.
 fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
-    if let Some(m) = &att.multiplayer {
+    let mut written = 0;
+    let locked = if let Some(m) = &att.multiplayer {
         let query = att.all_rows_query();
-        let rows = read_locked(
+        let (rows, locked) = read_locked(
             store,
             ledger.id,
             |store| store.read_participants(att, &query, &[]),
@@ -555,7 +556,6 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         for r in &rows {
             by_scope.entry(r.scope.as_str()).or_default().push(r);
         }
-        let mut written = 0;
         for (scope, rows) in by_scope {
             let games = multi_games(&rows);
             let mut standings = HashMap::new();
@@ -580,46 +580,48 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
                 &standings,
                 HashMap::new(),
                 players,
-                Writes::Cleared,
+                Writes::Rebuilt,
             ) as i64;
         }
-        return written;
-    }
-    let query = att.all_rows_query();
-    let rows = read_locked(
-        store,
-        ledger.id,
-        |store| store.read_games(att, &query, &[]),
-        |g| g.outcome.is_some().then_some(g.scope.as_str()),
-    );
-    let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-    for g in rows.into_iter().filter(|g| g.outcome.is_some()) {
-        match by_scope.get_mut(&g.scope) {
-            Some(games) => games.push(into_ledger_game(g)),
-            None => {
-                by_scope.insert(g.scope.clone(), vec![into_ledger_game(g)]);
+        locked
+    } else {
+        let query = att.all_rows_query();
+        let (rows, locked) = read_locked(
+            store,
+            ledger.id,
+            |store| store.read_games(att, &query, &[]),
+            |g| g.outcome.is_some().then_some(g.scope.as_str()),
+        );
+        let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
+        for g in rows.into_iter().filter(|g| g.outcome.is_some()) {
+            match by_scope.get_mut(&g.scope) {
+                Some(games) => games.push(into_ledger_game(g)),
+                None => {
+                    by_scope.insert(g.scope.clone(), vec![into_ledger_game(g)]);
+                }
             }
         }
-    }
-    let mut written = 0;
-    for (scope, mut games) in by_scope {
-        games.sort_by(|a, b| a.key.cmp(&b.key));
-        let mut standings = HashMap::new();
-        let affected = players(&games);
-        seed_newcomers(store, ledger, &rules, &scope, &mut standings, &affected);
-        let seasons = store.seasons(ledger.id, &scope);
-        let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
-        written += write_replay(
-            store,
-            att,
-            &scope,
-            entries,
-            &standings,
-            HashMap::new(),
-            affected,
-            Writes::Cleared,
-        ) as i64;
-    }
+        for (scope, mut games) in by_scope {
+            games.sort_by(|a, b| a.key.cmp(&b.key));
+            let mut standings = HashMap::new();
+            let affected = players(&games);
+            seed_newcomers(store, ledger, &rules, &scope, &mut standings, &affected);
+            let seasons = store.seasons(ledger.id, &scope);
+            let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
+            written += write_replay(
+                store,
+                att,
+                &scope,
+                entries,
+                &standings,
+                HashMap::new(),
+                affected,
+                Writes::Rebuilt,
+            ) as i64;
+        }
+        locked
+    };
+    store.replace_rebuilt(ledger.id, &locked);
     written
 }
 

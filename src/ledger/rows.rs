@@ -15,8 +15,8 @@ const MAX_VALUES_ROWS: usize = 8;
 /// `work_mem` (then in a temporary file); a replay of a million games writes in pieces this size.
 const MAX_STATEMENT_ROWS: usize = 5_000;
 
-/// A statement that writes rows of `columns` into `table`. With `conflict` (the columns of a
-/// unique key), a row whose key exists replaces it.
+/// A statement that writes rows of `columns` into `table`: a row whose key (`conflict`, the
+/// columns of a unique key) exists replaces it.
 pub struct RowWriter {
     table: &'static str,
     columns: &'static [Column],
@@ -45,9 +45,6 @@ impl RowWriter {
     }
 
     fn tail(&self) -> String {
-        if self.conflict.is_empty() {
-            return String::new();
-        }
         let sets: Vec<String> = self
             .columns
             .iter()

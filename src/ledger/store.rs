@@ -14,6 +14,7 @@ use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRo
 use super::internal;
 use super::rows::RowWriter;
 use crate::bulk_insert::BulkInsert;
+use crate::bulk_replace::replace_ledger_rows;
 use crate::columns::{Column, Kind, Value};
 use crate::error::raise;
 use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
@@ -152,6 +153,8 @@ impl Drop for AsOwner {
 pub struct LedgerStore<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
     batch: Batch,
+    /// The rows of a rebuild ([`Writes::Rebuilt`]).
+    rebuilt: Batch,
 }
 
 impl<'c, 'conn> LedgerStore<'c, 'conn> {
@@ -159,6 +162,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         LedgerStore {
             client,
             batch: Batch::default(),
+            rebuilt: Batch::default(),
         }
     }
 
@@ -770,38 +774,20 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 entry,
             }
         });
-        if writes == Writes::Batched {
-            self.batch.entries.extend(rows);
-            return;
+        match writes {
+            Writes::Batched => self.batch.entries.extend(rows),
+            Writes::Rebuilt => self.rebuilt.entries.extend(rows),
+            Writes::Now => Self::write_entries(rows.collect()),
         }
-        Self::write_entries(rows.collect(), writes == Writes::Cleared);
     }
 
-    /// In the order of the table's key: each index page is visited once, not once per game. Into
-    /// an emptied scope ([`Writes::Cleared`]) without the index's unique check, after checking
-    /// here that each player's entries have increasing keys.
-    fn write_entries(rows: Vec<EntryRow>, emptied: bool) {
+    /// In the order of the table's key: each index page is visited once, not once per game.
+    fn write_entries(rows: Vec<EntryRow>) {
         if rows.is_empty() {
             return;
         }
-        let rows: Vec<EntryRow> = in_key_order(rows).collect();
-        let mut insert = if emptied {
-            for pair in rows.windows(2) {
-                let (a, b) = (&pair[0], &pair[1]);
-                if (a.ledger, &a.scope, &a.entry.player) == (b.ledger, &b.scope, &b.entry.player)
-                    && a.entry.key >= b.entry.key
-                {
-                    internal(format!(
-                        "two entries of player {} in the wrong order at game {}",
-                        b.entry.player, b.game
-                    ));
-                }
-            }
-            BulkInsert::open_emptied("ledger_entries", &ENTRY_COLUMNS)
-        } else {
-            BulkInsert::open("ledger_entries", &ENTRY_COLUMNS)
-        };
-        for row in rows {
+        let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
+        for row in in_key_order(rows) {
             insert.push(row.values());
         }
         insert.finish();
@@ -817,7 +803,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         without_games: Vec<String>,
         writes: Writes,
     ) {
-        if !without_games.is_empty() {
+        // (a rebuild's replacement removes the rows of players it has no row for)
+        if !without_games.is_empty() && writes != Writes::Rebuilt {
             self.run(
                 "DELETE FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
                 &[ledger.into(), scope.into(), without_games.into()],
@@ -830,19 +817,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             standing,
             key,
         });
-        if writes == Writes::Batched {
-            self.batch.standings.extend(rows);
-            return;
-        }
-        if writes == Writes::Cleared {
-            // nothing to replace: inserted as the entries are (one row per player, made so by
-            // the map the rows come from)
-            let mut insert = BulkInsert::open_emptied("ledger_standings", &STANDINGS_COLUMNS);
-            for row in rows {
-                insert.push(row.values());
-            }
-            insert.finish();
-            return;
+        match writes {
+            Writes::Batched => return self.batch.standings.extend(rows),
+            Writes::Rebuilt => return self.rebuilt.standings.extend(rows),
+            Writes::Now => {}
         }
         STANDINGS.write(
             rows,
@@ -853,10 +831,42 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         );
     }
 
+    /// Makes a rebuilt ledger's rows of `scopes` (locked) those of the replays written with
+    /// [`Writes::Rebuilt`]: rows already equal stay, the others are replaced
+    /// ([`crate::bulk_replace`]).
+    pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
+        let rebuilt = std::mem::take(&mut self.rebuilt);
+        let entries: Vec<Vec<Value>> = in_key_order(rebuilt.entries)
+            .map(EntryRow::values)
+            .collect();
+        let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
+        let mut standings = rebuilt.standings;
+        standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
+        let standings = standings.into_iter().map(StandingRow::values).collect();
+        let s = replace_ledger_rows(
+            "ledger_standings",
+            &STANDINGS_COLUMNS,
+            3,
+            ledger,
+            scopes,
+            standings,
+        );
+        pgrx::debug1!(
+            "ledger {ledger} rebuilt: entries {} kept, {} deleted, {} inserted; standings {} kept, \
+             {} deleted, {} inserted",
+            e.kept,
+            e.deleted,
+            e.inserted,
+            s.kept,
+            s.deleted,
+            s.inserted
+        );
+    }
+
     /// Writes the batched rows: one statement per table for every ledger and scope.
     pub fn flush(&mut self) {
         let mut batch = std::mem::take(&mut self.batch);
-        Self::write_entries(batch.entries, false);
+        Self::write_entries(batch.entries);
         batch.standings.sort_unstable_by(|a, b| {
             (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
         });
@@ -976,8 +986,8 @@ fn in_key_order(rows: Vec<EntryRow>) -> impl Iterator<Item = EntryRow> {
 pub enum Writes {
     /// Now; each standing replaces the player's.
     Now,
-    /// Now, into a scope whose standings a rebuild deleted: inserted without the conflict search.
-    Cleared,
+    /// By [`LedgerStore::replace_rebuilt`], which replaces a rebuilt ledger's rows by them.
+    Rebuilt,
     /// By [`LedgerStore::flush`], with the rows of the statement's other ledgers and scopes: a
     /// game appended to several ledgers of its table costs one statement per table.
     Batched,

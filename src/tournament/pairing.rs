@@ -46,7 +46,7 @@ fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Op
 /// d), each player turned into a pairing number by `number` (an error message for an unknown
 /// one): 22004 for a NULL, 22023 for an odd count, an unknown player or a player paired with
 /// themselves.
-fn forbidden_pairs_of<T: std::fmt::Display>(
+fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
     listed: Vec<Option<T>>,
     number: impl Fn(&T) -> Result<PlayerNo, String>,
 ) -> Vec<(PlayerNo, PlayerNo)> {
@@ -71,7 +71,7 @@ fn forbidden_pairs_of<T: std::fmt::Display>(
     players
         .chunks(2)
         .map(|pair| {
-            if pair[0].to_string() == pair[1].to_string() {
+            if pair[0] == pair[1] {
                 invalid(format!(
                     "forbidden_pairs: {} is paired with themselves",
                     pair[0]

@@ -1,0 +1,349 @@
+//! A ledger's derived rows replaced by those of a rebuild, below SQL: the rows already equal to
+//! the rebuild's stay as they are, the others are deleted and the missing ones inserted. A rebuild
+//! that changes nothing (a check, a repair of a few rows) writes nothing: deleting and inserting
+//! two million equal rows cost three quarters of a 1M-game rebuild and left as many dead rows.
+//! When much has changed (a new K), every row is deleted and the rebuild's inserted anew into the
+//! emptied scopes ([`BulkInsert::open_emptied`]).
+//!
+//! For pg_rating's tables keyed by (ledger_id, scope, ...): the first columns given are the
+//! table's primary key, led by the ledger and the scope. Only rows of the scopes named are
+//! touched; the caller holds their locks, which every writer of their rows takes first.
+
+use std::collections::{BTreeSet, HashMap};
+use std::ffi::CString;
+
+use pgrx::pg_sys;
+use pgrx::PgMemoryContexts;
+
+use crate::bulk_insert::BulkInsert;
+use crate::columns::{Column, Kind, Value};
+use crate::error::internal;
+
+/// A part of a row's key: as the rebuild has it, or as the table stores it.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum KeyPart<'a> {
+    None,
+    Int(i32),
+    Text(&'a [u8]),
+    Time(i64),
+}
+
+/// The most key columns a table may have here (ledger_entries: five).
+const MAX_KEY: usize = 5;
+type Key<'a> = [KeyPart<'a>; MAX_KEY];
+
+/// The key of a row: its first `key` values.
+fn key_of(row: &[Value], key: usize, ledger: i32, columns: usize) -> Key<'_> {
+    if row.len() != columns {
+        internal("a row without a value for each column");
+    }
+    let mut k = [KeyPart::None; MAX_KEY];
+    for (part, value) in k.iter_mut().zip(&row[..key]) {
+        *part = key_part(value);
+    }
+    if k[0] != KeyPart::Int(ledger) {
+        internal("a row of another ledger");
+    }
+    k
+}
+
+fn key_part(value: &Value) -> KeyPart<'_> {
+    match value {
+        Value::Int(Some(i)) => KeyPart::Int(*i),
+        Value::Text(Some(t)) => KeyPart::Text(t.as_bytes()),
+        Value::Time(t) => KeyPart::Time(t.into_inner()),
+        _ => internal("a key of a derived row is NULL or not an int, text or time"),
+    }
+}
+
+/// What a replacement did.
+pub struct Replaced {
+    pub kept: usize,
+    pub deleted: usize,
+    pub inserted: usize,
+}
+
+/// A stored value as the table holds it: the datum of one attribute of a scanned row.
+struct Stored {
+    datum: pg_sys::Datum,
+    null: bool,
+}
+
+impl Stored {
+    /// The bytes of a text or bytea (detoasted into the current memory context).
+    ///
+    /// # Safety
+    /// The datum is a varlena of the scanned row, which lives until the next row.
+    unsafe fn bytes<'a>(&self) -> &'a [u8] {
+        // SAFETY: as the function's contract says.
+        unsafe {
+            let v = pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr());
+            std::slice::from_raw_parts(
+                pgrx::varlena::vardata_any(v) as *const u8,
+                pgrx::varlena::varsize_any_exhdr(v),
+            )
+        }
+    }
+
+    /// # Safety
+    /// As [`Stored::bytes`]; `kind` is the attribute's kind.
+    unsafe fn key_part<'a>(&self, kind: Kind) -> KeyPart<'a> {
+        if self.null {
+            return KeyPart::None;
+        }
+        match kind {
+            Kind::Int => KeyPart::Int(self.datum.value() as i32),
+            // SAFETY: a text of the scanned row.
+            Kind::Text => KeyPart::Text(unsafe { self.bytes() }),
+            Kind::Time => KeyPart::Time(self.datum.value() as i64),
+            _ => internal("a key column of a derived table is not an int, text or time"),
+        }
+    }
+
+    /// Whether the stored value is `value`, bit for bit.
+    ///
+    /// # Safety
+    /// As [`Stored::bytes`]; the attribute is of the value's column.
+    unsafe fn is(&self, value: &Value) -> bool {
+        // SAFETY: the attribute holds a value of the column's kind, checked at open.
+        unsafe {
+            match value {
+                Value::Float(x) => match x {
+                    None => self.null,
+                    Some(x) => !self.null && self.datum.value() as u64 == x.to_bits(),
+                },
+                Value::Int(x) => match x {
+                    None => self.null,
+                    Some(x) => !self.null && self.datum.value() as i32 == *x,
+                },
+                Value::Text(x) => match x {
+                    None => self.null,
+                    Some(x) => !self.null && self.bytes() == x.as_bytes(),
+                },
+                Value::Time(t) => !self.null && self.datum.value() as i64 == t.into_inner(),
+                Value::Bytes(b) => !self.null && self.bytes() == b.as_slice(),
+            }
+        }
+    }
+}
+
+/// Makes the rows of `table` of `ledger` and `scopes` equal to `rows`: one value per column of
+/// `columns`, the first `key` of them the table's primary key (ledger_id and scope first), in key
+/// order (rows of one key would be next to each other). Rows of the ledger's other scopes are left
+/// alone.
+pub fn replace_ledger_rows(
+    table: &str,
+    columns: &[Column],
+    key: usize,
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    rows: Vec<Vec<Value>>,
+) -> Replaced {
+    if !(2..=MAX_KEY).contains(&key) || columns.len() < key {
+        internal("a replacement needs the ledger, the scope and at most five key columns");
+    }
+    // Each key once (what lets an emptied scope take the rows without the unique check): the rows
+    // come with equal keys next to each other.
+    for pair in rows.windows(2) {
+        if key_of(&pair[0], key, ledger, columns.len())
+            == key_of(&pair[1], key, ledger, columns.len())
+        {
+            internal(format!("{table}: two rows of one key in a rebuild"));
+        }
+    }
+    // made at the first stored row: a ledger attached anew has none
+    let mut wanted: Option<HashMap<Key<'_>, usize>> = None;
+    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
+    // (row id of the stored row, index of the rebuild's equal row)
+    let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
+    let mut doomed: Vec<pg_sys::ItemPointerData> = Vec::new();
+    scan_ledger(table, columns, ledger, |tid, stored| {
+        let kinds = columns.iter().map(|c| c.1);
+        let mut k = [KeyPart::None; MAX_KEY];
+        for ((part, s), kind) in k.iter_mut().zip(&stored[..key]).zip(kinds) {
+            // SAFETY: the scanned row's attributes, of these kinds.
+            *part = unsafe { s.key_part(kind) };
+        }
+        let KeyPart::Text(scope) = k[1] else {
+            internal(format!("{table}: a row without a scope"))
+        };
+        if !scope_bytes.contains(scope) {
+            return;
+        }
+        let wanted = wanted.get_or_insert_with(|| {
+            let mut wanted = HashMap::with_capacity(rows.len());
+            for (i, row) in rows.iter().enumerate() {
+                wanted.insert(key_of(row, key, ledger, columns.len()), i);
+            }
+            wanted
+        });
+        match wanted.get(&k) {
+            // SAFETY: as above.
+            Some(&i)
+                if kept[i].is_none()
+                    && rows[i].iter().zip(stored).all(|(v, s)| unsafe { s.is(v) }) =>
+            {
+                kept[i] = Some(tid)
+            }
+            _ => doomed.push(tid),
+        }
+    });
+    drop(wanted);
+    let kept_count = kept.iter().filter(|k| k.is_some()).count();
+    // Much changed (or nothing stored): every row goes, and the rebuild's go into the emptied
+    // scopes.
+    let rewrite = doomed.len() > rows.len() / 4 || kept_count == 0;
+    if rewrite {
+        doomed.extend(kept.iter_mut().filter_map(Option::take));
+    }
+    delete_rows(table, &doomed);
+    let mut insert = if rewrite {
+        BulkInsert::open_emptied(table, columns)
+    } else {
+        BulkInsert::open(table, columns)
+    };
+    let mut inserted = 0;
+    for (row, k) in rows.into_iter().zip(&kept) {
+        if k.is_none() {
+            insert.push(row);
+            inserted += 1;
+        }
+    }
+    insert.finish();
+    Replaced {
+        kept: if rewrite { 0 } else { kept_count },
+        deleted: doomed.len(),
+        inserted,
+    }
+}
+
+/// Deletes rows by their ids (rows of pg_rating's derived tables: no row triggers to run).
+fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
+    if tids.is_empty() {
+        return;
+    }
+    let rel = open_table(table, pg_sys::RowExclusiveLock);
+    // SAFETY: rows of the open table seen by this transaction's snapshot, under the locks of
+    // their scopes; the table is closed keeping its lock until the transaction ends.
+    unsafe {
+        for tid in tids {
+            let mut tid = *tid;
+            pg_sys::simple_heap_delete(rel, &mut tid);
+        }
+        pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+        pg_sys::CommandCounterIncrement();
+    }
+}
+
+fn open_table(table: &str, lock: u32) -> pg_sys::Relation {
+    let name = CString::new(table).unwrap_or_else(|e| internal(e));
+    // SAFETY: a catalog lookup by the pinned search path, then opening the relation.
+    unsafe {
+        let relid = pg_sys::RelnameGetRelid(name.as_ptr());
+        if relid == pg_sys::InvalidOid {
+            internal(format!("no table {table}"));
+        }
+        pg_sys::table_open(relid, lock as pg_sys::LOCKMODE)
+    }
+}
+
+/// Calls `each` with the row id and the values of `columns` of every row of `ledger` that a
+/// snapshot taken now sees (this transaction's own writes included), through the table's
+/// primary key.
+fn scan_ledger(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    mut each: impl FnMut(pg_sys::ItemPointerData, &[Stored]),
+) {
+    let rel = open_table(table, pg_sys::AccessShareLock);
+    let mut per_row = PgMemoryContexts::new("pg_rating replace");
+    // SAFETY: the executor's own way of scanning a table through an index, as a catalog scan
+    // does; everything opened here is closed before the end, or by the transaction's abort.
+    unsafe {
+        let desc = (*rel).rd_att;
+        let natts = (*desc).natts as usize;
+        let attrs = (*desc).attrs.as_slice(natts);
+        let positions: Vec<usize> = columns
+            .iter()
+            .map(|&(name, kind)| {
+                let p = attrs
+                    .iter()
+                    .position(|a| {
+                        !a.attisdropped
+                            && std::ffi::CStr::from_ptr(a.attname.data.as_ptr()).to_bytes()
+                                == name.as_bytes()
+                    })
+                    .unwrap_or_else(|| internal(format!("{table} has no column {name}")));
+                // the types whose datums Stored reads
+                let expected = match kind {
+                    Kind::Float => pg_sys::FLOAT8OID,
+                    Kind::Int => pg_sys::INT4OID,
+                    Kind::Text => pg_sys::TEXTOID,
+                    Kind::Time => pg_sys::TIMESTAMPTZOID,
+                    Kind::Bytes => pg_sys::BYTEAOID,
+                    Kind::Decimal => pg_sys::InvalidOid,
+                };
+                if attrs[p].atttypid != expected {
+                    internal(format!(
+                        "{table}.{name} is not of the type its rows are compared as"
+                    ));
+                }
+                p
+            })
+            .collect();
+        // a row is the rebuild's when all its values are: none may go uncompared
+        if attrs.iter().filter(|a| !a.attisdropped).count() != positions.len() {
+            internal(format!("{table} has columns the rebuild does not write"));
+        }
+        let index_oid = pg_sys::RelationGetPrimaryKeyIndex(rel);
+        if index_oid == pg_sys::InvalidOid {
+            internal(format!("{table} has no primary key"));
+        }
+        let index = pg_sys::index_open(index_oid, pg_sys::AccessShareLock as pg_sys::LOCKMODE);
+        let first_key = *(*(*index).rd_index)
+            .indkey
+            .values
+            .as_slice(1)
+            .first()
+            .unwrap_or(&0);
+        if first_key as usize != positions[0] + 1 {
+            internal(format!(
+                "the primary key of {table} does not begin with its ledger"
+            ));
+        }
+        pg_sys::CommandCounterIncrement();
+        let snapshot = pg_sys::RegisterSnapshot(pg_sys::GetTransactionSnapshot());
+        let mut scan_key: pg_sys::ScanKeyData = std::mem::zeroed();
+        pg_sys::ScanKeyInit(
+            &mut scan_key,
+            1,
+            pg_sys::BTEqualStrategyNumber as u16,
+            pg_sys::Oid::from(pg_sys::F_INT4EQ),
+            pg_sys::Datum::from(ledger),
+        );
+        let scan = pg_sys::index_beginscan(rel, index, snapshot, 1, 0);
+        pg_sys::index_rescan(scan, &mut scan_key, 1, std::ptr::null_mut(), 0);
+        let slot = pg_sys::table_slot_create(rel, std::ptr::null_mut());
+        let mut stored: Vec<Stored> = Vec::with_capacity(columns.len());
+        while pg_sys::index_getnext_slot(scan, pg_sys::ScanDirection::ForwardScanDirection, slot) {
+            pg_sys::slot_getallattrs(slot);
+            let values = std::slice::from_raw_parts((*slot).tts_values, natts);
+            let nulls = std::slice::from_raw_parts((*slot).tts_isnull, natts);
+            stored.clear();
+            stored.extend(positions.iter().map(|&p| Stored {
+                datum: values[p],
+                null: nulls[p],
+            }));
+            let tid = (*slot).tts_tid;
+            per_row.switch_to(|_| each(tid, &stored));
+            per_row.reset();
+            pgrx::check_for_interrupts!();
+        }
+        pg_sys::ExecDropSingleTupleTableSlot(slot);
+        pg_sys::index_endscan(scan);
+        pg_sys::UnregisterSnapshot(snapshot);
+        pg_sys::index_close(index, pg_sys::NoLock as pg_sys::LOCKMODE);
+        pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+    }
+}
