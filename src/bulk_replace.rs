@@ -16,7 +16,7 @@ use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
 
 use crate::bulk_insert::BulkInsert;
-use crate::columns::{Column, Kind, Value};
+use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::internal;
 
 /// A part of a row's key: as the rebuild has it, or as the table stores it.
@@ -32,28 +32,21 @@ enum KeyPart<'a> {
 const MAX_KEY: usize = 5;
 type Key<'a> = [KeyPart<'a>; MAX_KEY];
 
-/// The key of a row: its first `key` values.
-fn key_of(row: &[Value], key: usize, ledger: i32, columns: usize) -> Key<'_> {
-    if row.len() != columns {
-        internal("a row without a value for each column");
-    }
+/// The key of a row: its first `key` cells.
+fn key_of<'a, const N: usize>(cells: &[Cell<'a>; N], key: usize, ledger: i32) -> Key<'a> {
     let mut k = [KeyPart::None; MAX_KEY];
-    for (part, value) in k.iter_mut().zip(&row[..key]) {
-        *part = key_part(value);
+    for (part, cell) in k.iter_mut().zip(&cells[..key]) {
+        *part = match *cell {
+            Cell::Int(Some(i)) => KeyPart::Int(i),
+            Cell::Text(Some(t)) => KeyPart::Text(t.as_bytes()),
+            Cell::Time(t) => KeyPart::Time(t),
+            _ => internal("a key of a derived row is NULL or not an int, text or time"),
+        };
     }
     if k[0] != KeyPart::Int(ledger) {
         internal("a row of another ledger");
     }
     k
-}
-
-fn key_part(value: &Value) -> KeyPart<'_> {
-    match value {
-        Value::Int(Some(i)) => KeyPart::Int(*i),
-        Value::Text(Some(t)) => KeyPart::Text(t.as_bytes()),
-        Value::Time(t) => KeyPart::Time(t.into_inner()),
-        _ => internal("a key of a derived row is NULL or not an int, text or time"),
-    }
 }
 
 /// What a replacement did.
@@ -100,28 +93,20 @@ impl Stored {
         }
     }
 
-    /// Whether the stored value is `value`, bit for bit.
+    /// Whether the stored value is `cell`, bit for bit.
     ///
     /// # Safety
-    /// As [`Stored::bytes`]; the attribute is of the value's column.
-    unsafe fn is(&self, value: &Value) -> bool {
+    /// As [`Stored::bytes`]; the attribute is of the cell's column.
+    unsafe fn is(&self, cell: Cell<'_>) -> bool {
         // SAFETY: the attribute holds a value of the column's kind, checked at open.
         unsafe {
-            match value {
-                Value::Float(x) => match x {
-                    None => self.null,
-                    Some(x) => !self.null && self.datum.value() as u64 == x.to_bits(),
-                },
-                Value::Int(x) => match x {
-                    None => self.null,
-                    Some(x) => !self.null && self.datum.value() as i32 == *x,
-                },
-                Value::Text(x) => match x {
-                    None => self.null,
-                    Some(x) => !self.null && self.bytes() == x.as_bytes(),
-                },
-                Value::Time(t) => !self.null && self.datum.value() as i64 == t.into_inner(),
-                Value::Bytes(b) => !self.null && self.bytes() == b.as_slice(),
+            match cell {
+                Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => self.null,
+                _ if self.null => false,
+                Cell::Float(Some(x)) => self.datum.value() as u64 == x.to_bits(),
+                Cell::Int(Some(x)) => self.datum.value() as i32 == x,
+                Cell::Text(Some(x)) => self.bytes() == x.as_bytes(),
+                Cell::Time(t) => self.datum.value() as i64 == t,
             }
         }
     }
@@ -131,23 +116,21 @@ impl Stored {
 /// `columns`, the first `key` of them the table's primary key (ledger_id and scope first), in key
 /// order (rows of one key would be next to each other). Rows of the ledger's other scopes are left
 /// alone.
-pub fn replace_ledger_rows(
+pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     table: &str,
     columns: &[Column],
     key: usize,
     ledger: i32,
     scopes: &BTreeSet<String>,
-    rows: Vec<Vec<Value>>,
+    rows: Vec<R>,
 ) -> Replaced {
-    if !(2..=MAX_KEY).contains(&key) || columns.len() < key {
-        internal("a replacement needs the ledger, the scope and at most five key columns");
+    if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
+        internal("a replacement needs a cell per column and the ledger, the scope and at most five key columns");
     }
     // Each key once (what lets an emptied scope take the rows without the unique check): the rows
     // come with equal keys next to each other.
     for pair in rows.windows(2) {
-        if key_of(&pair[0], key, ledger, columns.len())
-            == key_of(&pair[1], key, ledger, columns.len())
-        {
+        if key_of(&pair[0].cells(), key, ledger) == key_of(&pair[1].cells(), key, ledger) {
             internal(format!("{table}: two rows of one key in a rebuild"));
         }
     }
@@ -173,7 +156,7 @@ pub fn replace_ledger_rows(
         let wanted = wanted.get_or_insert_with(|| {
             let mut wanted = HashMap::with_capacity(rows.len());
             for (i, row) in rows.iter().enumerate() {
-                wanted.insert(key_of(row, key, ledger, columns.len()), i);
+                wanted.insert(key_of(&row.cells(), key, ledger), i);
             }
             wanted
         });
@@ -181,7 +164,11 @@ pub fn replace_ledger_rows(
             // SAFETY: as above.
             Some(&i)
                 if kept[i].is_none()
-                    && rows[i].iter().zip(stored).all(|(v, s)| unsafe { s.is(v) }) =>
+                    && rows[i]
+                        .cells()
+                        .into_iter()
+                        .zip(stored)
+                        .all(|(c, s)| unsafe { s.is(c) }) =>
             {
                 kept[i] = Some(tid)
             }
@@ -203,9 +190,9 @@ pub fn replace_ledger_rows(
         BulkInsert::open(table, columns)
     };
     let mut inserted = 0;
-    for (row, k) in rows.into_iter().zip(&kept) {
+    for (row, k) in rows.iter().zip(&kept) {
         if k.is_none() {
-            insert.push(row);
+            insert.push(row.values());
             inserted += 1;
         }
     }

@@ -54,6 +54,40 @@ pub fn unnest(columns: &[Column], first: usize) -> String {
     format!("unnest({})", arrays.join(", "))
 }
 
+/// One value of a row, borrowed from where the row is kept: what a row is compared by before it
+/// is written (a rebuild keeps the stored rows equal to its own), and made a [`Value`] to write.
+#[derive(Clone, Copy, Debug)]
+pub enum Cell<'a> {
+    Float(Option<f64>),
+    Int(Option<i32>),
+    Text(Option<&'a str>),
+    /// Microseconds since 2000-01-01 (PostgreSQL's timestamptz).
+    Time(i64),
+}
+
+/// A row that lends its values as cells, in the order of its table's columns.
+pub trait Cells<const N: usize> {
+    fn cells(&self) -> [Cell<'_>; N];
+
+    /// The values to write (texts copied).
+    fn values(&self) -> Vec<Value> {
+        self.cells().into_iter().map(Value::from).collect()
+    }
+}
+
+impl From<Cell<'_>> for Value {
+    fn from(cell: Cell<'_>) -> Self {
+        match cell {
+            Cell::Float(x) => Value::Float(x),
+            Cell::Int(x) => Value::Int(x),
+            Cell::Text(x) => Value::Text(x.map(str::to_owned)),
+            Cell::Time(t) => Value::Time(
+                TimestampWithTimeZone::try_from(t).unwrap_or_else(|e| internal(format!("{e:?}"))),
+            ),
+        }
+    }
+}
+
 /// One value of a row.
 #[derive(Clone, Debug)]
 pub enum Value {

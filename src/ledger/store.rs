@@ -15,7 +15,7 @@ use super::internal;
 use super::rows::RowWriter;
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
-use crate::columns::{Column, Kind, Value};
+use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::raise;
 use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
 
@@ -824,7 +824,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
         STANDINGS.write(
             rows,
-            |r| r.values(),
+            |r| Cells::values(&r),
             |sql, args| {
                 run(self.client, sql, args);
             },
@@ -836,13 +836,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// ([`crate::bulk_replace`]).
     pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
         let rebuilt = std::mem::take(&mut self.rebuilt);
-        let entries: Vec<Vec<Value>> = in_key_order(rebuilt.entries)
-            .map(EntryRow::values)
-            .collect();
+        let entries: Vec<EntryRow> = in_key_order(rebuilt.entries).collect();
         let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
         let mut standings = rebuilt.standings;
         standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
-        let standings = standings.into_iter().map(StandingRow::values).collect();
         let s = replace_ledger_rows(
             "ledger_standings",
             &STANDINGS_COLUMNS,
@@ -872,7 +869,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         });
         STANDINGS.write(
             batch.standings,
-            |r| r.values(),
+            |r| Cells::values(&r),
             |sql, args| {
                 run(self.client, sql, args);
             },
@@ -1007,25 +1004,24 @@ struct EntryRow {
     entry: Entry,
 }
 
-impl EntryRow {
-    fn values(self) -> Vec<Value> {
-        let e = self.entry;
-        let mut row = vec![
-            Value::from(self.ledger),
-            Value::from(self.scope),
-            Value::from(e.player),
-            Value::from(timestamp(e.key.at)),
-            Value::from(e.key.id),
-            Value::from(self.game),
-            Value::from(e.opponent),
-            Value::from(e.score),
-            Value::from(e.expected),
-            Value::from(e.before.state.rating),
-            Value::from(e.before.state.rd),
-            Value::from(e.before.state.volatility),
+impl Cells<24> for EntryRow {
+    fn cells(&self) -> [Cell<'_>; 24] {
+        let e = &self.entry;
+        let head = [
+            Cell::Int(Some(self.ledger)),
+            Cell::Text(Some(&self.scope)),
+            Cell::Text(Some(&e.player)),
+            Cell::Time(e.key.at),
+            Cell::Text(Some(&e.key.id)),
+            Cell::Text(Some(&self.game)),
+            Cell::Text(Some(&e.opponent)),
+            Cell::Float(Some(e.score)),
+            Cell::Float(Some(e.expected)),
+            Cell::Float(Some(e.before.state.rating)),
+            Cell::Float(e.before.state.rd),
+            Cell::Float(e.before.state.volatility),
         ];
-        row.extend(standing_values(&e.after));
-        row
+        with_standing_cells(head, &e.after)
     }
 }
 
@@ -1037,17 +1033,16 @@ struct StandingRow {
     key: LedgerKey,
 }
 
-impl StandingRow {
-    fn values(self) -> Vec<Value> {
-        let mut row = vec![
-            Value::from(self.ledger),
-            Value::from(self.scope),
-            Value::from(self.player),
-            Value::from(timestamp(self.key.at)),
-            Value::from(self.key.id),
+impl Cells<17> for StandingRow {
+    fn cells(&self) -> [Cell<'_>; 17] {
+        let head = [
+            Cell::Int(Some(self.ledger)),
+            Cell::Text(Some(&self.scope)),
+            Cell::Text(Some(&self.player)),
+            Cell::Time(self.key.at),
+            Cell::Text(Some(&self.key.id)),
         ];
-        row.extend(standing_values(&self.standing));
-        row
+        with_standing_cells(head, &self.standing)
     }
 }
 
@@ -1067,21 +1062,29 @@ const STANDING_COLUMNS: [Column; 12] = [
     ("score_sum", Kind::Float),
 ];
 
-fn standing_values(s: &Standing) -> [Value; 12] {
-    [
-        Value::from(s.state.rating),
-        Value::from(s.state.rd),
-        Value::from(s.state.volatility),
-        Value::from(s.games),
-        Value::from(s.wins),
-        Value::from(s.draws),
-        Value::from(s.losses),
-        Value::from(s.peak),
-        Value::from(s.streak),
-        Value::from(s.best_streak),
-        Value::from(s.opponents_sum),
-        Value::from(s.score_sum),
-    ]
+/// A row's first cells followed by those of a standing, in the order of [`STANDING_COLUMNS`].
+fn with_standing_cells<'a, const N: usize, const M: usize>(
+    head: [Cell<'a>; N],
+    s: &Standing,
+) -> [Cell<'a>; M] {
+    let tail = [
+        Cell::Float(Some(s.state.rating)),
+        Cell::Float(s.state.rd),
+        Cell::Float(s.state.volatility),
+        Cell::Int(Some(s.games)),
+        Cell::Int(Some(s.wins)),
+        Cell::Int(Some(s.draws)),
+        Cell::Int(Some(s.losses)),
+        Cell::Float(Some(s.peak)),
+        Cell::Int(Some(s.streak)),
+        Cell::Int(Some(s.best_streak)),
+        Cell::Float(Some(s.opponents_sum)),
+        Cell::Float(Some(s.score_sum)),
+    ];
+    if N + tail.len() != M {
+        internal("a row's cells and its columns differ in number");
+    }
+    std::array::from_fn(|i| if i < N { head[i] } else { tail[i - N] })
 }
 
 const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Column; M] {
