@@ -140,6 +140,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     // (row id of the stored row, index of the rebuild's equal row)
     let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
     let mut doomed: Vec<pg_sys::ItemPointerData> = Vec::new();
+    let (mut scanned, mut rewrite) = (0usize, false);
     scan_ledger(table, columns, ledger, |tid, stored| {
         let kinds = columns.iter().map(|c| c.1);
         let mut k = [KeyPart::None; MAX_KEY];
@@ -151,6 +152,16 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             internal(format!("{table}: a row without a scope"))
         };
         if !scope_bytes.contains(scope) {
+            return;
+        }
+        scanned += 1;
+        // Once most of what is seen differs (a new K), every row will be written anew: the rest
+        // need not be compared.
+        if doomed.len() > rows.len() / 4 || (scanned > 10_000 && doomed.len() > scanned / 2) {
+            rewrite = true;
+        }
+        if rewrite {
+            doomed.push(tid);
             return;
         }
         let wanted = wanted.get_or_insert_with(|| {
@@ -179,7 +190,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     let kept_count = kept.iter().filter(|k| k.is_some()).count();
     // Much changed (or nothing stored): every row goes, and the rebuild's go into the emptied
     // scopes.
-    let rewrite = doomed.len() > rows.len() / 4 || kept_count == 0;
+    rewrite |= doomed.len() > rows.len() / 4 || kept_count == 0;
     if rewrite {
         doomed.extend(kept.iter_mut().filter_map(Option::take));
     }
