@@ -15,13 +15,12 @@
 //! is pg_rating). A table that has been given a row trigger or a check of its own is refused
 //! (55000) rather than written past it; a NULL for a NOT NULL column is an internal error.
 
-use std::ffi::CString;
-
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
 
 use crate::columns::{Column, Value};
 use crate::error::{internal, raise};
+use crate::relation;
 
 /// Rows buffered before one multi-insert (COPY buffers as many).
 const BATCH: usize = 1000;
@@ -175,32 +174,18 @@ impl BulkInsert {
     }
 
     fn opened(table: &str, columns: &[Column], emptied: bool) -> Self {
-        let name = CString::new(table).unwrap_or_else(|e| internal(e));
-        // SAFETY: catalog lookups and the executor's own setup for inserting into a relation,
-        // as COPY FROM does; everything is released by finish(), or by the transaction's abort.
+        let rel = relation::open(table, pg_sys::RowExclusiveLock);
+        // SAFETY: the executor's own setup for inserting into a relation, as COPY FROM does;
+        // everything is released by finish(), or by the transaction's abort.
         unsafe {
-            let relid = pg_sys::RelnameGetRelid(name.as_ptr());
-            if relid == pg_sys::InvalidOid {
-                internal(format!("no table {table}"));
-            }
-            let rel = pg_sys::table_open(relid, pg_sys::RowExclusiveLock as pg_sys::LOCKMODE);
-            let desc = (*rel).rd_att;
             refuse_what_it_cannot_honour(rel, table);
-            let natts = (*desc).natts as usize;
-            let attrs = (*desc).attrs.as_slice(natts);
+            let attrs = relation::attributes(rel);
+            let natts = attrs.len();
             let not_null = attrs.iter().map(|a| a.attnotnull).collect();
             let columns = columns
                 .iter()
-                .map(|&column| {
-                    let found = attrs.iter().position(|a| {
-                        !a.attisdropped
-                            && std::ffi::CStr::from_ptr(a.attname.data.as_ptr()).to_bytes()
-                                == column.0.as_bytes()
-                    });
-                    let i = found
-                        .unwrap_or_else(|| internal(format!("{table} has no column {}", column.0)));
-                    (column, i, attrs[i].atttypid)
-                })
+                .zip(relation::positions(table, attrs, columns))
+                .map(|(&column, i)| (column, i, attrs[i].atttypid))
                 .collect();
             let estate = pg_sys::CreateExecutorState();
             let rri = pg_sys::palloc0(std::mem::size_of::<pg_sys::ResultRelInfo>())

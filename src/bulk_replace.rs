@@ -10,7 +10,6 @@
 //! touched; the caller holds their locks, which every writer of their rows takes first.
 
 use std::collections::{BTreeSet, HashMap};
-use std::ffi::CString;
 
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
@@ -18,6 +17,7 @@ use pgrx::PgMemoryContexts;
 use crate::bulk_insert::BulkInsert;
 use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::internal;
+use crate::relation;
 
 /// A part of a row's key: as the rebuild has it, or as the table stores it.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -220,7 +220,7 @@ fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
     if tids.is_empty() {
         return;
     }
-    let rel = open_table(table, pg_sys::RowExclusiveLock);
+    let rel = relation::open(table, pg_sys::RowExclusiveLock);
     // SAFETY: rows of the open table seen by this transaction's snapshot, under the locks of
     // their scopes; the table is closed keeping its lock until the transaction ends.
     unsafe {
@@ -233,18 +233,6 @@ fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
     }
 }
 
-fn open_table(table: &str, lock: u32) -> pg_sys::Relation {
-    let name = CString::new(table).unwrap_or_else(|e| internal(e));
-    // SAFETY: a catalog lookup by the pinned search path, then opening the relation.
-    unsafe {
-        let relid = pg_sys::RelnameGetRelid(name.as_ptr());
-        if relid == pg_sys::InvalidOid {
-            internal(format!("no table {table}"));
-        }
-        pg_sys::table_open(relid, lock as pg_sys::LOCKMODE)
-    }
-}
-
 /// Calls `each` with the row id and the values of `columns` of every row of `ledger` that a
 /// snapshot taken now sees (this transaction's own writes included), through the table's
 /// primary key.
@@ -254,42 +242,30 @@ fn scan_ledger(
     ledger: i32,
     mut each: impl FnMut(pg_sys::ItemPointerData, &[Stored]),
 ) {
-    let rel = open_table(table, pg_sys::AccessShareLock);
+    let rel = relation::open(table, pg_sys::AccessShareLock);
     let mut per_row = PgMemoryContexts::new("pg_rating replace");
     // SAFETY: the executor's own way of scanning a table through an index, as a catalog scan
     // does; everything opened here is closed before the end, or by the transaction's abort.
     unsafe {
-        let desc = (*rel).rd_att;
-        let natts = (*desc).natts as usize;
-        let attrs = (*desc).attrs.as_slice(natts);
-        let positions: Vec<usize> = columns
-            .iter()
-            .map(|&(name, kind)| {
-                let p = attrs
-                    .iter()
-                    .position(|a| {
-                        !a.attisdropped
-                            && std::ffi::CStr::from_ptr(a.attname.data.as_ptr()).to_bytes()
-                                == name.as_bytes()
-                    })
-                    .unwrap_or_else(|| internal(format!("{table} has no column {name}")));
-                // the types whose datums Stored reads
-                let expected = match kind {
-                    Kind::Float => pg_sys::FLOAT8OID,
-                    Kind::Int => pg_sys::INT4OID,
-                    Kind::Text => pg_sys::TEXTOID,
-                    Kind::Time => pg_sys::TIMESTAMPTZOID,
-                    Kind::Bytes => pg_sys::BYTEAOID,
-                    Kind::Decimal => pg_sys::InvalidOid,
-                };
-                if attrs[p].atttypid != expected {
-                    internal(format!(
-                        "{table}.{name} is not of the type its rows are compared as"
-                    ));
-                }
-                p
-            })
-            .collect();
+        let attrs = relation::attributes(rel);
+        let natts = attrs.len();
+        let positions = relation::positions(table, attrs, columns);
+        for (&(name, kind), &p) in columns.iter().zip(&positions) {
+            // the types whose datums Stored reads
+            let expected = match kind {
+                Kind::Float => pg_sys::FLOAT8OID,
+                Kind::Int => pg_sys::INT4OID,
+                Kind::Text => pg_sys::TEXTOID,
+                Kind::Time => pg_sys::TIMESTAMPTZOID,
+                Kind::Bytes => pg_sys::BYTEAOID,
+                Kind::Decimal => pg_sys::InvalidOid,
+            };
+            if attrs[p].atttypid != expected {
+                internal(format!(
+                    "{table}.{name} is not of the type its rows are compared as"
+                ));
+            }
+        }
         // a row is the rebuild's when all its values are: none may go uncompared
         if attrs.iter().filter(|a| !a.attisdropped).count() != positions.len() {
             internal(format!("{table} has columns the rebuild does not write"));
@@ -311,7 +287,13 @@ fn scan_ledger(
             ));
         }
         pg_sys::CommandCounterIncrement();
-        let snapshot = pg_sys::RegisterSnapshot(pg_sys::GetTransactionSnapshot());
+        // As SPI takes a statement's snapshot: a new one under READ COMMITTED (taken after the
+        // scopes' locks), the transaction's under REPEATABLE READ, with this transaction's own
+        // writes up to now either way.
+        pg_sys::PushActiveSnapshot(pg_sys::GetTransactionSnapshot());
+        pg_sys::UpdateActiveSnapshotCommandId();
+        let snapshot = pg_sys::RegisterSnapshot(pg_sys::GetActiveSnapshot());
+        pg_sys::PopActiveSnapshot();
         let mut scan_key: pg_sys::ScanKeyData = std::mem::zeroed();
         pg_sys::ScanKeyInit(
             &mut scan_key,

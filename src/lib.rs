@@ -13,6 +13,7 @@ mod games;
 mod ledger;
 mod ranking;
 mod rating;
+mod relation;
 mod restore;
 mod spi;
 mod tournament;

@@ -381,6 +381,14 @@ SET LOCAL client_min_messages = notice;
 SELECT bt_index_check(i::regclass, true) FROM (VALUES ('ledger_entries_pkey'), ('ledger_standings_pkey'),
     ('ledger_standings_by_rating'), ('regress_standings_by_lower')) v(i);
 COMMIT;
+-- under REPEATABLE READ a rebuild sees what its own transaction wrote before it
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) AS entries_before FROM ledger_history WHERE ledger = 'restored';
+INSERT INTO restored_games VALUES (5000, '2025-03-01', 'ann', 'bob', 1);
+SET LOCAL client_min_messages = debug1;
+SELECT ledger_rebuild('restored') AS entries;
+SET LOCAL client_min_messages = notice;
+COMMIT;
 SELECT count(*) AS duplicate_keys FROM (SELECT FROM ledger_entries
     GROUP BY ledger_id, scope, player, game_date, game_key HAVING count(*) > 1) d;
 SET enable_seqscan = off;

@@ -1,0 +1,56 @@
+//! pg_rating's own tables opened below SQL (by the bulk writers): found by the pinned search path
+//! of pg_rating's functions, their columns found by name.
+
+use std::ffi::{CStr, CString};
+
+use pgrx::pg_sys;
+
+use crate::columns::Column;
+use crate::error::internal;
+
+/// Opens `table` with `lock`, held until the transaction ends; an internal error if there is none.
+pub fn open(table: &str, lock: u32) -> pg_sys::Relation {
+    let name = CString::new(table).unwrap_or_else(|e| internal(e));
+    // SAFETY: a catalog lookup, then opening the relation found.
+    unsafe {
+        let relid = pg_sys::RelnameGetRelid(name.as_ptr());
+        if relid == pg_sys::InvalidOid {
+            internal(format!("no table {table}"));
+        }
+        pg_sys::table_open(relid, lock as pg_sys::LOCKMODE)
+    }
+}
+
+/// The attributes of an open relation.
+///
+/// # Safety
+/// `rel` is open; the slice lives while it is.
+pub unsafe fn attributes<'a>(rel: pg_sys::Relation) -> &'a [pg_sys::FormData_pg_attribute] {
+    // SAFETY: the relation's tuple descriptor has natts attributes.
+    unsafe {
+        let desc = (*rel).rd_att;
+        (*desc).attrs.as_slice((*desc).natts as usize)
+    }
+}
+
+/// The index of each of `columns` among `attrs` (an internal error for a missing one).
+pub fn positions(
+    table: &str,
+    attrs: &[pg_sys::FormData_pg_attribute],
+    columns: &[Column],
+) -> Vec<usize> {
+    columns
+        .iter()
+        .map(|(name, _)| {
+            attrs
+                .iter()
+                .position(|a| {
+                    // SAFETY: attname is a NUL-terminated NameData.
+                    !a.attisdropped
+                        && unsafe { CStr::from_ptr(a.attname.data.as_ptr()) }.to_bytes()
+                            == name.as_bytes()
+                })
+                .unwrap_or_else(|| internal(format!("{table} has no column {name}")))
+        })
+        .collect()
+}
