@@ -187,10 +187,9 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         }
     });
     drop(wanted);
-    let kept_count = kept.iter().filter(|k| k.is_some()).count();
     // Much changed (or nothing stored): every row goes, and the rebuild's go into the emptied
     // scopes.
-    rewrite |= doomed.len() > rows.len() / 4 || kept_count == 0;
+    rewrite |= doomed.len() > rows.len() / 4 || kept.iter().all(Option::is_none);
     if rewrite {
         doomed.extend(kept.iter_mut().filter_map(Option::take));
     }
@@ -209,7 +208,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     }
     insert.finish();
     Replaced {
-        kept: if rewrite { 0 } else { kept_count },
+        kept: kept.iter().filter(|k| k.is_some()).count(),
         deleted: doomed.len(),
         inserted,
     }
@@ -251,16 +250,8 @@ fn scan_ledger(
         let natts = attrs.len();
         let positions = relation::positions(table, attrs, columns);
         for (&(name, kind), &p) in columns.iter().zip(&positions) {
-            // the types whose datums Stored reads
-            let expected = match kind {
-                Kind::Float => pg_sys::FLOAT8OID,
-                Kind::Int => pg_sys::INT4OID,
-                Kind::Text => pg_sys::TEXTOID,
-                Kind::Time => pg_sys::TIMESTAMPTZOID,
-                Kind::Bytes => pg_sys::BYTEAOID,
-                Kind::Decimal => pg_sys::InvalidOid,
-            };
-            if attrs[p].atttypid != expected {
+            // the types whose datums Stored reads (a cell is never a decimal)
+            if kind == Kind::Decimal || attrs[p].atttypid != kind.column_type() {
                 internal(format!(
                     "{table}.{name} is not of the type its rows are compared as"
                 ));

@@ -33,6 +33,19 @@ impl Kind {
             Kind::Decimal => "text[]::numeric[]",
         }
     }
+
+    /// The type of a column of this kind.
+    pub fn column_type(self) -> pgrx::pg_sys::Oid {
+        use pgrx::pg_sys;
+        match self {
+            Kind::Float => pg_sys::FLOAT8OID,
+            Kind::Int => pg_sys::INT4OID,
+            Kind::Text => pg_sys::TEXTOID,
+            Kind::Time => pg_sys::TIMESTAMPTZOID,
+            Kind::Bytes => pg_sys::BYTEAOID,
+            Kind::Decimal => pg_sys::NUMERICOID,
+        }
+    }
 }
 
 /// A column: its name and what it holds.

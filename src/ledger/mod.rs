@@ -56,7 +56,7 @@ fn rated(rows: &[GameRow]) -> impl Iterator<Item = &GameRow> {
     rows.iter().filter(|g| g.outcome.is_some())
 }
 
-/// [`ledger_game`] of a row no longer needed.
+/// The game of a rated row.
 fn into_ledger_game(g: GameRow) -> LedgerGame {
     LedgerGame {
         key: g.key,
@@ -69,14 +69,7 @@ fn into_ledger_game(g: GameRow) -> LedgerGame {
 }
 
 fn ledger_game(g: &GameRow) -> LedgerGame {
-    LedgerGame {
-        key: g.key.clone(),
-        white: g.white.clone().unwrap_or_default(),
-        black: g.black.clone().unwrap_or_default(),
-        outcome: g
-            .outcome
-            .unwrap_or_else(|| internal("an unrated game in a replay")),
-    }
+    into_ledger_game(g.clone())
 }
 
 /// Gives the players of `games` without a standing their seed, where they have one.
@@ -179,7 +172,6 @@ fn write_replay(
             last.insert(e.player.clone(), e.key.clone());
         }
     }
-    drop(seen);
     let ledger = att.ledger_id;
     store.insert_entries(
         ledger,
@@ -528,7 +520,8 @@ fn read_locked<T>(
             .filter(|s| !locked.contains(*s))
             .collect();
         let new: Vec<&str> = new.into_iter().collect();
-        let made_meanwhile = !new.is_empty() && store.lock_new_scopes(ledger, &new);
+        let keys: Vec<(i32, &str)> = new.iter().map(|s| (ledger, *s)).collect();
+        let made_meanwhile = store.lock_scopes(&keys);
         if made_meanwhile {
             store.clear_scopes(ledger, &new);
         }

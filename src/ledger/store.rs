@@ -449,19 +449,6 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .collect()
     }
 
-    /// Locks scopes of a ledger that [`Self::lock_all_scopes`] did not find, making their rows;
-    /// returns whether a writer had made one of them meanwhile.
-    pub fn lock_new_scopes(&mut self, ledger: i32, scopes: &[&str]) -> bool {
-        let rows = self.run(
-            "INSERT INTO ledger_scopes AS s (ledger_id, scope)
-             SELECT $1, x FROM unnest($2::text[]) AS x ORDER BY x COLLATE \"C\"
-             ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1
-             RETURNING (s.xmax <> 0) AS existed",
-            &[ledger.into(), scopes.to_vec().into()],
-        );
-        rows.into_iter().any(|r| get::<bool>(&r, "existed"))
-    }
-
     /// Deletes the entries and standings of some scopes of a ledger.
     pub fn clear_scopes(&mut self, ledger: i32, scopes: &[&str]) {
         for table in ["ledger_entries", "ledger_standings"] {
@@ -521,19 +508,22 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Waits for, then holds until commit, the locks of (ledger, scope) pairs (sorted, without
     /// repeats; a new scope's row is created), taken in their order. Under REPEATABLE READ a writer
-    /// whose snapshot missed another writer's commit fails here with 40001.
-    pub fn lock_scopes(&mut self, scopes: &[(i32, &str)]) {
+    /// whose snapshot missed another writer's commit fails here with 40001. Returns whether one
+    /// of the scopes had its row already (a rebuild learns that a writer made a scope meanwhile).
+    pub fn lock_scopes(&mut self, scopes: &[(i32, &str)]) -> bool {
         if scopes.is_empty() {
-            return;
+            return false;
         }
         let text = shaped(&LOCK_TEXTS, scopes.len(), false, |rows| {
             format!(
                 "INSERT INTO ledger_scopes AS s (ledger_id, scope) {rows}
-                 ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1"
+                 ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1
+                 RETURNING (s.xmax <> 0) AS existed"
             )
         });
         let args = pair_args(scopes.iter().map(|(l, s)| (*l, *s, None)));
-        self.run(text, &args);
+        let rows = self.run(text, &args);
+        rows.into_iter().any(|r| get::<bool>(&r, "existed"))
     }
 
     /// The current standings of those (ledger, scope, player) that have one, with the key of
@@ -756,23 +746,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         game: &dyn Fn(&str) -> String,
         writes: Writes,
     ) {
-        // a game's two entries follow each other: its key's text is made once
-        let mut last_game: Option<(String, String)> = None;
-        let rows = entries.into_iter().map(move |entry| {
-            let game = match &last_game {
-                Some((id, text)) if *id == entry.key.id => text.clone(),
-                _ => {
-                    let text = game(&entry.key.id);
-                    last_game = Some((entry.key.id.clone(), text.clone()));
-                    text
-                }
-            };
-            EntryRow {
-                ledger,
-                scope: scope.to_owned(),
-                game,
-                entry,
-            }
+        let rows = entries.into_iter().map(|entry| EntryRow {
+            ledger,
+            scope: scope.to_owned(),
+            game: game(&entry.key.id),
+            entry,
         });
         match writes {
             Writes::Batched => self.batch.entries.extend(rows),

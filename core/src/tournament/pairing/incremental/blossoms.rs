@@ -141,13 +141,8 @@ impl<const N: usize> IncrementalMatching<N> {
             let endps = self.blossomendps[b].clone();
             let endp_at = |j: isize| endps[j.rem_euclid(len) as usize];
             let entrychild = self.inblossom[self.near(self.labelend[b])];
-            let mut j = childs.iter().position(|&c| c == entrychild).unwrap_or(0) as isize;
-            let (jstep, forward): (isize, bool) = if j & 1 != 0 {
-                j -= len;
-                (1, true)
-            } else {
-                (-1, false)
-            };
+            let i = childs.iter().position(|&c| c == entrychild).unwrap_or(0);
+            let (mut j, jstep, forward) = walk_to_base(i, childs.len());
             let trick = isize::from(!forward);
             // Going backwards around the cycle, the arcs point the other way.
             let oriented = |s: &Self, e: usize| if forward { e } else { s.reverse(e) };
@@ -210,13 +205,7 @@ impl<const N: usize> IncrementalMatching<N> {
         let at = |j: isize| childs[j.rem_euclid(len) as usize];
         let endp_at = |j: isize| endps[j.rem_euclid(len) as usize];
         let i = childs.iter().position(|&c| c == t).unwrap_or(0);
-        let mut j = i as isize;
-        let (jstep, forward): (isize, bool) = if j & 1 != 0 {
-            j -= len;
-            (1, true)
-        } else {
-            (-1, false)
-        };
+        let (mut j, jstep, forward) = walk_to_base(i, childs.len());
         let trick = isize::from(!forward);
         while j != 0 {
             j += jstep;
@@ -280,5 +269,17 @@ impl<const N: usize> IncrementalMatching<N> {
             self.mate[j] = up;
             p = self.reverse(up);
         }
+    }
+}
+
+/// The walk around a blossom's cycle from the child at position `i` to its base (position 0) by
+/// the even-length way: the start (made negative when the walk goes forwards, so that it ends at
+/// 0), the step, and whether it goes forwards.
+fn walk_to_base(i: usize, len: usize) -> (isize, isize, bool) {
+    let (i, len) = (i as isize, len as isize);
+    if i & 1 != 0 {
+        (i - len, 1, true)
+    } else {
+        (i, -1, false)
     }
 }
