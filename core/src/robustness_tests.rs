@@ -71,10 +71,11 @@ use crate::chess::position::{
 };
 use crate::chess::{ChessError, FenField};
 use crate::clock::{Clock, Interval};
+use crate::ledger;
 use crate::ranking::system::{period_from_days, stored};
 use crate::ranking::{
-    appendable, replay, GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem,
-    Record,
+    appendable, newcomer, rate, GameFacts, GameKey, PlayerState, RankingWindow, RatedGame,
+    RatingSystem, Tip,
 };
 use crate::rating::glicko2::{self, Bounds, Period, Rating};
 use crate::rating::{elo, fide, performance, skemino, RatingErrorKind};
@@ -1783,50 +1784,107 @@ fn ranking_replay_with_odd_inputs() {
                 }
             })
             .collect();
-        let before = states.clone();
-        let _c = case("replay", (system, &before, &games));
-        match replay(&system, &mut states, &games) {
+        // each player's tip: the state drawn, as after a game at `at` (a newcomer otherwise)
+        let tips: HashMap<String, Tip> = states
+            .iter()
+            .map(|(p, s)| {
+                let standing = ledger::Standing {
+                    state: *s,
+                    ..newcomer(&system)
+                };
+                let last = GameKey {
+                    played_at: s.last_played.unwrap_or(i64::MIN),
+                    game_id: 0,
+                };
+                (
+                    p.clone(),
+                    Tip {
+                        entry: 1,
+                        standing,
+                        last,
+                    },
+                )
+            })
+            .collect();
+        let _c = case("ranking::rate", (system, &states, &games));
+        let numbered =
+            |tips: &mut HashMap<String, Tip>, games: &[RatedGame<String>], next: &mut i32| {
+                rate(&system, tips, games, |_, _| {
+                    *next += 1;
+                    *next
+                })
+            };
+        let mut after = tips.clone();
+        match numbered(&mut after, &games, &mut 1) {
             Ok(out) => {
-                assert_eq!(out.len(), games.len());
-                for (pair, g) in out.iter().zip(&games) {
-                    check_state(&pair.white);
-                    check_state(&pair.black);
+                assert_eq!(out.len(), 2 * games.len());
+                for (pair, g) in out.chunks(2).zip(&games) {
+                    check_state(&pair[0].state);
+                    check_state(&pair[1].state);
+                    assert_eq!((&pair[0].player, &pair[1].player), (&g.white, &g.black));
                     assert_eq!(
-                        (pair.white.last_played, pair.black.last_played),
+                        (pair[0].state.last_played, pair[1].state.last_played),
                         (Some(g.key.played_at), Some(g.key.played_at))
                     );
                 }
-                // the state left for each player is the one after their last game
+                // the tip left for each player is their last entry, chained to the one before
                 for g in &games {
-                    let last = out
+                    let mine: Vec<_> = out.iter().filter(|e| e.player == g.white).collect();
+                    let last = mine.last().expect("white has an entry");
+                    assert_eq!(after[&g.white].entry, last.id);
+                    assert_eq!(after[&g.white].standing.state, last.state);
+                    let first_previous = tips.get(&g.white).map(|t| t.entry);
+                    assert_eq!(mine[0].previous, first_previous);
+                    for w in mine.windows(2) {
+                        assert_eq!(w[1].previous, Some(w[0].id));
+                    }
+                    // a record counts every game, and the peak is the best rating after one
+                    let s = after[&g.white].standing;
+                    let before_games = tips.get(&g.white).map_or(0, |t| t.standing.games);
+                    assert_eq!(s.games as usize, before_games as usize + mine.len());
+                    assert_eq!(s.wins + s.draws + s.losses, s.games);
+                    let peak = mine
                         .iter()
-                        .zip(&games)
-                        .rev()
-                        .find(|(_, h)| h.white == g.white || h.black == g.white)
-                        .map(|(p, h)| if h.white == g.white { p.white } else { p.black });
-                    assert_eq!(Some(&states[&g.white]), last.as_ref());
+                        .map(|e| e.state.rating)
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!(
+                        s.peak,
+                        peak.max(
+                            tips.get(&g.white)
+                                .map_or(f64::NEG_INFINITY, |t| t.standing.peak)
+                        )
+                    );
                 }
-                // a replay in two parts equals one replay
+                // a history rated in two parts equals one rated at once
                 let cut = rng.below(games.len() + 1);
-                let mut split = before.clone();
-                let mut parts = replay(&system, &mut split, &games[..cut]).unwrap();
-                parts.extend(replay(&system, &mut split, &games[cut..]).unwrap());
+                let (mut split, mut next) = (tips.clone(), 1);
+                let mut parts = numbered(&mut split, &games[..cut], &mut next).unwrap();
+                parts.extend(numbered(&mut split, &games[cut..], &mut next).unwrap());
                 assert_eq!(parts, out);
-                assert_eq!(state_bits(&split), state_bits(&states));
+                let states_of = |tips: &HashMap<String, Tip>| -> HashMap<String, PlayerState> {
+                    tips.iter()
+                        .map(|(p, t)| (p.clone(), t.standing.state))
+                        .collect()
+                };
+                assert_eq!(
+                    state_bits(&states_of(&split)),
+                    state_bits(&states_of(&after))
+                );
+                let entries_of = |tips: &HashMap<String, Tip>| -> Vec<(String, i32, GameKey, i32)> {
+                    let mut v: Vec<_> = tips
+                        .iter()
+                        .map(|(p, t)| (p.clone(), t.entry, t.last, t.standing.games))
+                        .collect();
+                    v.sort_by(|a, b| a.0.cmp(&b.0));
+                    v
+                };
+                assert_eq!(entries_of(&split), entries_of(&after));
                 // `appendable` matches its definition
-                let latest: HashMap<&str, GameKey> = games[..cut]
+                let latest: HashMap<String, GameKey> = games[..cut]
                     .iter()
-                    .flat_map(|g| [(g.white.as_str(), g.key), (g.black.as_str(), g.key)])
+                    .flat_map(|g| [(g.white.clone(), g.key), (g.black.clone(), g.key)])
                     .collect();
-                let rest: Vec<RatedGame<&str>> = games[cut..]
-                    .iter()
-                    .map(|g| RatedGame {
-                        key: g.key,
-                        white: g.white.as_str(),
-                        black: g.black.as_str(),
-                        white_score: g.white_score,
-                    })
-                    .collect();
+                let rest = &games[cut..];
                 // (every player's latest game before the cut precedes their first one after it)
                 let first_new = |p: &str| {
                     let mine = rest.iter().filter(|h| h.white == p || h.black == p);
@@ -1834,21 +1892,9 @@ fn ranking_replay_with_odd_inputs() {
                 };
                 let want = rest
                     .iter()
-                    .flat_map(|g| [g.white, g.black])
+                    .flat_map(|g| [g.white.as_str(), g.black.as_str()])
                     .all(|p| latest.get(p).is_none_or(|&k| Some(k) < first_new(p)));
-                assert_eq!(appendable(&latest, &rest), want);
-                // a player's record counts every game and keeps the highest rating as peak
-                let mut record = Record::default();
-                for (pair, g) in out.iter().zip(&games) {
-                    record.add(g.white_score, pair.white.rating);
-                }
-                assert_eq!(record.games as usize, games.len());
-                assert_eq!(record.wins + record.draws + record.losses, record.games);
-                let peak = out
-                    .iter()
-                    .map(|p| p.white.rating)
-                    .fold(f64::NEG_INFINITY, f64::max);
-                assert_eq!(record.peak, (!out.is_empty()).then_some(peak));
+                assert_eq!(appendable(&latest, rest), want);
             }
             Err(e) => {
                 let _ = e.to_string();

@@ -2,7 +2,7 @@
 //! statements built from them. The table is read as its owner in a security-restricted context
 //! (its filter is the owner's SQL, never run with the extension owner's rights).
 
-use pg_rating_core::ledger::{integer_key, LedgerKey, MultiplayerRule, Outcome};
+use pg_rating_core::ledger::{integer_key, integer_key_id, LedgerKey, MultiplayerRule, Outcome};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 use serde_json::Value;
@@ -256,10 +256,9 @@ impl Attachment {
     /// The column's text of a ledger key (the inverse of [`Attachment::ledger_key_id`]).
     pub fn column_key_text(&self, id: &str) -> String {
         if is_integer(self.key_type) {
-            let n: i128 = id
-                .parse()
-                .unwrap_or_else(|_| crate::ledger::internal(format!("key {id}")));
-            (n - (1i128 << 63)).to_string()
+            integer_key_id(id)
+                .unwrap_or_else(|| crate::ledger::internal(format!("key {id}")))
+                .to_string()
         } else {
             id.to_owned()
         }

@@ -1,13 +1,14 @@
 //! Rankings in the database: the Rust triggers that keep `elo_history` and `ranking_players`
-//! equal to a replay of every ranked game in `(creation_date, id)` order (sql/rankings.sql has
-//! the tables and views). New games that come after their players' latest games are appended;
+//! equal to a replay of every ranked game in `(creation_date, id)` order (the ledgers' replay,
+//! through `pg_rating_core::ranking::rate`; sql/random_chess/05_rankings.sql has the tables and
+//! views). New games that come after their players' latest games are appended;
 //! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
 //! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
 
 mod store;
 mod transition;
 
-use pg_rating_core::ranking::{appendable, replay, GameKey};
+use pg_rating_core::ranking::{appendable, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -26,11 +27,11 @@ fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]
     if counted.is_empty() {
         return;
     }
-    let mut standings = store.current_standings(&counted);
+    let mut tips = store.current_tips(&counted);
     let mut appends = Vec::new();
     for (ranking, games) in counted {
-        let current = standings.remove(&ranking.id).unwrap_or_default();
-        let latest = current.iter().map(|(p, c)| (p.clone(), c.last)).collect();
+        let current = tips.remove(&ranking.id).unwrap_or_default();
+        let latest = current.iter().map(|(p, t)| (p.clone(), t.last)).collect();
         if appendable(&latest, &games) {
             appends.push((ranking, games, current));
         } else {
@@ -176,14 +177,16 @@ trigger_function!(
     ["rankings"]
 );
 
-/// A replay that fails (a rating formula out of its range, a player against themselves) is
-/// reported with the SQLSTATE of the rating engine.
-pub(crate) fn replay_or_raise(
+/// The ranking's history of `games` after the players' `tips` (see
+/// `pg_rating_core::ranking::rate`); a game that cannot be rated (a rating formula out of its
+/// range) is reported with the SQLSTATE of the rating engine.
+pub(crate) fn rate_or_raise(
     ranking: &Ranking,
-    states: &mut std::collections::HashMap<String, pg_rating_core::ranking::PlayerState>,
+    tips: &mut std::collections::HashMap<String, pg_rating_core::ranking::Tip>,
     games: &[pg_rating_core::ranking::RatedGame<String>],
-) -> Vec<pg_rating_core::ranking::RatedPair> {
-    replay(&ranking.system, states, games).unwrap_or_else(|e| {
+    id_of: impl FnMut(&str, GameKey) -> i32,
+) -> Vec<pg_rating_core::ranking::HistoryEntry> {
+    pg_rating_core::ranking::rate(&ranking.system, tips, games, id_of).unwrap_or_else(|e| {
         raise(
             crate::error::code(&e),
             format!("rating games in ranking {}: {e}", ranking.id),

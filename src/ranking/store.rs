@@ -6,9 +6,11 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
+use pg_rating_core::ledger::Standing;
 use pg_rating_core::ranking::system::STORED_DECIMALS;
 use pg_rating_core::ranking::{
-    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, Record, SystemSettings,
+    GameFacts, GameKey, HistoryEntry, PlayerState, RankingWindow, RatedGame, RatingSystem,
+    SystemSettings, Tip,
 };
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
@@ -16,7 +18,7 @@ use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
 
-use super::replay_or_raise;
+use super::rate_or_raise;
 use super::transition::NewGame;
 use crate::error::raise;
 
@@ -63,20 +65,8 @@ impl Ranking {
     }
 }
 
-/// A player's current standing in a ranking (a `ranking_players` row).
-pub struct StoredStanding {
-    pub entry: i32,
-    pub state: PlayerState,
-    pub record: Record,
-    pub last: GameKey,
-}
-
-/// New games of one ranking and the current standings of their players.
-pub type AppendBatch<'r> = (
-    &'r Ranking,
-    Vec<RatedGame<String>>,
-    HashMap<String, StoredStanding>,
-);
+/// New games of one ranking and their players' latest entries (`ranking_players` rows).
+pub type AppendBatch<'r> = (&'r Ranking, Vec<RatedGame<String>>, HashMap<String, Tip>);
 
 /// One row of `elo_history` to write.
 struct Entry {
@@ -86,6 +76,19 @@ struct Entry {
     game: GameKey,
     state: PlayerState,
     previous: Option<i32>,
+}
+
+impl Entry {
+    fn of(ranking: i32, e: HistoryEntry) -> Self {
+        Entry {
+            id: e.id,
+            player: e.player,
+            ranking,
+            game: e.game,
+            state: e.state,
+            previous: e.previous,
+        }
+    }
 }
 
 /// Entries as the column arrays an `unnest` turns back into rows.
@@ -166,14 +169,11 @@ impl Stored {
     }
 }
 
-/// One row of `ranking_players` to write.
+/// One row of `ranking_players` to write: a player's latest entry.
 struct PlayerRow {
     ranking: i32,
     player: String,
-    entry: i32,
-    state: PlayerState,
-    record: Record,
-    last_game: GameKey,
+    tip: Tip,
 }
 
 pub struct Store<'c, 'conn> {
@@ -208,6 +208,41 @@ fn interval(i: Interval) -> CoreInterval {
 
 fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
+}
+
+/// A player's latest entry from a row with its id (`entry`), its state (`rating`, `rd`,
+/// `volatility`), its game (`last_game_date`, `last_game_id`) and the record up to it (`games`,
+/// `wins`, `draws`, `losses`, `peak`).
+fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>, entry: &str, rating: &str, peak: &str) -> Tip {
+    let int = |name: &str| column::<i32>(row, name);
+    let date: TimestampWithTimeZone = column(row, "last_game_date");
+    let last = GameKey {
+        played_at: date.into_inner(),
+        game_id: int("last_game_id"),
+    };
+    let state = PlayerState {
+        rating: column(row, rating),
+        rd: nullable(row, "rd"),
+        volatility: nullable(row, "volatility"),
+        last_played: Some(last.played_at),
+    };
+    Tip {
+        entry: int(entry),
+        standing: Standing {
+            state,
+            games: int("games"),
+            wins: int("wins"),
+            draws: int("draws"),
+            losses: int("losses"),
+            peak: column(row, peak),
+            // (not kept by a ranking)
+            streak: 0,
+            best_streak: 0,
+            opponents_sum: 0.0,
+            score_sum: 0.0,
+        },
+        last,
+    }
 }
 
 /// `INSERT INTO ranking_players (every column) <rows> ON CONFLICT DO UPDATE` every column: the
@@ -301,21 +336,22 @@ fn standings_args(rows: &[PlayerRow]) -> Vec<DatumWithOid<'static>> {
     let players: Vec<String> = rows.iter().map(|r| r.player.clone()).collect();
     let dates: Vec<TimestampWithTimeZone> = rows
         .iter()
-        .map(|r| timestamp(r.last_game.played_at))
+        .map(|r| timestamp(r.tip.last.played_at))
         .collect();
+    let standing = |r: &PlayerRow| r.tip.standing;
     vec![
         ints(&|r| r.ranking).into(),
         players.into(),
-        ints(&|r| r.entry).into(),
-        texts(&|r| Some(numeric_text(r.state.rating))).into(),
-        texts(&|r| r.state.rd.map(numeric_text)).into(),
-        texts(&|r| r.state.volatility.map(numeric_text)).into(),
-        ints(&|r| r.record.games).into(),
-        ints(&|r| r.record.wins).into(),
-        ints(&|r| r.record.draws).into(),
-        ints(&|r| r.record.losses).into(),
-        texts(&|r| Some(numeric_text(r.record.peak.unwrap_or(r.state.rating)))).into(),
-        ints(&|r| r.last_game.game_id).into(),
+        ints(&|r| r.tip.entry).into(),
+        texts(&|r| Some(numeric_text(standing(r).state.rating))).into(),
+        texts(&|r| standing(r).state.rd.map(numeric_text)).into(),
+        texts(&|r| standing(r).state.volatility.map(numeric_text)).into(),
+        ints(&|r| standing(r).games).into(),
+        ints(&|r| standing(r).wins).into(),
+        ints(&|r| standing(r).draws).into(),
+        ints(&|r| standing(r).losses).into(),
+        texts(&|r| Some(numeric_text(standing(r).peak))).into(),
+        ints(&|r| r.tip.last.game_id).into(),
         dates.into(),
     ]
 }
@@ -498,11 +534,12 @@ impl<'c, 'conn> Store<'c, 'conn> {
         rankings
     }
 
-    /// The current standings of the players of each ranking's games, by ranking.
-    pub fn current_standings(
+    /// The latest entries (`ranking_players` rows) of the players of each ranking's games, by
+    /// ranking.
+    pub fn current_tips(
         &mut self,
         games: &[(&Ranking, Vec<RatedGame<String>>)],
-    ) -> HashMap<i32, HashMap<String, StoredStanding>> {
+    ) -> HashMap<i32, HashMap<String, Tip>> {
         let mut keys: Vec<(i32, &str)> = games
             .iter()
             .flat_map(|(r, gs)| {
@@ -526,35 +563,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
                  LIMIT 1) p",
             &[rankings.into(), players.into()],
         );
-        let mut out: HashMap<i32, HashMap<String, StoredStanding>> = HashMap::new();
+        let mut out: HashMap<i32, HashMap<String, Tip>> = HashMap::new();
         for row in rows {
-            let int = |name: &str| column::<i32>(&row, name);
+            let ranking = column::<i32>(&row, "ranking");
             let player: String = column(&row, "player");
-            let last_date: TimestampWithTimeZone = column(&row, "last_game_date");
-            let last = GameKey {
-                played_at: last_date.into_inner(),
-                game_id: int("last_game_id"),
-            };
-            out.entry(int("ranking")).or_default().insert(
-                player,
-                StoredStanding {
-                    entry: int("elo_history_id"),
-                    state: PlayerState {
-                        rating: column(&row, "rating"),
-                        rd: nullable(&row, "rd"),
-                        volatility: nullable(&row, "volatility"),
-                        last_played: Some(last.played_at),
-                    },
-                    record: Record {
-                        games: int("games"),
-                        wins: int("wins"),
-                        draws: int("draws"),
-                        losses: int("losses"),
-                        peak: nullable(&row, "peak_rating"),
-                    },
-                    last,
-                },
-            );
+            out.entry(ranking)
+                .or_default()
+                .insert(player, tip(&row, "elo_history_id", "rating", "peak_rating"));
         }
         out
     }
@@ -575,46 +590,18 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let mut entries = Vec::with_capacity(total);
         let mut players = Vec::new();
         for (ranking, games, current) in batches {
-            let mut states: HashMap<String, PlayerState> =
-                current.iter().map(|(p, s)| (p.clone(), s.state)).collect();
-            let mut tips: HashMap<String, (i32, Record, GameKey)> = current
-                .iter()
-                .map(|(p, s)| (p.clone(), (s.entry, s.record, s.last)))
-                .collect();
-            let rated = replay_or_raise(ranking, &mut states, games);
-            for (game, pair) in games.iter().zip(&rated) {
-                for (player, state, score) in [
-                    (&game.white, pair.white, game.white_score),
-                    (&game.black, pair.black, 1.0 - game.white_score),
-                ] {
-                    let id = ids
-                        .next()
-                        .unwrap_or_else(|| internal("ran out of history ids"));
-                    let tip =
-                        tips.entry(player.clone())
-                            .or_insert((0, Record::default(), game.key));
-                    entries.push(Entry {
-                        id,
-                        player: player.clone(),
-                        ranking: ranking.id,
-                        game: game.key,
-                        state,
-                        previous: (tip.0 != 0).then_some(tip.0),
-                    });
-                    tip.0 = id;
-                    tip.1.add(score, state.rating);
-                    tip.2 = game.key;
-                }
-            }
-            for (player, (entry, record, last_game)) in tips {
-                if current.get(&player).is_none_or(|c| c.entry != entry) {
+            let mut tips = current.clone();
+            let history = rate_or_raise(ranking, &mut tips, games, |_, _| {
+                ids.next()
+                    .unwrap_or_else(|| internal("ran out of history ids"))
+            });
+            entries.extend(history.into_iter().map(|e| Entry::of(ranking.id, e)));
+            for (player, tip) in tips {
+                if current.get(&player).is_none_or(|c| c.entry != tip.entry) {
                     players.push(PlayerRow {
                         ranking: ranking.id,
-                        state: states[&player],
                         player,
-                        entry,
-                        record,
-                        last_game,
+                        tip,
                     });
                 }
             }
@@ -649,24 +636,37 @@ impl<'c, 'conn> Store<'c, 'conn> {
         }
     }
 
-    /// Each player's latest entry in `ranking` before `from`: the state the rebuild starts from.
-    fn states_before(
+    /// Each player's latest entry in `ranking` before `from`, with the record up to it: what
+    /// the rebuild starts from.
+    fn tips_before(
         &mut self,
         ranking: i32,
         from: GameKey,
         players: Vec<&str>,
-    ) -> HashMap<String, (i32, PlayerState)> {
+    ) -> HashMap<String, Tip> {
         let rows = self.query(
-            "SELECT u.player, e.id, e.elo::float8 AS elo, e.rd::float8 AS rd, e.volatility::float8 AS volatility,
-                    e.game_date
+            "SELECT u.player, l.id, l.elo::float8 AS elo, l.rd::float8 AS rd, l.volatility::float8 AS volatility,
+                    l.game_date AS last_game_date, l.game_id AS last_game_id, a.games, a.wins, a.draws, a.losses,
+                    a.peak::float8 AS peak
              FROM unnest($2::text[]) AS u(player)
              CROSS JOIN LATERAL (
-                 SELECT e.id, e.elo, e.rd, e.volatility, e.game_date
+                 SELECT e.id, e.elo, e.rd, e.volatility, e.game_date, e.game_id
                  FROM elo_history e
                  WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
                    AND (e.game_date, e.game_id) < ($3, $4)
                  ORDER BY e.game_date DESC, e.game_id DESC
-                 LIMIT 1) e",
+                 LIMIT 1) l
+             CROSS JOIN LATERAL (
+                 SELECT count(*)::int4 AS games,
+                        count(*) FILTER (WHERE s.score = 1)::int4 AS wins,
+                        count(*) FILTER (WHERE s.score = 0.5)::int4 AS draws,
+                        count(*) FILTER (WHERE s.score = 0)::int4 AS losses,
+                        max(e.elo) AS peak
+                 FROM elo_history e
+                 JOIN service_games g ON g.id = e.game_id
+                 CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
+                 WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
+                   AND (e.game_date, e.game_id) < ($3, $4)) a",
             &[
                 ranking.into(),
                 players.into(),
@@ -674,21 +674,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 from.game_id.into(),
             ],
         );
-        let mut out = HashMap::new();
-        for row in rows {
-            let date: TimestampWithTimeZone = column(&row, "game_date");
-            let state = PlayerState {
-                rating: column(&row, "elo"),
-                rd: nullable(&row, "rd"),
-                volatility: nullable(&row, "volatility"),
-                last_played: Some(date.into_inner()),
-            };
-            out.insert(
+        rows.map(|row| {
+            (
                 column::<String>(&row, "player"),
-                (column::<i32>(&row, "id"), state),
-            );
-        }
-        out
+                tip(&row, "id", "elo", "peak"),
+            )
+        })
+        .collect()
     }
 
     /// The entries of `ranking` from `from` on (all when `None`), by (player, game).
@@ -732,7 +724,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Rebuilds `ranking`'s history from the game at `from` on (from scratch when `None`): the
     /// games from there are replayed and the history is made equal to the replay, rewriting only
-    /// what differs (entries keep their ids), and the standings of their players are recomputed.
+    /// what differs (entries keep their ids), and the standings of their players are rewritten.
     /// Returns the number of entries of the replay.
     pub fn rebuild_from(&mut self, ranking: &Ranking, from: Option<GameKey>) -> i64 {
         let games = ranking.counted(&self.games_from(from));
@@ -742,16 +734,10 @@ impl<'c, 'conn> Store<'c, 'conn> {
             .collect();
         players.sort_unstable();
         players.dedup();
-        let before = match from {
-            Some(from) => self.states_before(ranking.id, from, players.clone()),
+        let mut tips = match from {
+            Some(from) => self.tips_before(ranking.id, from, players.clone()),
             None => HashMap::new(),
         };
-        let mut states: HashMap<String, PlayerState> =
-            before.iter().map(|(p, (_, s))| (p.clone(), *s)).collect();
-        let mut tips: HashMap<String, i32> =
-            before.iter().map(|(p, (id, _))| (p.clone(), *id)).collect();
-        let rated = replay_or_raise(ranking, &mut states, &games);
-
         let mut stored = self.entries_from(ranking.id, from);
         let fresh_needed = games
             .iter()
@@ -759,69 +745,42 @@ impl<'c, 'conn> Store<'c, 'conn> {
             .filter(|(p, game)| !stored.contains_key(&((*p).clone(), *game)))
             .count();
         let mut fresh = self.next_ids(fresh_needed).into_iter();
+        let history = rate_or_raise(ranking, &mut tips, &games, |player, game| {
+            match stored.get(&(player.to_owned(), game.game_id)) {
+                Some(old) => old.id,
+                None => fresh
+                    .next()
+                    .unwrap_or_else(|| internal("ran out of history ids")),
+            }
+        });
         let mut inserts = Vec::new();
         let mut updates = Vec::new();
-        let mut records: HashMap<String, (Record, i32, GameKey)> = HashMap::new();
-        for (game, pair) in games.iter().zip(&rated) {
-            for (player, state, score) in [
-                (&game.white, pair.white, game.white_score),
-                (&game.black, pair.black, 1.0 - game.white_score),
-            ] {
-                let old = stored.remove(&(player.clone(), game.key.game_id));
-                let id = old.as_ref().map_or_else(
-                    || {
-                        fresh
-                            .next()
-                            .unwrap_or_else(|| internal("ran out of history ids"))
-                    },
-                    |o| o.id,
-                );
-                let entry = Entry {
-                    id,
-                    player: player.clone(),
-                    ranking: ranking.id,
-                    game: game.key,
-                    state,
-                    previous: tips.insert(player.clone(), id),
-                };
-                let record =
-                    records
-                        .entry(player.clone())
-                        .or_insert((Record::default(), id, game.key));
-                record.0.add(score, state.rating);
-                (record.1, record.2) = (id, game.key);
-                match old {
-                    None => inserts.push(entry),
-                    Some(old) if !old.holds(&entry) => updates.push(entry),
-                    Some(_) => {}
-                }
+        for e in history {
+            let entry = Entry::of(ranking.id, e);
+            match stored.remove(&(entry.player.clone(), entry.game.game_id)) {
+                None => inserts.push(entry),
+                Some(old) if !old.holds(&entry) => updates.push(entry),
+                Some(_) => {}
             }
         }
         let deletes: Vec<i32> = stored.into_values().map(|o| o.id).collect();
         self.merge_entries(&deletes, &updates, &inserts);
 
-        match from {
-            Some(_) => self.refresh_standings(ranking.id, Some(players)),
-            None => {
-                // A replay from scratch knows every record: no need to read the history back.
-                self.query(
-                    "DELETE FROM ranking_players WHERE ranking_id = $1",
-                    &[ranking.id.into()],
-                );
-                let rows: Vec<PlayerRow> = records
-                    .into_iter()
-                    .map(|(player, (record, entry, last_game))| PlayerRow {
-                        ranking: ranking.id,
-                        state: states[&player],
-                        player,
-                        entry,
-                        record,
-                        last_game,
-                    })
-                    .collect();
-                self.upsert_players(&rows);
-            }
+        if from.is_none() {
+            self.query(
+                "DELETE FROM ranking_players WHERE ranking_id = $1",
+                &[ranking.id.into()],
+            );
         }
+        let rows: Vec<PlayerRow> = players
+            .iter()
+            .map(|p| PlayerRow {
+                ranking: ranking.id,
+                player: (*p).to_owned(),
+                tip: tips[*p],
+            })
+            .collect();
+        self.upsert_players(&rows);
         (2 * games.len()) as i64
     }
 
@@ -864,54 +823,5 @@ impl<'c, 'conn> Store<'c, 'conn> {
             &args,
         );
         rows.unwrap_or_else(|e| internal(e));
-    }
-
-    /// Recomputes `ranking_players` rows from the history: of these players, or of everyone.
-    fn refresh_standings(&mut self, ranking: i32, players: Option<Vec<&str>>) {
-        match players {
-            Some(players) => self.query(
-                upsert_standings!(
-                    "SELECT $1, 1, u.player, l.id, l.elo, l.rd, l.volatility, a.games, a.wins, a.draws, a.losses, a.peak,
-                        l.game_date, l.game_id
-                 FROM unnest($2::text[]) AS u(player)
-                 CROSS JOIN LATERAL (
-                     SELECT e.id, e.elo, e.rd, e.volatility, e.game_date, e.game_id
-                     FROM elo_history e
-                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
-                     ORDER BY e.game_date DESC, e.game_id DESC
-                     LIMIT 1) l
-                 CROSS JOIN LATERAL (
-                     SELECT count(*)::int4 AS games,
-                            count(*) FILTER (WHERE s.score = 1)::int4 AS wins,
-                            count(*) FILTER (WHERE s.score = 0.5)::int4 AS draws,
-                            count(*) FILTER (WHERE s.score = 0)::int4 AS losses,
-                            max(e.elo) AS peak
-                     FROM elo_history e
-                     JOIN service_games g ON g.id = e.game_id
-                     CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
-                     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1) a"
-                ),
-                &[ranking.into(), players.into()],
-            ),
-            None => self.query(
-                "INSERT INTO ranking_players (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
-                                              volatility, games, wins, draws, losses, peak_rating,
-                                              last_game_date, last_game_id)
-                 SELECT DISTINCT ON (e.user_id_in_service)
-                        e.ranking_id, 1, e.user_id_in_service, e.id, e.elo, e.rd, e.volatility,
-                        count(*) OVER w,
-                        count(*) FILTER (WHERE s.score = 1) OVER w,
-                        count(*) FILTER (WHERE s.score = 0.5) OVER w,
-                        count(*) FILTER (WHERE s.score = 0) OVER w,
-                        max(e.elo) OVER w, e.game_date, e.game_id
-                 FROM elo_history e
-                 JOIN service_games g ON g.id = e.game_id
-                 CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
-                 WHERE e.ranking_id = $1 AND e.service_id = 1
-                 WINDOW w AS (PARTITION BY e.user_id_in_service)
-                 ORDER BY e.user_id_in_service, e.game_date DESC, e.game_id DESC",
-                &[ranking.into()],
-            ),
-        };
     }
 }

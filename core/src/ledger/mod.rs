@@ -31,6 +31,15 @@ pub fn integer_key(id: i64) -> String {
     format!("{:020}", (id as i128) + (1i128 << 63))
 }
 
+/// The integer an [`integer_key`] was made from; `None` for any other text.
+pub fn integer_key_id(key: &str) -> Option<i64> {
+    if key.len() != 20 {
+        return None;
+    }
+    let n: i128 = key.parse().ok()?;
+    i64::try_from(n - (1i128 << 63)).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,5 +52,9 @@ mod tests {
         sorted.sort();
         assert_eq!(keys, sorted);
         assert!(keys.iter().all(|k| k.len() == 20));
+        let back: Vec<Option<i64>> = keys.iter().map(|k| integer_key_id(k)).collect();
+        assert_eq!(back, ids.map(Some));
+        assert_eq!(integer_key_id("42"), None);
+        assert_eq!(integer_key_id("abcdefghijklmnopqrst"), None);
     }
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use super::rules::LedgerRules;
 use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
+use crate::ranking::system::RatingSystem;
 use crate::rating::RatingError;
 
 /// How a rated game ended. Games that are not rated (a bye) never reach the ledger.
@@ -108,8 +109,16 @@ pub fn replay_seasons(
                 system.rate_player(&a.state, a.games, a.peak, &b.state, score, game.key.at)?;
             Ok(rules.limit(&a.state, after))
         };
-        let white_after = rate(&white, &black, white_score).map_err(|e| at_game(e, &game.key))?;
-        let black_after = rate(&black, &white, black_score).map_err(|e| at_game(e, &game.key))?;
+        let (white_after, black_after) = match game.outcome {
+            // Rated as one game (a zero-sum system stays zero-sum to the last bit); FIDE's K
+            // depends on each player's own record.
+            Outcome::White(s) if !matches!(system, RatingSystem::Fide { .. }) => system
+                .rate(&white.state, &black.state, s, at)
+                .map(|(w, b)| (rules.limit(&white.state, w), rules.limit(&black.state, b))),
+            _ => rate(&white, &black, white_score)
+                .and_then(|w| Ok((w, rate(&black, &white, black_score)?))),
+        }
+        .map_err(|e| at_game(e, &game.key))?;
         let expected = |a: &Standing, b: &Standing| {
             system
                 .expected(&a.state, &b.state)

@@ -1,13 +1,11 @@
-//! Rankings of the Random Chess schema: which games count in a ranking ([`window`]) and how a
-//! ranking's history is computed game by game in `(creation_date, id)` order with the ranking's
-//! rating system ([`system`], [`replay`]).
+//! Rankings of the Random Chess schema: which games count in a ranking ([`window`]), the rating
+//! system a ranking row names ([`system`]), and its history ([`history`]): the games rated by the
+//! ledgers' replay in `(creation_date, id)` order, entries numbered and chained per player.
 
-pub mod record;
-pub mod replay;
+pub mod history;
 pub mod system;
 pub mod window;
 
-pub use record::{appendable, Record};
-pub use replay::{replay, GameKey, RatedGame, RatedPair};
+pub use history::{appendable, newcomer, rate, GameKey, HistoryEntry, RatedGame, Tip};
 pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};
