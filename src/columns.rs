@@ -34,6 +34,14 @@ impl Kind {
         }
     }
 
+    /// The cast of a single value's parameter (a decimal is sent as text).
+    pub fn value_cast(self) -> &'static str {
+        match self {
+            Kind::Decimal => "::numeric",
+            _ => "",
+        }
+    }
+
     /// The type of a column of this kind.
     pub fn column_type(self) -> pgrx::pg_sys::Oid {
         use pgrx::pg_sys;

@@ -15,6 +15,7 @@ mod ranking;
 mod rating;
 mod relation;
 mod restore;
+mod rows;
 mod spi;
 mod tournament;
 mod trigger;

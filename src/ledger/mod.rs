@@ -5,7 +5,6 @@
 
 mod analytics;
 mod attachment;
-mod rows;
 mod store;
 mod svg;
 

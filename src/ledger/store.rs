@@ -12,11 +12,11 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
-use super::rows::RowWriter;
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
 use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::raise;
+use crate::rows::RowWriter;
 use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
 
 /// A `ledgers` row as the writer needs it.

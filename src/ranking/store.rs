@@ -4,10 +4,10 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::ledger::Standing;
-use pg_rating_core::ranking::system::STORED_DECIMALS;
 use pg_rating_core::ranking::{
     GameFacts, GameKey, HistoryEntry, PlayerState, RankingWindow, RatedGame, RatingSystem,
     SystemSettings, Tip,
@@ -20,7 +20,9 @@ use pgrx::PgSqlErrorCode;
 
 use super::rate_or_raise;
 use super::transition::NewGame;
+use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::raise;
+use crate::rows::RowWriter;
 
 /// A ranking: which games count in it and how they are rated.
 #[derive(Clone)]
@@ -91,61 +93,125 @@ impl Entry {
     }
 }
 
-/// Entries as the column arrays an `unnest` turns back into rows.
-struct EntryColumns<'e> {
-    ids: Vec<i32>,
-    players: Vec<&'e str>,
-    rankings: Vec<i32>,
-    games: Vec<i32>,
-    elos: Vec<String>,
-    previous: Vec<Option<i32>>,
-    rds: Vec<Option<String>>,
-    vols: Vec<Option<String>>,
-    dates: Vec<TimestampWithTimeZone>,
-}
+/// The columns of `elo_history` the rankings write.
+const HISTORY: &[Column] = &[
+    ("id", Kind::Int),
+    ("service_id", Kind::Int),
+    ("user_id_in_service", Kind::Text),
+    ("ranking_id", Kind::Int),
+    ("game_id", Kind::Int),
+    ("elo", Kind::Decimal),
+    ("previous_entry", Kind::Int),
+    ("rd", Kind::Decimal),
+    ("volatility", Kind::Decimal),
+    ("game_date", Kind::Time),
+];
+/// What a rebuild changes of an entry it keeps (by `id`).
+const HISTORY_CHANGES: &[&str] = &["elo", "previous_entry", "rd", "volatility", "game_date"];
+static ENTRIES: RowWriter = RowWriter::new("elo_history", HISTORY, &[]);
 
-impl<'e> EntryColumns<'e> {
-    fn of(entries: &'e [Entry]) -> Self {
-        EntryColumns {
-            ids: entries.iter().map(|e| e.id).collect(),
-            players: entries.iter().map(|e| e.player.as_str()).collect(),
-            rankings: entries.iter().map(|e| e.ranking).collect(),
-            games: entries.iter().map(|e| e.game.game_id).collect(),
-            elos: entries
-                .iter()
-                .map(|e| numeric_text(e.state.rating))
-                .collect(),
-            previous: entries.iter().map(|e| e.previous).collect(),
-            rds: entries
-                .iter()
-                .map(|e| e.state.rd.map(numeric_text))
-                .collect(),
-            vols: entries
-                .iter()
-                .map(|e| e.state.volatility.map(numeric_text))
-                .collect(),
-            dates: entries
-                .iter()
-                .map(|e| timestamp(e.game.played_at))
-                .collect(),
-        }
-    }
+/// The columns of `ranking_players`; a standing replaces the one of its key.
+const STANDINGS_COLUMNS: &[Column] = &[
+    ("ranking_id", Kind::Int),
+    ("service_id", Kind::Int),
+    ("user_id_in_service", Kind::Text),
+    ("elo_history_id", Kind::Int),
+    ("rating", Kind::Decimal),
+    ("rd", Kind::Decimal),
+    ("volatility", Kind::Decimal),
+    ("games", Kind::Int),
+    ("wins", Kind::Int),
+    ("draws", Kind::Int),
+    ("losses", Kind::Int),
+    ("peak_rating", Kind::Decimal),
+    ("last_game_date", Kind::Time),
+    ("last_game_id", Kind::Int),
+];
+static STANDINGS: RowWriter = RowWriter::new(
+    "ranking_players",
+    STANDINGS_COLUMNS,
+    &["ranking_id", "service_id", "user_id_in_service"],
+);
 
-    /// The nine arrays of a new entry, in the order the INSERT statements read them:
-    /// id, player, ranking, game, elo, previous, rd, volatility, date.
-    fn insert_args(self) -> [DatumWithOid<'e>; 9] {
-        [
-            self.ids.into(),
-            self.players.into(),
-            self.rankings.into(),
-            self.games.into(),
-            self.elos.into(),
+impl Entry {
+    /// The entry's values in the order of [`HISTORY`]. Numbers go as decimals (the shortest text
+    /// that reads back as the same `f64`), so a state read back equals the state computed.
+    fn values(&self) -> Vec<Value> {
+        vec![
+            self.id.into(),
+            1.into(),
+            self.player.clone().into(),
+            self.ranking.into(),
+            self.game.game_id.into(),
+            self.state.rating.into(),
             self.previous.into(),
-            self.rds.into(),
-            self.vols.into(),
-            self.dates.into(),
+            self.state.rd.into(),
+            self.state.volatility.into(),
+            timestamp(self.game.played_at).into(),
         ]
     }
+}
+
+impl PlayerRow {
+    /// The standing's values in the order of [`STANDINGS_COLUMNS`].
+    fn values(&self) -> Vec<Value> {
+        let s = &self.tip.standing;
+        vec![
+            self.ranking.into(),
+            1.into(),
+            self.player.clone().into(),
+            self.tip.entry.into(),
+            s.state.rating.into(),
+            s.state.rd.into(),
+            s.state.volatility.into(),
+            s.games.into(),
+            s.wins.into(),
+            s.draws.into(),
+            s.losses.into(),
+            s.peak.into(),
+            timestamp(self.tip.last.played_at).into(),
+            self.tip.last.game_id.into(),
+        ]
+    }
+}
+
+/// The one statement of a rebuild's changes to the history: `$1` the ids of the entries that go,
+/// the arrays of the changed entries (`id` and [`HISTORY_CHANGES`]), then those of the new
+/// entries ([`HISTORY`]). One statement, so that the chain's successor uniqueness, checked at
+/// its end, lets entries take each other's places.
+fn merge_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let changed = changed_columns();
+        let sets: Vec<String> = HISTORY_CHANGES
+            .iter()
+            .map(|n| format!("{n} = u.{n}"))
+            .collect();
+        format!(
+            "WITH gone AS (
+                 DELETE FROM elo_history WHERE id = ANY ($1::int4[])
+             ), changed AS (
+                 UPDATE elo_history e SET {}
+                 FROM {} AS u({})
+                 WHERE e.id = u.id
+             )
+             INSERT INTO elo_history ({}) SELECT * FROM {}",
+            sets.join(", "),
+            unnest(&changed, 2),
+            names(&changed),
+            names(HISTORY),
+            unnest(HISTORY, 2 + changed.len()),
+        )
+    })
+}
+
+/// `id` and the columns of [`HISTORY_CHANGES`], as [`HISTORY`] describes them.
+fn changed_columns() -> Vec<Column> {
+    HISTORY
+        .iter()
+        .filter(|(n, _)| *n == "id" || HISTORY_CHANGES.contains(n))
+        .copied()
+        .collect()
 }
 
 /// An entry as the history holds it.
@@ -191,13 +257,6 @@ thread_local! {
 use crate::error::internal;
 use crate::spi::{column, nullable};
 
-/// The decimal text a state number is stored as: [`STORED_DECIMALS`] decimals, no trailing zeros.
-fn numeric_text(x: f64) -> String {
-    let text = format!("{:.*}", STORED_DECIMALS as usize, x);
-    let trimmed = text.trim_end_matches('0');
-    trimmed.strip_suffix('.').unwrap_or(trimmed).to_owned()
-}
-
 fn interval(i: Interval) -> CoreInterval {
     CoreInterval {
         months: i.months(),
@@ -213,7 +272,7 @@ fn timestamp(micros: i64) -> TimestampWithTimeZone {
 /// A player's latest entry from a row with its id (`entry`), its state (`rating`, `rd`,
 /// `volatility`), its game (`last_game_date`, `last_game_id`) and the record up to it (`games`,
 /// `wins`, `draws`, `losses`, `peak`).
-fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>, entry: &str, rating: &str, peak: &str) -> Tip {
+fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     let int = |name: &str| column::<i32>(row, name);
     let date: TimestampWithTimeZone = column(row, "last_game_date");
     let last = GameKey {
@@ -221,20 +280,20 @@ fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>, entry: &str, rating: &str, peak: &
         game_id: int("last_game_id"),
     };
     let state = PlayerState {
-        rating: column(row, rating),
+        rating: column(row, "rating"),
         rd: nullable(row, "rd"),
         volatility: nullable(row, "volatility"),
         last_played: Some(last.played_at),
     };
     Tip {
-        entry: int(entry),
+        entry: int("entry"),
         standing: Standing {
             state,
             games: int("games"),
             wins: int("wins"),
             draws: int("draws"),
             losses: int("losses"),
-            peak: column(row, peak),
+            peak: column(row, "peak"),
             // (not kept by a ranking)
             streak: 0,
             best_streak: 0,
@@ -243,51 +302,6 @@ fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>, entry: &str, rating: &str, peak: &
         },
         last,
     }
-}
-
-/// `INSERT INTO ranking_players (every column) <rows> ON CONFLICT DO UPDATE` every column: the
-/// one way a standing is written.
-macro_rules! upsert_standings {
-    ($rows:expr) => {
-        concat!(
-            "INSERT INTO ranking_players (ranking_id, service_id, user_id_in_service, elo_history_id, rating, rd,
-                                          volatility, games, wins, draws, losses, peak_rating,
-                                          last_game_date, last_game_id) ",
-            $rows,
-            " ON CONFLICT (ranking_id, service_id, user_id_in_service) DO UPDATE SET
-                 elo_history_id = EXCLUDED.elo_history_id, rating = EXCLUDED.rating, rd = EXCLUDED.rd,
-                 volatility = EXCLUDED.volatility, games = EXCLUDED.games, wins = EXCLUDED.wins,
-                 draws = EXCLUDED.draws, losses = EXCLUDED.losses, peak_rating = EXCLUDED.peak_rating,
-                 last_game_date = EXCLUDED.last_game_date, last_game_id = EXCLUDED.last_game_id"
-        )
-    };
-}
-
-/// The rows of standings to write, from the thirteen arrays of [`standings_args`] ($1 to $13).
-macro_rules! standings_rows {
-    () => {
-        "SELECT u.ranking, 1, u.player, u.entry, u.rating::numeric, u.rd::numeric, u.vol::numeric, u.games,
-                u.wins, u.draws, u.losses, u.peak::numeric, u.date, u.game
-         FROM unnest($1::int4[], $2::text[], $3::int4[], $4::text[], $5::text[], $6::text[], $7::int4[],
-                     $8::int4[], $9::int4[], $10::int4[], $11::text[], $12::int4[], $13::timestamptz[])
-              AS u(ranking, player, entry, rating, rd, vol, games, wins, draws, losses, peak, game, date)"
-    };
-}
-
-/// A query of ranked local games with what the rankings need of them (read by [`game_rows`]).
-macro_rules! games_query {
-    ($from:literal, $filter:literal) => {
-        concat!(
-            "SELECT g.id, g.creation_date, g.white_player::text AS white, g.black_player::text AS black,
-                    (g.result).game_end_type::text AS end_type, (g.clock).starting_time, (g.clock).move_increase,
-                    w.is_bot AS white_is_bot, b.is_bot AS black_is_bot
-             FROM ", $from, " g
-             JOIN service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
-             JOIN service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player
-             WHERE g.service_id = 1 AND g.is_ranked AND ", $filter, "
-             ORDER BY g.creation_date, g.id"
-        )
-    };
 }
 
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
@@ -327,35 +341,6 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     games
 }
 
-/// The thirteen arrays [`standings_rows`] reads.
-fn standings_args(rows: &[PlayerRow]) -> Vec<DatumWithOid<'static>> {
-    let ints = |f: &dyn Fn(&PlayerRow) -> i32| -> Vec<i32> { rows.iter().map(f).collect() };
-    let texts = |f: &dyn Fn(&PlayerRow) -> Option<String>| -> Vec<Option<String>> {
-        rows.iter().map(f).collect()
-    };
-    let players: Vec<String> = rows.iter().map(|r| r.player.clone()).collect();
-    let dates: Vec<TimestampWithTimeZone> = rows
-        .iter()
-        .map(|r| timestamp(r.tip.last.played_at))
-        .collect();
-    let standing = |r: &PlayerRow| r.tip.standing;
-    vec![
-        ints(&|r| r.ranking).into(),
-        players.into(),
-        ints(&|r| r.tip.entry).into(),
-        texts(&|r| Some(numeric_text(standing(r).state.rating))).into(),
-        texts(&|r| standing(r).state.rd.map(numeric_text)).into(),
-        texts(&|r| standing(r).state.volatility.map(numeric_text)).into(),
-        ints(&|r| standing(r).games).into(),
-        ints(&|r| standing(r).wins).into(),
-        ints(&|r| standing(r).draws).into(),
-        ints(&|r| standing(r).losses).into(),
-        texts(&|r| Some(numeric_text(standing(r).peak))).into(),
-        ints(&|r| r.tip.last.game_id).into(),
-        dates.into(),
-    ]
-}
-
 impl<'c, 'conn> Store<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         // SAFETY: a catalog lookup by name.
@@ -365,7 +350,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// Runs one of this module's statements with a saved plan.
-    fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+    fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
         let plan = crate::spi::saved_plan(self.client, sql, args);
         self.client
             .update(&*plan, None, args)
@@ -454,7 +439,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// One game, if it is a ranked local game.
     pub fn game(&mut self, id: i32) -> Option<GameRow> {
-        game_rows(self.query(games_query!("service_games", "g.id = $1"), &[id.into()])).pop()
+        let sql = include_str!("../../sql/random_chess/glue/ranked_game.sql");
+        game_rows(self.query(sql, &[id.into()])).pop()
     }
 
     /// Every ranked local game from `from` on (all when `None`), in order. The bots of service 1
@@ -473,12 +459,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
             .collect();
         // Planned for the actual bound: a tail of a few games and a whole ranking want different plans.
         let rows = self.client.update(
-            "SELECT g.id, g.creation_date, g.white_player::text AS white, g.black_player::text AS black,
-                    (g.result).game_end_type::text AS end_type, (g.clock).starting_time, (g.clock).move_increase,
-                    false AS white_is_bot, false AS black_is_bot
-             FROM service_games g
-             WHERE g.service_id = 1 AND g.is_ranked AND (g.creation_date, g.id) >= ($1, $2)
-             ORDER BY g.creation_date, g.id",
+            include_str!("../../sql/random_chess/glue/ranked_games_from.sql"),
             None,
             &[timestamp(from.played_at).into(), from.game_id.into()],
         );
@@ -551,25 +532,14 @@ impl<'c, 'conn> Store<'c, 'conn> {
         keys.dedup();
         let (rankings, players): (Vec<i32>, Vec<&str>) = keys.into_iter().unzip();
         let rows = self.query(
-            // One index probe per (ranking, player); LIMIT keeps the planner from turning the
-            // saved plan into a join over the whole table.
-            "SELECT k.ranking, k.player, p.elo_history_id, p.rating::float8 AS rating, p.rd::float8 AS rd,
-                    p.volatility::float8 AS volatility, p.games, p.wins, p.draws, p.losses,
-                    p.peak_rating::float8 AS peak_rating, p.last_game_date, p.last_game_id
-             FROM unnest($1::int4[], $2::text[]) AS k(ranking, player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM ranking_players p
-                 WHERE p.ranking_id = k.ranking AND p.service_id = 1 AND p.user_id_in_service = k.player
-                 LIMIT 1) p",
+            include_str!("../../sql/random_chess/glue/latest_entries.sql"),
             &[rankings.into(), players.into()],
         );
         let mut out: HashMap<i32, HashMap<String, Tip>> = HashMap::new();
         for row in rows {
             let ranking = column::<i32>(&row, "ranking");
             let player: String = column(&row, "player");
-            out.entry(ranking)
-                .or_default()
-                .insert(player, tip(&row, "elo_history_id", "rating", "peak_rating"));
+            out.entry(ranking).or_default().insert(player, tip(&row));
         }
         out
     }
@@ -606,34 +576,22 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 }
             }
         }
-        self.insert_entries_and_standings(&entries, &players);
+        self.write_entries(&entries);
+        self.write_standings(&players);
     }
 
-    /// Appends entries and writes the standings they change, in one statement.
-    fn insert_entries_and_standings(&mut self, entries: &[Entry], rows: &[PlayerRow]) {
-        let mut args = standings_args(rows);
-        args.extend(EntryColumns::of(entries).insert_args());
-        self.query(
-            concat!(
-                "WITH history AS (
-                     INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo,
-                                              previous_entry, rd, volatility, game_date)
-                     SELECT e.id, 1, e.player, e.ranking, e.game, e.elo::numeric, e.previous, e.rd::numeric,
-                            e.vol::numeric, e.date
-                     FROM unnest($14::int4[], $15::text[], $16::int4[], $17::int4[], $18::text[], $19::int4[],
-                                 $20::text[], $21::text[], $22::timestamptz[])
-                          AS e(id, player, ranking, game, elo, previous, rd, vol, date)
-                     ORDER BY e.id) ",
-                upsert_standings!(standings_rows!())
-            ),
-            &args,
-        );
+    /// Inserts new entries into the history.
+    fn write_entries(&mut self, entries: &[Entry]) {
+        ENTRIES.write(entries, Entry::values, |sql, args| {
+            self.query(sql, args);
+        });
     }
 
-    fn upsert_players(&mut self, rows: &[PlayerRow]) {
-        if !rows.is_empty() {
-            self.query(upsert_standings!(standings_rows!()), &standings_args(rows));
-        }
+    /// Writes the standings, each replacing the player's row.
+    fn write_standings(&mut self, rows: &[PlayerRow]) {
+        STANDINGS.write(rows, PlayerRow::values, |sql, args| {
+            self.query(sql, args);
+        });
     }
 
     /// Each player's latest entry in `ranking` before `from`, with the record up to it: what
@@ -645,28 +603,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         players: Vec<&str>,
     ) -> HashMap<String, Tip> {
         let rows = self.query(
-            "SELECT u.player, l.id, l.elo::float8 AS elo, l.rd::float8 AS rd, l.volatility::float8 AS volatility,
-                    l.game_date AS last_game_date, l.game_id AS last_game_id, a.games, a.wins, a.draws, a.losses,
-                    a.peak::float8 AS peak
-             FROM unnest($2::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT e.id, e.elo, e.rd, e.volatility, e.game_date, e.game_id
-                 FROM elo_history e
-                 WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
-                   AND (e.game_date, e.game_id) < ($3, $4)
-                 ORDER BY e.game_date DESC, e.game_id DESC
-                 LIMIT 1) l
-             CROSS JOIN LATERAL (
-                 SELECT count(*)::int4 AS games,
-                        count(*) FILTER (WHERE s.score = 1)::int4 AS wins,
-                        count(*) FILTER (WHERE s.score = 0.5)::int4 AS draws,
-                        count(*) FILTER (WHERE s.score = 0)::int4 AS losses,
-                        max(e.elo) AS peak
-                 FROM elo_history e
-                 JOIN service_games g ON g.id = e.game_id
-                 CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
-                 WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
-                   AND (e.game_date, e.game_id) < ($3, $4)) a",
+            include_str!("../../sql/random_chess/glue/entries_before.sql"),
             &[
                 ranking.into(),
                 players.into(),
@@ -674,13 +611,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 from.game_id.into(),
             ],
         );
-        rows.map(|row| {
-            (
-                column::<String>(&row, "player"),
-                tip(&row, "id", "elo", "peak"),
-            )
-        })
-        .collect()
+        rows.map(|row| (column::<String>(&row, "player"), tip(&row)))
+            .collect()
     }
 
     /// The entries of `ranking` from `from` on (all when `None`), by (player, game).
@@ -780,7 +712,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 tip: tips[*p],
             })
             .collect();
-        self.upsert_players(&rows);
+        self.write_standings(&rows);
         (2 * games.len()) as i64
     }
 
@@ -790,38 +722,23 @@ impl<'c, 'conn> Store<'c, 'conn> {
         if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
             return;
         }
-        let u = EntryColumns::of(updates);
-        let mut args: Vec<DatumWithOid> = vec![
-            deletes.to_vec().into(),
-            u.ids.into(),
-            u.elos.into(),
-            u.previous.into(),
-            u.rds.into(),
-            u.vols.into(),
-            u.dates.into(),
-        ];
-        args.extend(EntryColumns::of(inserts).insert_args());
-        let rows = self.client.update(
-            "WITH gone AS (
-                 DELETE FROM elo_history WHERE id = ANY ($1::int4[])
-             ), changed AS (
-                 UPDATE elo_history e
-                 SET elo = u.elo::numeric, previous_entry = u.previous, rd = u.rd::numeric,
-                     volatility = u.vol::numeric, game_date = u.date
-                 FROM unnest($2::int4[], $3::text[], $4::int4[], $5::text[], $6::text[], $7::timestamptz[])
-                      AS u(id, elo, previous, rd, vol, date)
-                 WHERE e.id = u.id
-             )
-             INSERT INTO elo_history (id, service_id, user_id_in_service, ranking_id, game_id, elo, previous_entry,
-                                      rd, volatility, game_date)
-             SELECT u.id, 1, u.player, u.ranking, u.game, u.elo::numeric, u.previous, u.rd::numeric,
-                    u.vol::numeric, u.date
-             FROM unnest($8::int4[], $9::text[], $10::int4[], $11::int4[], $12::text[], $13::int4[], $14::text[],
-                         $15::text[], $16::timestamptz[])
-                  AS u(id, player, ranking, game, elo, previous, rd, vol, date)",
-            None,
-            &args,
-        );
-        rows.unwrap_or_else(|e| internal(e));
+        let changed_columns = changed_columns();
+        let mut changed = Arrays::new(changed_columns.clone());
+        for entry in updates {
+            let values = HISTORY.iter().zip(entry.values());
+            let kept = values.filter(|((n, _), _)| changed_columns.iter().any(|(c, _)| c == n));
+            changed.push_row(kept.map(|(_, v)| v).collect());
+        }
+        let mut new = Arrays::new(HISTORY.to_vec());
+        for entry in inserts {
+            new.push_row(entry.values());
+        }
+        let mut args: Vec<DatumWithOid> = vec![deletes.to_vec().into()];
+        args.extend(changed.into_args());
+        args.extend(new.into_args());
+        // planned for its arrays (a rebuild's sizes differ widely): no saved plan
+        self.client
+            .update(merge_text(), None, &args)
+            .unwrap_or_else(|e| internal(e));
     }
 }

@@ -1,7 +1,8 @@
-//! Rows of a derived table written by SQL statements, their columns named once: the standings
-//! upserts (inserts of new rows go below SQL, `crate::bulk_insert`). A statement's games write two
-//! rows per ledger: they go as VALUES with one parameter per value, whose plan starts fast; a
-//! replay writes thousands: they go as one array per column, unnested.
+//! Rows of a derived table written by SQL statements, their columns named once: the ledgers'
+//! standings upserts (their new entries go below SQL, `crate::bulk_insert`) and the Random Chess
+//! rankings' history and standings. A statement's games write a few rows: they go as VALUES with
+//! one parameter per value, whose plan starts fast; a replay writes thousands: they go as one
+//! array per column, unnested.
 
 use std::sync::OnceLock;
 
@@ -16,7 +17,7 @@ const MAX_VALUES_ROWS: usize = 8;
 const MAX_STATEMENT_ROWS: usize = 5_000;
 
 /// A statement that writes rows of `columns` into `table`: a row whose key (`conflict`, the
-/// columns of a unique key) exists replaces it.
+/// columns of a unique key) exists replaces it; with no `conflict`, rows are only inserted.
 pub struct RowWriter {
     table: &'static str,
     columns: &'static [Column],
@@ -45,6 +46,9 @@ impl RowWriter {
     }
 
     fn tail(&self) -> String {
+        if self.conflict.is_empty() {
+            return String::new();
+        }
         let sets: Vec<String> = self
             .columns
             .iter()
@@ -68,8 +72,10 @@ impl RowWriter {
                 let tuples: Vec<String> = (0..rows)
                     .map(|r| {
                         let first = 1 + r * width;
-                        let params: Vec<String> =
-                            (first..first + width).map(|i| format!("${i}")).collect();
+                        let params: Vec<String> = (first..first + width)
+                            .zip(self.columns)
+                            .map(|(i, (_, kind))| format!("${i}{}", kind.value_cast()))
+                            .collect();
                         format!("({})", params.join(", "))
                     })
                     .collect();
@@ -108,7 +114,7 @@ impl RowWriter {
                 .map(&mut row)
                 .collect();
             if rows.iter().any(|r| r.len() != width) {
-                super::internal(format!(
+                crate::error::internal(format!(
                     "rows of {} without a value for each column",
                     self.table
                 ));
