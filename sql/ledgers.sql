@@ -11,7 +11,7 @@ CREATE TABLE ledgers (
     -- who may attach it and change it (besides superusers)
     owner               regrole NOT NULL DEFAULT current_user::regrole,
     rating_system       text NOT NULL DEFAULT 'elo'
-        CONSTRAINT ledger_rating_system_known CHECK (rating_system IN ('elo', 'fide', 'glicko2', 'skemino')),
+        CONSTRAINT ledger_rating_system_known CHECK (@extschema@.rating_system_known(rating_system)),
     starting_rating     float8 NOT NULL DEFAULT 1500,
     k_factor            float8 NOT NULL DEFAULT 20,
     starting_rd         float8 NOT NULL DEFAULT 350,

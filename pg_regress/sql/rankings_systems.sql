@@ -80,3 +80,23 @@ CREATE TEMP TABLE deleted AS SELECT id FROM rankings WHERE name = 'Created late'
 DELETE FROM rankings WHERE name = 'Created late';
 SELECT (SELECT count(*) FROM elo_history WHERE ranking_id IN (SELECT id FROM deleted)) AS entries_after,
        (SELECT count(*) FROM ranking_players WHERE ranking_id IN (SELECT id FROM deleted)) AS standings_after;
+
+-- FIDE's rules in a ranking (any system the core knows): K 40 before 30 games and the expected
+-- score from FIDE's table (fide_expected), the rating kept unrounded from game to game
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system)
+VALUES ('FIDE', '0', NULL, 0, 1800, true, 0, 'fide');
+SELECT c.game_id, c.user_id_in_service, round(c.rating_before, 2) AS before, round(c.rating_after, 2) AS after,
+       round(c.rating_before::numeric + 40 * (c.score - fide_expected(round(c.rating_before)::int,
+                                                                     round(c.opponent_rating_before)::int))::numeric, 2)
+           AS by_fide_expected
+FROM rating_changes c JOIN rankings r ON r.id = c.ranking_id
+WHERE r.name = 'FIDE' ORDER BY c.game_id, c.user_id_in_service;
+-- an unknown rating system, and a FIDE start beyond FIDE's table, are refused (23514)
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system)
+VALUES ('TrueSkill', '0', NULL, 0, 1500, true, 0, 'trueskill');
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
+                      rating_system)
+VALUES ('FIDE too high', '0', NULL, 0, 4001, true, 0, 'fide');
+SELECT rating_system_known('fide') AS fide, rating_system_known('trueskill') AS trueskill;

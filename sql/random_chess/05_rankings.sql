@@ -17,7 +17,7 @@ CREATE TABLE rankings (
         CONSTRAINT k_factor_finite CHECK (k_factor >= 0 AND k_factor < 100000),
     -- Added by pg_rating: the rating system of the ranking and its parameters.
     rating_system         varchar NOT NULL DEFAULT 'elo'
-        CONSTRAINT known_rating_system CHECK (rating_system IN ('elo', 'glicko2', 'skemino')),
+        CONSTRAINT known_rating_system CHECK (@extschema@.rating_system_known(rating_system)),
     -- Glickman: 0.3 to 1.2 is reasonable; far beyond 10 the volatility of a period falls
     -- below what is stored and the next game could not be rated.
     glicko2_tau           float8 NOT NULL DEFAULT 0.5
@@ -38,7 +38,9 @@ CREATE TABLE rankings (
     CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max),
     -- Skèmino's K makes K² − K <= 0 from a mean rating of 721.35 · ln 160 = 3660.98 on: no game
     -- between two players starting there could be rated (pg_rating_core::rating::skemino).
-    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system <> 'skemino' OR starting_elo < 3660.97)
+    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system <> 'skemino' OR starting_elo < 3660.97),
+    -- FIDE's table of expected scores reads ratings from 0 to 4000 (pg_rating_core::rating::fide).
+    CONSTRAINT fide_starting_elo_in_range CHECK (rating_system <> 'fide' OR starting_elo <= 4000)
 );
 
 CREATE TABLE elo_history (

@@ -29,6 +29,7 @@ extension_sql_file!(
     name = "ledgers",
     requires = [
         "derived_tables",
+        "rating_systems",
         analytics::ledger_prediction_quality,
         analytics::ledger_what_if,
         "glicko2_functions",

@@ -17,6 +17,19 @@ use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
 
+extension_sql_file!(
+    "../../sql/rating_systems.sql",
+    name = "rating_systems",
+    requires = [rating_system_known]
+);
+
+/// True when `name` names a rating system of the core (`RatingSystem::NAMES`): the CHECK of the
+/// `rating_system` columns, so that a new system is named in the core alone.
+#[pg_extern(immutable, strict, parallel_safe)]
+fn rating_system_known(name: &str) -> bool {
+    pg_rating_core::ranking::RatingSystem::known(name)
+}
+
 /// Unwraps a core result or raises its error.
 #[inline]
 pub(crate) fn check<T>(r: Result<T, RatingError>) -> T {

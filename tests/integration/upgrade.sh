@@ -82,9 +82,9 @@ for script in "${released[@]}"; do
     done
 done
 
-# Ledgers attached by a release with one set of triggers per ledger (0.3.0 to 0.6.0): after the
-# update their games table has the one set of triggers a fresh install gives it, and both ledgers
-# go on following inserts, corrections and deletes like a fresh install.
+# Ledgers attached by every release with ledgers: after the update their games table has the one
+# set of triggers a fresh install gives it (those of 0.3.0 to 0.6.0 had one set per ledger), and both
+# ledgers go on following inserts, corrections and deletes like a fresh install.
 tables="ledger_entries ledger_standings"
 ledger_sample=$(cat <<'SQL'
 CREATE TABLE matches (id bigint PRIMARY KEY, played_at timestamptz NOT NULL, white bigint NOT NULL,
@@ -135,7 +135,9 @@ for script in "${released[@]}"; do
     old=${fresh}_ledgers_from_${version//./_}
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old" \
         -c "DROP DATABASE IF EXISTS $fresh" -c "CREATE DATABASE $fresh"
-    q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'" -c "$ledger_sample" -c "$legacy_triggers" >/dev/null
+    # releases from 0.7.0 on made the one set of triggers themselves
+    case $version in 0.[3-6].*) legacy=$legacy_triggers ;; *) legacy="INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" ;; esac
+    q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'" -c "$ledger_sample" -c "$legacy" >/dev/null
     q -d "$fresh" -c "CREATE EXTENSION pg_rating" -c "$ledger_sample" -c "INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" >/dev/null
     q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE"
     if [[ "$(triggers "$old")" != "$(triggers "$fresh")" ]]; then

@@ -58,6 +58,15 @@ pub struct SystemSettings<'a> {
 }
 
 impl RatingSystem {
+    /// The names of the rating systems, as a ledger or ranking row names them: the one list
+    /// (SQL checks a row's name with `rating_system_known`, which asks [`RatingSystem::known`]).
+    pub const NAMES: [&'static str; 4] = ["elo", "fide", "glicko2", "skemino"];
+
+    /// True when `name` names a rating system.
+    pub fn known(name: &str) -> bool {
+        Self::NAMES.contains(&name)
+    }
+
     /// The rating system the settings name, with the default Glicko-2 bounds. An unknown name
     /// is an error: nothing is ever rated by a system it did not ask for.
     pub fn from_settings(s: &SystemSettings<'_>) -> Result<RatingSystem, String> {
@@ -76,7 +85,8 @@ impl RatingSystem {
                 bounds: glicko2::Bounds::default(),
             }),
             other => Err(format!(
-                "unknown rating system \"{other}\" (elo, fide, glicko2 or skemino)"
+                "unknown rating system \"{other}\" (one of {})",
+                Self::NAMES.join(", ")
             )),
         }
     }
