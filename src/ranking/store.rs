@@ -1,6 +1,6 @@
 //! What the ranking triggers read from and write to the tables, through SPI. Reads of numbers
-//! go through `float8` and writes through their decimal text, so a state read back equals the
-//! state computed (see `pg_rating_core::ranking::system::stored`).
+//! go through `float8` and writes through the shortest decimal text of an `f64`, so a state read
+//! back equals the state computed (see `pg_rating_core::ranking::system::stored`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
@@ -70,8 +70,8 @@ impl Ranking {
 /// New games of one ranking and their players' latest entries (`ranking_players` rows).
 pub type AppendBatch<'r> = (&'r Ranking, Vec<RatedGame<String>>, HashMap<String, Tip>);
 
-/// One row of `elo_history` to write.
-struct Entry {
+/// One row of `elo_history` to write: an entry of the history and its ranking.
+struct HistoryRow {
     id: i32,
     player: String,
     ranking: i32,
@@ -80,9 +80,9 @@ struct Entry {
     previous: Option<i32>,
 }
 
-impl Entry {
+impl HistoryRow {
     fn of(ranking: i32, e: HistoryEntry) -> Self {
-        Entry {
+        HistoryRow {
             id: e.id,
             player: e.player,
             ranking,
@@ -133,7 +133,7 @@ static STANDINGS: RowWriter = RowWriter::new(
     &["ranking_id", "service_id", "user_id_in_service"],
 );
 
-impl Entry {
+impl HistoryRow {
     /// The entry's values in the order of [`HISTORY`]. Numbers go as decimals (the shortest text
     /// that reads back as the same `f64`), so a state read back equals the state computed.
     fn values(&self) -> Vec<Value> {
@@ -226,7 +226,7 @@ struct Stored {
 
 impl Stored {
     /// True when the stored entry already says what `entry` says.
-    fn holds(&self, entry: &Entry) -> bool {
+    fn holds(&self, entry: &HistoryRow) -> bool {
         self.rating == entry.state.rating
             && self.rd == entry.state.rd
             && self.volatility == entry.state.volatility
@@ -565,7 +565,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
                 ids.next()
                     .unwrap_or_else(|| internal("ran out of history ids"))
             });
-            entries.extend(history.into_iter().map(|e| Entry::of(ranking.id, e)));
+            entries.extend(history.into_iter().map(|e| HistoryRow::of(ranking.id, e)));
             for (player, tip) in tips {
                 if current.get(&player).is_none_or(|c| c.entry != tip.entry) {
                     players.push(PlayerRow {
@@ -581,8 +581,8 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// Inserts new entries into the history.
-    fn write_entries(&mut self, entries: &[Entry]) {
-        ENTRIES.write(entries, Entry::values, |sql, args| {
+    fn write_entries(&mut self, entries: &[HistoryRow]) {
+        ENTRIES.write(entries, HistoryRow::values, |sql, args| {
             self.query(sql, args);
         });
     }
@@ -688,7 +688,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let mut inserts = Vec::new();
         let mut updates = Vec::new();
         for e in history {
-            let entry = Entry::of(ranking.id, e);
+            let entry = HistoryRow::of(ranking.id, e);
             match stored.remove(&(entry.player.clone(), entry.game.game_id)) {
                 None => inserts.push(entry),
                 Some(old) if !old.holds(&entry) => updates.push(entry),
@@ -718,7 +718,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Makes the history equal to a replay in one statement: the successor uniqueness of the
     /// chain is checked at its end, so entries may take each other's places.
-    fn merge_entries(&mut self, deletes: &[i32], updates: &[Entry], inserts: &[Entry]) {
+    fn merge_entries(&mut self, deletes: &[i32], updates: &[HistoryRow], inserts: &[HistoryRow]) {
         if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
             return;
         }
