@@ -27,7 +27,7 @@ CREATE TEMP TABLE fake (id int, creation_date timestamptz, white_player varchar,
   result game_result, clock clock_settings, service_id int, is_ranked bool);
 CREATE TRIGGER t AFTER INSERT ON fake REFERENCING NEW TABLE AS inserted_games
   FOR EACH STATEMENT EXECUTE FUNCTION rate_service_games();
-CREATE TRIGGER t AFTER INSERT ON fake FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+CREATE TRIGGER t AFTER INSERT ON fake FOR EACH ROW EXECUTE FUNCTION refresh_standings_of_game();
 CREATE TRIGGER t AFTER INSERT ON fake FOR EACH ROW EXECUTE FUNCTION recalculate_changed_ranking();
 CREATE TRIGGER t AFTER INSERT ON fake FOR EACH STATEMENT EXECUTE FUNCTION note_rankings_change();
 CREATE TRIGGER t BEFORE INSERT ON fake FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
@@ -80,13 +80,17 @@ CREATE TRIGGER t AFTER INSERT ON fake2 REFERENCING NEW TABLE AS inserted_games
   FOR EACH STATEMENT EXECUTE FUNCTION rate_service_games();
 INSERT INTO fake2 VALUES (3, now() + '1 year', 'ghost', '5', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, true);
 CREATE TABLE public.fake3 (LIKE fake2);
-CREATE TRIGGER t BEFORE INSERT ON public.fake3 FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+CREATE TRIGGER t BEFORE INSERT ON public.fake3 FOR EACH ROW EXECUTE FUNCTION check_tournament_game();
 INSERT INTO public.fake3 VALUES (3, now(), 'ghost', '5', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, true);
 DROP TABLE public.fake3;
+-- each tournament trigger function serves its own table only, not another of pg_rating's
+CREATE TRIGGER t BEFORE INSERT ON byes FOR EACH ROW EXECUTE FUNCTION check_tournament_game();
+INSERT INTO byes VALUES (1, 3, '1');
+DROP TRIGGER t ON byes;
 -- a trigger function called directly (39P01)
 SELECT rate_service_games();
 \set VERBOSITY sqlstate
-SELECT refresh_tournament_standings();
+SELECT refresh_standings_of_tournament();
 \set VERBOSITY default
 SELECT * FROM ratings;
 -- a restore is a superuser session with row_security off: only then are derived rows loaded

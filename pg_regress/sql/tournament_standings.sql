@@ -176,7 +176,10 @@ DELETE FROM swiss_tournament_entrants;
 SELECT rebuild_tournament_standings(1);
 RESET ROLE;
 SELECT proname, prosecdef, proconfig FROM pg_proc
-WHERE proname IN ('check_tournament_row', 'refresh_tournament_standings', 'rebuild_tournament_standings')
+WHERE proname IN ('check_swiss_tournament', 'check_tournament_player', 'check_tournament_game', 'check_bye',
+                  'refresh_standings_of_tournament', 'refresh_standings_of_player', 'refresh_standings_of_game',
+                  'refresh_standings_of_bye', 'refresh_standings_of_service_game', 'rebuild_truncated_tournaments',
+                  'rebuild_tournament_standings')
 ORDER BY proname;
 
 -- TRUNCATE fires no row trigger; a statement trigger recomputes the standings

@@ -1,8 +1,8 @@
 -- Swiss tournaments of the Random Chess schema (the app pairs the rounds, or asks
 -- tournament_pair_round for the FIDE Dutch pairing): the
 -- tournaments, their players, games, byes and entry requirements, with every rule checked by
--- the Rust trigger check_tournament_row (src/tournament/), and the standings kept current on
--- every change by the Rust trigger refresh_tournament_standings: one row per (tournament,
+-- the Rust triggers check_* (src/tournament/), and the standings kept current on every change
+-- by the Rust triggers refresh_standings_of_*: one row per (tournament,
 -- round, player) in swiss_tournament_standings, which the views read. The tie-breaks are those
 -- of FIDE C.07 (pg_rating_core::tournament), the performance rating is FIDE's TPR against the
 -- opponents' ratings as of the tournament's start.
@@ -91,7 +91,7 @@ UNION ALL
 SELECT q.tournament_id, q.ranking_type, q.game_count, NULL::int
 FROM @extschema@.tournaments_ranked_games_reqs q;
 
--- Derived state, written only by refresh_tournament_standings (SECURITY DEFINER).
+-- Derived state, written only by the refresh_standings_of_* triggers (SECURITY DEFINER).
 
 -- Per tournament: when it started (the creation_date of its earliest game; NULL before any
 -- game) and the last round with a game or a bye (the standings hold rounds 1..last_round).
@@ -176,39 +176,53 @@ JOIN @extschema@.swiss_tournament_entrants e
   ON e.tournament_id = s.tournament_id AND e.user_id_in_service = s.user_id_in_service
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);
 
--- Trigger functions (src/tournament/): each fires only on the tables named in its C entry
--- point, and no role may execute them.
-CREATE FUNCTION check_tournament_row() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_tournament_row_wrapper';
-CREATE FUNCTION refresh_tournament_standings() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_tournament_standings_wrapper';
+-- Trigger functions (src/tournament/triggers.rs): one per table and job, named like its trigger;
+-- each fires only on its table (checked by its C entry point), and no role may execute them.
+CREATE FUNCTION check_swiss_tournament() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_swiss_tournament_wrapper';
+CREATE FUNCTION check_tournament_player() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_tournament_player_wrapper';
+CREATE FUNCTION check_tournament_game() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_tournament_game_wrapper';
+CREATE FUNCTION check_bye() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'check_bye_wrapper';
+CREATE FUNCTION refresh_standings_of_tournament() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_standings_of_tournament_wrapper';
+CREATE FUNCTION refresh_standings_of_player() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_standings_of_player_wrapper';
+CREATE FUNCTION refresh_standings_of_game() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_standings_of_game_wrapper';
+CREATE FUNCTION refresh_standings_of_bye() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_standings_of_bye_wrapper';
+CREATE FUNCTION refresh_standings_of_service_game() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'refresh_standings_of_service_game_wrapper';
 CREATE FUNCTION rebuild_truncated_tournaments() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rebuild_truncated_tournaments_wrapper';
-REVOKE ALL ON FUNCTION check_tournament_row(), refresh_tournament_standings(), rebuild_truncated_tournaments()
+REVOKE ALL ON FUNCTION check_swiss_tournament(), check_tournament_player(), check_tournament_game(), check_bye(),
+    refresh_standings_of_tournament(), refresh_standings_of_player(), refresh_standings_of_game(),
+    refresh_standings_of_bye(), refresh_standings_of_service_game(), rebuild_truncated_tournaments()
     FROM PUBLIC;
 
 CREATE TRIGGER check_swiss_tournament
     BEFORE INSERT OR UPDATE ON swiss_tournaments
-    FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+    FOR EACH ROW EXECUTE FUNCTION check_swiss_tournament();
 CREATE TRIGGER check_tournament_player
     BEFORE INSERT OR UPDATE OR DELETE ON tournaments_players
-    FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+    FOR EACH ROW EXECUTE FUNCTION check_tournament_player();
 CREATE TRIGGER check_tournament_game
     BEFORE INSERT OR UPDATE ON tournaments_games
-    FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+    FOR EACH ROW EXECUTE FUNCTION check_tournament_game();
 CREATE TRIGGER check_bye
     BEFORE INSERT OR UPDATE ON byes
-    FOR EACH ROW EXECUTE FUNCTION check_tournament_row();
+    FOR EACH ROW EXECUTE FUNCTION check_bye();
 
 CREATE TRIGGER refresh_standings_of_tournament
     AFTER INSERT OR UPDATE ON swiss_tournaments
-    FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+    FOR EACH ROW EXECUTE FUNCTION refresh_standings_of_tournament();
 CREATE TRIGGER refresh_standings_of_player
     AFTER INSERT OR DELETE ON tournaments_players
-    FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+    FOR EACH ROW EXECUTE FUNCTION refresh_standings_of_player();
 CREATE TRIGGER refresh_standings_of_game
     AFTER INSERT OR UPDATE OR DELETE ON tournaments_games
-    FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+    FOR EACH ROW EXECUTE FUNCTION refresh_standings_of_game();
 CREATE TRIGGER refresh_standings_of_bye
     AFTER INSERT OR UPDATE OR DELETE ON byes
-    FOR EACH ROW EXECUTE FUNCTION refresh_tournament_standings();
+    FOR EACH ROW EXECUTE FUNCTION refresh_standings_of_bye();
 -- a service game's result reason, moves (a forfeit is a decisive ABANDONMENT without a move)
 -- or date (the tournament's start) may change
 CREATE TRIGGER refresh_standings_of_service_game
@@ -216,7 +230,7 @@ CREATE TRIGGER refresh_standings_of_service_game
     FOR EACH ROW
     WHEN (OLD.result IS DISTINCT FROM NEW.result OR OLD.moves IS DISTINCT FROM NEW.moves
           OR OLD.creation_date IS DISTINCT FROM NEW.creation_date)
-    EXECUTE FUNCTION refresh_tournament_standings();
+    EXECUTE FUNCTION refresh_standings_of_service_game();
 
 -- TRUNCATE fires no row trigger: the standings of every tournament are recomputed
 CREATE TRIGGER rebuild_standings_after_truncate_of_games
@@ -242,8 +256,15 @@ CREATE TRIGGER refuse_foreign_write
 
 -- The trigger functions run as the extension's owner (applications need no privilege on the
 -- derived tables) with a pinned search_path.
-ALTER FUNCTION check_tournament_row() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_tournament_standings() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION check_swiss_tournament() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION check_tournament_player() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION check_tournament_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION check_bye() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION refresh_standings_of_tournament() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION refresh_standings_of_player() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION refresh_standings_of_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION refresh_standings_of_bye() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION refresh_standings_of_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_truncated_tournaments() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, @extschema@, pg_temp;
@@ -291,8 +312,8 @@ COMMENT ON TABLE swiss_tournament_entrants IS
     'ranking as of the start (latest elo_history entry dated before it, else starting_elo; NULL for a bot the ranking '
     'excludes or before the first game).';
 COMMENT ON TABLE swiss_tournament_standings IS
-    'Derived, kept by refresh_tournament_standings: per (tournament, round, player) the entry of the round and every '
-    'tie-break value after it (FIDE C.07, 2026 edition).';
+    'Derived, kept by the refresh_standings_of_* triggers: per (tournament, round, player) the entry of the round and '
+    'every tie-break value after it (FIDE C.07, 2026 edition).';
 COMMENT ON VIEW swiss_tournaments_players_points IS
     'Per registered player per round up to the last round with a game or a bye: points (wins + draws/2 + byes up '
     'to the round) and performance_rating (FIDE TPR against ratings as of the start; NULL without a rated game '
@@ -304,11 +325,30 @@ COMMENT ON VIEW swiss_tournaments_detailed_standings IS
     'The standings with every tie-break value: DE score (when DE decided a tie), Buchholz, Buchholz Cut-1, '
     'Sonneborn-Berger, its Cut-1, wins (7.1), games won (7.2), ARO, ARO Cut-1, TPR, PTP; rank is shared by players '
     'still tied after all tie-breaks.';
-COMMENT ON FUNCTION check_tournament_row() IS
-    'Trigger: the rules of swiss_tournaments, tournaments_players, tournaments_games and byes.';
-COMMENT ON FUNCTION refresh_tournament_standings() IS
-    'Trigger: keeps swiss_tournament_standings current after a change of a tournament, a registration, a game, a '
-    'bye or a tournament game''s result, moves or date, rewriting only the rows the change affects.';
+COMMENT ON FUNCTION check_swiss_tournament() IS
+    'Trigger of swiss_tournaments: stores the tie-break order in its canonical spelling (an unknown tie-break 22023).';
+COMMENT ON FUNCTION check_tournament_player() IS
+    'Trigger of tournaments_players: a registration meets the tournament''s requirements, is never changed, and a '
+    'player with games in the tournament cannot leave.';
+COMMENT ON FUNCTION check_tournament_game() IS
+    'Trigger of tournaments_games: the round exists, the game is local with the tournament''s rated flag, starting '
+    'position and clock, and both players are registered and have no other game or bye in the round.';
+COMMENT ON FUNCTION check_bye() IS
+    'Trigger of byes: the round exists, the player is registered and has no game or other bye in the round.';
+COMMENT ON FUNCTION refresh_standings_of_tournament() IS
+    'Trigger of swiss_tournaments: a ranked tournament''s time control falls in its ranking''s window and its games '
+    'and byes still follow its rules; a new tournament gets its progress row; a change of its ranking or tie-break '
+    'order recomputes its standings.';
+COMMENT ON FUNCTION refresh_standings_of_player() IS
+    'Trigger of tournaments_players: a registered player gets a pairing number and standings rows, one who left loses '
+    'them.';
+COMMENT ON FUNCTION refresh_standings_of_game() IS
+    'Trigger of tournaments_games: the standings of the rounds a registered, moved or removed game changes.';
+COMMENT ON FUNCTION refresh_standings_of_bye() IS
+    'Trigger of byes: the standings of the rounds a bye changes.';
+COMMENT ON FUNCTION refresh_standings_of_service_game() IS
+    'Trigger of service_games: the standings of the tournaments a game is registered in, after a change of its '
+    'result, moves or date.';
 COMMENT ON FUNCTION rebuild_truncated_tournaments() IS
     'Trigger: after a TRUNCATE of tournaments_games, byes or tournaments_players, recomputes every tournament''s '
     'standings from scratch.';

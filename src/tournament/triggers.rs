@@ -1,5 +1,8 @@
-//! The trigger entry points of the tournament tables: each table's rows go to a function of
-//! their own (the rules in `rules`, the standings in `refresh`).
+//! The trigger entry points of the tournament tables: one trigger function per table and job
+//! (`check_swiss_tournament`, ..., `refresh_standings_of_tournament`, ...), each row going to a
+//! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
+//! 0.1-0.7 that served several tables (`check_tournament_row`, `refresh_tournament_standings`)
+//! remain for databases not yet updated, naming the table by its name.
 
 use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
 use pgrx::prelude::*;
@@ -7,7 +10,8 @@ use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
 use super::refresh::{bye_changed, bye_kind, game_changed, move_last_round, rebuild, refresh_rows};
 use super::rules::{
-    check_bye, check_game, check_registration, check_tournament, lock_tournament, text_field,
+    check_bye as check_bye_rules, check_game, check_registration, check_tournament,
+    lock_tournament, text_field,
 };
 use super::store::{internal, Store};
 use crate::accounts::field;
@@ -30,13 +34,36 @@ fn txt(row: &Option<Row<'_>>, name: &str) -> String {
         .unwrap_or_default()
 }
 
-/// BEFORE triggers of swiss_tournaments, tournaments_players, tournaments_games and byes: the
-/// rules of each row. Not while restoring a dump.
-fn check_tournament_row<'a>(
+/// The table a tournament trigger fired on.
+#[derive(Clone, Copy, Debug)]
+enum Fired {
+    Tournament,
+    Registration,
+    TournamentGame,
+    Bye,
+    ServiceGame,
+}
+
+impl Fired {
+    /// The table of a trigger of the multi-table functions of 0.1-0.7, by its name.
+    fn named(table: &str, function: &str) -> Fired {
+        match table {
+            "swiss_tournaments" => Fired::Tournament,
+            "tournaments_players" => Fired::Registration,
+            "tournaments_games" => Fired::TournamentGame,
+            "byes" => Fired::Bye,
+            "service_games" => Fired::ServiceGame,
+            other => internal(format!("{function}() fired on {other}")),
+        }
+    }
+}
+
+/// The rules of a row of a tournament table, BEFORE it is written. Not while restoring a dump.
+fn check_row<'a>(
     trigger: &'a PgTrigger<'a>,
+    table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
     let op = trigger.op()?;
-    let table = trigger.table_name()?;
     let row = match op {
         PgTriggerOperation::Delete => trigger.old(),
         _ => trigger.new(),
@@ -47,14 +74,73 @@ fn check_tournament_row<'a>(
         return Ok(Some(row));
     }
     let old = trigger.old();
-    match table.as_str() {
-        "swiss_tournaments" => canonical_tie_breaks(&mut row),
-        "tournaments_players" => check_registration_row(&op, &row),
-        "tournaments_games" => check_game_row(&row, &old),
-        "byes" => check_bye_row(&row, &old),
-        other => internal(format!("check_tournament_row() fired on {other}")),
+    match table {
+        Fired::Tournament => canonical_tie_breaks(&mut row),
+        Fired::Registration => check_registration_row(&op, &row),
+        Fired::TournamentGame => check_game_row(&row, &old),
+        Fired::Bye => check_bye_row(&row, &old),
+        Fired::ServiceGame => internal("service games have no tournament check"),
     }
     Ok(Some(row))
+}
+
+/// One trigger function per table: `$name` (SQL `$name()`, C symbol `$name_wrapper`) runs `$body`
+/// for the rows of `$table` only.
+macro_rules! per_table {
+    ($name:ident, $symbol:ident, $finfo:ident, $body:ident, $fired:ident, $table:literal, $out:ident) => {
+        fn $name<'a>(
+            trigger: &'a PgTrigger<'a>,
+        ) -> Result<Option<PgHeapTuple<'a, $out>>, PgTriggerError> {
+            $body(trigger, Fired::$fired)
+        }
+        trigger_function!($name, $symbol, $finfo, [$table]);
+    };
+}
+
+per_table!(
+    check_swiss_tournament,
+    check_swiss_tournament_wrapper,
+    pg_finfo_check_swiss_tournament_wrapper,
+    check_row,
+    Tournament,
+    "swiss_tournaments",
+    AllocatedByRust
+);
+per_table!(
+    check_tournament_player,
+    check_tournament_player_wrapper,
+    pg_finfo_check_tournament_player_wrapper,
+    check_row,
+    Registration,
+    "tournaments_players",
+    AllocatedByRust
+);
+per_table!(
+    check_tournament_game,
+    check_tournament_game_wrapper,
+    pg_finfo_check_tournament_game_wrapper,
+    check_row,
+    TournamentGame,
+    "tournaments_games",
+    AllocatedByRust
+);
+per_table!(
+    check_bye,
+    check_bye_wrapper,
+    pg_finfo_check_bye_wrapper,
+    check_row,
+    Bye,
+    "byes",
+    AllocatedByRust
+);
+
+/// The trigger function of 0.1-0.7 for the BEFORE triggers of the four tournament tables: a
+/// database not yet updated to 0.8.0 still calls it.
+fn check_tournament_row<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
+    let table = Fired::named(&trigger.table_name()?, "check_tournament_row");
+    check_row(trigger, table)
 }
 trigger_function!(
     check_tournament_row,
@@ -150,33 +236,86 @@ fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) 
         field::<i32>(row, "round").unwrap_or(0),
         text_field(row, "user_id_in_service").unwrap_or_default(),
     );
-    Spi::connect_mut(|client| check_bye(&mut Store::new(client), t, r, &user, was));
+    Spi::connect_mut(|client| check_bye_rules(&mut Store::new(client), t, r, &user, was));
 }
 
-/// AFTER triggers of swiss_tournaments, tournaments_players, tournaments_games, byes and
-/// service_games: keeps the standings current. Not while restoring a dump, which brings the
-/// derived rows back itself.
-fn refresh_tournament_standings<'a>(
+/// Keeps the standings current AFTER a row of a tournament table (or a tournament game's service
+/// game) changed. Not while restoring a dump, which brings the derived rows back itself.
+fn refresh_row<'a>(
     trigger: &'a PgTrigger<'a>,
+    table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     if restoring() {
         return Ok(None);
     }
     let op = trigger.op()?;
-    let table = trigger.table_name()?;
     let (old, new) = (trigger.old(), trigger.new());
     Spi::connect_mut(|client| {
         let store = &mut Store::new(client);
-        match table.as_str() {
-            "swiss_tournaments" => tournament_changed(store, &op, &old, &new),
-            "tournaments_players" => registration_changed(store, &op, &old, &new),
-            "tournaments_games" => tournament_game_changed(store, &op, &old, &new),
-            "byes" => bye_row_changed(store, &op, &old, &new),
-            "service_games" => service_game_changed(store, &old, &new),
-            other => internal(format!("refresh_tournament_standings() fired on {other}")),
+        match table {
+            Fired::Tournament => tournament_changed(store, &op, &old, &new),
+            Fired::Registration => registration_changed(store, &op, &old, &new),
+            Fired::TournamentGame => tournament_game_changed(store, &op, &old, &new),
+            Fired::Bye => bye_row_changed(store, &op, &old, &new),
+            Fired::ServiceGame => service_game_changed(store, &old, &new),
         }
     });
     Ok(None)
+}
+
+per_table!(
+    refresh_standings_of_tournament,
+    refresh_standings_of_tournament_wrapper,
+    pg_finfo_refresh_standings_of_tournament_wrapper,
+    refresh_row,
+    Tournament,
+    "swiss_tournaments",
+    AllocatedByPostgres
+);
+per_table!(
+    refresh_standings_of_player,
+    refresh_standings_of_player_wrapper,
+    pg_finfo_refresh_standings_of_player_wrapper,
+    refresh_row,
+    Registration,
+    "tournaments_players",
+    AllocatedByPostgres
+);
+per_table!(
+    refresh_standings_of_game,
+    refresh_standings_of_game_wrapper,
+    pg_finfo_refresh_standings_of_game_wrapper,
+    refresh_row,
+    TournamentGame,
+    "tournaments_games",
+    AllocatedByPostgres
+);
+per_table!(
+    refresh_standings_of_bye,
+    refresh_standings_of_bye_wrapper,
+    pg_finfo_refresh_standings_of_bye_wrapper,
+    refresh_row,
+    Bye,
+    "byes",
+    AllocatedByPostgres
+);
+per_table!(
+    refresh_standings_of_service_game,
+    refresh_standings_of_service_game_wrapper,
+    pg_finfo_refresh_standings_of_service_game_wrapper,
+    refresh_row,
+    ServiceGame,
+    "service_games",
+    AllocatedByPostgres
+);
+
+/// The trigger function of 0.1-0.7 for the AFTER triggers of the tournament tables and
+/// service_games: a database not yet updated to 0.8.0 still calls it.
+fn refresh_tournament_standings<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let table = Fired::named(&trigger.table_name()?, "refresh_tournament_standings");
+    refresh_row(trigger, table)
 }
 trigger_function!(
     refresh_tournament_standings,
