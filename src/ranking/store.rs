@@ -235,6 +235,29 @@ impl Stored {
     }
 }
 
+/// The stored entries of a ranking from some game on, by game (two per game): found by player and
+/// game without making a key.
+#[derive(Default)]
+struct StoredEntries(HashMap<i32, Vec<(String, Stored)>>);
+
+impl StoredEntries {
+    fn get(&self, player: &str, game: i32) -> Option<&Stored> {
+        let entries = self.0.get(&game)?;
+        entries.iter().find(|(p, _)| p == player).map(|(_, s)| s)
+    }
+
+    fn take(&mut self, player: &str, game: i32) -> Option<Stored> {
+        let entries = self.0.get_mut(&game)?;
+        let i = entries.iter().position(|(p, _)| p == player)?;
+        Some(entries.swap_remove(i).1)
+    }
+
+    /// The ids of the entries not taken.
+    fn left(self) -> Vec<i32> {
+        self.0.into_values().flatten().map(|(_, s)| s.id).collect()
+    }
+}
+
 /// One row of `ranking_players` to write: a player's latest entry.
 struct PlayerRow {
     ranking: i32,
@@ -255,7 +278,7 @@ thread_local! {
 }
 
 use crate::error::internal;
-use crate::spi::{column, nullable};
+use crate::spi::{column, nullable, nullable_at, ordinals};
 
 fn interval(i: Interval) -> CoreInterval {
     CoreInterval {
@@ -304,17 +327,40 @@ fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     }
 }
 
+/// A column read by position was NULL where the statement never gives one.
+fn null_column(name: &str) -> ! {
+    internal(format!("column {name} is NULL"))
+}
+
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let mut games = Vec::with_capacity(rows.len());
+    if rows.is_empty() {
+        return games;
+    }
+    let names = [
+        "id",
+        "creation_date",
+        "end_type",
+        "starting_time",
+        "move_increase",
+        "white",
+        "black",
+        "white_is_bot",
+        "black_is_bot",
+    ];
+    let [id, date, end_type, starting_time, move_increase, white, black, white_bot, black_bot] =
+        ordinals(&rows, names);
     for row in rows {
-        let id: i32 = column(&row, "id");
-        let date: TimestampWithTimeZone = column(&row, "creation_date");
-        let end_type: GameEndType = column::<String>(&row, "end_type")
+        let id: i32 = nullable_at(&row, id).unwrap_or_else(|| null_column("id"));
+        let date: TimestampWithTimeZone =
+            nullable_at(&row, date).unwrap_or_else(|| null_column("creation_date"));
+        let end_type: GameEndType = nullable_at::<String>(&row, end_type)
+            .unwrap_or_else(|| null_column("end_type"))
             .parse()
             .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
         let clock = match (
-            nullable::<Interval>(&row, "starting_time"),
-            nullable::<Interval>(&row, "move_increase"),
+            nullable_at::<Interval>(&row, starting_time),
+            nullable_at::<Interval>(&row, move_increase),
         ) {
             (Some(s), Some(m)) => Some(Clock {
                 starting_time: interval(s),
@@ -327,14 +373,16 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
                 played_at: date.into_inner(),
                 game_id: id,
             },
-            white: column(&row, "white"),
-            black: column(&row, "black"),
+            white: nullable_at(&row, white).unwrap_or_else(|| null_column("white")),
+            black: nullable_at(&row, black).unwrap_or_else(|| null_column("black")),
             white_score: end_type.score(true),
             facts: GameFacts {
                 ranked_local: true,
                 clock,
-                white_is_bot: column(&row, "white_is_bot"),
-                black_is_bot: column(&row, "black_is_bot"),
+                white_is_bot: nullable_at(&row, white_bot)
+                    .unwrap_or_else(|| null_column("white_is_bot")),
+                black_is_bot: nullable_at(&row, black_bot)
+                    .unwrap_or_else(|| null_column("black_is_bot")),
             },
         });
     }
@@ -616,40 +664,52 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// The entries of `ranking` from `from` on (all when `None`), by (player, game).
-    fn entries_from(
-        &mut self,
-        ranking: i32,
-        from: Option<GameKey>,
-    ) -> HashMap<(String, i32), Stored> {
+    fn entries_from(&mut self, ranking: i32, from: Option<GameKey>) -> StoredEntries {
         let from = from.unwrap_or(GameKey {
             played_at: i64::MIN,
             game_id: i32::MIN,
         });
-        let rows = self.client.update(
-            "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
-                    volatility::float8 AS volatility, previous_entry, game_date
-             FROM elo_history
-             WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
-            None,
-            &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
-        );
-        let mut out = HashMap::new();
-        for row in rows.unwrap_or_else(|e| internal(e)) {
-            let date: TimestampWithTimeZone = column(&row, "game_date");
-            out.insert(
-                (
-                    column::<String>(&row, "player"),
-                    column::<i32>(&row, "game_id"),
-                ),
-                Stored {
-                    id: column(&row, "id"),
-                    rating: column(&row, "elo"),
-                    rd: nullable(&row, "rd"),
-                    volatility: nullable(&row, "volatility"),
-                    previous: nullable(&row, "previous_entry"),
-                    played_at: date.into_inner(),
-                },
-            );
+        let rows = self
+            .client
+            .update(
+                "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
+                        volatility::float8 AS volatility, previous_entry, game_date
+                 FROM elo_history
+                 WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+                None,
+                &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
+            )
+            .unwrap_or_else(|e| internal(e));
+        let mut out = StoredEntries::default();
+        if rows.is_empty() {
+            return out;
+        }
+        let names = [
+            "id",
+            "player",
+            "game_id",
+            "elo",
+            "rd",
+            "volatility",
+            "previous_entry",
+            "game_date",
+        ];
+        let [id, player, game, elo, rd, volatility, previous, date] = ordinals(&rows, names);
+        for row in rows {
+            let date: TimestampWithTimeZone =
+                nullable_at(&row, date).unwrap_or_else(|| null_column("game_date"));
+            let stored = Stored {
+                id: nullable_at(&row, id).unwrap_or_else(|| null_column("id")),
+                rating: nullable_at(&row, elo).unwrap_or_else(|| null_column("elo")),
+                rd: nullable_at(&row, rd),
+                volatility: nullable_at(&row, volatility),
+                previous: nullable_at(&row, previous),
+                played_at: date.into_inner(),
+            };
+            let game: i32 = nullable_at(&row, game).unwrap_or_else(|| null_column("game_id"));
+            let player: String = nullable_at(&row, player).unwrap_or_else(|| null_column("player"));
+            let per_game = out.0.entry(game).or_insert_with(|| Vec::with_capacity(2));
+            per_game.push((player, stored));
         }
         out
     }
@@ -674,11 +734,11 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let fresh_needed = games
             .iter()
             .flat_map(|g| [(&g.white, g.key.game_id), (&g.black, g.key.game_id)])
-            .filter(|(p, game)| !stored.contains_key(&((*p).clone(), *game)))
+            .filter(|(p, game)| stored.get(p, *game).is_none())
             .count();
         let mut fresh = self.next_ids(fresh_needed).into_iter();
         let history = rate_or_raise(ranking, &mut tips, &games, |player, game| {
-            match stored.get(&(player.to_owned(), game.game_id)) {
+            match stored.get(player, game.game_id) {
                 Some(old) => old.id,
                 None => fresh
                     .next()
@@ -689,13 +749,13 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let mut updates = Vec::new();
         for e in history {
             let entry = HistoryRow::of(ranking.id, e);
-            match stored.remove(&(entry.player.clone(), entry.game.game_id)) {
+            match stored.take(&entry.player, entry.game.game_id) {
                 None => inserts.push(entry),
                 Some(old) if !old.holds(&entry) => updates.push(entry),
                 Some(_) => {}
             }
         }
-        let deletes: Vec<i32> = stored.into_values().map(|o| o.id).collect();
+        let deletes = stored.left();
         self.merge_entries(&deletes, &updates, &inserts);
 
         if from.is_none() {
