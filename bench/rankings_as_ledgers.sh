@@ -27,33 +27,8 @@ for db in rankings ledgers; do
     psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" \
         -f bench/rankings/setup.sql >/dev/null 2>&1
 done
-psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
-ALTER TABLE service_games DISABLE TRIGGER rate_service_games;
-ALTER TABLE service_games ADD COLUMN white_score float8 GENERATED ALWAYS AS (game_score(result, true)) STORED;
-DO $$
-DECLARE
-    r record;
-    filter text;
-    no_bot text := 'NOT EXISTS (SELECT FROM service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = %s '
-                   'AND a.is_bot)';
-BEGIN
-    FOR r IN SELECT * FROM rankings ORDER BY id LOOP
-        INSERT INTO ledgers (name, rating_system, starting_rating, k_factor)
-        VALUES ('ranking ' || r.id, 'elo', r.starting_elo, r.k_factor);
-        filter := format('service_id = 1 AND is_ranked AND clock_base_time(clock, %s) >= %L::interval',
-                         r.extra_move_multiplier, r.playtime_min);
-        IF r.playtime_max IS NOT NULL THEN
-            filter := filter || format(' AND clock_base_time(clock, %s) < %L::interval',
-                                       r.extra_move_multiplier, r.playtime_max);
-        END IF;
-        IF NOT r.include_bots THEN
-            filter := filter || ' AND ' || format(no_bot, 'white_player') || ' AND ' || format(no_bot, 'black_player');
-        END IF;
-        PERFORM ledger_attach('ranking ' || r.id, 'service_games', 'id', 'creation_date', 'white_player',
-                              'black_player', 'white_score', filter => filter);
-    END LOOP;
-END $$;
-SQL
+psql -X -q -v ON_ERROR_STOP=1 -d ledgers -c "ALTER TABLE service_games DISABLE TRIGGER rate_service_games" \
+    -f bench/rankings/as_ledgers.sql >/dev/null
 
 echo "$games ranked games, one INSERT each, after 2,000 games"
 for db in rankings ledgers; do

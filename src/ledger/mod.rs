@@ -11,8 +11,8 @@ mod svg;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
-    appendable, replay_multiplayer_seasons, replay_seasons, Entry, LedgerGame, LedgerKey,
-    LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
+    appendable, rename_game, replay_multiplayer_seasons, replay_seasons, Entry, LedgerGame,
+    LedgerKey, LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
 };
 use pg_rating_core::rating::RatingError;
 use pgrx::prelude::*;
@@ -136,17 +136,10 @@ fn or_raise(
     replayed: Result<Vec<Entry>, RatingError>,
 ) -> Vec<Entry> {
     replayed.unwrap_or_else(|e| {
-        let message = match e
-            .message
-            .strip_prefix("game ")
-            .and_then(|m| m.split_once(": "))
-        {
-            Some((key, rest)) => format!("game {}: {rest}", att.column_key_text(key)),
-            None => e.message.clone(),
-        };
+        let e = rename_game(e, |key| att.column_key_text(key));
         raise(
             crate::error::code(&e),
-            format!("ledger \"{}\": {message}", ledger.name),
+            format!("ledger \"{}\": {}", ledger.name, e.message),
         )
     })
 }

@@ -19,35 +19,9 @@ VALUES ('Global', '0', NULL, 0, 800, true, 40, 'elo', 0.5, 350, 0.06, NULL),
        ('Glicko', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 350, 0.06, '7 days'),
        ('Skemino', '0', '10 minutes', 60, 1000, true, 0, 'skemino', 0.5, 350, 0.06, NULL),
        ('FIDE', '0', NULL, 0, 1800, true, 0, 'fide', 0.5, 350, 0.06, NULL);
-
--- each ranking as a ledger on the same games: the ranking's window as the filter
-ALTER TABLE service_games ADD COLUMN white_score float8 GENERATED ALWAYS AS (game_score(result, true)) STORED;
-DO $$
-DECLARE
-    r record;
-    filter text;
-    no_bot text := 'NOT EXISTS (SELECT FROM service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = %s '
-                   'AND a.is_bot)';
-BEGIN
-    FOR r IN SELECT * FROM rankings ORDER BY id LOOP
-        INSERT INTO ledgers (name, rating_system, starting_rating, k_factor, tau, starting_rd, starting_volatility,
-                             rating_period)
-        VALUES ('ranking ' || r.id, r.rating_system, r.starting_elo, r.k_factor, r.glicko2_tau, r.starting_rd,
-                r.starting_volatility, r.rating_period);
-        filter := format('service_id = 1 AND is_ranked AND clock_base_time(clock, %s) >= %L::interval',
-                         r.extra_move_multiplier, r.playtime_min);
-        IF r.playtime_max IS NOT NULL THEN
-            filter := filter || format(' AND clock_base_time(clock, %s) < %L::interval',
-                                       r.extra_move_multiplier, r.playtime_max);
-        END IF;
-        IF NOT r.include_bots THEN
-            filter := filter || ' AND ' || format(no_bot, 'white_player') || ' AND ' || format(no_bot, 'black_player');
-        END IF;
-        PERFORM ledger_attach('ranking ' || r.id, 'service_games', 'id', 'creation_date', 'white_player',
-                              'black_player', 'white_score', filter => filter);
-    END LOOP;
-END $$;
 SQL
+# each ranking as a ledger on the same games, its window as the filter (shared with the bench)
+q -f "$(dirname "$0")/../../bench/rankings/as_ledgers.sql" >/dev/null
 
 # Game i: players among 30 users and a bot, three results, three clocks; every seventh game is
 # dated before the games already in (a backdated game replays the rankings from it).

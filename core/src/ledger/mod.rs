@@ -13,7 +13,7 @@ mod standing;
 
 pub use multiplayer::{replay_multiplayer, replay_multiplayer_seasons, MultiGame, MultiplayerRule};
 pub use quality::{quality, Quality, QualitySum};
-pub use replay::{appendable, replay, replay_seasons, Entry, LedgerGame, Outcome};
+pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{LedgerRules, LedgerSettings, Limits, Provisional};
 pub use standing::{SeasonEnd, Standing};
 

@@ -40,11 +40,28 @@ pub struct Entry {
     pub after: Standing,
 }
 
-/// Names the game an error is about (the glue turns the key into the games table's own).
+/// Names the game an error is about (the glue turns the key into the games table's own with
+/// [`rename_game`]).
 pub(super) fn at_game(e: RatingError, key: &LedgerKey) -> RatingError {
     RatingError {
         kind: e.kind,
         message: format!("game {}: {}", key.id, e.message),
+    }
+}
+
+/// An error of a replay with its game named by `name(key)` instead of the ledger key
+/// [`at_game`] wrote; an error about no game is left as it is.
+pub fn rename_game(e: RatingError, name: impl FnOnce(&str) -> String) -> RatingError {
+    match e
+        .message
+        .strip_prefix("game ")
+        .and_then(|m| m.split_once(": "))
+    {
+        Some((key, rest)) => RatingError {
+            kind: e.kind,
+            message: format!("game {}: {rest}", name(key)),
+        },
+        None => e,
     }
 }
 
@@ -422,5 +439,20 @@ mod tests {
             &latest,
             &[game(9, "b", "c", Outcome::White(1.0))]
         ));
+    }
+
+    #[test]
+    fn an_error_names_its_game_as_the_glue_asks() {
+        let e = at_game(
+            RatingError::invalid("a cannot play against themselves"),
+            &key(5, "k5"),
+        );
+        let named = rename_game(e, |k| format!("<{k}>"));
+        assert_eq!(named.message, "game <k5>: a cannot play against themselves");
+        let about_no_game = rename_game(
+            RatingError::invalid("tau must be positive"),
+            |_| unreachable!(),
+        );
+        assert_eq!(about_no_game.message, "tau must be positive");
     }
 }

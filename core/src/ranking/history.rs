@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use super::system::{PlayerState, RatingSystem};
 use crate::ledger::{
-    self, integer_key, integer_key_id, LedgerGame, LedgerKey, LedgerRules, Limits, Outcome,
-    Provisional, Standing,
+    self, integer_key, integer_key_id, rename_game, LedgerGame, LedgerKey, LedgerRules, Limits,
+    Outcome, Provisional, Standing,
 };
 use crate::rating::RatingError;
 
@@ -92,15 +92,7 @@ pub fn rate(
             }
         }
     }
-    let ledger_games: Vec<LedgerGame> = games
-        .iter()
-        .map(|g| LedgerGame {
-            key: g.key.ledger_key(),
-            white: g.white.clone(),
-            black: g.black.clone(),
-            outcome: Outcome::White(g.white_score),
-        })
-        .collect();
+    let ledger_games: Vec<LedgerGame> = games.iter().map(ledger_game).collect();
     let replayed = ledger::replay(&rules, &mut standings, &ledger_games).map_err(with_game_id)?;
     let mut out = Vec::with_capacity(replayed.len());
     for (entry, game) in replayed.into_iter().zip(games.iter().flat_map(|g| [g, g])) {
@@ -124,19 +116,18 @@ pub fn rate(
 
 /// A replay's error names its game by the ledger key; a ranking names it by the game's id.
 fn with_game_id(e: RatingError) -> RatingError {
-    let Some((key, rest)) = e
-        .message
-        .strip_prefix("game ")
-        .and_then(|m| m.split_once(": "))
-    else {
-        return e;
-    };
-    match integer_key_id(key) {
-        Some(id) => RatingError {
-            kind: e.kind,
-            message: format!("game {id}: {rest}"),
-        },
-        None => e,
+    rename_game(e, |key| {
+        integer_key_id(key).map_or_else(|| key.to_owned(), |id| id.to_string())
+    })
+}
+
+/// A game of the ranking as the ledgers' replay takes it.
+fn ledger_game(g: &RatedGame<String>) -> LedgerGame {
+    LedgerGame {
+        key: g.key.ledger_key(),
+        white: g.white.clone(),
+        black: g.black.clone(),
+        outcome: Outcome::White(g.white_score),
     }
 }
 
@@ -147,15 +138,7 @@ pub fn appendable(latest: &HashMap<String, GameKey>, games: &[RatedGame<String>]
         .iter()
         .map(|(p, k)| (p.clone(), k.ledger_key()))
         .collect();
-    let games: Vec<LedgerGame> = games
-        .iter()
-        .map(|g| LedgerGame {
-            key: g.key.ledger_key(),
-            white: g.white.clone(),
-            black: g.black.clone(),
-            outcome: Outcome::White(g.white_score),
-        })
-        .collect();
+    let games: Vec<LedgerGame> = games.iter().map(ledger_game).collect();
     ledger::appendable(&latest, &games)
 }
 
