@@ -9,7 +9,7 @@
 #    table without one;
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
 # 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
-#    game of another ranking waits (Random Chess rankings: one lock for every ranking) and a game
+#    game of another ranking waits (Random Chess rankings: a lock per ranking since 0.9.0) and a game
 #    of another ledger scope (ledgers: one lock per ledger and scope).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
@@ -110,5 +110,5 @@ hold "INSERT INTO league_matches (id, played_at, white, black, score, league) VA
 sleep 0.5
 t_scope=$(ms ledgers "INSERT INTO league_matches (id, played_at, white, black, score, league) VALUES (-2, now(), 7, 8, 1, 'west')")
 wait
-echo "Random Chess rankings (one lock for all rankings): a Classical game waited $t_rank ms for a Bullet game"
+echo "Random Chess rankings (a lock per ranking): a Classical game waited $t_rank ms for a Bullet game"
 echo "ledgers (a lock per ledger and scope): a game of scope west waited $t_scope ms for one of scope east"

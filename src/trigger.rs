@@ -208,6 +208,7 @@ trigger_function!(
         "elo_history",
         "ranking_players",
         "ranking_writes",
+        "ranking_locks",
         "swiss_tournament_progress",
         "swiss_tournament_entrants",
         "swiss_tournament_standings",

@@ -47,7 +47,7 @@ CREATE TABLE elo_history (
     id                 serial PRIMARY KEY,
     service_id         int NOT NULL DEFAULT 1 CONSTRAINT local_accounts_only CHECK (service_id = 1),
     user_id_in_service varchar NOT NULL,
-    -- deleting a ranking deletes its history (and, by note_rankings_change, its standings)
+    -- deleting a ranking deletes its history (and, by forget_deleted_rankings, its standings)
     ranking_id         int NOT NULL REFERENCES rankings ON DELETE CASCADE,
     game_id            int NOT NULL REFERENCES service_games,
     elo                numeric NOT NULL,
@@ -77,7 +77,7 @@ CREATE INDEX elo_history_by_ranking_date ON elo_history (ranking_id, game_date, 
 
 CREATE TABLE ranking_players (
     -- No foreign key (it would be checked for every standing written): the rows of a deleted
-    -- ranking are removed by the note_rankings_change trigger.
+    -- ranking are removed by the forget_deleted_rankings trigger.
     ranking_id         int NOT NULL,
     service_id         int NOT NULL DEFAULT 1,
     user_id_in_service varchar NOT NULL,
@@ -98,14 +98,20 @@ CREATE TABLE ranking_players (
 -- new index entry), which makes them a third cheaper.
 WITH (fillfactor = 50);
 
--- One row that every writer of the history updates first: concurrent writers queue on it
--- (one lock, so no deadlock), and under REPEATABLE READ a writer whose snapshot missed another
--- writer's commit fails with a serialization error instead of computing from stale ratings.
+-- One row per ranking: the lock its writers take (made by the first), in ranking order, so that
+-- writers of different rankings never wait for each other and never deadlock. Under REPEATABLE
+-- READ a writer whose snapshot missed another writer's commit fails with a serialization error
+-- instead of computing from stale ratings. (No foreign key: the rows of a deleted ranking are
+-- removed by the forget_deleted_rankings trigger.)
+CREATE TABLE ranking_locks (
+    ranking_id int PRIMARY KEY,
+    writes     bigint NOT NULL DEFAULT 0
+);
+-- One row: the version of the rankings, set from ranking_versions by every change of rankings
+-- (which first takes every ranking's lock), so that a backend may keep the rankings in memory.
 CREATE TABLE ranking_writes (
     only_row bool PRIMARY KEY DEFAULT true CONSTRAINT ranking_writes_one_row CHECK (only_row),
-    -- Set from ranking_versions whenever rankings change, so a backend may keep them in memory.
-    rankings_version bigint NOT NULL DEFAULT 0,
-    writes   bigint NOT NULL DEFAULT 0
+    rankings_version bigint NOT NULL DEFAULT 0
 );
 INSERT INTO ranking_writes DEFAULT VALUES;
 -- A sequence, not a counter: a rolled-back change never hands its number to a later one.
@@ -234,8 +240,9 @@ CREATE FUNCTION rate_service_games() RETURNS trigger LANGUAGE c AS 'MODULE_PATHN
 CREATE FUNCTION rerate_redated_service_game() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'rerate_redated_service_game_wrapper';
 CREATE FUNCTION recalculate_changed_ranking() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'recalculate_changed_ranking_wrapper';
 CREATE FUNCTION note_rankings_change() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'note_rankings_change_wrapper';
+CREATE FUNCTION forget_deleted_rankings() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'forget_deleted_rankings_wrapper';
 REVOKE ALL ON FUNCTION rate_service_games(), rerate_redated_service_game(), recalculate_changed_ranking(),
-    note_rankings_change() FROM PUBLIC;
+    note_rankings_change(), forget_deleted_rankings() FROM PUBLIC;
 
 CREATE TRIGGER rate_service_games
     AFTER INSERT ON service_games
@@ -249,10 +256,13 @@ CREATE TRIGGER recalculate_changed_ranking
     AFTER INSERT OR UPDATE ON rankings
     FOR EACH ROW EXECUTE FUNCTION recalculate_changed_ranking();
 CREATE TRIGGER note_rankings_change
-    AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON rankings
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON rankings
     FOR EACH STATEMENT EXECUTE FUNCTION note_rankings_change();
+CREATE TRIGGER forget_deleted_rankings
+    AFTER DELETE OR TRUNCATE ON rankings
+    FOR EACH STATEMENT EXECUTE FUNCTION forget_deleted_rankings();
 
--- The history, the standings and the lock row are derived: only pg_rating writes them
+-- The history, the standings and the lock rows are derived: only pg_rating writes them
 -- (sql/derived_tables.sql has the guard).
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON elo_history
@@ -263,6 +273,9 @@ CREATE TRIGGER refuse_foreign_write
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_writes
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write
+    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_locks
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 
 -- The functions that write the history run as the extension's owner, so applications need no
 -- write privilege on elo_history or ranking_players; their search_path is pinned.
@@ -272,6 +285,7 @@ ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = 
 ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 ALTER FUNCTION note_rankings_change() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION forget_deleted_rankings() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_ranking(int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE recalculate_ranking(int) FROM PUBLIC;
 
@@ -291,9 +305,11 @@ COMMENT ON TABLE elo_history IS
     'order. Written only by pg_rating''s triggers.';
 COMMENT ON TABLE ranking_players IS
     'Each player''s current standing in each ranking (latest entry, rating, record, peak), kept by the triggers.';
+COMMENT ON TABLE ranking_locks IS
+    'One row per ranking: the lock every writer of its elo_history and ranking_players rows takes first '
+    '(in ranking order); writes counts them.';
 COMMENT ON TABLE ranking_writes IS
-    'One row: the lock every writer of elo_history and ranking_players takes first; writes counts them, '
-    'rankings_version changes with every change of rankings.';
+    'One row: rankings_version changes with every change of rankings, which first takes every ranking''s lock.';
 COMMENT ON VIEW games_rankings IS 'The (game, ranking) pairs: every ranking each service game counts in.';
 COMMENT ON FUNCTION ranking_at_timestamp(timestamptz) IS
     'Every Random Chess account''s rating in every ranking it may take part in, after its latest game dated '
@@ -320,5 +336,7 @@ COMMENT ON FUNCTION rerate_redated_service_game() IS
     'Trigger: moves a re-dated game to its new place in the history of its rankings.';
 COMMENT ON FUNCTION recalculate_changed_ranking() IS 'Trigger: recalculates an inserted or updated ranking.';
 COMMENT ON FUNCTION note_rankings_change() IS
-    'Trigger: records that rankings changed (ranking_writes.rankings_version), so cached rankings are re-read, '
-    'and removes the standings of deleted rankings.';
+    'Trigger: before a change of rankings, takes every ranking''s lock and records that rankings change '
+    '(ranking_writes.rankings_version), so cached rankings are re-read.';
+COMMENT ON FUNCTION forget_deleted_rankings() IS
+    'Trigger: removes the standings and the lock rows of deleted rankings.';

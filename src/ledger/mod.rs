@@ -987,7 +987,7 @@ fn ledger_rebuild(ledger: &str) -> i64 {
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        let l = store.ledger_named(ledger);
+        let l = store.ledger_named_to_write(ledger);
         require_owner(&l, "rebuild");
         let att = attached(&mut store, &l);
         rebuild(&mut store, &l, &att)
@@ -1066,7 +1066,7 @@ fn rebuild_changed_ledger<'a>(
     let id: i32 = new.get_by_name("id").ok().flatten().unwrap_or(0);
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+        let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
             return;
         };
         rebuild(&mut store, &l, &att);
@@ -1100,7 +1100,7 @@ fn reseed_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for (id, scope, player) in seeds {
-            let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+            let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
                 continue;
             };
             store.lock_scope(id, &scope);
@@ -1139,7 +1139,7 @@ fn reseason_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {
-            let (Some(l), Some(att)) = (store.ledger(id), store.attachment(id)) else {
+            let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
                 continue;
             };
             store.lock_scope(id, &scope);

@@ -170,13 +170,20 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         run(self.client, sql, args)
     }
 
-    fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Ledger> {
+    /// Ledgers as read, or (`to_write`) share-locked until commit: a writer of a ledger's rows
+    /// reads its settings so, because a change of the settings rebuilds the ledger under the
+    /// locks of its scopes, and a writer that read the settings before waiting for those locks
+    /// would write by the old settings after the rebuild. Locked, a writer waits for the change
+    /// and reads the new settings (a change waits for the writers); under REPEATABLE READ a
+    /// writer whose snapshot missed the change gets 40001.
+    fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
         let rows = self.run(
             &format!(
                 "SELECT id, name, owner::oid AS owner, rating_system, starting_rating, k_factor, starting_rd,
                         starting_volatility, tau, rating_period, max_change, rating_floor, provisional_games,
                         provisional_rd
-                 FROM ledgers WHERE {condition}"
+                 FROM ledgers WHERE {condition} ORDER BY id{}",
+                if to_write { " FOR SHARE" } else { "" }
             ),
             &[arg],
         );
@@ -190,17 +197,24 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .collect()
     }
 
-    fn ledger_where(&mut self, condition: &str, arg: DatumWithOid) -> Option<Ledger> {
-        self.ledgers_where(condition, arg).pop()
-    }
-
-    pub fn ledger(&mut self, id: i32) -> Option<Ledger> {
-        self.ledger_where("id = $1", id.into())
+    /// A ledger by id, share-locked to write its rows (see [`Self::ledgers_where`]).
+    pub fn ledger_to_write(&mut self, id: i32) -> Option<Ledger> {
+        self.ledgers_where("id = $1", id.into(), true).pop()
     }
 
     /// The ledger of that name, or 22023.
     pub fn ledger_named(&mut self, name: &str) -> Ledger {
-        self.ledger_where("name = $1", name.into())
+        self.ledger_named_as(name, false)
+    }
+
+    /// [`Self::ledger_named`], share-locked to write its rows (see [`Self::ledgers_where`]).
+    pub fn ledger_named_to_write(&mut self, name: &str) -> Ledger {
+        self.ledger_named_as(name, true)
+    }
+
+    fn ledger_named_as(&mut self, name: &str, to_write: bool) -> Ledger {
+        self.ledgers_where("name = $1", name.into(), to_write)
+            .pop()
             .unwrap_or_else(|| {
                 raise(
                     PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
@@ -214,13 +228,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .pop()
     }
 
-    /// The ledgers attached to a table and their attachments, by ledger id.
+    /// The ledgers attached to a table and their attachments, by ledger id; the ledgers
+    /// share-locked to write their rows (see [`Self::ledgers_where`]).
     pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
         let attachments = self.attachments_where("a.games = $1 ORDER BY a.ledger_id", table.into());
         let mut ledgers: HashMap<i32, Ledger> = self
             .ledgers_where(
                 "id IN (SELECT ledger_id FROM ledger_attachments WHERE games = $1)",
                 table.into(),
+                true,
             )
             .into_iter()
             .map(|l| (l.id, l))

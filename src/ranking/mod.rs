@@ -3,7 +3,8 @@
 //! through `pg_rating_core::ranking::rate`; sql/random_chess/05_rankings.sql has the tables and
 //! views). New games that come after their players' latest games are appended;
 //! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
-//! Every writer first updates the single `ranking_writes` row, so writers run one at a time.
+//! Every writer first takes the locks of the rankings it writes (`ranking_locks` rows, in order);
+//! a change of rankings takes them all.
 
 mod store;
 mod transition;
@@ -17,19 +18,26 @@ use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{GameRow, Ranking, Store};
 
-/// Rates `games` (sorted) in every ranking they count in.
-fn rate_games(store: &mut Store<'_, '_>, rankings: &[Ranking], games: &[GameRow]) {
-    let counted: Vec<(&Ranking, Vec<_>)> = rankings
-        .iter()
-        .map(|r| (r, r.counted(games)))
-        .filter(|(_, gs)| !gs.is_empty())
-        .collect();
+/// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
+fn rate_games(store: &mut Store<'_, '_>, games: &[GameRow]) {
+    let counted: Vec<(Ranking, Vec<_>)> = store.locked(|rankings| {
+        let counted: Vec<(Ranking, Vec<_>)> = rankings
+            .iter()
+            .filter_map(|r| {
+                let counted = r.counted(games);
+                (!counted.is_empty()).then(|| (r.clone(), counted))
+            })
+            .collect();
+        (counted.iter().map(|(r, _)| r.id).collect(), counted)
+    });
     if counted.is_empty() {
         return;
     }
-    let mut tips = store.current_tips(&counted);
+    let (rankings, games): (Vec<Ranking>, Vec<_>) = counted.into_iter().unzip();
+    let batches: Vec<(&Ranking, Vec<_>)> = rankings.iter().zip(games).collect();
+    let mut tips = store.current_tips(&batches);
     let mut appends = Vec::new();
-    for (ranking, games) in counted {
+    for (ranking, games) in batches {
         let current = tips.remove(&ranking.id).unwrap_or_default();
         let latest = current.iter().map(|(p, t)| (p.clone(), t.last)).collect();
         if appendable(&latest, &games) {
@@ -58,9 +66,7 @@ fn rate_service_games<'a>(
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let games = store.with_bot_flags(new_games);
-        let version = store.lock();
-        let rankings = store.all_rankings(version);
-        rate_games(&mut store, &rankings, &games);
+        rate_games(&mut store, &games);
     });
     Ok(None)
 }
@@ -91,11 +97,16 @@ fn rerate_redated_service_game<'a>(
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let Some(game) = store.game(id) else { return };
-        let version = store.lock();
-        for ranking in store.all_rankings(version) {
-            if !ranking.counted(std::slice::from_ref(&game)).is_empty() {
-                store.rebuild_from(&ranking, Some(from));
-            }
+        let counted_in: Vec<Ranking> = store.locked(|rankings| {
+            let counted_in: Vec<Ranking> = rankings
+                .iter()
+                .filter(|r| !r.counted(std::slice::from_ref(&game)).is_empty())
+                .cloned()
+                .collect();
+            (counted_in.iter().map(|r| r.id).collect(), counted_in)
+        });
+        for ranking in counted_in {
+            store.rebuild_from(&ranking, Some(from));
         }
     });
     Ok(None)
@@ -130,7 +141,7 @@ trigger_function!(
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
-        store.lock();
+        store.lock_rankings(&[ranking_id]);
         let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
             raise(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
@@ -150,30 +161,51 @@ fn rebuild_ranking(ranking_id: i32) -> i64 {
     rebuild(ranking_id)
 }
 
-/// AFTER INSERT, UPDATE, DELETE or TRUNCATE ON rankings, per statement: the rankings a backend
-/// keeps in memory are stale from now on, and the standings of deleted rankings go.
+/// BEFORE INSERT, UPDATE, DELETE or TRUNCATE ON rankings, per statement: every ranking's lock is
+/// taken (no writer may rate a game by the rankings as they were, nor miss a game that counts in
+/// them as they will be), and the rankings a backend keeps in memory are stale from now on.
 fn note_rankings_change<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let fail =
-        |e: pgrx::spi::SpiError| raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, e.to_string());
-    Spi::run("UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')")
-        .unwrap_or_else(fail);
-    if matches!(
+    let deleted = matches!(
         trigger.op()?,
         PgTriggerOperation::Delete | PgTriggerOperation::Truncate
-    ) {
-        Spi::run(
-            "DELETE FROM ranking_players p WHERE NOT EXISTS (SELECT 1 FROM rankings r WHERE r.id = p.ranking_id)",
-        )
-        .unwrap_or_else(fail);
-    }
+    );
+    Spi::connect_mut(|client| {
+        let mut store = Store::new(client);
+        // the version first: changes of rankings queue there, holding no ranking's lock
+        store.note_rankings_change();
+        if store.single_lock() {
+            // a schema of 0.8.0 or before fires this after the statement and has no
+            // forget_deleted_rankings
+            if deleted {
+                store.forget_deleted_rankings();
+            }
+        } else {
+            store.lock_all_rankings();
+        }
+    });
     Ok(None)
 }
 trigger_function!(
     note_rankings_change,
     note_rankings_change_wrapper,
     pg_finfo_note_rankings_change_wrapper,
+    ["rankings"]
+);
+
+/// AFTER DELETE or TRUNCATE ON rankings, per statement: the standings and lock rows of deleted
+/// rankings go (they have no foreign key, which every write would check).
+fn forget_deleted_rankings<'a>(
+    _trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    Spi::connect_mut(|client| Store::new(client).forget_deleted_rankings());
+    Ok(None)
+}
+trigger_function!(
+    forget_deleted_rankings,
+    forget_deleted_rankings_wrapper,
+    pg_finfo_forget_deleted_rankings_wrapper,
     ["rankings"]
 );
 

@@ -3,7 +3,7 @@
 //! back equals the state computed (see `pg_rating_core::ranking::system::stored`).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
@@ -268,13 +268,20 @@ struct PlayerRow {
 pub struct Store<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
+    /// The schema of 0.8.0 and before, not yet updated (ALTER EXTENSION ... UPDATE): no
+    /// `ranking_locks`, and every writer takes the one `ranking_writes` row.
+    single_lock: bool,
 }
 
 thread_local! {
     /// The rankings as last read: (extension, rankings_version, rankings).
     static RANKINGS: RefCell<Option<(pg_sys::Oid, i64, Vec<Ranking>)>> = const { RefCell::new(None) };
-    /// The local transaction id of the transaction that last updated `ranking_writes`.
-    static LOCKED_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
+    /// (extension, its schema), as last read.
+    static SCHEMA: Cell<(pg_sys::Oid, pg_sys::Oid)> =
+        const { Cell::new((pg_sys::InvalidOid, pg_sys::InvalidOid)) };
+    /// The rankings whose `ranking_locks` rows this transaction (by local id) has updated.
+    static LOCKED: RefCell<(pg_sys::LocalTransactionId, BTreeSet<i32>)> =
+        const { RefCell::new((0, BTreeSet::new())) };
 }
 
 use crate::error::internal;
@@ -394,34 +401,59 @@ impl<'c, 'conn> Store<'c, 'conn> {
         // SAFETY: a catalog lookup by name.
         let extension =
             unsafe { pg_sys::get_extension_oid(c"pg_rating_random_chess".as_ptr(), true) };
-        Store { client, extension }
+        let mut store = Store {
+            client,
+            extension,
+            single_lock: false,
+        };
+        let schema = store.extension_schema();
+        // SAFETY: a catalog lookup by name, in the extension's own schema.
+        store.single_lock = unsafe {
+            pg_sys::get_relname_relid(c"ranking_locks".as_ptr(), schema) == pg_sys::InvalidOid
+        };
+        store
     }
 
-    /// Runs one of this module's statements with a saved plan.
-    fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        self.client
-            .update(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e))
+    /// The schema of the extension (which cannot move: it is not relocatable), read once.
+    fn extension_schema(&mut self) -> pg_sys::Oid {
+        let (extension, schema) = SCHEMA.get();
+        if extension == self.extension {
+            return schema;
+        }
+        let schema = self
+            .query(
+                "SELECT extnamespace FROM pg_catalog.pg_extension WHERE oid = $1",
+                &[self.extension.into()],
+            )
+            .first()
+            .get_one::<pg_sys::Oid>()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| internal("pg_rating_random_chess is not installed"));
+        SCHEMA.set((self.extension, schema));
+        schema
     }
 
-    /// Waits for, then holds until commit, the one lock of the history's writers. The first
-    /// time in a transaction it updates the row (so a REPEATABLE READ snapshot that missed
-    /// another writer's commit fails here); after that it only locks it again, because every
-    /// update of one row in one transaction lengthens the chain of versions the next must walk.
-    ///
-    /// Returns the version of the rankings, read under the lock.
-    pub fn lock(&mut self) -> i64 {
+    /// True for a schema of 0.8.0 or before (see [`Store::single_lock`]).
+    pub fn single_lock(&self) -> bool {
+        self.single_lock
+    }
+
+    /// The lock of a schema of 0.8.0 or before: the one `ranking_writes` row, updated the first
+    /// time in a transaction and locked again after that. Returns the version of the rankings.
+    fn lock_single_row(&mut self) -> i64 {
         // SAFETY: this backend's PGPROC, set up before any SQL runs.
         let transaction = unsafe { (*pg_sys::MyProc).lxid };
-        let rows = if LOCKED_IN.replace(transaction) == transaction {
+        let first =
+            LOCKED.with_borrow_mut(|(xact, _)| std::mem::replace(xact, transaction) != transaction);
+        let rows = if first {
             self.query(
-                "SELECT rankings_version FROM ranking_writes FOR UPDATE",
+                "UPDATE ranking_writes SET writes = writes + 1 RETURNING rankings_version",
                 &[],
             )
         } else {
             self.query(
-                "UPDATE ranking_writes SET writes = writes + 1 RETURNING rankings_version",
+                "SELECT rankings_version FROM ranking_writes FOR UPDATE",
                 &[],
             )
         };
@@ -432,8 +464,129 @@ impl<'c, 'conn> Store<'c, 'conn> {
             .unwrap_or_else(|| internal("ranking_writes has no row"))
     }
 
-    /// Every ranking, from memory while `version` (from [`Store::lock`]) says they did not change.
-    pub fn all_rankings(&mut self, version: i64) -> Vec<Ranking> {
+    /// Runs one of this module's statements with a saved plan.
+    fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        let plan = crate::spi::saved_plan(self.client, sql, args);
+        self.client
+            .update(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e))
+    }
+
+    /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
+    fn rankings_version(&mut self) -> i64 {
+        self.query("SELECT rankings_version FROM ranking_writes", &[])
+            .first()
+            .get_one::<i64>()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| internal("ranking_writes has no row"))
+    }
+
+    /// Waits for, then holds until commit, the locks of the writers of these rankings: one
+    /// `ranking_locks` row each (made by its first writer), taken in id order, so writers of
+    /// different rankings never wait for each other and never deadlock. The first time in a
+    /// transaction a ranking's row is updated (so a REPEATABLE READ snapshot that missed another
+    /// writer's commit fails here with 40001); after that it is only locked again, because every
+    /// update of one row in one transaction lengthens the chain of versions the next must walk.
+    pub fn lock_rankings(&mut self, ids: &[i32]) {
+        if self.single_lock {
+            self.lock_single_row();
+            return;
+        }
+        // SAFETY: this backend's PGPROC, set up before any SQL runs.
+        let transaction = unsafe { (*pg_sys::MyProc).lxid };
+        let (again, mut new): (Vec<i32>, Vec<i32>) = LOCKED.with_borrow_mut(|(xact, locked)| {
+            if *xact != transaction {
+                *xact = transaction;
+                locked.clear();
+            }
+            let ids: BTreeSet<i32> = ids.iter().copied().collect();
+            let split = ids.into_iter().partition(|id| locked.contains(id));
+            locked.extend(&split.1);
+            split
+        });
+        if !again.is_empty() {
+            // Held since this transaction updated them, so this never waits, unless a savepoint
+            // rolled the update back: then it waits as the first lock would, and a row whose
+            // insert was rolled back is made below.
+            let found: HashSet<i32> = self
+                .query(
+                    "SELECT ranking_id FROM ranking_locks WHERE ranking_id = ANY ($1)
+                     ORDER BY ranking_id FOR UPDATE",
+                    &[again.clone().into()],
+                )
+                .map(|r| column::<i32>(&r, "ranking_id"))
+                .collect();
+            new.extend(again.into_iter().filter(|id| !found.contains(id)));
+            new.sort_unstable();
+        }
+        if !new.is_empty() {
+            self.query(
+                "INSERT INTO ranking_locks AS l (ranking_id) SELECT unnest($1::int4[]) ORDER BY 1
+                 ON CONFLICT (ranking_id) DO UPDATE SET writes = l.writes + 1",
+                &[new.into()],
+            );
+        }
+    }
+
+    /// What `pick` picks from the rankings, with the locks of the rankings it names taken: the
+    /// rankings are read (from memory while their version holds), `pick` gives the ids of the
+    /// rankings to write and what to write, their locks are taken, and if the rankings changed
+    /// meanwhile (a change of rankings takes every ranking's lock first) they are picked again.
+    pub fn locked<T>(&mut self, mut pick: impl FnMut(&[Ranking]) -> (Vec<i32>, T)) -> T {
+        if self.single_lock {
+            let version = self.lock_single_row();
+            let rankings = self.all_rankings(version);
+            return pick(&rankings).1;
+        }
+        loop {
+            let version = self.rankings_version();
+            let rankings = self.all_rankings(version);
+            let (ids, picked) = pick(&rankings);
+            self.lock_rankings(&ids);
+            if self.rankings_version() == version {
+                return picked;
+            }
+        }
+    }
+
+    /// Takes the lock of every ranking: what a change of rankings does first, so that no writer
+    /// of any ranking runs with the rankings as they were before it.
+    pub fn lock_all_rankings(&mut self) {
+        let ids: Vec<i32> = self
+            .query("SELECT id FROM rankings", &[])
+            .map(|r| column::<i32>(&r, "id"))
+            .collect();
+        self.lock_rankings(&ids);
+    }
+
+    /// Records that the rankings change: a new `ranking_writes.rankings_version`.
+    pub fn note_rankings_change(&mut self) {
+        self.query(
+            "UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')",
+            &[],
+        );
+    }
+
+    /// Deletes the standings and lock rows of rankings that no longer exist.
+    pub fn forget_deleted_rankings(&mut self) {
+        let tables: &[&str] = if self.single_lock {
+            &["ranking_players"]
+        } else {
+            &["ranking_players", "ranking_locks"]
+        };
+        for table in tables {
+            self.query(
+                &format!(
+                    "DELETE FROM {table} t WHERE NOT EXISTS (SELECT FROM rankings r WHERE r.id = t.ranking_id)"
+                ),
+                &[],
+            );
+        }
+    }
+
+    /// Every ranking, from memory while `version` says they did not change.
+    fn all_rankings(&mut self, version: i64) -> Vec<Ranking> {
         let cached = RANKINGS.with_borrow(|c| {
             c.as_ref()
                 .filter(|(ext, v, _)| *ext == self.extension && *v == version)

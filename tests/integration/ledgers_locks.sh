@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# A change of a ledger's settings and the writers of the ledger's rows: while a transaction holds
+# a change of K uncommitted (the ledger rebuilt by the new K under its scopes' locks), a new game,
+# ledger_rebuild and a new seed each wait for it and then write by the new K, so the history
+# equals a rebuild by the new K; under REPEATABLE READ a writer whose snapshot missed the change
+# gets 40001.
+set -euo pipefail
+db=$PGDATABASE
+q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+# Runs SQL in a transaction that stays open for $1 seconds after it, in the background.
+hold() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "BEGIN" -c "$2" -c "SELECT pg_sleep($1)" -c "COMMIT" >/dev/null & }
+history() {
+    q -c "SELECT string_agg(format('%s %s %s %s', scope, game_key, player, round(rating::numeric, 9)), ','
+                            ORDER BY scope, game_key, player) FROM ledger_entries"
+}
+# The history is what a rebuild by the current settings makes.
+rebuilt_equal() {
+    local before after
+    before=$(history)
+    q -c "SELECT ledger_rebuild('league')" >/dev/null
+    after=$(history)
+    [[ $before == "$after" ]] || fail "$1: the history differs from a rebuild by the ledger's settings"
+}
+
+q >/dev/null <<'SQL'
+CREATE TABLE matches (id int PRIMARY KEY, played_at timestamptz NOT NULL, white text NOT NULL, black text NOT NULL,
+                      score float8 NOT NULL, league text NOT NULL);
+INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('league', 'elo', 1500, 32);
+SELECT ledger_attach('league', 'matches', 'id', 'played_at', 'white', 'black', 'score', scope_column => 'league');
+INSERT INTO matches SELECT i, timestamptz '2025-01-01' + i * interval '1 hour', 'p' || i % 7, 'p' || (i + 3) % 7,
+                           (i % 3) / 2.0, 'east'
+FROM generate_series(1, 200) i WHERE i % 7 <> (i + 3) % 7;
+SQL
+
+echo "1. a new game while a change of K is held uncommitted for 2 s"
+hold 2 "UPDATE ledgers SET k_factor = 10 WHERE name = 'league'"
+sleep 0.7
+q -c "INSERT INTO matches VALUES (1000, '2026-01-01', 'p1', 'p2', 1, 'east')"
+wait
+[[ $(q -c "SELECT count(*) FROM ledger_entries WHERE game = '1000'") == 2 ]] || fail "the new game was not rated"
+rebuilt_equal "a game written after a change of K"
+echo "   rated by the new K"
+
+echo "2. ledger_rebuild while a change of K is held uncommitted for 2 s"
+hold 2 "UPDATE ledgers SET k_factor = 20 WHERE name = 'league'"
+sleep 0.7
+q -c "SELECT ledger_rebuild('league')" >/dev/null
+wait
+rebuilt_equal "a rebuild run after a change of K"
+echo "   rebuilt by the new K"
+
+echo "3. a new seed while a change of K is held uncommitted for 2 s"
+hold 2 "UPDATE ledgers SET k_factor = 24 WHERE name = 'league'"
+sleep 0.7
+q -c "INSERT INTO ledger_seeds (ledger_id, scope, player, rating) SELECT id, 'east', 'p3', 1700 FROM ledgers"
+wait
+rebuilt_equal "a replay after a new seed"
+echo "   replayed by the new K"
+
+echo "4. REPEATABLE READ: a writer whose snapshot missed a change of K"
+out=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate 2>&1 <<SQL || true
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM ledger_entries;
+\! psql -X -q -d $db -c "UPDATE ledgers SET k_factor = 16 WHERE name = 'league'"
+INSERT INTO matches VALUES (1001, '2026-01-02', 'p2', 'p4', 0, 'east');
+COMMIT;
+SQL
+)
+grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
+echo "   40001"
+echo "ok"

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The rankings' writer locks, one per ranking (ranking_locks): while a transaction holds a game of
+# one ranking uncommitted, a game of another ranking is rated at once, and one of the same ranking
+# waits; a change of rankings waits for every writer, and a writer that waited for one rates its
+# game by the rankings as they became (a ranking created meanwhile included); under REPEATABLE
+# READ a writer whose snapshot missed another writer's commit gets 40001.
+set -euo pipefail
+db=$PGDATABASE
+q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
+fail() { echo "FAILED: $*" >&2; exit 1; }
+# Runs SQL in a transaction that stays open for $1 seconds after it, in the background.
+hold() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "BEGIN" -c "$2" -c "SELECT pg_sleep($1)" -c "COMMIT" >/dev/null & }
+game() {  # white, black, clock, date
+    echo "INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+          VALUES ('{e2e4}', $4, '(1-0,RESIGNATION)', '$3', 1, '$1', '$2', true);"
+}
+# The SQLSTATE of SQL run with a lock timeout ('' when it succeeds).
+state_with_timeout() {
+    psql -X -q -d "$db" -v VERBOSITY=sqlstate -c "SET lock_timeout = '$1'" -c "$2" 2>&1 >/dev/null \
+        | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\).*/\1/p' || true
+}
+
+q <<'SQL'
+INSERT INTO users (email, password_hash) SELECT format('p%s@example.com', i), 'h' FROM generate_series(1, 8) i;
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+VALUES ('Bullet', '0', '3 minutes', 0, 800, true, 40), ('Classical', '1 hour', NULL, 0, 800, true, 40);
+SQL
+q -c "$(game 1 2 '(1 minute, 0)' "'2024-01-01'")" -c "$(game 3 4 '(2 hours, 0)' "'2024-01-01'")"
+
+echo "1. a Bullet game (backdated: a rebuild) held uncommitted for 3 s"
+hold 3 "$(game 1 2 '(1 minute, 0)' "'2023-12-31'")"
+sleep 0.7
+s=$(state_with_timeout 1s "$(game 3 4 '(2 hours, 0)' 'now()')")
+[[ -z $s ]] || fail "a Classical game waited for the Bullet game's lock (SQLSTATE $s)"
+echo "   a Classical game is rated at once"
+s=$(state_with_timeout 300ms "$(game 5 6 '(1 minute, 0)' 'now()')")
+[[ $s == 55P03 ]] || fail "a Bullet game did not wait for the Bullet game's lock (SQLSTATE '$s')"
+echo "   a Bullet game waits (55P03 after lock_timeout)"
+s=$(state_with_timeout 300ms "UPDATE rankings SET k_factor = 30 WHERE name = 'Classical'")
+[[ $s == 55P03 ]] || fail "a change of the Classical ranking did not wait for the Bullet writer (SQLSTATE '$s')"
+echo "   a change of another ranking waits too (it takes every ranking's lock)"
+wait
+
+echo "2. a new ranking created uncommitted for 3 s: a game that counts in it waits, then is rated in it"
+hold 3 "INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+        VALUES ('Global', '0', NULL, 0, 800, true, 40)"
+sleep 0.7
+q -c "$(game 7 8 '(1 minute, 0)' 'now()')"
+wait
+n=$(q -c "SELECT count(*) FROM elo_history e JOIN rankings r ON r.id = e.ranking_id
+          WHERE r.name = 'Global' AND e.game_id = (SELECT max(id) FROM service_games)")
+[[ $n == 2 ]] || fail "the game that waited for the new ranking has $n entries in it, not 2"
+before=$(q -c "SELECT string_agg(format('%s %s %s %s', ranking_id, game_id, user_id_in_service, elo), ',' ORDER BY id)
+               FROM elo_history")
+for id in $(q -c "SELECT id FROM rankings"); do q -c "CALL recalculate_ranking($id)"; done
+after=$(q -c "SELECT string_agg(format('%s %s %s %s', ranking_id, game_id, user_id_in_service, elo), ',' ORDER BY id)
+              FROM elo_history")
+[[ $before == "$after" ]] || fail "the history differs from a recalculation"
+echo "   rated in the new ranking, and the history equals a recalculation of every ranking"
+
+echo "3. REPEATABLE READ: a writer whose snapshot missed a commit of another writer of its ranking"
+other=$(game 1 3 '(1 minute, 0)' 'now()' | tr -s '\n ' ' ')
+out=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate 2>&1 <<SQL || true
+BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT count(*) FROM elo_history;
+\! psql -X -q -d $db -c "$other"
+$(game 2 4 '(1 minute, 0)' 'now()')
+COMMIT;
+SQL
+)
+grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
+echo "   40001"
+
+locks=$(q -c "SELECT string_agg(r.name, ',' ORDER BY r.id) FROM ranking_locks l JOIN rankings r ON r.id = l.ranking_id")
+[[ $locks == "Bullet,Classical,Global" ]] || fail "ranking_locks has the rows of: $locks"
+q -c "DELETE FROM rankings WHERE name = 'Global'"
+n=$(q -c "SELECT count(*) FROM ranking_locks l WHERE NOT EXISTS (SELECT FROM rankings r WHERE r.id = l.ranking_id)")
+[[ $n == 0 ]] || fail "$n lock rows of deleted rankings left"
+echo "4. a deleted ranking's lock row goes with it"
