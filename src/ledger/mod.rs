@@ -989,6 +989,8 @@ fn ledger_rebuild(ledger: &str) -> i64 {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named_to_write(ledger);
         require_owner(&l, "rebuild");
+        // the attachment as it is once the scopes are locked (see `locked_for_replay`)
+        store.lock_all_scopes(l.id);
         let att = attached(&mut store, &l);
         rebuild(&mut store, &l, &att)
     })
@@ -1080,6 +1082,19 @@ trigger_function!(
     ["ledgers"]
 );
 
+/// A ledger (share-locked) and its attachment as they are once the scope is locked: the
+/// attachment is read after the lock, because attaching a ledger anew rebuilds it under the
+/// locks of its scopes, and a replay by the attachment read before would follow the old one.
+fn locked_for_replay(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: i32,
+    scope: &str,
+) -> Option<(Ledger, Attachment)> {
+    let l = store.ledger_to_write(ledger)?;
+    store.lock_scope(ledger, scope);
+    Some((l, store.attachment(ledger)?))
+}
+
 /// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per row: the player's scope is replayed from
 /// the player's first game (which now starts from the new seed, or from the ledger's start).
 fn reseed_ledger<'a>(
@@ -1100,10 +1115,9 @@ fn reseed_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for (id, scope, player) in seeds {
-            let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
                 continue;
             };
-            store.lock_scope(id, &scope);
             if let Some(from) = store.first_game(id, &scope, &player) {
                 let rules = rules_of(&l);
                 replay_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
@@ -1139,10 +1153,9 @@ fn reseason_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {
-            let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
                 continue;
             };
-            store.lock_scope(id, &scope);
             if let Some(from) = store.first_entry_from(id, &scope, at) {
                 let rules = rules_of(&l);
                 if att.multiplayer.is_some() {

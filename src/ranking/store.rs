@@ -703,9 +703,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
             rankings.push(Ranking {
                 id,
                 window: RankingWindow {
-                    playtime_min: nullable::<Interval>(&row, "playtime_min")
-                        .map(interval)
-                        .unwrap_or_default(),
+                    playtime_min: interval(column(&row, "playtime_min")),
                     playtime_max: nullable::<Interval>(&row, "playtime_max").map(interval),
                     extra_move_multiplier: column(&row, "extra_move_multiplier"),
                     include_bots: column(&row, "include_bots"),

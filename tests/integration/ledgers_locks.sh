@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A change of a ledger's settings and the writers of the ledger's rows: while a transaction holds
-# a change of K uncommitted (the ledger rebuilt by the new K under its scopes' locks), a new game,
-# ledger_rebuild and a new seed each wait for it and then write by the new K, so the history
-# equals a rebuild by the new K; under REPEATABLE READ a writer whose snapshot missed the change
-# gets 40001.
+# A change of a ledger's settings or attachment and the writers of the ledger's rows: while a
+# transaction holds a change of K uncommitted (the ledger rebuilt by the new K under its scopes'
+# locks), a new game, ledger_rebuild and a new seed each wait for it and then write by the new K,
+# so the history equals a rebuild by the new K; the same for a seed and ledger_rebuild while the
+# ledger is attached anew with a filter; under REPEATABLE READ a writer whose snapshot missed the
+# change gets 40001.
 set -euo pipefail
 db=$PGDATABASE
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
@@ -58,7 +59,26 @@ wait
 rebuilt_equal "a replay after a new seed"
 echo "   replayed by the new K"
 
-echo "4. REPEATABLE READ: a writer whose snapshot missed a change of K"
+echo "4. a new seed and ledger_rebuild while the ledger is attached anew (draws left out) for 2 s"
+reattach="SELECT ledger_detach('league');
+          SELECT ledger_attach('league', 'matches', 'id', 'played_at', 'white', 'black', 'score',
+                               scope_column => 'league', filter => 'score <> 0.5')"
+hold 2 "$reattach"
+sleep 0.7
+q -c "INSERT INTO ledger_seeds (ledger_id, scope, player, rating) SELECT id, 'east', 'p5', 1300 FROM ledgers"
+wait
+[[ $(q -c "SELECT count(*) FROM ledger_entries e JOIN matches m ON m.id::text = e.game WHERE m.score = 0.5") == 0 ]] \
+    || fail "a draw rated after the ledger was attached without draws"
+rebuilt_equal "a replay after a new seed while attached anew"
+hold 2 "$reattach"
+sleep 0.7
+q -c "SELECT ledger_rebuild('league')" >/dev/null
+wait
+[[ $(q -c "SELECT count(*) FROM ledger_entries e JOIN matches m ON m.id::text = e.game WHERE m.score = 0.5") == 0 ]] \
+    || fail "ledger_rebuild rated a draw after the ledger was attached without draws"
+echo "   replayed and rebuilt by the new attachment"
+
+echo "5. REPEATABLE READ: a writer whose snapshot missed a change of K"
 out=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate 2>&1 <<SQL || true
 BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT count(*) FROM ledger_entries;
