@@ -10,7 +10,10 @@
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
 # 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
 #    game of another ranking waits (Random Chess rankings: a lock per ranking since 0.9.0) and a game
-#    of another ledger scope (ledgers: one lock per ledger and scope).
+#    of another ledger scope (ledgers: one lock per ledger and scope);
+# 5. `games` games inserted one statement each in one transaction (a loop in PL/pgSQL), into a
+#    table with an Elo ledger: games/s of the first and the last fifth (a scope's lock row is
+#    updated once per transaction, then only locked again, so the rate holds).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -112,3 +115,33 @@ t_scope=$(ms ledgers "INSERT INTO league_matches (id, played_at, white, black, s
 wait
 echo "Random Chess rankings (a lock per ranking): a Classical game waited $t_rank ms for a Bullet game"
 echo "ledgers (a lock per ledger and scope): a game of scope west waited $t_scope ms for one of scope east"
+
+echo
+echo "5. $games games, one INSERT each, in one transaction, Elo ledger"
+psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
+CREATE TABLE txn_matches (LIKE matches INCLUDING ALL);
+INSERT INTO ledgers (name, rating_system) VALUES ('one transaction', 'elo');
+SELECT ledger_attach('one transaction', 'txn_matches', 'id', 'played_at', 'white', 'black', 'score');
+SQL
+psql -X -q -v ON_ERROR_STOP=1 -d ledgers -v games="$games" 2>&1 <<'SQL' | sed -n 's/.*NOTICE:  //p'
+SELECT set_config('bench.games', :'games', false);
+DO $$
+DECLARE
+    games int := current_setting('bench.games')::int;
+    fifth int := games / 5;
+    t timestamptz := clock_timestamp();
+    m record;
+BEGIN
+    FOR n IN 1..games LOOP
+        m := bench_match(n);
+        INSERT INTO txn_matches (id, played_at, white, black, score) VALUES (n, m.at, m.white, m.black, m.score);
+        IF n % fifth = 0 THEN
+            IF n = fifth OR n = games THEN
+                RAISE NOTICE 'games %-%: % games/s', n - fifth + 1, n,
+                    round(fifth / extract(epoch FROM clock_timestamp() - t));
+            END IF;
+            t := clock_timestamp();
+        END IF;
+    END LOOP;
+END $$;
+SQL

@@ -10,6 +10,7 @@ mod chess;
 mod columns;
 mod error;
 mod games;
+mod keyed;
 mod ledger;
 mod ranking;
 mod rating;
@@ -20,6 +21,7 @@ mod spi;
 mod tournament;
 mod trigger;
 mod types;
+mod writer_lock;
 
 /// Hooks for `cargo pgrx test`.
 #[cfg(test)]

@@ -41,6 +41,7 @@ UPDATE elo_history SET elo = 9999;
 DELETE FROM elo_history WHERE game_id = 1;
 INSERT INTO elo_history (user_id_in_service, ranking_id, game_id, elo, game_date) VALUES ('5', 1, 1, 2000, now());
 DELETE FROM ranking_writes;
+UPDATE ranking_locks SET writes = 0;
 TRUNCATE ranking_players;
 UPDATE swiss_tournament_standings SET points_x2 = 100;
 DELETE FROM swiss_tournament_entrants;

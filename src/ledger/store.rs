@@ -1,7 +1,6 @@
 //! What the ledger writer reads from and writes to its tables, through SPI, by column name.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::OnceLock;
 
 use pg_rating_core::ledger::{Entry, LedgerKey, LedgerSettings, Standing};
 use pg_rating_core::ranking::PlayerState;
@@ -16,8 +15,10 @@ use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
 use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::raise;
+use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
 use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
+use crate::writer_lock::LockTable;
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {
@@ -460,9 +461,12 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             "UPDATE ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
             &[ledger.into()],
         );
-        rows.into_iter()
+        let scopes: BTreeSet<String> = rows
+            .into_iter()
             .map(|r| get::<String>(&r, "scope"))
-            .collect()
+            .collect();
+        SCOPE_LOCKS.note_updated(scopes.iter().map(|s| (ledger, s.clone())));
+        scopes
     }
 
     /// Deletes the entries and standings of some scopes of a ledger.
@@ -522,24 +526,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         out
     }
 
-    /// Waits for, then holds until commit, the locks of (ledger, scope) pairs (sorted, without
-    /// repeats; a new scope's row is created), taken in their order. Under REPEATABLE READ a writer
-    /// whose snapshot missed another writer's commit fails here with 40001. Returns whether one
-    /// of the scopes had its row already (a rebuild learns that a writer made a scope meanwhile).
+    /// Waits for, then holds until commit, the locks of (ledger, scope) pairs, taken in their
+    /// order (a new scope's row is made); see [`crate::writer_lock`]. Returns whether one of the
+    /// scopes had its row already (a rebuild learns that a writer made a scope meanwhile).
     pub fn lock_scopes(&mut self, scopes: &[(i32, &str)]) -> bool {
-        if scopes.is_empty() {
-            return false;
-        }
-        let text = shaped(&LOCK_TEXTS, scopes.len(), false, |rows| {
-            format!(
-                "INSERT INTO ledger_scopes AS s (ledger_id, scope) {rows}
-                 ON CONFLICT (ledger_id, scope) DO UPDATE SET writes = s.writes + 1
-                 RETURNING (s.xmax <> 0) AS existed"
-            )
-        });
-        let args = pair_args(scopes.iter().map(|(l, s)| (*l, *s, None)));
-        let rows = self.run(text, &args);
-        rows.into_iter().any(|r| get::<bool>(&r, "existed"))
+        SCOPE_LOCKS.lock(self.client, scopes)
     }
 
     /// The current standings of those (ledger, scope, player) that have one, with the key of
@@ -551,7 +542,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         if wanted.is_empty() {
             return HashMap::new();
         }
-        let text = shaped(&LOOKUP_TEXTS, wanted.len(), true, |rows| {
+        let text = shaped(&LOOKUP_TEXTS, wanted.len(), 3, |rows| {
             format!(
                 "SELECT s.* FROM ({rows}) AS u(ledger_id, scope, player)
                  CROSS JOIN LATERAL (
@@ -560,7 +551,12 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                      LIMIT 1) s"
             )
         });
-        let args = pair_args(wanted.iter().map(|(l, s, p)| (*l, *s, Some(p.as_str()))));
+        let args = key_args(
+            3,
+            wanted
+                .iter()
+                .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
+        );
         let rows = self.run(text, &args);
         let mut out = HashMap::new();
         for row in rows {
@@ -871,76 +867,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 }
 
-/// The most (ledger, scope[, player]) rows sent as a VALUES list of parameters, whose plan is
-/// made once per shape and starts fast; more go as arrays.
-const MAX_VALUES_KEYS: usize = 8;
+/// The writers' locks of the ledgers: one row per (ledger, scope).
+static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
-static LOCK_TEXTS: [OnceLock<String>; MAX_VALUES_KEYS + 1] =
-    [const { OnceLock::new() }; MAX_VALUES_KEYS + 1];
-static LOOKUP_TEXTS: [OnceLock<String>; MAX_VALUES_KEYS + 1] =
-    [const { OnceLock::new() }; MAX_VALUES_KEYS + 1];
-
-/// The text of a statement over `n` keys, made once per backend and shape by `make` from the
-/// rows of the keys: `VALUES ($1::int4, $2::text[, $3::text]), ...` for a few, `SELECT * FROM
-/// unnest($1::int4[], $2::text[][, $3::text[]])` for many.
-fn shaped(
-    texts: &'static [OnceLock<String>; MAX_VALUES_KEYS + 1],
-    n: usize,
-    with_player: bool,
-    make: impl Fn(&str) -> String,
-) -> &'static str {
-    let width = if with_player { 3 } else { 2 };
-    let shape = n.min(MAX_VALUES_KEYS + 1) - 1;
-    texts[shape].get_or_init(|| {
-        if n <= MAX_VALUES_KEYS {
-            let tuples: Vec<String> = (0..n)
-                .map(|r| {
-                    let first = 1 + r * width;
-                    let mut t = format!("(${first}::int4, ${}::text", first + 1);
-                    if with_player {
-                        t += &format!(", ${}::text", first + 2);
-                    }
-                    t + ")"
-                })
-                .collect();
-            make(&format!("VALUES {}", tuples.join(", ")))
-        } else if with_player {
-            make("SELECT * FROM unnest($1::int4[], $2::text[], $3::text[])")
-        } else {
-            make("SELECT * FROM unnest($1::int4[], $2::text[])")
-        }
-    })
-}
-
-/// The parameters of [`shaped`] statements: one per value for a few keys, one array per column
-/// for many.
-fn pair_args<'a>(
-    keys: impl ExactSizeIterator<Item = (i32, &'a str, Option<&'a str>)>,
-) -> Vec<DatumWithOid<'a>> {
-    let n = keys.len();
-    if n <= MAX_VALUES_KEYS {
-        let mut args = Vec::new();
-        for (ledger, scope, player) in keys {
-            args.push(ledger.into());
-            args.push(scope.into());
-            if let Some(p) = player {
-                args.push(p.into());
-            }
-        }
-        return args;
-    }
-    let (mut ledgers, mut scopes, mut players) = (Vec::new(), Vec::new(), Vec::new());
-    for (ledger, scope, player) in keys {
-        ledgers.push(ledger);
-        scopes.push(scope);
-        players.extend(player);
-    }
-    let mut args: Vec<DatumWithOid<'a>> = vec![ledgers.into(), scopes.into()];
-    if !players.is_empty() {
-        args.push(players.into());
-    }
-    args
-}
+static LOOKUP_TEXTS: Texts = texts();
 
 /// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
 /// is visited once, not once per game. A replay makes each player's entries in game order: a sort

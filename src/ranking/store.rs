@@ -3,7 +3,7 @@
 //! back equals the state computed (see `pg_rating_core::ranking::system::stored`).
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
@@ -23,6 +23,7 @@ use super::transition::NewGame;
 use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::raise;
 use crate::rows::RowWriter;
+use crate::writer_lock::LockTable;
 
 /// A ranking: which games count in it and how they are rated.
 #[derive(Clone)]
@@ -273,15 +274,18 @@ pub struct Store<'c, 'conn> {
     single_lock: bool,
 }
 
+/// The writers' locks of the rankings: one row per ranking.
+static RANKING_LOCKS: LockTable = LockTable::new("ranking_locks", &["ranking_id"]);
+
 thread_local! {
     /// The rankings as last read: (extension, rankings_version, rankings).
     static RANKINGS: RefCell<Option<(pg_sys::Oid, i64, Vec<Ranking>)>> = const { RefCell::new(None) };
     /// (extension, its schema), as last read.
     static SCHEMA: Cell<(pg_sys::Oid, pg_sys::Oid)> =
         const { Cell::new((pg_sys::InvalidOid, pg_sys::InvalidOid)) };
-    /// The rankings whose `ranking_locks` rows this transaction (by local id) has updated.
-    static LOCKED: RefCell<(pg_sys::LocalTransactionId, BTreeSet<i32>)> =
-        const { RefCell::new((0, BTreeSet::new())) };
+    /// The local transaction id of the transaction that last updated the row of `ranking_writes`
+    /// (the lock of a schema of 0.8.0 or before).
+    static SINGLE_LOCK_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
 }
 
 use crate::error::internal;
@@ -444,8 +448,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
     fn lock_single_row(&mut self) -> i64 {
         // SAFETY: this backend's PGPROC, set up before any SQL runs.
         let transaction = unsafe { (*pg_sys::MyProc).lxid };
-        let first =
-            LOCKED.with_borrow_mut(|(xact, _)| std::mem::replace(xact, transaction) != transaction);
+        let first = SINGLE_LOCK_IN.replace(transaction) != transaction;
         let rows = if first {
             self.query(
                 "UPDATE ranking_writes SET writes = writes + 1 RETURNING rankings_version",
@@ -483,50 +486,16 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// Waits for, then holds until commit, the locks of the writers of these rankings: one
-    /// `ranking_locks` row each (made by its first writer), taken in id order, so writers of
-    /// different rankings never wait for each other and never deadlock. The first time in a
-    /// transaction a ranking's row is updated (so a REPEATABLE READ snapshot that missed another
-    /// writer's commit fails here with 40001); after that it is only locked again, because every
-    /// update of one row in one transaction lengthens the chain of versions the next must walk.
+    /// `ranking_locks` row each (made by its first writer), taken in id order, with the ledgers'
+    /// protocol ([`crate::writer_lock`]): writers of different rankings never wait for each
+    /// other.
     pub fn lock_rankings(&mut self, ids: &[i32]) {
         if self.single_lock {
             self.lock_single_row();
             return;
         }
-        // SAFETY: this backend's PGPROC, set up before any SQL runs.
-        let transaction = unsafe { (*pg_sys::MyProc).lxid };
-        let (again, mut new): (Vec<i32>, Vec<i32>) = LOCKED.with_borrow_mut(|(xact, locked)| {
-            if *xact != transaction {
-                *xact = transaction;
-                locked.clear();
-            }
-            let ids: BTreeSet<i32> = ids.iter().copied().collect();
-            let split = ids.into_iter().partition(|id| locked.contains(id));
-            locked.extend(&split.1);
-            split
-        });
-        if !again.is_empty() {
-            // Held since this transaction updated them, so this never waits, unless a savepoint
-            // rolled the update back: then it waits as the first lock would, and a row whose
-            // insert was rolled back is made below.
-            let found: HashSet<i32> = self
-                .query(
-                    "SELECT ranking_id FROM ranking_locks WHERE ranking_id = ANY ($1)
-                     ORDER BY ranking_id FOR UPDATE",
-                    &[again.clone().into()],
-                )
-                .map(|r| column::<i32>(&r, "ranking_id"))
-                .collect();
-            new.extend(again.into_iter().filter(|id| !found.contains(id)));
-            new.sort_unstable();
-        }
-        if !new.is_empty() {
-            self.query(
-                "INSERT INTO ranking_locks AS l (ranking_id) SELECT unnest($1::int4[]) ORDER BY 1
-                 ON CONFLICT (ranking_id) DO UPDATE SET writes = l.writes + 1",
-                &[new.into()],
-            );
-        }
+        let keys: Vec<(i32, &str)> = ids.iter().map(|&id| (id, "")).collect();
+        RANKING_LOCKS.lock(self.client, &keys);
     }
 
     /// What `pick` picks from the rankings, with the locks of the rankings it names taken: the

@@ -89,4 +89,27 @@ SQL
 )
 grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
 echo "   40001"
+echo "6. a transaction writing several games of one scope, one statement each, holds its lock to the end"
+hold 2 "INSERT INTO matches VALUES (2001, '2026-02-01', 'p1', 'p2', 1, 'north');
+        INSERT INTO matches VALUES (2002, '2026-02-02', 'p2', 'p1', 1, 'north');
+        INSERT INTO matches VALUES (2003, '2026-02-03', 'p1', 'p2', 0, 'north')"
+sleep 0.7
+s=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate -c "SET lock_timeout = '300ms'" \
+        -c "INSERT INTO matches VALUES (2004, '2026-02-04', 'p3', 'p4', 1, 'north')" 2>&1 >/dev/null \
+    | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\).*/\1/p' || true)
+[[ $s == 55P03 ]] || fail "a game of the scope did not wait for the transaction's lock (SQLSTATE '$s')"
+wait
+echo "   another writer of the scope waits for it (55P03 under lock_timeout)"
+q >/dev/null <<'SQL'
+BEGIN;
+SAVEPOINT first;
+INSERT INTO matches VALUES (3001, '2026-03-01', 'p1', 'p2', 1, 'south');
+ROLLBACK TO first;
+INSERT INTO matches VALUES (3002, '2026-03-02', 'p2', 'p1', 1, 'south');
+COMMIT;
+SQL
+[[ $(q -c "SELECT count(*) FROM ledger_scopes WHERE scope = 'south'") == 1 ]] \
+    || fail "the lock row of a scope whose first game was rolled back to a savepoint is missing"
+rebuilt_equal "games after a savepoint rolled back the first game of a scope"
+echo "   after a savepoint rolled back a scope's first game, the next game makes its lock row again"
 echo "ok"

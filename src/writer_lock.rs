@@ -1,0 +1,182 @@
+//! The writers' locks of derived rows, one machinery for the ledgers and the Random Chess
+//! rankings. Every writer of a unit's rows (a ledger's scope: `ledger_scopes`; a ranking:
+//! `ranking_locks`) first updates the unit's row in its lock table (made by the unit's first
+//! writer), all the units of a statement at once and in key order: writers of different units
+//! never wait for each other, and never deadlock among themselves. Under REPEATABLE READ a writer
+//! whose snapshot missed another writer's commit fails on the update with 40001.
+//!
+//! A row is updated the first time in a transaction only, and locked again after that: every
+//! update of one row in one transaction lengthens the chain of its versions that the next update
+//! must walk, so a transaction writing one game per statement would slow down game after game.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+use pgrx::spi::{SpiClient, SpiTupleTable};
+
+use crate::error::internal;
+use crate::keyed::{key_args, shaped, texts, Key, Texts};
+
+/// A table of lock rows: keyed by an int column and, for a ledger's scopes, a text column; each
+/// row counts its writers in `writes`.
+pub struct LockTable {
+    name: &'static str,
+    key: &'static [&'static str],
+    upsert: Texts,
+    relock: Texts,
+}
+
+/// A lock row: (table, int key, text key).
+type LockRow = (&'static str, i32, String);
+
+thread_local! {
+    /// The lock rows this transaction (by local id) has updated.
+    static UPDATED: RefCell<(pg_sys::LocalTransactionId, HashSet<LockRow>)> =
+        RefCell::new((0, HashSet::new()));
+}
+
+/// The rows this transaction has updated, forgotten when a new transaction begins.
+fn updated_rows<T>(f: impl FnOnce(&mut HashSet<LockRow>) -> T) -> T {
+    // SAFETY: this backend's PGPROC, set up before any SQL runs.
+    let transaction = unsafe { (*pg_sys::MyProc).lxid };
+    UPDATED.with_borrow_mut(|(xact, rows)| {
+        if *xact != transaction {
+            *xact = transaction;
+            rows.clear();
+        }
+        f(rows)
+    })
+}
+
+impl LockTable {
+    /// `key`: the int key column, then the text one if the table has it.
+    pub const fn new(name: &'static str, key: &'static [&'static str]) -> Self {
+        LockTable {
+            name,
+            key,
+            upsert: texts(),
+            relock: texts(),
+        }
+    }
+
+    fn run<'conn>(
+        client: &mut SpiClient<'conn>,
+        sql: &str,
+        args: &[DatumWithOid],
+    ) -> SpiTupleTable<'conn> {
+        let plan = crate::spi::saved_plan(client, sql, args);
+        client
+            .update(&*plan, None, args)
+            .unwrap_or_else(|e| internal(e))
+    }
+
+    fn args<'a>(&self, keys: &[(i32, &'a str)]) -> Vec<DatumWithOid<'a>> {
+        let keys = keys
+            .iter()
+            .map(|(id, text)| -> Key<'a> { (*id, Some(*text), None) });
+        key_args(self.key.len(), keys)
+    }
+
+    /// The key columns, the text one compared byte by byte (the order Rust sorts keys in).
+    fn ordered_key(&self) -> String {
+        let mut columns = vec![format!("t.{}", self.key[0])];
+        columns.extend(self.key.get(1).map(|c| format!("t.{c} COLLATE \"C\"")));
+        columns.join(", ")
+    }
+
+    /// Waits for, then holds until commit, the lock rows of `keys` (the text of a key is ignored
+    /// by a table keyed by an int alone), taken in key order; a missing row is made. Returns
+    /// whether one of the rows existed already (a rebuild learns so that a writer made a scope
+    /// meanwhile).
+    pub fn lock(&'static self, client: &mut SpiClient<'_>, keys: &[(i32, &str)]) -> bool {
+        let width = self.key.len();
+        let mut keys: Vec<(i32, &str)> = keys
+            .iter()
+            .map(|&(id, text)| (id, if width > 1 { text } else { "" }))
+            .collect();
+        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes())));
+        keys.dedup();
+        if keys.is_empty() {
+            return false;
+        }
+        let (again, mut new): (Vec<_>, Vec<_>) = updated_rows(|rows| {
+            keys.iter()
+                .partition(|(id, text)| rows.contains(&(self.name, *id, (*text).to_owned())))
+        });
+        let mut existed = false;
+        if !again.is_empty() {
+            // Held since this transaction updated them, so this never waits, unless a savepoint
+            // rolled the update back: then it waits as the first lock would, and a row whose
+            // insert was rolled back is made below.
+            let text = shaped(&self.relock, again.len(), width, |rows| {
+                format!(
+                    "SELECT {} FROM {} t WHERE ({}) IN ({rows}) ORDER BY {} FOR UPDATE OF t",
+                    self.key
+                        .iter()
+                        .map(|c| format!("t.{c}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    self.name,
+                    self.key
+                        .iter()
+                        .map(|c| format!("t.{c}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    self.ordered_key(),
+                )
+            });
+            let found: HashSet<(i32, String)> = Self::run(client, text, &self.args(&again))
+                .map(|row| {
+                    let id = row.get::<i32>(1).ok().flatten();
+                    let text = if width > 1 {
+                        row.get::<String>(2).ok().flatten()
+                    } else {
+                        Some(String::new())
+                    };
+                    match (id, text) {
+                        (Some(id), Some(text)) => (id, text),
+                        _ => internal(format!("a NULL key in {}", self.name)),
+                    }
+                })
+                .collect();
+            existed = !found.is_empty();
+            new.extend(
+                again
+                    .into_iter()
+                    .filter(|(id, text)| !found.contains(&(*id, (*text).to_owned()))),
+            );
+            new.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes())));
+        }
+        if new.is_empty() {
+            return existed;
+        }
+        let columns = self.key.join(", ");
+        let text = shaped(&self.upsert, new.len(), width, |rows| {
+            format!(
+                "INSERT INTO {} AS t ({columns}) {rows}
+                 ON CONFLICT ({columns}) DO UPDATE SET writes = t.writes + 1
+                 RETURNING (t.xmax <> 0) AS existed",
+                self.name
+            )
+        });
+        existed |= Self::run(client, text, &self.args(&new))
+            .any(|row| row.get::<bool>(1).ok().flatten() == Some(true));
+        self.note_updated(new.iter().map(|(id, text)| (*id, (*text).to_owned())));
+        existed
+    }
+
+    /// Records lock rows this transaction has updated by a statement of its own (a rebuild's
+    /// update of every scope of a ledger), so that they are only locked again after.
+    pub fn note_updated(&'static self, keys: impl IntoIterator<Item = (i32, String)>) {
+        let width = self.key.len();
+        updated_rows(|rows| {
+            rows.extend(
+                keys.into_iter().map(|(id, text)| {
+                    (self.name, id, if width > 1 { text } else { String::new() })
+                }),
+            )
+        });
+    }
+}
