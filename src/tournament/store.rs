@@ -129,8 +129,18 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the
-    /// tournament no longer exists (its rows are being deleted with it).
+    /// tournament no longer exists (its rows are being deleted with it). The tournament's row
+    /// is share-locked first: a change of its settings (the tie-break order) refreshes the
+    /// standings under the progress row's lock, and a writer that read the settings before
+    /// waiting for that lock would write by the old ones. Locked, a writer waits for a change
+    /// under way and reads the new settings (under REPEATABLE READ: 40001); the tournament's
+    /// row is locked before the progress row (in a statement of its own, so the order is
+    /// plain), as a change of the tournament does.
     pub fn lock(&mut self, id: i32) -> Option<Info> {
+        self.query(
+            "SELECT FROM swiss_tournaments WHERE tournament_id = $1 FOR SHARE",
+            &[id.into()],
+        );
         let rows = self.query(
             "SELECT t.tie_breaks::text AS tie_breaks, p.started_at, p.last_round
              FROM swiss_tournaments t JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
