@@ -738,12 +738,23 @@ fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, 
 }
 
 /// Records the attachment, creates the triggers on the table and rates what it holds.
+/// Waits for the statements writing a games table under way to end with their transactions, and
+/// holds off new ones until commit (a SHARE lock: reads go on): the ledgers attached to a table
+/// change only while nothing writes it, so every game is rated by the ledgers attached when its
+/// statement ran, and a ledger's first rebuild sees every game written before it (under READ
+/// COMMITTED; a REPEATABLE READ snapshot taken before the wait does not).
+fn hold_off_writers(table: pg_sys::Oid) {
+    // SAFETY: a lock of a relation by oid, held to the end of the transaction.
+    unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareLock as pg_sys::LOCKMODE) };
+}
+
 fn attach(
     store: &mut LedgerStore<'_, '_>,
     l: &Ledger,
     att: &Attachment,
     result_map: Option<JsonB>,
 ) -> i64 {
+    hold_off_writers(att.table);
     check_type(
         &HashMap::from([("key_column", att.key_type)]),
         attachment::key_type_supported(att.key_type),
@@ -955,6 +966,9 @@ fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     };
     // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
     let table_exists = unsafe { !pg_sys::get_rel_name(att.table).is_null() };
+    if table_exists {
+        hold_off_writers(att.table);
+    }
     store.delete_attachment(ledger);
     if table_exists {
         let mut names = Vec::from(legacy_trigger_names(ledger));

@@ -112,4 +112,24 @@ SQL
     || fail "the lock row of a scope whose first game was rolled back to a savepoint is missing"
 rebuilt_equal "games after a savepoint rolled back the first game of a scope"
 echo "   after a savepoint rolled back a scope's first game, the next game makes its lock row again"
+echo "7. a ledger attached while a game is held uncommitted for 2 s, and a game while an attach is held"
+hold 2 "INSERT INTO matches VALUES (4001, '2026-04-01', 'p1', 'p2', 1, 'east')"
+sleep 0.7
+q -c "INSERT INTO ledgers (name, rating_system) VALUES ('second', 'elo')"
+q -c "SELECT ledger_attach('second', 'matches', 'id', 'played_at', 'white', 'black', 'score',
+                           scope_column => 'league')" >/dev/null
+wait
+hold 2 "INSERT INTO ledgers (name, rating_system) VALUES ('third', 'elo');
+        SELECT ledger_attach('third', 'matches', 'id', 'played_at', 'white', 'black', 'score',
+                             scope_column => 'league')"
+sleep 0.7
+q -c "INSERT INTO matches VALUES (4002, '2026-04-02', 'p2', 'p1', 1, 'east')"
+wait
+for game in 4001 4002; do
+    n=$(q -c "SELECT string_agg(l.name || ' ' || (SELECT count(*) FROM ledger_entries e
+                                                  WHERE e.ledger_id = l.id AND e.game = '$game'), ',' ORDER BY l.id)
+              FROM ledgers l")
+    [[ $n == "league 2,second 2,third 2" ]] || fail "game $game: entries per ledger: $n"
+done
+echo "   the attach waits for the game under way, the game for the attach: both rated in every ledger"
 echo "ok"
