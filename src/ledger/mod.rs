@@ -739,13 +739,14 @@ fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, 
 
 /// Records the attachment, creates the triggers on the table and rates what it holds.
 /// Waits for the statements writing a games table under way to end with their transactions, and
-/// holds off new ones until commit (a SHARE lock: reads go on): the ledgers attached to a table
+/// holds off new ones until commit (SHARE ROW EXCLUSIVE, as CREATE TRIGGER takes: reads go on,
+/// and two attaches to one table run one after the other): the ledgers attached to a table
 /// change only while nothing writes it, so every game is rated by the ledgers attached when its
 /// statement ran, and a ledger's first rebuild sees every game written before it (under READ
 /// COMMITTED; a REPEATABLE READ snapshot taken before the wait does not).
 fn hold_off_writers(table: pg_sys::Oid) {
     // SAFETY: a lock of a relation by oid, held to the end of the transaction.
-    unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareLock as pg_sys::LOCKMODE) };
+    unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
 }
 
 fn attach(

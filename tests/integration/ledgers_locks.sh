@@ -132,4 +132,15 @@ for game in 4001 4002; do
     [[ $n == "league 2,second 2,third 2" ]] || fail "game $game: entries per ledger: $n"
 done
 echo "   the attach waits for the game under way, the game for the attach: both rated in every ledger"
+echo "8. two ledgers attached at once to a table that has none"
+q -c "CREATE TABLE cup (LIKE matches INCLUDING ALL)"
+q -c "INSERT INTO ledgers (name, rating_system) VALUES ('cup a', 'elo'), ('cup b', 'elo')"
+hold 2 "SELECT ledger_attach('cup a', 'cup', 'id', 'played_at', 'white', 'black', 'score')"
+sleep 0.7
+q -c "SELECT ledger_attach('cup b', 'cup', 'id', 'played_at', 'white', 'black', 'score')" >/dev/null
+wait
+q -c "INSERT INTO cup VALUES (1, '2026-05-01', 'p1', 'p2', 1, 'x')"
+n=$(q -c "SELECT count(*) FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id WHERE l.name LIKE 'cup %'")
+[[ $n == 4 ]] || fail "two ledgers attached at once: $n entries for a game, not 4"
+echo "   the second waits for the first; a game is rated in both"
 echo "ok"
