@@ -54,6 +54,23 @@ pub fn saved_plan(
     })
 }
 
+/// Runs `sql` with its saved plan, as a write (`read` false) or a read, which takes no
+/// transaction id (so read functions work on a hot standby); an SPI error is internal.
+pub fn run<'conn>(
+    client: &mut SpiClient<'conn>,
+    sql: &str,
+    args: &[DatumWithOid],
+    read: bool,
+) -> SpiTupleTable<'conn> {
+    let plan = saved_plan(client, sql, args);
+    let rows = if read {
+        client.select(&*plan, None, args)
+    } else {
+        client.update(&*plan, None, args)
+    };
+    rows.unwrap_or_else(|e| crate::error::internal(e))
+}
+
 /// A column of a row, by name; an internal error (never a default) when it is missing or NULL.
 pub fn column<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
     nullable(row, name).unwrap_or_else(|| crate::error::internal(format!("column {name} is NULL")))

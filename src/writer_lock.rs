@@ -14,10 +14,11 @@ use std::collections::HashSet;
 
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::spi::SpiClient;
 
 use crate::error::internal;
 use crate::keyed::{key_args, shaped, texts, Key, Texts};
+use crate::spi::run;
 
 /// A table of lock rows: keyed by an int column and, for a ledger's scopes, a text column; each
 /// row counts its writers in `writes`.
@@ -59,17 +60,6 @@ impl LockTable {
             upsert: texts(),
             relock: texts(),
         }
-    }
-
-    fn run<'conn>(
-        client: &mut SpiClient<'conn>,
-        sql: &str,
-        args: &[DatumWithOid],
-    ) -> SpiTupleTable<'conn> {
-        let plan = crate::spi::saved_plan(client, sql, args);
-        client
-            .update(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e))
     }
 
     fn args<'a>(&self, keys: &[(i32, &'a str)]) -> Vec<DatumWithOid<'a>> {
@@ -127,7 +117,7 @@ impl LockTable {
                     self.ordered_key(),
                 )
             });
-            let found: HashSet<(i32, String)> = Self::run(client, text, &self.args(&again))
+            let found: HashSet<(i32, String)> = run(client, text, &self.args(&again), false)
                 .map(|row| {
                     let id = row.get::<i32>(1).ok().flatten();
                     let text = if width > 1 {
@@ -161,7 +151,7 @@ impl LockTable {
                 self.name
             )
         });
-        existed |= Self::run(client, text, &self.args(&new))
+        existed |= run(client, text, &self.args(&new), false)
             .any(|row| row.get::<bool>(1).ok().flatten() == Some(true));
         self.note_updated(new.iter().map(|(id, text)| (*id, (*text).to_owned())));
         existed

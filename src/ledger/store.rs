@@ -110,13 +110,7 @@ fn run<'conn>(
     sql: &str,
     args: &[DatumWithOid],
 ) -> SpiTupleTable<'conn> {
-    let plan = crate::spi::saved_plan(client, sql, args);
-    let rows = if sql.trim_start().starts_with("SELECT") {
-        client.select(&*plan, None, args)
-    } else {
-        client.update(&*plan, None, args)
-    };
-    rows.unwrap_or_else(|e| internal(e))
+    crate::spi::run(client, sql, args, sql.trim_start().starts_with("SELECT"))
 }
 
 /// Restores the user id and security context when dropped (also when an error unwinds).

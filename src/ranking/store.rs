@@ -469,10 +469,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Runs one of this module's statements with a saved plan.
     fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        self.client
-            .update(&*plan, None, args)
-            .unwrap_or_else(|e| internal(e))
+        crate::spi::run(self.client, sql, args, false)
     }
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).

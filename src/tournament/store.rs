@@ -119,13 +119,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// Runs one of this module's statements with its saved plan.
     pub fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let plan = crate::spi::saved_plan(self.client, sql, args);
-        let rows = if self.read_only {
-            self.client.select(&*plan, None, args)
-        } else {
-            self.client.update(&*plan, None, args)
-        };
-        rows.unwrap_or_else(|e| internal(e))
+        crate::spi::run(self.client, sql, args, self.read_only)
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the

@@ -7,10 +7,7 @@
 # change gets 40001.
 set -euo pipefail
 db=$PGDATABASE
-q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
-fail() { echo "FAILED: $*" >&2; exit 1; }
-# Runs SQL in a transaction that stays open for $1 seconds after it, in the background.
-hold() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "BEGIN" -c "$2" -c "SELECT pg_sleep($1)" -c "COMMIT" >/dev/null & }
+source "$(dirname "$0")/locks_lib.sh"
 history() {
     q -c "SELECT string_agg(format('%s %s %s %s', scope, game_key, player, round(rating::numeric, 9)), ','
                             ORDER BY scope, game_key, player) FROM ledger_entries"
@@ -79,24 +76,14 @@ wait
 echo "   replayed and rebuilt by the new attachment"
 
 echo "5. REPEATABLE READ: a writer whose snapshot missed a change of K"
-out=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate 2>&1 <<SQL || true
-BEGIN ISOLATION LEVEL REPEATABLE READ;
-SELECT count(*) FROM ledger_entries;
-\! psql -X -q -d $db -c "UPDATE ledgers SET k_factor = 16 WHERE name = 'league'"
-INSERT INTO matches VALUES (1001, '2026-01-02', 'p2', 'p4', 0, 'east');
-COMMIT;
-SQL
-)
-grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
-echo "   40001"
+serialization_failure_after "UPDATE ledgers SET k_factor = 16 WHERE name = 'league'" \
+    "INSERT INTO matches VALUES (1001, '2026-01-02', 'p2', 'p4', 0, 'east');"
 echo "6. a transaction writing several games of one scope, one statement each, holds its lock to the end"
 hold 2 "INSERT INTO matches VALUES (2001, '2026-02-01', 'p1', 'p2', 1, 'north');
         INSERT INTO matches VALUES (2002, '2026-02-02', 'p2', 'p1', 1, 'north');
         INSERT INTO matches VALUES (2003, '2026-02-03', 'p1', 'p2', 0, 'north')"
 sleep 0.7
-s=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate -c "SET lock_timeout = '300ms'" \
-        -c "INSERT INTO matches VALUES (2004, '2026-02-04', 'p3', 'p4', 1, 'north')" 2>&1 >/dev/null \
-    | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\).*/\1/p' || true)
+s=$(state_with_timeout 300ms "INSERT INTO matches VALUES (2004, '2026-02-04', 'p3', 'p4', 1, 'north')")
 [[ $s == 55P03 ]] || fail "a game of the scope did not wait for the transaction's lock (SQLSTATE '$s')"
 wait
 echo "   another writer of the scope waits for it (55P03 under lock_timeout)"

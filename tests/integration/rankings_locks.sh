@@ -6,18 +6,10 @@
 # READ a writer whose snapshot missed another writer's commit gets 40001.
 set -euo pipefail
 db=$PGDATABASE
-q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
-fail() { echo "FAILED: $*" >&2; exit 1; }
-# Runs SQL in a transaction that stays open for $1 seconds after it, in the background.
-hold() { psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "BEGIN" -c "$2" -c "SELECT pg_sleep($1)" -c "COMMIT" >/dev/null & }
+source "$(dirname "$0")/locks_lib.sh"
 game() {  # white, black, clock, date
     echo "INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
           VALUES ('{e2e4}', $4, '(1-0,RESIGNATION)', '$3', 1, '$1', '$2', true);"
-}
-# The SQLSTATE of SQL run with a lock timeout ('' when it succeeds).
-state_with_timeout() {
-    psql -X -q -d "$db" -v VERBOSITY=sqlstate -c "SET lock_timeout = '$1'" -c "$2" 2>&1 >/dev/null \
-        | sed -n 's/^ERROR:  \([0-9A-Z]\{5\}\).*/\1/p' || true
 }
 
 q <<'SQL'
@@ -59,17 +51,8 @@ after=$(q -c "SELECT string_agg(format('%s %s %s %s', ranking_id, game_id, user_
 echo "   rated in the new ranking, and the history equals a recalculation of every ranking"
 
 echo "3. REPEATABLE READ: a writer whose snapshot missed a commit of another writer of its ranking"
-other=$(game 1 3 '(1 minute, 0)' 'now()' | tr -s '\n ' ' ')
-out=$(psql -X -q -d "$db" -v VERBOSITY=sqlstate 2>&1 <<SQL || true
-BEGIN ISOLATION LEVEL REPEATABLE READ;
-SELECT count(*) FROM elo_history;
-\! psql -X -q -d $db -c "$other"
-$(game 2 4 '(1 minute, 0)' 'now()')
-COMMIT;
-SQL
-)
-grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
-echo "   40001"
+serialization_failure_after "$(game 1 3 '(1 minute, 0)' 'now()' | tr -s '\n ' ' ')" \
+    "$(game 2 4 '(1 minute, 0)' 'now()')"
 
 locks=$(q -c "SELECT string_agg(r.name, ',' ORDER BY r.id) FROM ranking_locks l JOIN rankings r ON r.id = l.ranking_id")
 [[ $locks == "Bullet,Classical,Global" ]] || fail "ranking_locks has the rows of: $locks"
