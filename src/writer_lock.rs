@@ -51,6 +51,11 @@ fn updated_rows<T>(f: impl FnOnce(&mut HashSet<LockRow>) -> T) -> T {
     })
 }
 
+/// The order locks are taken in: by the int, then the text byte by byte.
+fn in_key_order(a: &(i32, &str), b: &(i32, &str)) -> std::cmp::Ordering {
+    a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes()))
+}
+
 impl LockTable {
     /// `key`: the int key column, then the text one if the table has it.
     pub const fn new(name: &'static str, key: &'static [&'static str]) -> Self {
@@ -86,7 +91,7 @@ impl LockTable {
             .iter()
             .map(|&(id, text)| (id, if width > 1 { text } else { "" }))
             .collect();
-        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes())));
+        keys.sort_unstable_by(in_key_order);
         keys.dedup();
         if keys.is_empty() {
             return false;
@@ -101,19 +106,11 @@ impl LockTable {
             // rolled the update back: then it waits as the first lock would, and a row whose
             // insert was rolled back is made below.
             let text = shaped(&self.relock, again.len(), width, |rows| {
+                let key: Vec<String> = self.key.iter().map(|c| format!("t.{c}")).collect();
+                let key = key.join(", ");
                 format!(
-                    "SELECT {} FROM {} t WHERE ({}) IN ({rows}) ORDER BY {} FOR UPDATE OF t",
-                    self.key
-                        .iter()
-                        .map(|c| format!("t.{c}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    "SELECT {key} FROM {} t WHERE ({key}) IN ({rows}) ORDER BY {} FOR UPDATE OF t",
                     self.name,
-                    self.key
-                        .iter()
-                        .map(|c| format!("t.{c}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
                     self.ordered_key(),
                 )
             });
@@ -137,7 +134,7 @@ impl LockTable {
                     .into_iter()
                     .filter(|(id, text)| !found.contains(&(*id, (*text).to_owned()))),
             );
-            new.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes())));
+            new.sort_unstable_by(in_key_order);
         }
         if new.is_empty() {
             return existed;
