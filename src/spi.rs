@@ -92,6 +92,17 @@ pub fn ordinals<const N: usize>(rows: &SpiTupleTable<'_>, names: [&str; N]) -> [
     })
 }
 
+/// A column by its position (from [`ordinals`]) and name; an internal error (never a default)
+/// when it is NULL or of another type.
+pub fn column_at<T: IntoDatum + FromDatum>(
+    row: &SpiHeapTupleData<'_>,
+    ordinal: usize,
+    name: &str,
+) -> T {
+    nullable_at(row, ordinal)
+        .unwrap_or_else(|| crate::error::internal(format!("column {name} is NULL")))
+}
+
 /// A column that may be NULL, by its position (from [`ordinals`]); an internal error when it is
 /// of another type.
 pub fn nullable_at<T: IntoDatum + FromDatum>(

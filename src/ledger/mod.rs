@@ -737,7 +737,6 @@ fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, 
     }
 }
 
-/// Records the attachment, creates the triggers on the table and rates what it holds.
 /// Waits for the statements writing a games table under way to end with their transactions, and
 /// holds off new ones until commit (SHARE ROW EXCLUSIVE, as CREATE TRIGGER takes: reads go on,
 /// and two attaches to one table run one after the other): the ledgers attached to a table
@@ -749,6 +748,7 @@ fn hold_off_writers(table: pg_sys::Oid) {
     unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
 }
 
+/// Records the attachment, creates the triggers on the table and rates what it holds.
 fn attach(
     store: &mut LedgerStore<'_, '_>,
     l: &Ledger,

@@ -17,7 +17,7 @@ use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
-use crate::spi::{column as get, nullable as opt, nullable_at, ordinals};
+use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::LockTable;
 
 /// A `ledgers` row as the writer needs it.
@@ -302,8 +302,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             ],
         );
         for row in rows {
-            let scope: String =
-                nullable_at(&row, scope).unwrap_or_else(|| internal("column scope is NULL"));
+            let scope: String = column_at(&row, scope, "scope");
             let date = nullable_at::<TimestampWithTimeZone>(&row, played_at).map(micros);
             let key = nullable_at::<String>(&row, key).unwrap_or_default();
             let white: Option<String> = nullable_at(&row, white);

@@ -20,28 +20,20 @@ use store::{GameRow, Ranking, Store};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut Store<'_, '_>, games: &[GameRow]) {
-    let counted: Vec<(Ranking, Vec<_>)> = store.locked(|rankings| {
-        let counted: Vec<(Ranking, Vec<_>)> = rankings
-            .iter()
-            .filter_map(|r| {
-                let counted = r.counted(games);
-                (!counted.is_empty()).then(|| (r.clone(), counted))
-            })
-            .collect();
-        (counted.iter().map(|(r, _)| r.id).collect(), counted)
+    let counted = store.locked(|r| {
+        let counted = r.counted(games);
+        (!counted.is_empty()).then_some(counted)
     });
     if counted.is_empty() {
         return;
     }
-    let (rankings, games): (Vec<Ranking>, Vec<_>) = counted.into_iter().unzip();
-    let batches: Vec<(&Ranking, Vec<_>)> = rankings.iter().zip(games).collect();
-    let mut tips = store.current_tips(&batches);
+    let mut tips = store.current_tips(&counted);
     let mut appends = Vec::new();
-    for (ranking, games) in batches {
+    for (ranking, games) in &counted {
         let current = tips.remove(&ranking.id).unwrap_or_default();
         let latest = current.iter().map(|(p, t)| (p.clone(), t.last)).collect();
-        if appendable(&latest, &games) {
-            appends.push((ranking, games, current));
+        if appendable(&latest, games) {
+            appends.push((ranking, games.as_slice(), current));
         } else {
             store.rebuild_from(ranking, Some(games[0].key));
         }
@@ -97,15 +89,9 @@ fn rerate_redated_service_game<'a>(
     Spi::connect_mut(|client| {
         let mut store = Store::new(client);
         let Some(game) = store.game(id) else { return };
-        let counted_in: Vec<Ranking> = store.locked(|rankings| {
-            let counted_in: Vec<Ranking> = rankings
-                .iter()
-                .filter(|r| !r.counted(std::slice::from_ref(&game)).is_empty())
-                .cloned()
-                .collect();
-            (counted_in.iter().map(|r| r.id).collect(), counted_in)
-        });
-        for ranking in counted_in {
+        let counted_in =
+            store.locked(|r| (!r.counted(std::slice::from_ref(&game)).is_empty()).then_some(()));
+        for (ranking, ()) in counted_in {
             store.rebuild_from(&ranking, Some(from));
         }
     });

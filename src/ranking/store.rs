@@ -69,7 +69,7 @@ impl Ranking {
 }
 
 /// New games of one ranking and their players' latest entries (`ranking_players` rows).
-pub type AppendBatch<'r> = (&'r Ranking, Vec<RatedGame<String>>, HashMap<String, Tip>);
+pub type AppendBatch<'r> = (&'r Ranking, &'r [RatedGame<String>], HashMap<String, Tip>);
 
 /// One row of `elo_history` to write: an entry of the history and its ranking.
 struct HistoryRow {
@@ -289,7 +289,7 @@ thread_local! {
 }
 
 use crate::error::internal;
-use crate::spi::{column, nullable, nullable_at, ordinals};
+use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 
 fn interval(i: Interval) -> CoreInterval {
     CoreInterval {
@@ -338,11 +338,6 @@ fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     }
 }
 
-/// A column read by position was NULL where the statement never gives one.
-fn null_column(name: &str) -> ! {
-    internal(format!("column {name} is NULL"))
-}
-
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let mut games = Vec::with_capacity(rows.len());
     if rows.is_empty() {
@@ -362,11 +357,9 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     let [id, date, end_type, starting_time, move_increase, white, black, white_bot, black_bot] =
         ordinals(&rows, names);
     for row in rows {
-        let id: i32 = nullable_at(&row, id).unwrap_or_else(|| null_column("id"));
-        let date: TimestampWithTimeZone =
-            nullable_at(&row, date).unwrap_or_else(|| null_column("creation_date"));
-        let end_type: GameEndType = nullable_at::<String>(&row, end_type)
-            .unwrap_or_else(|| null_column("end_type"))
+        let id: i32 = column_at(&row, id, "id");
+        let date: TimestampWithTimeZone = column_at(&row, date, "creation_date");
+        let end_type: GameEndType = column_at::<String>(&row, end_type, "end_type")
             .parse()
             .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
         let clock = match (
@@ -384,16 +377,14 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
                 played_at: date.into_inner(),
                 game_id: id,
             },
-            white: nullable_at(&row, white).unwrap_or_else(|| null_column("white")),
-            black: nullable_at(&row, black).unwrap_or_else(|| null_column("black")),
+            white: column_at(&row, white, "white"),
+            black: column_at(&row, black, "black"),
             white_score: end_type.score(true),
             facts: GameFacts {
                 ranked_local: true,
                 clock,
-                white_is_bot: nullable_at(&row, white_bot)
-                    .unwrap_or_else(|| null_column("white_is_bot")),
-                black_is_bot: nullable_at(&row, black_bot)
-                    .unwrap_or_else(|| null_column("black_is_bot")),
+                white_is_bot: column_at(&row, white_bot, "white_is_bot"),
+                black_is_bot: column_at(&row, black_bot, "black_is_bot"),
             },
         });
     }
@@ -495,20 +486,25 @@ impl<'c, 'conn> Store<'c, 'conn> {
         RANKING_LOCKS.lock(self.client, &keys);
     }
 
-    /// What `pick` picks from the rankings, with the locks of the rankings it names taken: the
-    /// rankings are read (from memory while their version holds), `pick` gives the ids of the
-    /// rankings to write and what to write, their locks are taken, and if the rankings changed
-    /// meanwhile (a change of rankings takes every ranking's lock first) they are picked again.
-    pub fn locked<T>(&mut self, mut pick: impl FnMut(&[Ranking]) -> (Vec<i32>, T)) -> T {
+    /// The rankings for which `pick` gives something to write, with it, under their locks: the
+    /// rankings are read (from memory while their version holds), picked, their locks taken, and
+    /// if the rankings changed meanwhile (a change of rankings takes every ranking's lock first)
+    /// they are picked again.
+    pub fn locked<T>(&mut self, mut pick: impl FnMut(&Ranking) -> Option<T>) -> Vec<(Ranking, T)> {
+        let mut picked_from = |rankings: Vec<Ranking>| -> Vec<(Ranking, T)> {
+            rankings
+                .into_iter()
+                .filter_map(|r| pick(&r).map(|t| (r, t)))
+                .collect()
+        };
         if self.single_lock {
             let version = self.lock_single_row();
-            let rankings = self.all_rankings(version);
-            return pick(&rankings).1;
+            return picked_from(self.all_rankings(version));
         }
         loop {
             let version = self.rankings_version();
-            let rankings = self.all_rankings(version);
-            let (ids, picked) = pick(&rankings);
+            let picked = picked_from(self.all_rankings(version));
+            let ids: Vec<i32> = picked.iter().map(|(r, _)| r.id).collect();
             self.lock_rankings(&ids);
             if self.rankings_version() == version {
                 return picked;
@@ -684,7 +680,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
     /// ranking.
     pub fn current_tips(
         &mut self,
-        games: &[(&Ranking, Vec<RatedGame<String>>)],
+        games: &[(Ranking, Vec<RatedGame<String>>)],
     ) -> HashMap<i32, HashMap<String, Tip>> {
         let mut keys: Vec<(i32, &str)> = games
             .iter()
@@ -813,18 +809,17 @@ impl<'c, 'conn> Store<'c, 'conn> {
         ];
         let [id, player, game, elo, rd, volatility, previous, date] = ordinals(&rows, names);
         for row in rows {
-            let date: TimestampWithTimeZone =
-                nullable_at(&row, date).unwrap_or_else(|| null_column("game_date"));
+            let date: TimestampWithTimeZone = column_at(&row, date, "game_date");
             let stored = Stored {
-                id: nullable_at(&row, id).unwrap_or_else(|| null_column("id")),
-                rating: nullable_at(&row, elo).unwrap_or_else(|| null_column("elo")),
+                id: column_at(&row, id, "id"),
+                rating: column_at(&row, elo, "elo"),
                 rd: nullable_at(&row, rd),
                 volatility: nullable_at(&row, volatility),
                 previous: nullable_at(&row, previous),
                 played_at: date.into_inner(),
             };
-            let game: i32 = nullable_at(&row, game).unwrap_or_else(|| null_column("game_id"));
-            let player: String = nullable_at(&row, player).unwrap_or_else(|| null_column("player"));
+            let game: i32 = column_at(&row, game, "game_id");
+            let player: String = column_at(&row, player, "player");
             let per_game = out.0.entry(game).or_insert_with(|| Vec::with_capacity(2));
             per_game.push((player, stored));
         }
