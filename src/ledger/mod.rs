@@ -311,6 +311,12 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
         }
     }
     let mut current = store.standings_of(&wanted);
+    let appended: Vec<(i32, &str)> = work
+        .iter()
+        .filter(|(_, _, _, olds, _, _)| olds.is_empty())
+        .map(|(c, _, scope, _, _, _)| (c.ledger.id, *scope))
+        .collect();
+    let mut seasons = store.seasons_of(&appended);
     let mut written = 0;
     for (c, rules, scope, olds, games, who) in work {
         let (ledger, att) = (c.ledger, c.att);
@@ -330,7 +336,9 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
                 let mut standings: HashMap<String, Standing> =
                     mine.into_iter().map(|(p, (s, _))| (p, s)).collect();
                 seed_newcomers(store, ledger, &rules, scope, &mut standings, &who);
-                let seasons = store.seasons(ledger.id, scope);
+                let seasons = seasons
+                    .remove(&(ledger.id, scope.to_owned()))
+                    .unwrap_or_default();
                 let entries =
                     replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
                 written += write_replay(
@@ -1259,32 +1267,32 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         for (l, att) in &ledgers {
             match att.multiplayer {
                 Some(_) => multiplayer_changed(&mut store, l, att, has_old, has_new),
-                None => two_player.push(Changes {
-                    ledger: l,
-                    att,
-                    old: read_changed(&mut store, att, has_old, "pg_rating_old"),
-                    new: read_changed(&mut store, att, has_new, "pg_rating_new"),
-                }),
+                None => two_player.push((l, att)),
             }
         }
-        apply_changes(&mut store, &two_player);
+        let atts: Vec<&Attachment> = two_player.iter().map(|(_, att)| *att).collect();
+        let mut read = |has: bool, table: &str| match has {
+            true => store.read_changed(&atts, table),
+            false => atts.iter().map(|_| Vec::new()).collect(),
+        };
+        let (olds, news) = (
+            read(has_old, "pg_rating_old"),
+            read(has_new, "pg_rating_new"),
+        );
+        let changes: Vec<Changes<'_>> = two_player
+            .into_iter()
+            .zip(olds.into_iter().zip(news))
+            .map(|((ledger, att), (old, new))| Changes {
+                ledger,
+                att,
+                old,
+                new,
+            })
+            .collect();
+        apply_changes(&mut store, &changes);
         store.flush();
     });
     pg_sys::Datum::from(0)
-}
-
-/// The rows of a transition table of the statement (none when it has no such table).
-fn read_changed(
-    store: &mut LedgerStore<'_, '_>,
-    att: &Attachment,
-    has: bool,
-    table: &str,
-) -> Vec<GameRow> {
-    if has {
-        store.read_games(att, &att.changed_rows_query(table), &[])
-    } else {
-        Vec::new()
-    }
 }
 
 /// Applies a statement's changes of a participants table (its transition tables) to one ledger.

@@ -48,7 +48,7 @@ fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
     Attachment {
         ledger_id: get(row, "ledger_id"),
         table: get(row, "games"),
-        owner: get(row, "owner"),
+        owner: get(row, "table_owner"),
         key_column: get(row, "key_column"),
         key_type: get(row, "key_type"),
         date_column: get(row, "date_column"),
@@ -62,6 +62,30 @@ fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
         multiplayer,
     }
 }
+
+/// A `ledgers` row (its columns as [`LEDGER_COLUMNS`] selects them).
+fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
+    Ledger {
+        id: get(row, "id"),
+        name: get(row, "name"),
+        owner: get(row, "owner"),
+        settings: settings_of(row),
+    }
+}
+
+/// The columns of `ledgers` the writers read (of `l`).
+const LEDGER_COLUMNS: &str =
+    "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
+     l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
+     l.provisional_games, l.provisional_rd";
+
+/// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
+/// make an [`Attachment`].
+const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner AS table_owner,
+     a.key_column::text AS key_column, a.key_type::oid AS key_type, a.placement_column::text AS placement_column,
+     a.higher_is_better, a.multiplayer_rule, a.date_column::text AS date_column,
+     a.white_column::text AS white_column, a.black_column::text AS black_column,
+     a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter";
 
 /// The standing held in an entry or standings row (the row has the standings columns, and
 /// `last_played` is the date of its game).
@@ -101,6 +125,69 @@ fn by_player(
         out.insert(get(&row, "player"), (standing_of(&row, at), key));
     }
     out
+}
+
+/// The ordinals of the columns a read of games selects (see `Attachment::columns`).
+fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 7] {
+    ordinals(
+        rows,
+        [
+            "scope",
+            "played_at",
+            "key",
+            "white",
+            "black",
+            "result",
+            "counted",
+        ],
+    )
+}
+
+/// A game read from an attached table (`columns` from [`game_ordinals`]): what the ledger reads of
+/// it, checked.
+fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) -> GameRow {
+    let [scope, played_at, key, white, black, result, counted] = columns;
+    let scope: String = column_at(row, scope, "scope");
+    let date = nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros);
+    let key = nullable_at::<String>(row, key).unwrap_or_default();
+    let white: Option<String> = nullable_at(row, white);
+    let black: Option<String> = nullable_at(row, black);
+    let result: Option<String> = nullable_at(row, result);
+    let counted = nullable_at::<bool>(row, counted).unwrap_or(false);
+    let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
+        Some(Meaning::Rated(o)) => Some(o),
+        _ => None,
+    };
+    let at = match (date, outcome) {
+        (Some(at), _) => at,
+        (None, None) => 0,
+        (None, Some(_)) => raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            format!("game {key}: its date is NULL"),
+        ),
+    };
+    if outcome.is_some() && (at == i64::MIN || at == i64::MAX) {
+        raise(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!("game {key}: a rated game needs a finite date"),
+        );
+    }
+    if outcome.is_some() && (white.is_none() || black.is_none()) {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            format!("game {key}: a rated game needs both players"),
+        );
+    }
+    GameRow {
+        scope,
+        key: LedgerKey {
+            at,
+            id: att.ledger_key_id(&key),
+        },
+        white,
+        black,
+        outcome,
+    }
 }
 
 /// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
@@ -174,22 +261,12 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
         let rows = self.run(
             &format!(
-                "SELECT id, name, owner::oid AS owner, rating_system, starting_rating, k_factor, starting_rd,
-                        starting_volatility, tau, rating_period, max_change, rating_floor, provisional_games,
-                        provisional_rd
-                 FROM ledgers WHERE {condition} ORDER BY id{}",
+                "SELECT {LEDGER_COLUMNS} FROM ledgers l WHERE {condition} ORDER BY l.id{}",
                 if to_write { " FOR SHARE" } else { "" }
             ),
             &[arg],
         );
-        rows.into_iter()
-            .map(|row| Ledger {
-                id: get(&row, "id"),
-                name: get(&row, "name"),
-                owner: get(&row, "owner"),
-                settings: settings_of(&row),
-            })
-            .collect()
+        rows.into_iter().map(|row| ledger_of(&row)).collect()
     }
 
     /// A ledger by id, share-locked to write its rows (see [`Self::ledgers_where`]).
@@ -224,38 +301,28 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     /// The ledgers attached to a table and their attachments, by ledger id; the ledgers
-    /// share-locked to write their rows (see [`Self::ledgers_where`]).
+    /// share-locked to write their rows (see [`Self::ledgers_where`]). One statement: a game's
+    /// trigger runs it for every statement.
     pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
-        let attachments = self.attachments_where("a.games = $1 ORDER BY a.ledger_id", table.into());
-        let mut ledgers: HashMap<i32, Ledger> = self
-            .ledgers_where(
-                "id IN (SELECT ledger_id FROM ledger_attachments WHERE games = $1)",
-                table.into(),
-                true,
+        static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+        let text = TEXT.get_or_init(|| {
+            format!(
+                "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
+                 FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
+                 WHERE a.games = $1 ORDER BY a.ledger_id FOR SHARE OF l"
             )
-            .into_iter()
-            .map(|l| (l.id, l))
-            .collect();
-        attachments
-            .into_iter()
-            .map(|att| {
-                let l = ledgers
-                    .remove(&att.ledger_id)
-                    .unwrap_or_else(|| internal(format!("ledger {} is gone", att.ledger_id)));
-                (l, att)
-            })
+        });
+        let rows = self.run(text, &[table.into()]);
+        rows.into_iter()
+            .map(|row| (ledger_of(&row), attachment_of(&row)))
             .collect()
     }
 
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
         let rows = self.run(
             &format!(
-                "SELECT a.ledger_id, games::oid AS games, c.relowner AS owner, key_column::text AS key_column,
-                        key_type::oid AS key_type, placement_column::text AS placement_column, higher_is_better,
-                        multiplayer_rule, date_column::text AS date_column, white_column::text AS white_column,
-                        black_column::text AS black_column, result_column::text AS result_column, result_map,
-                        scope_column::text AS scope_column, filter
-                 FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games WHERE {condition}"
+                "SELECT {ATTACHMENT_COLUMNS} FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games
+                 WHERE {condition}"
             ),
             &[arg],
         );
@@ -285,64 +352,45 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         args: &[DatumWithOid],
     ) -> Vec<GameRow> {
         let rows = self.select_as_owner(att, sql, args);
-        let mut games = Vec::with_capacity(rows.len());
+        if rows.is_empty() {
+            return Vec::new();
+        }
+        let columns = game_ordinals(&rows);
+        rows.into_iter()
+            .map(|row| game_of(att, &row, columns))
+            .collect()
+    }
+
+    /// The rows of a transition table (`pg_rating_new` / `pg_rating_old`) of each of `atts`,
+    /// attachments of one table, read in one statement (a game's trigger runs it for every
+    /// statement, whatever the number of ledgers).
+    pub fn read_changed(&mut self, atts: &[&Attachment], transition: &str) -> Vec<Vec<GameRow>> {
+        let mut games: Vec<Vec<GameRow>> = atts.iter().map(|_| Vec::new()).collect();
+        let Some(first) = atts.first() else {
+            return games;
+        };
+        let sql = atts
+            .iter()
+            .enumerate()
+            .map(|(i, att)| {
+                format!(
+                    "SELECT {i} AS part, q.* FROM ({}) q",
+                    att.changed_rows_query(transition)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(" UNION ALL ");
+        // one table, one owner
+        let rows = self.select_as_owner(first, &sql, &[]);
         if rows.is_empty() {
             return games;
         }
-        let [scope, played_at, key, white, black, result, counted] = ordinals(
-            &rows,
-            [
-                "scope",
-                "played_at",
-                "key",
-                "white",
-                "black",
-                "result",
-                "counted",
-            ],
-        );
+        let columns = game_ordinals(&rows);
+        let [part] = ordinals(&rows, ["part"]);
         for row in rows {
-            let scope: String = column_at(&row, scope, "scope");
-            let date = nullable_at::<TimestampWithTimeZone>(&row, played_at).map(micros);
-            let key = nullable_at::<String>(&row, key).unwrap_or_default();
-            let white: Option<String> = nullable_at(&row, white);
-            let black: Option<String> = nullable_at(&row, black);
-            let result: Option<String> = nullable_at(&row, result);
-            let counted = nullable_at::<bool>(&row, counted).unwrap_or(false);
-            let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
-                Some(Meaning::Rated(o)) => Some(o),
-                _ => None,
-            };
-            let at = match (date, outcome) {
-                (Some(at), _) => at,
-                (None, None) => 0,
-                (None, Some(_)) => raise(
-                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                    format!("game {key}: its date is NULL"),
-                ),
-            };
-            if outcome.is_some() && (at == i64::MIN || at == i64::MAX) {
-                raise(
-                    PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                    format!("game {key}: a rated game needs a finite date"),
-                );
-            }
-            if outcome.is_some() && (white.is_none() || black.is_none()) {
-                raise(
-                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                    format!("game {key}: a rated game needs both players"),
-                );
-            }
-            games.push(GameRow {
-                scope,
-                key: LedgerKey {
-                    at,
-                    id: att.ledger_key_id(&key),
-                },
-                white,
-                black,
-                outcome,
-            });
+            let i: i32 = column_at(&row, part, "part");
+            let i = usize::try_from(i).unwrap_or_else(|_| internal(format!("part {i}")));
+            games[i].push(game_of(atts[i], &row, columns));
         }
         games
     }
@@ -662,6 +710,39 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         seasons
     }
 
+    /// [`Self::seasons`] of several scopes, in one statement.
+    pub fn seasons_of(
+        &mut self,
+        scopes: &[(i32, &str)],
+    ) -> HashMap<(i32, String), Vec<pg_rating_core::ledger::SeasonEnd>> {
+        let mut out: HashMap<(i32, String), Vec<_>> = HashMap::new();
+        if scopes.is_empty() {
+            return out;
+        }
+        let text = shaped(&SEASON_TEXTS, scopes.len(), 2, |rows| {
+            format!(
+                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
+                 CROSS JOIN LATERAL (
+                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM ledger_seasons x
+                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
+            )
+        });
+        let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
+        for r in self.run(text, &args) {
+            out.entry((get(&r, "ledger_id"), get(&r, "scope")))
+                .or_default()
+                .push(pg_rating_core::ledger::SeasonEnd {
+                    at: micros(get(&r, "ends_at")),
+                    pull: get(&r, "rating_pull"),
+                    rd_floor: opt(&r, "rd_floor"),
+                });
+        }
+        for seasons in out.values_mut() {
+            seasons.sort_by_key(|s| s.at);
+        }
+        out
+    }
+
     /// The key of the first entry of a scope dated at or after `at`.
     pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
         let rows = self.run(
@@ -864,6 +945,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
 static LOOKUP_TEXTS: Texts = texts();
+static SEASON_TEXTS: Texts = texts();
 
 /// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
 /// is visited once, not once per game. A replay makes each player's entries in game order: a sort

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# One engine: the Random Chess rankings (Elo, Glicko-2, Skèmino, FIDE, with and without bots) and
-# generic ledgers attached to the same service_games with the same windows and settings give the
-# same history, entry by entry (rating, RD, volatility) and player by player (games, wins, draws,
-# losses), through games inserted in date order, backdated games and a game moved in time.
+# One engine: the Random Chess rankings (Elo, Glicko-2 with two starting RDs, Skèmino, FIDE, with and
+# without bots) and generic ledgers attached to the same service_games with the same windows and
+# settings give the same history, entry by entry (rating, RD, volatility) and player by player
+# (games, wins, draws, losses), through games inserted in date order, backdated games and a game
+# moved in time.
 set -euo pipefail
 db=$PGDATABASE
 q() { psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" "$@"; }
@@ -17,6 +18,8 @@ VALUES ('Global', '0', NULL, 0, 800, true, 40, 'elo', 0.5, 350, 0.06, NULL),
        ('Blitz', '3 minutes', '10 minutes', 60, 800, false, 40, 'elo', 0.5, 350, 0.06, NULL),
        ('Blitz with bots', '3 minutes', '10 minutes', 60, 800, true, 32, 'elo', 0.5, 350, 0.06, NULL),
        ('Glicko', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 350, 0.06, '7 days'),
+       -- an RD above Glickman's 350 to start with: capped there, as a ledger caps it
+       ('Glicko, starting RD 500', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 500, 0.06, '7 days'),
        ('Skemino', '0', '10 minutes', 60, 1000, true, 0, 'skemino', 0.5, 350, 0.06, NULL),
        ('FIDE', '0', NULL, 0, 1800, true, 0, 'fide', 0.5, 350, 0.06, NULL);
 SQL

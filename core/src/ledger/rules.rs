@@ -63,7 +63,7 @@ impl LedgerSettings {
     /// The rules these settings give, checked: an unknown rating system or settings under which
     /// a game could not be rated are errors (22023).
     pub fn rules(&self) -> Result<LedgerRules, RatingError> {
-        let mut system = RatingSystem::from_settings(&SystemSettings {
+        let system = RatingSystem::from_settings(&SystemSettings {
             rating_system: &self.rating_system,
             starting_rating: self.starting_rating,
             k_factor: self.k_factor,
@@ -73,10 +73,6 @@ impl LedgerSettings {
             rating_period_micros: self.rating_period,
         })
         .map_err(bad)?;
-        if let RatingSystem::Glicko2 { bounds, .. } = &mut system {
-            // a player's RD never grows beyond a newcomer's
-            bounds.rd_max = self.starting_rd;
-        }
         LedgerRules {
             system,
             limits: Limits {

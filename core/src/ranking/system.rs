@@ -67,7 +67,8 @@ impl RatingSystem {
         Self::NAMES.contains(&name)
     }
 
-    /// The rating system the settings name, with the default Glicko-2 bounds. An unknown name
+    /// The rating system the settings name, with the default Glicko-2 bounds but for the RD's cap,
+    /// which is the starting RD. An unknown name
     /// is an error: nothing is ever rated by a system it did not ask for.
     pub fn from_settings(s: &SystemSettings<'_>) -> Result<RatingSystem, String> {
         let starting = s.starting_rating;
@@ -82,7 +83,11 @@ impl RatingSystem {
                 starting: glicko2::Rating::new(starting, s.starting_rd, s.starting_volatility),
                 tau: s.tau,
                 period_micros: s.rating_period_micros,
-                bounds: glicko2::Bounds::default(),
+                // a player's RD never grows beyond a newcomer's (Glickman's 350 by default)
+                bounds: glicko2::Bounds {
+                    rd_max: s.starting_rd,
+                    ..glicko2::Bounds::default()
+                },
             }),
             other => Err(format!(
                 "unknown rating system \"{other}\" (one of {})",
@@ -422,6 +427,38 @@ mod tests {
         // A draw between equals leaves the rating in place and shrinks the RD.
         assert!((busy.rating - 1500.0).abs() < 1e-9);
         assert!(busy.rd.unwrap() < 60.0);
+    }
+
+    /// The RD's cap is the newcomer's RD the settings give, as in the ledgers: an idle player
+    /// is never less known than a newcomer, and never better known for being idle.
+    #[test]
+    fn glicko2_rd_is_capped_at_the_starting_rd() {
+        let settings = |starting_rd: f64| SystemSettings {
+            rating_system: "glicko2",
+            starting_rating: 1500.0,
+            k_factor: 0.0,
+            tau: 0.5,
+            starting_rd,
+            starting_volatility: 0.06,
+            rating_period_micros: Some(period_from_days(7.0)),
+        };
+        let player = |rd: f64| PlayerState {
+            rating: 1500.0,
+            rd: Some(rd),
+            volatility: Some(0.06),
+            last_played: Some(0),
+        };
+        let years = period_from_days(7.0 * 520.0);
+        // starting RD 500: an RD of 450 grows towards 500 (the default cap of 350 lowered it)
+        let wide = RatingSystem::from_settings(&settings(500.0)).unwrap();
+        let idle = wide.glicko_at(&player(450.0), years).unwrap().unwrap();
+        assert!((idle.rd - 500.0).abs() < 1e-9, "{}", idle.rd);
+        let first = wide.rate(&wide.start(), &wide.start(), 1.0, 0).unwrap().0;
+        assert!(first.rd.unwrap() > 350.0, "{:?}", first.rd);
+        // starting RD 200: an idle player's RD stops at 200
+        let narrow = RatingSystem::from_settings(&settings(200.0)).unwrap();
+        let idle = narrow.glicko_at(&player(150.0), years).unwrap().unwrap();
+        assert!((idle.rd - 200.0).abs() < 1e-9, "{}", idle.rd);
     }
 
     #[test]
