@@ -400,6 +400,25 @@ DROP INDEX regress_standings_by_lower;
 DROP EXTENSION amcheck;
 DROP TABLE other_games, restored_games;
 
+-- a key column that allows NULL: a rated game without a key is refused (22004), an unrated one
+-- is not rated and written
+INSERT INTO ledgers (name) VALUES ('keyless');
+CREATE TABLE keyless_games (id bigint, at timestamptz NOT NULL, a text, b text, s float8, rated bool NOT NULL);
+SELECT ledger_attach('keyless', 'keyless_games', 'id', 'at', 'a', 'b', 's', filter => 'rated');
+INSERT INTO keyless_games VALUES (NULL, '2025-01-01', 'x', 'y', 1, true);
+INSERT INTO keyless_games VALUES (NULL, '2025-01-01', 'x', 'y', 1, false), (1, '2025-01-02', 'x', 'y', 0, true);
+UPDATE keyless_games SET rated = true WHERE id IS NULL;
+DELETE FROM keyless_games WHERE id IS NULL;
+SELECT game, player, round(rating::numeric, 1) AS rating FROM ledger_history WHERE ledger = 'keyless' ORDER BY player;
+INSERT INTO ledgers (name) VALUES ('keyless plays');
+CREATE TABLE keyless_plays (play_id text, at timestamptz NOT NULL, player text NOT NULL, place int);
+SELECT ledger_attach_multiplayer('keyless plays', 'keyless_plays', 'play_id', 'at', 'player', 'place');
+INSERT INTO keyless_plays VALUES (NULL, '2025-01-01', 'x', 1), (NULL, '2025-01-01', 'y', 2);
+INSERT INTO keyless_plays VALUES (NULL, '2025-01-01', 'x', NULL), ('p1', '2025-01-02', 'x', 1), ('p1', '2025-01-02', 'y', 2);
+SELECT game, player, round(rating::numeric, 1) AS rating FROM ledger_history WHERE ledger = 'keyless plays' ORDER BY player;
+DROP TABLE keyless_games, keyless_plays;
+DELETE FROM ledgers WHERE name IN ('keyless', 'keyless plays');
+
 DROP TABLE regress_my_games;
 DROP OWNED BY regress_ledger_app;
 DROP ROLE regress_ledger_app;

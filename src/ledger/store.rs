@@ -149,11 +149,27 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) ->
     let [scope, played_at, key, white, black, result, counted] = columns;
     let scope: String = column_at(row, scope, "scope");
     let date = nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros);
-    let key = nullable_at::<String>(row, key).unwrap_or_default();
+    let key: Option<String> = nullable_at(row, key);
     let white: Option<String> = nullable_at(row, white);
     let black: Option<String> = nullable_at(row, black);
     let result: Option<String> = nullable_at(row, result);
     let counted = nullable_at::<bool>(row, counted).unwrap_or(false);
+    let Some(key) = key else {
+        // a row without a key is never rated: no history could name its game
+        if counted && matches!(att.meaning("NULL", result.as_deref()), Meaning::Rated(_)) {
+            null_key(att);
+        }
+        return GameRow {
+            scope,
+            key: LedgerKey {
+                at: date.unwrap_or(0),
+                id: String::new(),
+            },
+            white,
+            black,
+            outcome: None,
+        };
+    };
     let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
         Some(Meaning::Rated(o)) => Some(o),
         _ => None,
@@ -188,6 +204,17 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) ->
         black,
         outcome,
     }
+}
+
+/// 22004 for a game to rate whose key column is NULL.
+fn null_key(att: &Attachment) -> ! {
+    raise(
+        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+        format!(
+            "a game to rate has a NULL {}: a rated game needs a key",
+            att.key_column
+        ),
+    )
 }
 
 /// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
@@ -530,9 +557,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let rows = self.select_as_owner(att, sql, args);
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let key = opt::<String>(&row, "key").unwrap_or_default();
             let counted = opt::<bool>(&row, "counted").unwrap_or(false);
             let placement = opt::<f64>(&row, "placement").filter(|_| counted);
+            let Some(key) = opt::<String>(&row, "key") else {
+                // a participant of no game is never rated
+                if placement.is_some() {
+                    null_key(att);
+                }
+                continue;
+            };
             let player: Option<String> = opt(&row, "player");
             let at = opt::<TimestampWithTimeZone>(&row, "played_at").map(micros);
             if placement.is_some() {
