@@ -726,24 +726,13 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The season ends of a scope, sorted.
     pub fn seasons(&mut self, ledger: i32, scope: &str) -> Vec<pg_rating_core::ledger::SeasonEnd> {
-        // sorted here: a sort node in the plan costs its start-up in every game's statement
-        let rows = self.run(
-            "SELECT ends_at, rating_pull, rd_floor FROM ledger_seasons WHERE ledger_id = $1 AND scope = $2",
-            &[ledger.into(), scope.into()],
-        );
-        let mut seasons: Vec<_> = rows
-            .into_iter()
-            .map(|r| pg_rating_core::ledger::SeasonEnd {
-                at: micros(get(&r, "ends_at")),
-                pull: get(&r, "rating_pull"),
-                rd_floor: opt(&r, "rd_floor"),
-            })
-            .collect();
-        seasons.sort_by_key(|s| s.at);
-        seasons
+        self.seasons_of(&[(ledger, scope)])
+            .remove(&(ledger, scope.to_owned()))
+            .unwrap_or_default()
     }
 
-    /// [`Self::seasons`] of several scopes, in one statement.
+    /// The season ends of several scopes, each sorted, in one statement (sorted here: a sort node
+    /// in the plan costs its start-up in every game's statement).
     pub fn seasons_of(
         &mut self,
         scopes: &[(i32, &str)],

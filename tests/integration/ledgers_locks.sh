@@ -14,11 +14,8 @@ history() {
 }
 # The history is what a rebuild by the current settings makes.
 rebuilt_equal() {
-    local before after
-    before=$(history)
-    q -c "SELECT ledger_rebuild('league')" >/dev/null
-    after=$(history)
-    [[ $before == "$after" ]] || fail "$1: the history differs from a rebuild by the ledger's settings"
+    unchanged_by_rebuild "$1" history "SELECT ledger_rebuild('league')" \
+        "the history differs from a rebuild by the ledger's settings"
 }
 
 q >/dev/null <<'SQL'

@@ -27,3 +27,13 @@ SQL
     grep -q "ERROR:  40001" <<<"$out" || fail "no serialization failure: $out"
     echo "   40001"
 }
+
+# Fails with "$1: $4" unless what $2 (a function printing the derived rows) prints is the same
+# after $3 (SQL that rebuilds them) as before: the rows a writer left are what a rebuild makes.
+unchanged_by_rebuild() {
+    local before after
+    before=$($2)
+    q -c "$3" >/dev/null
+    after=$($2)
+    [[ $before == "$after" ]] || fail "$1: $4"
+}

@@ -18,7 +18,7 @@ VALUES ('Global', '0', NULL, 0, 800, true, 40, 'elo', 0.5, 350, 0.06, NULL),
        ('Blitz', '3 minutes', '10 minutes', 60, 800, false, 40, 'elo', 0.5, 350, 0.06, NULL),
        ('Blitz with bots', '3 minutes', '10 minutes', 60, 800, true, 32, 'elo', 0.5, 350, 0.06, NULL),
        ('Glicko', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 350, 0.06, '7 days'),
-       -- an RD above Glickman's 350 to start with: capped there, as a ledger caps it
+       -- an RD above Glickman's 350 to start with: capped at its own start, as a ledger caps it
        ('Glicko, starting RD 500', '0', NULL, 0, 1500, true, 0, 'glicko2', 0.5, 500, 0.06, '7 days'),
        ('Skemino', '0', '10 minutes', 60, 1000, true, 0, 'skemino', 0.5, 350, 0.06, NULL),
        ('FIDE', '0', NULL, 0, 1800, true, 0, 'fide', 0.5, 350, 0.06, NULL);

@@ -14,11 +14,8 @@ standings() {
           FROM swiss_tournament_standings WHERE tournament_id = 1"
 }
 rebuilt_equal() {
-    local before after
-    before=$(standings)
-    q -c "SELECT rebuild_tournament_standings(1)" >/dev/null
-    after=$(standings)
-    [[ $before == "$after" ]] || fail "$1: the standings differ from a rebuild by the tournament's tie-break order"
+    unchanged_by_rebuild "$1" standings "SELECT rebuild_tournament_standings(1)" \
+        "the standings differ from a rebuild by the tournament's tie-break order"
 }
 
 q -f "$here/sample_tournaments.sql" >/dev/null

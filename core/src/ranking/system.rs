@@ -68,8 +68,8 @@ impl RatingSystem {
     }
 
     /// The rating system the settings name, with the default Glicko-2 bounds but for the RD's cap,
-    /// which is the starting RD. An unknown name
-    /// is an error: nothing is ever rated by a system it did not ask for.
+    /// which is the starting RD. An unknown name is an error: nothing is ever rated by a system it
+    /// did not ask for.
     pub fn from_settings(s: &SystemSettings<'_>) -> Result<RatingSystem, String> {
         let starting = s.starting_rating;
         match s.rating_system {
