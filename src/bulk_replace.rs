@@ -30,10 +30,10 @@ enum KeyPart<'a> {
 
 /// The most key columns a table may have here (ledger_entries: five).
 const MAX_KEY: usize = 5;
-type Key<'a> = [KeyPart<'a>; MAX_KEY];
+type RowKey<'a> = [KeyPart<'a>; MAX_KEY];
 
 /// The key of a row: its first `key` cells.
-fn key_of<'a, const N: usize>(cells: &[Cell<'a>; N], key: usize, ledger: i32) -> Key<'a> {
+fn key_of<'a, const N: usize>(cells: &[Cell<'a>; N], key: usize, ledger: i32) -> RowKey<'a> {
     let mut k = [KeyPart::None; MAX_KEY];
     for (part, cell) in k.iter_mut().zip(&cells[..key]) {
         *part = match *cell {
@@ -57,12 +57,12 @@ pub struct Replaced {
 }
 
 /// A stored value as the table holds it: the datum of one attribute of a scanned row.
-struct Stored {
+struct StoredRow {
     datum: pg_sys::Datum,
     null: bool,
 }
 
-impl Stored {
+impl StoredRow {
     /// The bytes of a text or bytea (detoasted into the current memory context).
     ///
     /// # Safety
@@ -79,7 +79,7 @@ impl Stored {
     }
 
     /// # Safety
-    /// As [`Stored::bytes`]; `kind` is the attribute's kind.
+    /// As [`StoredRow::bytes`]; `kind` is the attribute's kind.
     unsafe fn key_part<'a>(&self, kind: Kind) -> KeyPart<'a> {
         if self.null {
             return KeyPart::None;
@@ -96,7 +96,7 @@ impl Stored {
     /// Whether the stored value is `cell`, bit for bit.
     ///
     /// # Safety
-    /// As [`Stored::bytes`]; the attribute is of the cell's column.
+    /// As [`StoredRow::bytes`]; the attribute is of the cell's column.
     unsafe fn is(&self, cell: Cell<'_>) -> bool {
         // SAFETY: the attribute holds a value of the column's kind, checked at open.
         unsafe {
@@ -135,7 +135,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         }
     }
     // made at the first stored row: a ledger attached anew has none
-    let mut wanted: Option<HashMap<Key<'_>, usize>> = None;
+    let mut wanted: Option<HashMap<RowKey<'_>, usize>> = None;
     let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     // (row id of the stored row, index of the rebuild's equal row)
     let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
@@ -239,7 +239,7 @@ fn scan_ledger(
     table: &str,
     columns: &[Column],
     ledger: i32,
-    mut each: impl FnMut(pg_sys::ItemPointerData, &[Stored]),
+    mut each: impl FnMut(pg_sys::ItemPointerData, &[StoredRow]),
 ) {
     let rel = relation::open(table, pg_sys::AccessShareLock);
     let mut per_row = PgMemoryContexts::new("pg_rating replace");
@@ -250,7 +250,7 @@ fn scan_ledger(
         let natts = attrs.len();
         let positions = relation::positions(table, attrs, columns);
         for (&(name, kind), &p) in columns.iter().zip(&positions) {
-            // the types whose datums Stored reads (a cell is never a decimal)
+            // the types whose datums StoredRow reads (a cell is never a decimal)
             if kind == Kind::Decimal || attrs[p].atttypid != kind.column_type() {
                 internal(format!(
                     "{table}.{name} is not of the type its rows are compared as"
@@ -296,13 +296,13 @@ fn scan_ledger(
         let scan = pg_sys::index_beginscan(rel, index, snapshot, 1, 0);
         pg_sys::index_rescan(scan, &mut scan_key, 1, std::ptr::null_mut(), 0);
         let slot = pg_sys::table_slot_create(rel, std::ptr::null_mut());
-        let mut stored: Vec<Stored> = Vec::with_capacity(columns.len());
+        let mut stored: Vec<StoredRow> = Vec::with_capacity(columns.len());
         while pg_sys::index_getnext_slot(scan, pg_sys::ScanDirection::ForwardScanDirection, slot) {
             pg_sys::slot_getallattrs(slot);
             let values = std::slice::from_raw_parts((*slot).tts_values, natts);
             let nulls = std::slice::from_raw_parts((*slot).tts_isnull, natts);
             stored.clear();
-            stored.extend(positions.iter().map(|&p| Stored {
+            stored.extend(positions.iter().map(|&p| StoredRow {
                 datum: values[p],
                 null: nulls[p],
             }));

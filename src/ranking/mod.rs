@@ -16,10 +16,10 @@ use pgrx::PgSqlErrorCode;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{GameRow, Ranking, Store};
+use store::{Ranking, RankingStore, ServiceGame};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
-fn rate_games(store: &mut Store<'_, '_>, games: &[GameRow]) {
+fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
     let counted = store.locked(|r| {
         let counted = r.counted(games);
         (!counted.is_empty()).then_some(counted)
@@ -56,7 +56,7 @@ fn rate_service_games<'a>(
         return Ok(None);
     }
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = RankingStore::new(client);
         let games = store.with_bot_flags(new_games);
         rate_games(&mut store, &games);
     });
@@ -87,7 +87,7 @@ fn rerate_redated_service_game<'a>(
         game_id: id,
     };
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = RankingStore::new(client);
         let Some(game) = store.game(id) else { return };
         let counted_in =
             store.locked(|r| (!r.counted(std::slice::from_ref(&game)).is_empty()).then_some(()));
@@ -126,7 +126,7 @@ trigger_function!(
 
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = RankingStore::new(client);
         store.lock_rankings(&[ranking_id]);
         let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
             raise(
@@ -158,7 +158,7 @@ fn note_rankings_change<'a>(
         PgTriggerOperation::Delete | PgTriggerOperation::Truncate
     );
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = RankingStore::new(client);
         // the version first: changes of rankings queue there, holding no ranking's lock
         store.note_rankings_change();
         if store.single_lock() {
@@ -185,7 +185,7 @@ trigger_function!(
 fn forget_deleted_rankings<'a>(
     _trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    Spi::connect_mut(|client| Store::new(client).forget_deleted_rankings());
+    Spi::connect_mut(|client| RankingStore::new(client).forget_deleted_rankings());
     Ok(None)
 }
 trigger_function!(

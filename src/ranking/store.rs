@@ -34,7 +34,7 @@ pub struct Ranking {
 }
 
 /// A ranked local game as the rankings see it.
-pub struct GameRow {
+pub struct ServiceGame {
     pub key: GameKey,
     pub white: String,
     pub black: String,
@@ -44,7 +44,7 @@ pub struct GameRow {
 
 impl Ranking {
     /// The games (sorted, as given) that count in this ranking.
-    pub fn counted(&self, games: &[GameRow]) -> Vec<RatedGame<String>> {
+    pub fn counted(&self, games: &[ServiceGame]) -> Vec<RatedGame<String>> {
         games
             .iter()
             .filter(|g| {
@@ -216,7 +216,7 @@ fn changed_columns() -> Vec<Column> {
 }
 
 /// An entry as the history holds it.
-struct Stored {
+struct StoredEntry {
     id: i32,
     rating: f64,
     rd: Option<f64>,
@@ -225,7 +225,7 @@ struct Stored {
     played_at: i64,
 }
 
-impl Stored {
+impl StoredEntry {
     /// True when the stored entry already says what `entry` says.
     fn holds(&self, entry: &HistoryRow) -> bool {
         self.rating == entry.state.rating
@@ -239,15 +239,15 @@ impl Stored {
 /// The stored entries of a ranking from some game on, by game (two per game): found by player and
 /// game without making a key.
 #[derive(Default)]
-struct StoredEntries(HashMap<i32, Vec<(String, Stored)>>);
+struct StoredEntries(HashMap<i32, Vec<(String, StoredEntry)>>);
 
 impl StoredEntries {
-    fn get(&self, player: &str, game: i32) -> Option<&Stored> {
+    fn get(&self, player: &str, game: i32) -> Option<&StoredEntry> {
         let entries = self.0.get(&game)?;
         entries.iter().find(|(p, _)| p == player).map(|(_, s)| s)
     }
 
-    fn take(&mut self, player: &str, game: i32) -> Option<Stored> {
+    fn take(&mut self, player: &str, game: i32) -> Option<StoredEntry> {
         let entries = self.0.get_mut(&game)?;
         let i = entries.iter().position(|(p, _)| p == player)?;
         Some(entries.swap_remove(i).1)
@@ -266,7 +266,7 @@ struct PlayerRow {
     tip: Tip,
 }
 
-pub struct Store<'c, 'conn> {
+pub struct RankingStore<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
     /// The schema of 0.8.0 and before, not yet updated (ALTER EXTENSION ... UPDATE): no
@@ -338,7 +338,7 @@ fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     }
 }
 
-fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
+fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
     let mut games = Vec::with_capacity(rows.len());
     if rows.is_empty() {
         return games;
@@ -372,7 +372,7 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
             }),
             _ => None,
         };
-        games.push(GameRow {
+        games.push(ServiceGame {
             key: GameKey {
                 played_at: date.into_inner(),
                 game_id: id,
@@ -391,12 +391,12 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<GameRow> {
     games
 }
 
-impl<'c, 'conn> Store<'c, 'conn> {
+impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
         // SAFETY: a catalog lookup by name.
         let extension =
             unsafe { pg_sys::get_extension_oid(c"pg_rating_random_chess".as_ptr(), true) };
-        let mut store = Store {
+        let mut store = RankingStore {
             client,
             extension,
             single_lock: false,
@@ -429,7 +429,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         schema
     }
 
-    /// True for a schema of 0.8.0 or before (see [`Store::single_lock`]).
+    /// True for a schema of 0.8.0 or before (see [`RankingStore::single_lock`]).
     pub fn single_lock(&self) -> bool {
         self.single_lock
     }
@@ -562,7 +562,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// The new games with their players' bot flags, in (creation_date, id) order.
-    pub fn with_bot_flags(&mut self, games: Vec<NewGame>) -> Vec<GameRow> {
+    pub fn with_bot_flags(&mut self, games: Vec<NewGame>) -> Vec<ServiceGame> {
         let mut players: Vec<&str> = games
             .iter()
             .flat_map(|g| [g.white.as_str(), g.black.as_str()])
@@ -585,7 +585,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         }
         games
             .into_iter()
-            .map(|g| GameRow {
+            .map(|g| ServiceGame {
                 facts: GameFacts {
                     ranked_local: true,
                     clock: g.clock,
@@ -601,14 +601,14 @@ impl<'c, 'conn> Store<'c, 'conn> {
     }
 
     /// One game, if it is a ranked local game.
-    pub fn game(&mut self, id: i32) -> Option<GameRow> {
+    pub fn game(&mut self, id: i32) -> Option<ServiceGame> {
         let sql = include_str!("../../sql/random_chess/glue/ranked_game.sql");
         game_rows(self.query(sql, &[id.into()])).pop()
     }
 
     /// Every ranked local game from `from` on (all when `None`), in order. The bots of service 1
     /// are few: their names are read once instead of joining every game with its accounts.
-    fn games_from(&mut self, from: Option<GameKey>) -> Vec<GameRow> {
+    fn games_from(&mut self, from: Option<GameKey>) -> Vec<ServiceGame> {
         let from = from.unwrap_or(GameKey {
             played_at: i64::MIN,
             game_id: i32::MIN,
@@ -810,7 +810,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
         let [id, player, game, elo, rd, volatility, previous, date] = ordinals(&rows, names);
         for row in rows {
             let date: TimestampWithTimeZone = column_at(&row, date, "game_date");
-            let stored = Stored {
+            let stored = StoredEntry {
                 id: column_at(&row, id, "id"),
                 rating: column_at(&row, elo, "elo"),
                 rd: nullable_at(&row, rd),

@@ -13,7 +13,7 @@ use pgrx::{
     composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated,
 };
 
-use super::{check, elements, null_not_allowed, out_descs, Shape};
+use super::{check, elements, null_not_allowed, out_descs, ResultShape};
 use crate::error::raise;
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
@@ -179,7 +179,7 @@ fn glicko2_update(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
-    rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
+    rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -203,7 +203,7 @@ fn glicko2_game(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
-    let d = unsafe { out_descs(fcinfo, Shape::Pair) };
+    let d = unsafe { out_descs(fcinfo, ResultShape::Pair) };
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(d.pair),
@@ -230,7 +230,7 @@ fn glicko2_decay(
         ..Bounds::default()
     };
     let r = check(glicko2::decay(read(&player, "player"), periods, &b));
-    rating_tuple(unsafe { out_descs(fcinfo, Shape::Rating) }.rating, r)
+    rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
@@ -264,7 +264,7 @@ fn glicko2_multiplayer(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
-    let desc = unsafe { out_descs(fcinfo, Shape::Array) }.rating;
+    let desc = unsafe { out_descs(fcinfo, ResultShape::Array) }.rating;
     out.into_iter().map(|r| rating_tuple(desc, r)).collect()
 }
 
@@ -537,7 +537,7 @@ fn glicko2_period_final(
         Err(e) => crate::error::raise_core(&e),
     };
     Some(rating_tuple(
-        unsafe { out_descs(fcinfo, Shape::Rating) }.rating,
+        unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating,
         r,
     ))
 }

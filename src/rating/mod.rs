@@ -73,14 +73,14 @@ pub(crate) struct OutDescs {
 }
 
 #[derive(Clone, Copy, PartialEq)]
-pub(crate) enum Shape {
+pub(crate) enum ResultShape {
     Rating,
     Pair,
     Array,
 }
 
 /// The result's tuple descriptors, built once per call site in `fn_mcxt` and kept in `fn_extra`.
-pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: Shape) -> OutDescs {
+pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: ResultShape) -> OutDescs {
     let flinfo = (*fcinfo).flinfo;
     if (*flinfo).fn_extra.is_null() {
         let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
@@ -88,15 +88,15 @@ pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: Shape) -
         let desc =
             |oid: pg_sys::Oid| pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1));
         let descs = match shape {
-            Shape::Rating => OutDescs {
+            ResultShape::Rating => OutDescs {
                 rating: desc(ret),
                 pair: std::ptr::null_mut(),
             },
-            Shape::Array => OutDescs {
+            ResultShape::Array => OutDescs {
                 rating: desc(pg_sys::get_element_type(ret)),
                 pair: std::ptr::null_mut(),
             },
-            Shape::Pair => {
+            ResultShape::Pair => {
                 let pair = desc(ret);
                 let first = (*pair).attrs.as_ptr();
                 OutDescs {

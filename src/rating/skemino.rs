@@ -5,7 +5,7 @@ use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::{composite_type, PgSqlErrorCode, PgTupleDesc};
 
-use super::{check, out_descs, Shape};
+use super::{check, out_descs, ResultShape};
 use crate::error::raise;
 
 extension_sql_file!("../../sql/rating_types.sql", name = "rating_pair_type");
@@ -40,7 +40,7 @@ fn skemino_update(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "rating_pair") {
     let (na, nb) = check(skemino::update(a, b, score));
-    let desc = unsafe { out_descs(fcinfo, Shape::Rating) }.rating;
+    let desc = unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating;
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(desc),

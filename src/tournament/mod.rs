@@ -38,7 +38,7 @@ use pgrx::prelude::*;
 use crate::error::{raise, raise_core};
 use crate::trigger::{writes_allowed, DerivedWrite};
 use refresh::rebuild;
-use store::{Store, EDITION};
+use store::{TournamentStore, EDITION};
 
 /// The canonical spelling of a tie-break order; an unknown or repeated code is an error.
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -54,7 +54,7 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
     writes_allowed("rebuild_tournament_standings()");
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = TournamentStore::new(client);
         if store.lock(tournament_id).is_none() {
             unknown(tournament_id);
         }
@@ -63,7 +63,7 @@ fn rebuild_tournament_standings(tournament_id: i32, reread_ratings: default!(boo
 }
 
 /// A tournament loaded, or 22023 when there is none of that id.
-fn existing(store: &mut Store<'_, '_>, tournament_id: i32) -> store::Loaded {
+fn existing(store: &mut TournamentStore<'_, '_>, tournament_id: i32) -> store::Loaded {
     store
         .load(tournament_id)
         .unwrap_or_else(|| unknown(tournament_id))
@@ -81,7 +81,7 @@ fn unknown(tournament_id: i32) -> ! {
 fn tournament_trf(tournament_id: i32) -> String {
     Spi::connect_mut(|client| {
         // read-only statements: no transaction id, so it works on a hot standby too
-        let mut store = Store::reader(client);
+        let mut store = TournamentStore::reader(client);
         let loaded = existing(&mut store, tournament_id);
         // starting ranks in FIDE's initial order, as pairing engines read them
         let (seeded, order) = pairing::seeded(&mut store, tournament_id, &loaded);

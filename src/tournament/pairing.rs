@@ -10,7 +10,7 @@ use pg_rating_core::tournament::trf_read::read_trf16;
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
-use super::store::{Loaded, Store};
+use super::store::{Loaded, TournamentStore};
 use crate::error::{raise, raise_core};
 
 extension_sql_file!(
@@ -115,7 +115,11 @@ fn tournament_pairings_from_trf(
 
 /// The ratings that give a tournament's pairing numbers: as of its start once it started, else
 /// as of now (the start is its first game), by registration number.
-fn seeding_ratings(store: &mut Store<'_, '_>, t: i32, loaded: &Loaded) -> Vec<Option<i32>> {
+fn seeding_ratings(
+    store: &mut TournamentStore<'_, '_>,
+    t: i32,
+    loaded: &Loaded,
+) -> Vec<Option<i32>> {
     if loaded.first_date.is_some() {
         return loaded.tournament.ratings().to_vec();
     }
@@ -130,7 +134,7 @@ fn seeding_ratings(store: &mut Store<'_, '_>, t: i32, loaded: &Loaded) -> Vec<Op
 /// The tournament with its players in FIDE's initial order (rating as of the start, then display
 /// name, then user id), and `order[i]`: the registration index of the player numbered i.
 pub(super) fn seeded(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     loaded: &Loaded,
 ) -> (Tournament, Vec<PlayerNo>) {
@@ -180,7 +184,7 @@ fn tournament_pair_round(
     };
     cancellable();
     Spi::connect_mut(|client| {
-        let mut store = Store::reader(client);
+        let mut store = TournamentStore::reader(client);
         let loaded = super::existing(&mut store, tournament_id);
         let (seeded, order) = seeded(&mut store, tournament_id, &loaded);
         let next = round_to_pair(&seeded) as i32;

@@ -6,14 +6,14 @@ use std::cell::RefCell;
 use pg_rating_core::tournament::{refresh, ByeKind, PlayerNo, RoundEntry};
 use pgrx::prelude::*;
 
-use super::store::{internal, Info, Store, StoredCards, EDITION};
+use super::store::{internal, Info, StoredCards, TournamentStore, EDITION};
 use crate::error::raise_core;
 use crate::spi::column;
 
 /// Recomputes the standings rows named by the core's refresh for `changed` (player, from round)
 /// and, with DE in the order, the shared ranks from the earliest changed round.
 pub(super) fn refresh_rows(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     info: &Info,
     changed: &[(PlayerNo, u32)],
     last: i32,
@@ -39,7 +39,7 @@ pub(super) fn refresh_rows(
 /// start are read again from `elo_history` when the start moved or `reread_ratings` is set;
 /// otherwise the ratings taken when the start was set are kept (a game dated before the start
 /// but recorded after it does not change past standings).
-pub(super) fn rebuild(store: &mut Store<'_, '_>, t: i32, reread_ratings: bool) -> i64 {
+pub(super) fn rebuild(store: &mut TournamentStore<'_, '_>, t: i32, reread_ratings: bool) -> i64 {
     let Some(info) = store.lock(t) else { return 0 };
     let started = store.first_game_date(t);
     let last = store.max_round(t);
@@ -54,7 +54,7 @@ pub(super) fn rebuild(store: &mut Store<'_, '_>, t: i32, reread_ratings: bool) -
 }
 
 /// The rounds `(old, new)` of the standings become `1..=new`: rows are added or dropped.
-fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerNo, u32)> {
+fn resize(store: &mut TournamentStore<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerNo, u32)> {
     if new_last > info.last_round {
         store.add_rows(info.id, info.last_round + 1, new_last, None);
         // every player's values of the new rounds
@@ -77,7 +77,7 @@ fn resize(store: &mut Store<'_, '_>, info: &Info, new_last: i32) -> Vec<(PlayerN
 /// Moves the start to `start`; true when a rating as of the start changed (then the caller
 /// rebuilds the tournament).
 pub(super) fn move_start(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     info: &mut Info,
     start: Option<TimestampWithTimeZone>,
 ) -> bool {
@@ -93,7 +93,7 @@ pub(super) fn move_start(
 /// After an entry of `round` was added (`added`) or removed: the tournament's last round moves
 /// (rows are added or dropped) and is stored. Returns it and the rows the move changed.
 pub(super) fn move_last_round(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     info: &mut Info,
     round: i32,
     added: bool,
@@ -111,7 +111,7 @@ pub(super) fn move_last_round(
 
 /// then refresh.
 pub(super) fn game_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     game_id: i32,
     round: i32,
@@ -177,7 +177,7 @@ pub(super) fn bye_kind(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> ByeKind {
 
 /// A bye of `kind` added, or one removed (`None`).
 pub(super) fn bye_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     round: i32,
     user: &str,

@@ -5,7 +5,7 @@
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::store::Store;
+use super::store::TournamentStore;
 use crate::accounts::field;
 use crate::error::raise;
 use crate::spi::{column, nullable};
@@ -26,14 +26,14 @@ pub(super) fn text_field(
 }
 
 /// Locks the tournament (so that the checks and the write see every committed change of it).
-pub(super) fn lock_tournament(store: &mut Store<'_, '_>, t: i32) -> bool {
+pub(super) fn lock_tournament(store: &mut TournamentStore<'_, '_>, t: i32) -> bool {
     store.lock(t).is_some()
 }
 
 /// The players of `(t, round)` among `players` who already have a game (other than the row being
 /// updated) or a bye (other than the row being updated) in that round.
 fn busy_players(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     round: i32,
     players: &[String],
@@ -72,7 +72,7 @@ fn busy_players(
         .collect()
 }
 
-fn round_count(store: &mut Store<'_, '_>, t: i32) -> Option<i32> {
+fn round_count(store: &mut TournamentStore<'_, '_>, t: i32) -> Option<i32> {
     let rows = store.query(
         "SELECT round_count FROM swiss_tournaments WHERE tournament_id = $1",
         &[t.into()],
@@ -82,7 +82,7 @@ fn round_count(store: &mut Store<'_, '_>, t: i32) -> Option<i32> {
         .map(|r| column::<i32>(&r, "round_count"))
 }
 
-fn is_registered(store: &mut Store<'_, '_>, t: i32, user: &str) -> bool {
+fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> bool {
     let rows = store.query(
         "SELECT 1 FROM tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
         &[t.into(), user.into()],
@@ -91,7 +91,7 @@ fn is_registered(store: &mut Store<'_, '_>, t: i32, user: &str) -> bool {
 }
 
 pub(super) fn check_game(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     game: i32,
     round: i32,
@@ -165,7 +165,7 @@ pub(super) fn check_game(
 }
 
 pub(super) fn check_bye(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     t: i32,
     round: i32,
     user: &str,
@@ -188,7 +188,7 @@ pub(super) fn check_bye(
     });
 }
 
-pub(super) fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) {
+pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) {
     let rows = store.query(
         "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
                 round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
@@ -233,7 +233,7 @@ pub(super) fn check_registration(store: &mut Store<'_, '_>, t: i32, user: &str) 
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
 /// window, and the games and byes already registered still follow its rules.
-pub(super) fn check_tournament(store: &mut Store<'_, '_>, t: i32) {
+pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     let rows = store.query(
         "SELECT t.is_ranked, k.name::text AS ranking_name, t.time_control::text AS time_control,
                 coalesce(clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min

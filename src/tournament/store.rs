@@ -91,7 +91,7 @@ pub struct Loaded {
     pub last_date: Option<String>,
 }
 
-pub struct Store<'c, 'conn> {
+pub struct TournamentStore<'c, 'conn> {
     client: &'c mut SpiClient<'conn>,
     /// Runs every statement as a read (no transaction id: works on a hot standby).
     read_only: bool,
@@ -101,9 +101,9 @@ use super::columns::{ArrayStatement, INSERT_ROWS, WRITE_RANKS, WRITE_VALUES};
 use crate::columns::Arrays;
 use crate::spi::{column, nullable};
 
-impl<'c, 'conn> Store<'c, 'conn> {
+impl<'c, 'conn> TournamentStore<'c, 'conn> {
     pub fn new(client: &'c mut SpiClient<'conn>) -> Self {
-        Store {
+        TournamentStore {
             client,
             read_only: false,
         }
@@ -111,7 +111,7 @@ impl<'c, 'conn> Store<'c, 'conn> {
 
     /// A store that only reads.
     pub fn reader(client: &'c mut SpiClient<'conn>) -> Self {
-        Store {
+        TournamentStore {
             client,
             read_only: true,
         }
@@ -552,7 +552,7 @@ fn push_values(arrays: &mut Arrays, v: &PlayerValues, order: &[TieBreak]) {
 
 /// The cards the core's refresh asks for, read from the standings rows' entries.
 pub struct StoredCards<'s, 'c, 'conn> {
-    pub store: RefCell<&'s mut Store<'c, 'conn>>,
+    pub store: RefCell<&'s mut TournamentStore<'c, 'conn>>,
     pub tournament: i32,
 }
 

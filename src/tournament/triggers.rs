@@ -13,7 +13,7 @@ use super::rules::{
     check_bye as check_bye_rules, check_game, check_registration, check_tournament,
     lock_tournament, text_field,
 };
-use super::store::{internal, Store};
+use super::store::{internal, TournamentStore};
 use crate::accounts::field;
 use crate::error::{raise, raise_core};
 use crate::restore::restoring;
@@ -171,7 +171,7 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
     let user = text_field(row, "user_id_in_service").unwrap_or_default();
     match op {
         PgTriggerOperation::Insert => Spi::connect_mut(|client| {
-            let mut store = Store::new(client);
+            let mut store = TournamentStore::new(client);
             if lock_tournament(&mut store, t) {
                 check_registration(&mut store, t, &user);
             }
@@ -181,7 +181,7 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
             "a registration cannot be changed: delete it and register the player again",
         ),
         PgTriggerOperation::Delete => Spi::connect_mut(|client| {
-            let mut store = Store::new(client);
+            let mut store = TournamentStore::new(client);
             if !lock_tournament(&mut store, t) {
                 return; // the tournament is being deleted
             }
@@ -220,7 +220,7 @@ fn check_game_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>)
     });
     let int = |name: &str| field::<i32>(row, name).unwrap_or(0);
     let (t, g, r) = (int("tournament_id"), int("game_id"), int("round"));
-    Spi::connect_mut(|client| check_game(&mut Store::new(client), t, g, r, was));
+    Spi::connect_mut(|client| check_game(&mut TournamentStore::new(client), t, g, r, was));
 }
 
 fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) {
@@ -236,7 +236,7 @@ fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) 
         field::<i32>(row, "round").unwrap_or(0),
         text_field(row, "user_id_in_service").unwrap_or_default(),
     );
-    Spi::connect_mut(|client| check_bye_rules(&mut Store::new(client), t, r, &user, was));
+    Spi::connect_mut(|client| check_bye_rules(&mut TournamentStore::new(client), t, r, &user, was));
 }
 
 /// Keeps the standings current AFTER a row of a tournament table (or a tournament game's service
@@ -251,7 +251,7 @@ fn refresh_row<'a>(
     let op = trigger.op()?;
     let (old, new) = (trigger.old(), trigger.new());
     Spi::connect_mut(|client| {
-        let store = &mut Store::new(client);
+        let store = &mut TournamentStore::new(client);
         match table {
             Fired::Tournament => tournament_changed(store, &op, &old, &new),
             Fired::Registration => registration_changed(store, &op, &old, &new),
@@ -332,7 +332,7 @@ trigger_function!(
 
 /// A new tournament gets its progress row; a changed ranking or tie-break order recomputes it.
 fn tournament_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     op: &PgTriggerOperation,
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
@@ -358,7 +358,7 @@ fn tournament_changed(
 /// A registered player gets the next pairing number and a row per round; a player who left
 /// loses them.
 fn registration_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     op: &PgTriggerOperation,
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
@@ -405,7 +405,7 @@ fn registration_changed(
 
 /// A tournament game removed (old) and added (new).
 fn tournament_game_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     op: &PgTriggerOperation,
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
@@ -430,7 +430,7 @@ fn tournament_game_changed(
 
 /// A bye removed (old) and added (new).
 fn bye_row_changed(
-    store: &mut Store<'_, '_>,
+    store: &mut TournamentStore<'_, '_>,
     op: &PgTriggerOperation,
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
@@ -452,7 +452,11 @@ fn bye_row_changed(
 }
 
 /// A service game's result, moves or date changed: the tournaments it is registered in.
-fn service_game_changed(store: &mut Store<'_, '_>, old: &Option<Row<'_>>, new: &Option<Row<'_>>) {
+fn service_game_changed(
+    store: &mut TournamentStore<'_, '_>,
+    old: &Option<Row<'_>>,
+    new: &Option<Row<'_>>,
+) {
     let id = int(new, "id");
     let date_was = old
         .as_ref()
@@ -481,7 +485,7 @@ fn rebuild_truncated_tournaments<'a>(
     }
     let table = trigger.table_name()?;
     Spi::connect_mut(|client| {
-        let mut store = Store::new(client);
+        let mut store = TournamentStore::new(client);
         if table == "tournaments_players" {
             // as a DELETE of the registrations would: players with games cannot leave
             let rows = store.query(

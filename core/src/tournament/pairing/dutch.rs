@@ -112,7 +112,7 @@ impl<const N: usize> Bracket<N> {
 type BracketArgs = (Layout, Vec<usize>, usize, usize, Option<i32>);
 
 /// The result of the procedure: pairs and the bye, as sorted indices.
-pub struct Outcome {
+pub struct Paired {
     pub pairs: Vec<(usize, usize)>,
     pub bye: Option<usize>,
 }
@@ -121,7 +121,7 @@ pub struct Outcome {
 pub struct NoPairing;
 
 /// Pairs `ctx.players` by the Dutch system.
-pub fn pair(ctx: &Context) -> Result<Outcome, NoPairing> {
+pub fn pair(ctx: &Context) -> Result<Paired, NoPairing> {
     let n = ctx.n();
     let mut round = Round {
         ctx,
@@ -157,11 +157,11 @@ pub fn pair(ctx: &Context) -> Result<Outcome, NoPairing> {
     }
     let open: Vec<usize> = (0..n).filter(|&i| round.open[i]).collect();
     match open.as_slice() {
-        [] => Ok(Outcome {
+        [] => Ok(Paired {
             pairs: round.pairs,
             bye: None,
         }),
-        [one] if ctx.players[*one].bye_eligible => Ok(Outcome {
+        [one] if ctx.players[*one].bye_eligible => Ok(Paired {
             pairs: round.pairs,
             bye: Some(*one),
         }),
