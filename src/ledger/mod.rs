@@ -1,20 +1,22 @@
 //! Ledgers in the database (sql/ledgers.sql): attaching a ledger to an application's games table,
 //! the trigger that keeps it current, rebuilds. Every rating is decided by
-//! `pg_rating_core::ledger`; this module reads the changed games, locks the scopes they touch,
-//! and writes the entries and standings the core returns.
+//! `pg_rating_core::ledger`; this module reads the changed games and locks the scopes they touch,
+//! and the writer (`writer`, shared with the Random Chess rankings) writes the entries and
+//! standings the core returns.
 
 mod analytics;
 mod attachment;
 mod store;
 mod svg;
+mod tables;
+pub(crate) mod writer;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
-    appendable, rename_game, replay_multiplayer_seasons, replay_seasons, Entry, LedgerGame,
-    LedgerKey, LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
+    replay_multiplayer_seasons, LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule,
+    Standing,
 };
-use pg_rating_core::rating::RatingError;
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
 
@@ -22,7 +24,11 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use attachment::{Attachment, GameRow, ParticipantRow};
-use store::{Ledger, LedgerStore, Writes};
+use store::{Ledger, LedgerStore};
+use tables::LedgerBook;
+use writer::{
+    players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges, Writes,
+};
 
 extension_sql_file!(
     "../../sql/ledgers.sql",
@@ -72,179 +78,6 @@ fn ledger_game(g: &GameRow) -> LedgerGame {
     into_ledger_game(g.clone())
 }
 
-/// Gives the players of `games` without a standing their seed, where they have one.
-fn seed_newcomers(
-    store: &mut LedgerStore<'_, '_>,
-    ledger: &Ledger,
-    rules: &LedgerRules,
-    scope: &str,
-    standings: &mut HashMap<String, Standing>,
-    players: &BTreeSet<String>,
-) {
-    let newcomers: Vec<&str> = players
-        .iter()
-        .filter(|p| !standings.contains_key(*p))
-        .map(String::as_str)
-        .collect();
-    if newcomers.is_empty() {
-        return;
-    }
-    for (player, rating, rd, volatility) in store.seeds(ledger.id, scope, newcomers) {
-        standings.insert(
-            player,
-            Standing::seeded(&rules.system, rating, rd, volatility),
-        );
-    }
-}
-
-fn players(games: &[LedgerGame]) -> BTreeSet<String> {
-    sorted_set(
-        games
-            .iter()
-            .flat_map(|g| [g.white.as_str(), g.black.as_str()]),
-    )
-}
-
-/// The texts as a set, made from their byte order (a million players in a rebuild).
-fn sorted_set<'a>(texts: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
-    pg_rating_core::text_order::sorted_unique(texts)
-        .into_iter()
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The core's replay; its errors name a game by the key the games table writes.
-fn replay_or_raise(
-    ledger: &Ledger,
-    att: &Attachment,
-    rules: &LedgerRules,
-    seasons: &[SeasonEnd],
-    standings: &mut HashMap<String, Standing>,
-    games: &[LedgerGame],
-) -> Vec<Entry> {
-    or_raise(
-        ledger,
-        att,
-        replay_seasons(rules, seasons, standings, games),
-    )
-}
-
-/// The entries of a replay, or its error as the games table names the game.
-fn or_raise(
-    ledger: &Ledger,
-    att: &Attachment,
-    replayed: Result<Vec<Entry>, RatingError>,
-) -> Vec<Entry> {
-    replayed.unwrap_or_else(|e| {
-        let e = rename_game(e, |key| att.column_key_text(key));
-        raise(
-            crate::error::code(&e),
-            format!("ledger \"{}\": {}", ledger.name, e.message),
-        )
-    })
-}
-
-/// Writes the entries of a replay and the standings of `affected` players: the replay's last
-/// standing, else the one before the replay, else none.
-#[allow(clippy::too_many_arguments)]
-fn write_replay(
-    store: &mut LedgerStore<'_, '_>,
-    att: &Attachment,
-    scope: &str,
-    entries: Vec<Entry>,
-    standings: &HashMap<String, Standing>,
-    mut last: HashMap<String, LedgerKey>,
-    affected: BTreeSet<String>,
-    writes: Writes,
-) -> usize {
-    let written = entries.len();
-    // each player's last entry: the first seen from the end (one clone per player)
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for e in entries.iter().rev() {
-        if seen.insert(e.player.as_str()) {
-            last.insert(e.player.clone(), e.key.clone());
-        }
-    }
-    let ledger = att.ledger_id;
-    store.insert_entries(
-        ledger,
-        scope,
-        entries,
-        &|id| att.column_key_text(id),
-        writes,
-    );
-    let (mut rows, mut without) = (Vec::new(), Vec::new());
-    for p in affected {
-        match (standings.get(&p), last.remove(&p)) {
-            (Some(s), Some(key)) => rows.push((p, *s, key)),
-            _ => without.push(p),
-        }
-    }
-    store.write_standings(ledger, scope, rows, without, writes);
-    written
-}
-
-/// Makes a scope's history from `from` on equal to a replay of the table's games from there.
-/// `olds` are the rows the statement changed or deleted, as they were.
-fn replay_from(
-    store: &mut LedgerStore<'_, '_>,
-    ledger: &Ledger,
-    rules: &LedgerRules,
-    att: &Attachment,
-    scope: &str,
-    from: &LedgerKey,
-    olds: &[&GameRow],
-) -> usize {
-    let rows = store.read_games(
-        att,
-        &att.rows_from_query(),
-        &[
-            scope.into(),
-            store::timestamp(from.at).into(),
-            att.column_key_text(&from.id).into(),
-        ],
-    );
-    let mut games: Vec<LedgerGame> = rated(&rows).map(ledger_game).collect();
-    games.sort_by(|a, b| a.key.cmp(&b.key));
-    // The entries from `from` on are those of these games and of the rows as they were: each
-    // found by its key (no scan of the scope's history).
-    let mut doomed: Vec<(&str, &LedgerKey)> = Vec::new();
-    for g in &games {
-        doomed.extend([(g.white.as_str(), &g.key), (g.black.as_str(), &g.key)]);
-    }
-    for g in olds {
-        for p in [&g.white, &g.black].into_iter().flatten() {
-            doomed.push((p.as_str(), &g.key));
-        }
-    }
-    let mut affected = players(&games);
-    affected.extend(store.delete_entries(ledger.id, scope, &doomed));
-    let before = store.standings_before(ledger.id, scope, affected.iter().cloned().collect(), from);
-    let mut standings: HashMap<String, Standing> =
-        before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
-    let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-    seed_newcomers(
-        store,
-        ledger,
-        rules,
-        scope,
-        &mut standings,
-        &players(&games),
-    );
-    let seasons = store.seasons(ledger.id, scope);
-    let entries = replay_or_raise(ledger, att, rules, &seasons, &mut standings, &games);
-    write_replay(
-        store,
-        att,
-        scope,
-        entries,
-        &standings,
-        last,
-        affected,
-        Writes::Now,
-    )
-}
-
 /// A statement's changes of one ledger's games table: the rows as they were (updated or deleted)
 /// and as they are (inserted or updated).
 struct Changes<'a> {
@@ -280,11 +113,8 @@ fn by_scope<'c>(
     by_scope
 }
 
-/// Applies a statement's changes to the two-player ledgers of its table, in few statements
-/// whatever their number: the scopes' locks in one, the current standings of the players of
-/// appended games in one, and the appended games' rows with the statement's others (a backdated,
-/// corrected or deleted game replays its scope on its own). Returns the number of entries
-/// written.
+/// Applies a statement's changes to the two-player ledgers of its table: every scope's lock in
+/// one statement, then the writer ([`writer::apply`]). Returns the number of entries written.
 fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> usize {
     let scopes: Vec<_> = changes.iter().map(by_scope).collect();
     // Every scope's lock, in (ledger, scope) order: concurrent writers never deadlock.
@@ -295,75 +125,42 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
         .collect();
     locks.sort_unstable();
     store.lock_scopes(&locks);
-    // The games and players of each scope, and the players whose standings an append starts from.
+    let books: Vec<LedgerBook<'_>> = changes
+        .iter()
+        .map(|c| LedgerBook {
+            ledger: c.ledger,
+            att: c.att,
+        })
+        .collect();
     let mut work = Vec::new();
-    let mut wanted: Vec<(i32, &str, String)> = Vec::new();
-    for (c, by) in changes.iter().zip(&scopes) {
+    for ((c, by), book) in changes.iter().zip(&scopes).zip(&books) {
         let rules = rules_of(c.ledger);
         for (scope, (olds, news)) in by {
             let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
             games.sort_by(|a, b| a.key.cmp(&b.key));
-            let who = players(&games);
-            if olds.is_empty() {
-                wanted.extend(who.iter().map(|p| (c.ledger.id, *scope, p.clone())));
-            }
-            work.push((c, rules, *scope, olds, games, who));
+            work.push(ScopeChanges {
+                book,
+                rules,
+                scope,
+                first_old: olds.iter().map(|g| &g.key).min(),
+                olds: old_entries(olds),
+                games,
+            });
         }
     }
-    let mut current = store.standings_of(&wanted);
-    let appended: Vec<(i32, &str)> = work
-        .iter()
-        .filter(|(_, _, _, olds, _, _)| olds.is_empty())
-        .map(|(c, _, scope, _, _, _)| (c.ledger.id, *scope))
-        .collect();
-    let mut seasons = store.seasons_of(&appended);
-    let mut written = 0;
-    for (c, rules, scope, olds, games, who) in work {
-        let (ledger, att) = (c.ledger, c.att);
-        if olds.is_empty() {
-            let mine: HashMap<String, (Standing, LedgerKey)> = who
-                .iter()
-                .filter_map(|p| {
-                    let found = current.remove(&(ledger.id, scope.to_owned(), p.clone()))?;
-                    Some((p.clone(), found))
-                })
-                .collect();
-            let latest: HashMap<String, LedgerKey> = mine
-                .iter()
-                .map(|(p, (_, k))| (p.clone(), k.clone()))
-                .collect();
-            if appendable(&latest, &games) {
-                let mut standings: HashMap<String, Standing> =
-                    mine.into_iter().map(|(p, (s, _))| (p, s)).collect();
-                seed_newcomers(store, ledger, &rules, scope, &mut standings, &who);
-                let seasons = seasons
-                    .remove(&(ledger.id, scope.to_owned()))
-                    .unwrap_or_default();
-                let entries =
-                    replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
-                written += write_replay(
-                    store,
-                    att,
-                    scope,
-                    entries,
-                    &standings,
-                    latest,
-                    who,
-                    Writes::Batched,
-                );
-                continue;
-            }
-        }
-        let from = olds
-            .iter()
-            .map(|g| &g.key)
-            .chain(games.iter().map(|g| &g.key))
-            .min()
-            .cloned();
-        let Some(from) = from else { continue };
-        written += replay_from(store, ledger, &rules, att, scope, &from, olds);
-    }
-    written
+    writer::apply(store, work)
+}
+
+/// The (player, game) pairs of rows as they were.
+fn old_entries<'a>(olds: &[&'a GameRow]) -> Vec<(&'a str, &'a LedgerKey)> {
+    olds.iter()
+        .flat_map(|g| {
+            [&g.white, &g.black]
+                .into_iter()
+                .flatten()
+                .map(|p| (p.as_str(), &g.key))
+        })
+        .collect()
 }
 
 /// The multiplayer games of participant rows: each game with two rated participants or more
@@ -399,16 +196,16 @@ fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {
     )
 }
 
-/// [`replay_from`] for a participants table.
+/// [`writer::replay_from`] for a participants table.
 fn replay_multi_from(
     store: &mut LedgerStore<'_, '_>,
-    ledger: &Ledger,
+    book: &LedgerBook<'_>,
     rules: &LedgerRules,
-    att: &Attachment,
     scope: &str,
     from: &LedgerKey,
     olds: &[&ParticipantRow],
 ) -> usize {
+    let att = book.att;
     let rule = att
         .multiplayer
         .as_ref()
@@ -430,34 +227,20 @@ fn replay_multi_from(
         .chain(olds.iter().copied())
         .map(|r| (r.player.as_str(), &r.key))
         .collect();
-    let mut affected = multi_players(&games);
-    affected.extend(store.delete_entries(ledger.id, scope, &doomed));
-    let before = store.standings_before(ledger.id, scope, affected.iter().cloned().collect(), from);
+    let playing = multi_players(&games);
+    let mut affected = playing.clone();
+    affected.extend(store.take_from(book.id(), scope, from, &doomed));
+    let before = store.standings_before(book.id(), scope, affected.iter().cloned().collect(), from);
     let mut standings: HashMap<String, Standing> =
         before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
     let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-    seed_newcomers(
-        store,
-        ledger,
-        rules,
-        scope,
-        &mut standings,
-        &multi_players(&games),
-    );
-    let entries = or_raise(
-        ledger,
-        att,
-        replay_multiplayer_seasons(
-            rules,
-            rule,
-            &store.seasons(ledger.id, scope),
-            &mut standings,
-            &games,
-        ),
-    );
+    store.start_newcomers(book, rules, scope, &mut standings, &playing);
+    let seasons = store.seasons(book.id(), scope);
+    let entries = replay_multiplayer_seasons(rules, rule, &seasons, &mut standings, &games)
+        .unwrap_or_else(|e| book.fail(e));
     write_replay(
         store,
-        att,
+        book,
         scope,
         entries,
         &standings,
@@ -494,10 +277,11 @@ fn apply_multi_changes(
     for scope in by_scope.keys() {
         store.lock_scope(ledger.id, scope);
     }
+    let book = LedgerBook { ledger, att };
     let mut written = 0;
     for (scope, (olds, from)) in by_scope {
         if let Some(from) = from.cloned() {
-            written += replay_multi_from(store, ledger, &rules, att, scope, &from, &olds);
+            written += replay_multi_from(store, &book, &rules, scope, &from, &olds);
         }
     }
     written
@@ -537,6 +321,7 @@ fn read_locked<T>(
 /// number of entries of the replay.
 fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
+    let book = LedgerBook { ledger, att };
     let mut written = 0;
     let locked = if let Some(m) = &att.multiplayer {
         let query = att.all_rows_query();
@@ -554,21 +339,14 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             let games = multi_games(&rows);
             let mut standings = HashMap::new();
             let players = multi_players(&games);
-            seed_newcomers(store, ledger, &rules, scope, &mut standings, &players);
-            let entries = or_raise(
-                ledger,
-                att,
-                replay_multiplayer_seasons(
-                    &rules,
-                    m.rule,
-                    &store.seasons(ledger.id, scope),
-                    &mut standings,
-                    &games,
-                ),
-            );
+            store.start_newcomers(&book, &rules, scope, &mut standings, &players);
+            let seasons = store.seasons(ledger.id, scope);
+            let entries =
+                replay_multiplayer_seasons(&rules, m.rule, &seasons, &mut standings, &games)
+                    .unwrap_or_else(|e| book.fail(e));
             written += write_replay(
                 store,
-                att,
+                &book,
                 scope,
                 entries,
                 &standings,
@@ -599,12 +377,12 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             games.sort_by(|a, b| a.key.cmp(&b.key));
             let mut standings = HashMap::new();
             let affected = players(&games);
-            seed_newcomers(store, ledger, &rules, &scope, &mut standings, &affected);
+            store.start_newcomers(&book, &rules, &scope, &mut standings, &affected);
             let seasons = store.seasons(ledger.id, &scope);
-            let entries = replay_or_raise(ledger, att, &rules, &seasons, &mut standings, &games);
+            let entries = replay_or_raise(&book, &rules, &seasons, &mut standings, &games);
             written += write_replay(
                 store,
-                att,
+                &book,
                 &scope,
                 entries,
                 &standings,
@@ -1143,7 +921,11 @@ fn reseed_ledger<'a>(
             };
             if let Some(from) = store.first_game(id, &scope, &player) {
                 let rules = rules_of(&l);
-                replay_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+                let book = LedgerBook {
+                    ledger: &l,
+                    att: &att,
+                };
+                writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
             }
         }
     });
@@ -1181,10 +963,14 @@ fn reseason_ledger<'a>(
             };
             if let Some(from) = store.first_entry_from(id, &scope, at) {
                 let rules = rules_of(&l);
+                let book = LedgerBook {
+                    ledger: &l,
+                    att: &att,
+                };
                 if att.multiplayer.is_some() {
-                    replay_multi_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+                    replay_multi_from(&mut store, &book, &rules, &scope, &from, &[]);
                 } else {
-                    replay_from(&mut store, &l, &rules, &att, &scope, &from, &[]);
+                    writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
                 }
             }
         }

@@ -11,6 +11,7 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
+use super::writer::Writes;
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
 use crate::columns::{Cell, Cells, Column, Kind};
@@ -997,18 +998,6 @@ fn in_key_order(rows: Vec<EntryRow>) -> impl Iterator<Item = EntryRow> {
             .take()
             .unwrap_or_else(|| internal("an entry written twice"))
     })
-}
-
-/// How the rows of a replay are written.
-#[derive(Clone, Copy, PartialEq)]
-pub enum Writes {
-    /// Now; each standing replaces the player's.
-    Now,
-    /// By [`LedgerStore::replace_rebuilt`], which replaces a rebuilt ledger's rows by them.
-    Rebuilt,
-    /// By [`LedgerStore::flush`], with the rows of the statement's other ledgers and scopes: a
-    /// game appended to several ledgers of its table costs one statement per table.
-    Batched,
 }
 
 /// Rows waiting for [`LedgerStore::flush`].

@@ -1,22 +1,25 @@
 //! Rankings in the database: the Rust triggers that keep `elo_history` and `ranking_players`
-//! equal to a replay of every ranked game in `(creation_date, id)` order (the ledgers' replay,
-//! through `pg_rating_core::ranking::rate`; sql/random_chess/05_rankings.sql has the tables and
-//! views). New games that come after their players' latest games are appended;
-//! an older game, or a re-dated one, makes the ranking's history be rebuilt from that game on.
-//! Every writer first takes the locks of the rankings it writes (`ranking_locks` rows, in order);
-//! a change of rankings takes them all.
+//! equal to a replay of every ranked game in `(creation_date, id)` order
+//! (sql/random_chess/05_rankings.sql has the tables and views). A ranking is a ledger with one
+//! scope whose history is kept in those tables (`history`): the ledgers' writer
+//! (`crate::ledger::writer`) appends new games that come after their players' latest games, and
+//! replays a ranking from an older game, or a re-dated one, on. Every writer first takes the
+//! locks of the rankings it writes (`ranking_locks` rows, in order); a change of rankings takes
+//! them all.
 
+mod history;
 mod store;
 mod transition;
 
-use pg_rating_core::ranking::{appendable, GameKey};
+use pg_rating_core::ranking::{rules, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
+use crate::ledger::writer::{self, ScopeChanges};
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{Ranking, RankingStore, ServiceGame};
+use store::{Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
@@ -24,23 +27,25 @@ fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
         let counted = r.counted(games);
         (!counted.is_empty()).then_some(counted)
     });
-    if counted.is_empty() {
-        return;
-    }
-    let mut tips = store.current_tips(&counted);
-    let mut appends = Vec::new();
-    for (ranking, games) in &counted {
-        let current = tips.remove(&ranking.id).unwrap_or_default();
-        let latest = current.iter().map(|(p, t)| (p.clone(), t.last)).collect();
-        if appendable(&latest, games) {
-            appends.push((ranking, games.as_slice(), current));
-        } else {
-            store.rebuild_from(ranking, Some(games[0].key));
-        }
-    }
-    if !appends.is_empty() {
-        store.append(&appends);
-    }
+    let changes = counted
+        .iter()
+        .map(|(ranking, games)| ScopeChanges {
+            book: ranking,
+            rules: rules(&ranking.system),
+            scope: "",
+            first_old: None,
+            olds: Vec::new(),
+            games: games.clone(),
+        })
+        .collect();
+    writer::apply(store, changes);
+    store.flush();
+}
+
+/// Replays a ranking (locked) from the game at `from` on.
+fn replay_from(store: &mut RankingStore<'_, '_>, ranking: &Ranking, from: GameKey) -> i64 {
+    let from = from.ledger_key();
+    writer::replay_from(store, ranking, &rules(&ranking.system), "", &from, &[]) as i64
 }
 
 /// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`); not
@@ -92,7 +97,7 @@ fn rerate_redated_service_game<'a>(
         let counted_in =
             store.locked(|r| (!r.counted(std::slice::from_ref(&game)).is_empty()).then_some(()));
         for (ranking, ()) in counted_in {
-            store.rebuild_from(&ranking, Some(from));
+            replay_from(&mut store, &ranking, from);
         }
     });
     Ok(None)
@@ -134,7 +139,7 @@ fn rebuild(ranking_id: i32) -> i64 {
                 format!("ranking {ranking_id} does not exist"),
             )
         };
-        store.rebuild_from(&ranking, None)
+        replay_from(&mut store, &ranking, START)
     })
 }
 
@@ -194,20 +199,3 @@ trigger_function!(
     pg_finfo_forget_deleted_rankings_wrapper,
     ["rankings"]
 );
-
-/// The ranking's history of `games` after the players' `tips` (see
-/// `pg_rating_core::ranking::rate`); a game that cannot be rated (a rating formula out of its
-/// range) is reported with the SQLSTATE of the rating engine.
-pub(crate) fn rate_or_raise(
-    ranking: &Ranking,
-    tips: &mut std::collections::HashMap<String, pg_rating_core::ranking::Tip>,
-    games: &[pg_rating_core::ranking::RatedGame<String>],
-    id_of: impl FnMut(&str, GameKey) -> i32,
-) -> Vec<pg_rating_core::ranking::HistoryEntry> {
-    pg_rating_core::ranking::rate(&ranking.system, tips, games, id_of).unwrap_or_else(|e| {
-        raise(
-            crate::error::code(&e),
-            format!("rating games in ranking {}: {e}", ranking.id),
-        )
-    })
-}

@@ -1,15 +1,16 @@
 //! A ranking's history: its games rated in `(creation_date, id)` order by the ledgers' replay
 //! ([`crate::ledger::replay`]; a ranking is a ledger without limits or seasons, so rankings have
 //! no rating loop of their own), each entry numbered and chained to the same player's previous
-//! entry (`elo_history.previous_entry`), and each player's latest entry kept as a [`Tip`]. The
-//! trigger's appends and every rebuild (from a game on, or from scratch) go through [`rate`].
+//! entry (`elo_history.previous_entry`) by [`chain`]. The glue's writer (the ledgers', with the
+//! rankings' history) replays a ranking's games with [`rules`] and newcomers starting as
+//! [`newcomer`], and chains the entries; [`rate`] is the two steps at once.
 
 use std::collections::HashMap;
 
 use super::system::{PlayerState, RatingSystem};
 use crate::ledger::{
-    self, integer_key, integer_key_id, rename_game, LedgerGame, LedgerKey, LedgerRules, Limits,
-    Outcome, Provisional, Standing,
+    self, integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules,
+    Limits, Outcome, Provisional, Standing,
 };
 use crate::rating::RatingError;
 
@@ -21,11 +22,21 @@ pub struct GameKey {
 }
 
 impl GameKey {
-    fn ledger_key(self) -> LedgerKey {
+    /// The key of the game in the ledgers' order: the id as an [`integer_key`], so that byte
+    /// order is numeric order.
+    pub fn ledger_key(self) -> LedgerKey {
         LedgerKey {
             at: self.played_at,
             id: integer_key(i64::from(self.game_id)),
         }
+    }
+
+    /// The game of a [`GameKey::ledger_key`]; `None` for a key made otherwise.
+    pub fn of(key: &LedgerKey) -> Option<GameKey> {
+        Some(GameKey {
+            played_at: key.at,
+            game_id: i32::try_from(integer_key_id(&key.id)?).ok()?,
+        })
     }
 }
 
@@ -68,21 +79,52 @@ pub fn newcomer(system: &RatingSystem) -> Standing {
     }
 }
 
+/// The rules a ranking's games are replayed by: its rating system, no limits, no provisional
+/// period (a ranking is a ledger without limits or seasons).
+pub fn rules(system: &RatingSystem) -> LedgerRules {
+    LedgerRules {
+        system: *system,
+        limits: Limits::default(),
+        provisional: Provisional::default(),
+    }
+}
+
+/// Numbers the entries of a replay of a ranking's games (in replay order) and chains each to the
+/// same player's previous entry. `latest` holds each player's latest entry id before the replay
+/// (a player without one has none) and is left holding the latest after. `id_of(player, game)`
+/// gives an entry's id (a stored entry's, or a new one). `None` when an entry's key is not a
+/// ranking's ([`GameKey::ledger_key`]).
+pub fn chain(
+    entries: Vec<Entry>,
+    latest: &mut HashMap<String, i32>,
+    mut id_of: impl FnMut(&str, GameKey) -> i32,
+) -> Option<Vec<HistoryEntry>> {
+    let mut out = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let game = GameKey::of(&entry.key)?;
+        let id = id_of(&entry.player, game);
+        let previous = latest.insert(entry.player.clone(), id);
+        out.push(HistoryEntry {
+            id,
+            player: entry.player,
+            game,
+            state: entry.after.state,
+            previous,
+        });
+    }
+    Some(out)
+}
+
 /// Rates `games` (sorted by key) after the players' `tips` (a player without one is a
-/// newcomer) and returns their entries, two per game, white's first. `id_of(player, game)` gives
-/// each entry's id (a stored entry's, or a new one); `tips` is left holding every player's
-/// latest entry.
+/// newcomer) and returns their entries, two per game, white's first: the replay by [`rules`],
+/// then [`chain`]. `id_of(player, game)` gives each entry's id (a stored entry's, or a new one);
+/// `tips` is left holding every player's latest entry.
 pub fn rate(
     system: &RatingSystem,
     tips: &mut HashMap<String, Tip>,
     games: &[RatedGame<String>],
-    mut id_of: impl FnMut(&str, GameKey) -> i32,
+    id_of: impl FnMut(&str, GameKey) -> i32,
 ) -> Result<Vec<HistoryEntry>, RatingError> {
-    let rules = LedgerRules {
-        system: *system,
-        limits: Limits::default(),
-        provisional: Provisional::default(),
-    };
     let mut standings: HashMap<String, Standing> = HashMap::new();
     for g in games {
         for p in [&g.white, &g.black] {
@@ -92,42 +134,40 @@ pub fn rate(
             }
         }
     }
-    let ledger_games: Vec<LedgerGame> = games.iter().map(ledger_game).collect();
-    let replayed = ledger::replay(&rules, &mut standings, &ledger_games).map_err(with_game_id)?;
-    let mut out = Vec::with_capacity(replayed.len());
-    for (entry, game) in replayed.into_iter().zip(games.iter().flat_map(|g| [g, g])) {
-        let id = id_of(&entry.player, game.key);
-        let tip = Tip {
-            entry: id,
-            standing: entry.after,
-            last: game.key,
-        };
-        let previous = tips.insert(entry.player.clone(), tip).map(|t| t.entry);
-        out.push(HistoryEntry {
-            id,
-            player: entry.player,
-            game: game.key,
-            state: entry.after.state,
-            previous,
-        });
+    let ledger_games: Vec<LedgerGame> = games.iter().map(RatedGame::ledger_game).collect();
+    let replayed =
+        ledger::replay(&rules(system), &mut standings, &ledger_games).map_err(name_games_by_id)?;
+    let mut latest: HashMap<String, i32> = tips.iter().map(|(p, t)| (p.clone(), t.entry)).collect();
+    let out = chain(replayed, &mut latest, id_of).expect("a ranking's games have ranking keys");
+    for e in &out {
+        tips.insert(
+            e.player.clone(),
+            Tip {
+                entry: e.id,
+                standing: standings[&e.player],
+                last: e.game,
+            },
+        );
     }
     Ok(out)
 }
 
 /// A replay's error names its game by the ledger key; a ranking names it by the game's id.
-fn with_game_id(e: RatingError) -> RatingError {
+pub fn name_games_by_id(e: RatingError) -> RatingError {
     rename_game(e, |key| {
         integer_key_id(key).map_or_else(|| key.to_owned(), |id| id.to_string())
     })
 }
 
-/// A game of the ranking as the ledgers' replay takes it.
-fn ledger_game(g: &RatedGame<String>) -> LedgerGame {
-    LedgerGame {
-        key: g.key.ledger_key(),
-        white: g.white.clone(),
-        black: g.black.clone(),
-        outcome: Outcome::White(g.white_score),
+impl RatedGame<String> {
+    /// The game as the ledgers' replay takes it.
+    pub fn ledger_game(&self) -> LedgerGame {
+        LedgerGame {
+            key: self.key.ledger_key(),
+            white: self.white.clone(),
+            black: self.black.clone(),
+            outcome: Outcome::White(self.white_score),
+        }
     }
 }
 
@@ -138,7 +178,7 @@ pub fn appendable(latest: &HashMap<String, GameKey>, games: &[RatedGame<String>]
         .iter()
         .map(|(p, k)| (p.clone(), k.ledger_key()))
         .collect();
-    let games: Vec<LedgerGame> = games.iter().map(ledger_game).collect();
+    let games: Vec<LedgerGame> = games.iter().map(RatedGame::ledger_game).collect();
     ledger::appendable(&latest, &games)
 }
 
@@ -291,6 +331,27 @@ mod tests {
         let out_of_order = [game(2, 10, "a", "b", 1.0), game(1, 10, "a", "b", 1.0)];
         let err = rate(&ELO, &mut HashMap::new(), &out_of_order, |_, _| 1).unwrap_err();
         assert!(err.message.starts_with("game 1: "), "{}", err.message);
+    }
+
+    #[test]
+    fn a_game_key_survives_the_ledger_key() {
+        for game_id in [i32::MIN, -1, 0, 7, i32::MAX] {
+            let key = GameKey {
+                played_at: -5,
+                game_id,
+            };
+            assert_eq!(GameKey::of(&key.ledger_key()), Some(key));
+        }
+        let too_big = LedgerKey {
+            at: 0,
+            id: integer_key(i64::from(i32::MAX) + 1),
+        };
+        assert_eq!(GameKey::of(&too_big), None);
+        let text = LedgerKey {
+            at: 0,
+            id: "g1".into(),
+        };
+        assert_eq!(GameKey::of(&text), None);
     }
 
     #[test]

@@ -6,6 +6,9 @@ pub mod history;
 pub mod system;
 pub mod window;
 
-pub use history::{appendable, newcomer, rate, GameKey, HistoryEntry, RatedGame, Tip};
+pub use history::{
+    appendable, chain, name_games_by_id, newcomer, rate, rules, GameKey, HistoryEntry, RatedGame,
+    Tip,
+};
 pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};

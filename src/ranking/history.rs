@@ -1,0 +1,573 @@
+//! A ranking's history as the ledgers' writer sees it ([`History`] for [`RankingStore`]): the
+//! ranking's games read from `service_games` (those it counts), its entries in `elo_history`
+//! (numbered from `elo_history_id_seq` and chained per player by
+//! `pg_rating_core::ranking::chain`) and its standings in `ranking_players`. A replay keeps the
+//! ids of the entries it rewrites, and rewrites only the entries that differ.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::OnceLock;
+
+use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
+use pg_rating_core::ranking::{
+    chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
+};
+use pg_rating_core::rating::RatingError;
+use pgrx::datum::DatumWithOid;
+use pgrx::prelude::*;
+
+use super::store::{timestamp, tip, Ranking, RankingStore, START};
+use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
+use crate::error::{internal, raise};
+use crate::ledger::writer::{Book, History, Writes};
+use crate::rows::RowWriter;
+use crate::spi::{column, column_at, nullable_at, ordinals};
+
+impl Book for Ranking {
+    fn id(&self) -> i32 {
+        self.id
+    }
+
+    fn fail(&self, e: RatingError) -> ! {
+        let e = name_games_by_id(e);
+        raise(
+            crate::error::code(&e),
+            format!("rating games in ranking {}: {}", self.id, e.message),
+        )
+    }
+}
+
+/// The game of a key the rankings made ([`GameKey::ledger_key`]).
+fn game_of(key: &LedgerKey) -> GameKey {
+    GameKey::of(key).unwrap_or_else(|| internal(format!("{} is not a ranking's game key", key.id)))
+}
+
+/// What a ranking's store keeps between the writer's calls of one statement.
+#[derive(Default)]
+pub struct Kept {
+    /// Each ranking's players' latest entry ids as last read (the chain's previous entries).
+    latest: HashMap<i32, HashMap<String, i32>>,
+    /// Each ranking's entries taken out for a replay ([`History::take_from`]), written over by it.
+    taken: HashMap<i32, StoredEntries>,
+    /// Appended replays waiting for [`RankingStore::flush`].
+    batch: Vec<Appended>,
+}
+
+/// An appended replay of a ranking: its entries and its players' standings after them.
+struct Appended {
+    ranking: i32,
+    entries: Vec<Entry>,
+    standings: Vec<(String, Standing, LedgerKey)>,
+}
+
+/// One row of `elo_history` to write: an entry of the history and its ranking.
+struct HistoryRow {
+    id: i32,
+    player: String,
+    ranking: i32,
+    game: GameKey,
+    state: PlayerState,
+    previous: Option<i32>,
+}
+
+impl HistoryRow {
+    fn of(ranking: i32, e: HistoryEntry) -> Self {
+        HistoryRow {
+            id: e.id,
+            player: e.player,
+            ranking,
+            game: e.game,
+            state: e.state,
+            previous: e.previous,
+        }
+    }
+}
+
+/// The columns of `elo_history` the rankings write.
+const HISTORY: &[Column] = &[
+    ("id", Kind::Int),
+    ("service_id", Kind::Int),
+    ("user_id_in_service", Kind::Text),
+    ("ranking_id", Kind::Int),
+    ("game_id", Kind::Int),
+    ("elo", Kind::Decimal),
+    ("previous_entry", Kind::Int),
+    ("rd", Kind::Decimal),
+    ("volatility", Kind::Decimal),
+    ("game_date", Kind::Time),
+];
+/// What a rebuild changes of an entry it keeps (by `id`).
+const HISTORY_CHANGES: &[&str] = &["elo", "previous_entry", "rd", "volatility", "game_date"];
+static ENTRIES: RowWriter = RowWriter::new("elo_history", HISTORY, &[]);
+
+/// The columns of `ranking_players`; a standing replaces the one of its key.
+const STANDINGS_COLUMNS: &[Column] = &[
+    ("ranking_id", Kind::Int),
+    ("service_id", Kind::Int),
+    ("user_id_in_service", Kind::Text),
+    ("elo_history_id", Kind::Int),
+    ("rating", Kind::Decimal),
+    ("rd", Kind::Decimal),
+    ("volatility", Kind::Decimal),
+    ("games", Kind::Int),
+    ("wins", Kind::Int),
+    ("draws", Kind::Int),
+    ("losses", Kind::Int),
+    ("peak_rating", Kind::Decimal),
+    ("last_game_date", Kind::Time),
+    ("last_game_id", Kind::Int),
+];
+static STANDINGS: RowWriter = RowWriter::new(
+    "ranking_players",
+    STANDINGS_COLUMNS,
+    &["ranking_id", "service_id", "user_id_in_service"],
+);
+
+impl HistoryRow {
+    /// The entry's values in the order of [`HISTORY`]. Numbers go as decimals (the shortest text
+    /// that reads back as the same `f64`), so a state read back equals the state computed.
+    fn values(&self) -> Vec<Value> {
+        vec![
+            self.id.into(),
+            1.into(),
+            self.player.clone().into(),
+            self.ranking.into(),
+            self.game.game_id.into(),
+            self.state.rating.into(),
+            self.previous.into(),
+            self.state.rd.into(),
+            self.state.volatility.into(),
+            timestamp(self.game.played_at).into(),
+        ]
+    }
+}
+
+impl PlayerRow {
+    /// The standing's values in the order of [`STANDINGS_COLUMNS`].
+    fn values(&self) -> Vec<Value> {
+        let s = &self.tip.standing;
+        vec![
+            self.ranking.into(),
+            1.into(),
+            self.player.clone().into(),
+            self.tip.entry.into(),
+            s.state.rating.into(),
+            s.state.rd.into(),
+            s.state.volatility.into(),
+            s.games.into(),
+            s.wins.into(),
+            s.draws.into(),
+            s.losses.into(),
+            s.peak.into(),
+            timestamp(self.tip.last.played_at).into(),
+            self.tip.last.game_id.into(),
+        ]
+    }
+}
+
+/// The one statement of a rebuild's changes to the history: `$1` the ids of the entries that go,
+/// the arrays of the changed entries (`id` and [`HISTORY_CHANGES`]), then those of the new
+/// entries ([`HISTORY`]). One statement, so that the chain's successor uniqueness, checked at
+/// its end, lets entries take each other's places.
+fn merge_text() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| {
+        let changed = changed_columns();
+        let sets: Vec<String> = HISTORY_CHANGES
+            .iter()
+            .map(|n| format!("{n} = u.{n}"))
+            .collect();
+        format!(
+            "WITH gone AS (
+                 DELETE FROM elo_history WHERE id = ANY ($1::int4[])
+             ), changed AS (
+                 UPDATE elo_history e SET {}
+                 FROM {} AS u({})
+                 WHERE e.id = u.id
+             )
+             INSERT INTO elo_history ({}) SELECT * FROM {}",
+            sets.join(", "),
+            unnest(&changed, 2),
+            names(&changed),
+            names(HISTORY),
+            unnest(HISTORY, 2 + changed.len()),
+        )
+    })
+}
+
+/// `id` and the columns of [`HISTORY_CHANGES`], as [`HISTORY`] describes them.
+fn changed_columns() -> Vec<Column> {
+    HISTORY
+        .iter()
+        .filter(|(n, _)| *n == "id" || HISTORY_CHANGES.contains(n))
+        .copied()
+        .collect()
+}
+
+/// An entry as the history holds it.
+struct StoredEntry {
+    id: i32,
+    rating: f64,
+    rd: Option<f64>,
+    volatility: Option<f64>,
+    previous: Option<i32>,
+    played_at: i64,
+}
+
+impl StoredEntry {
+    /// True when the stored entry already says what `entry` says.
+    fn holds(&self, entry: &HistoryRow) -> bool {
+        self.rating == entry.state.rating
+            && self.rd == entry.state.rd
+            && self.volatility == entry.state.volatility
+            && self.previous == entry.previous
+            && self.played_at == entry.game.played_at
+    }
+}
+
+/// The stored entries of a ranking from some game on, by game (two per game): found by player and
+/// game without making a key.
+#[derive(Default)]
+struct StoredEntries(HashMap<i32, Vec<(String, StoredEntry)>>);
+
+impl StoredEntries {
+    fn get(&self, player: &str, game: i32) -> Option<&StoredEntry> {
+        let entries = self.0.get(&game)?;
+        entries.iter().find(|(p, _)| p == player).map(|(_, s)| s)
+    }
+
+    fn take(&mut self, player: &str, game: i32) -> Option<StoredEntry> {
+        let entries = self.0.get_mut(&game)?;
+        let i = entries.iter().position(|(p, _)| p == player)?;
+        Some(entries.swap_remove(i).1)
+    }
+
+    /// The players of the entries, each once.
+    fn players(&self) -> Vec<String> {
+        let players: std::collections::HashSet<&str> =
+            self.0.values().flatten().map(|(p, _)| p.as_str()).collect();
+        players.into_iter().map(str::to_owned).collect()
+    }
+
+    /// The ids of the entries not taken.
+    fn left(self) -> Vec<i32> {
+        self.0.into_values().flatten().map(|(_, s)| s.id).collect()
+    }
+}
+
+/// One row of `ranking_players` to write: a player's latest entry.
+struct PlayerRow {
+    ranking: i32,
+    player: String,
+    tip: Tip,
+}
+
+impl History<Ranking> for RankingStore<'_, '_> {
+    fn games_from(&mut self, ranking: &Ranking, _scope: &str, from: &LedgerKey) -> Vec<LedgerGame> {
+        let games = self.games_from(game_of(from));
+        ranking.counted(&games)
+    }
+
+    /// A newcomer's peak stays unset until a game ([`newcomer`]).
+    fn start_newcomers(
+        &mut self,
+        ranking: &Ranking,
+        _rules: &LedgerRules,
+        _scope: &str,
+        standings: &mut HashMap<String, Standing>,
+        players: &BTreeSet<String>,
+    ) {
+        for p in players {
+            if !standings.contains_key(p) {
+                standings.insert(p.clone(), newcomer(&ranking.system));
+            }
+        }
+    }
+
+    /// A ranking has no seasons.
+    fn seasons_of(&mut self, _scopes: &[(i32, &str)]) -> HashMap<(i32, String), Vec<SeasonEnd>> {
+        HashMap::new()
+    }
+
+    fn current(
+        &mut self,
+        wanted: &[(i32, &str, String)],
+    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
+        if wanted.is_empty() {
+            return HashMap::new();
+        }
+        let rankings: Vec<i32> = wanted.iter().map(|w| w.0).collect();
+        let players: Vec<&str> = wanted.iter().map(|w| w.2.as_str()).collect();
+        let rows = self.query(
+            include_str!("../../sql/random_chess/glue/latest_entries.sql"),
+            &[rankings.into(), players.into()],
+        );
+        let mut out = HashMap::new();
+        for row in rows {
+            let ranking = column::<i32>(&row, "ranking");
+            let player: String = column(&row, "player");
+            let tip = tip(&row);
+            self.kept
+                .latest
+                .entry(ranking)
+                .or_default()
+                .insert(player.clone(), tip.entry);
+            out.insert(
+                (ranking, String::new(), player),
+                (tip.standing, tip.last.ledger_key()),
+            );
+        }
+        out
+    }
+
+    fn before(
+        &mut self,
+        ranking: i32,
+        _scope: &str,
+        players: Vec<String>,
+        from: &LedgerKey,
+    ) -> HashMap<String, (Standing, LedgerKey)> {
+        let from = game_of(from);
+        let latest = self.kept.latest.entry(ranking).or_default();
+        latest.clear();
+        if from == START {
+            return HashMap::new();
+        }
+        let rows = self.query(
+            include_str!("../../sql/random_chess/glue/entries_before.sql"),
+            &[
+                ranking.into(),
+                players.into(),
+                timestamp(from.played_at).into(),
+                from.game_id.into(),
+            ],
+        );
+        let mut out = HashMap::new();
+        let latest = self.kept.latest.entry(ranking).or_default();
+        for row in rows {
+            let player: String = column(&row, "player");
+            let tip = tip(&row);
+            latest.insert(player.clone(), tip.entry);
+            out.insert(player, (tip.standing, tip.last.ledger_key()));
+        }
+        out
+    }
+
+    /// Reads the ranking's entries from `from` on and keeps them for [`History::write`], which
+    /// keeps their ids and rewrites only those that differ.
+    fn take_from(
+        &mut self,
+        ranking: i32,
+        _scope: &str,
+        from: &LedgerKey,
+        _doomed: &[(&str, &LedgerKey)],
+    ) -> Vec<String> {
+        let taken = self.entries_from(ranking, game_of(from));
+        let players = taken.players();
+        self.kept.taken.insert(ranking, taken);
+        players
+    }
+
+    fn write(
+        &mut self,
+        ranking: &Ranking,
+        _scope: &str,
+        entries: Vec<Entry>,
+        standings: Vec<(String, Standing, LedgerKey)>,
+        without_games: Vec<String>,
+        writes: Writes,
+    ) {
+        if writes == Writes::Batched {
+            self.kept.batch.push(Appended {
+                ranking: ranking.id,
+                entries,
+                standings,
+            });
+            return;
+        }
+        let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
+        let fresh_needed = entries
+            .iter()
+            .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())
+            .count();
+        let mut fresh = self.next_ids(fresh_needed).into_iter();
+        let mut latest = self.kept.latest.remove(&ranking.id).unwrap_or_default();
+        let history = chain(entries, &mut latest, |player, game| {
+            match stored.get(player, game.game_id) {
+                Some(old) => old.id,
+                None => fresh
+                    .next()
+                    .unwrap_or_else(|| internal("ran out of history ids")),
+            }
+        })
+        .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
+        let (mut inserts, mut updates) = (Vec::new(), Vec::new());
+        for e in history {
+            let entry = HistoryRow::of(ranking.id, e);
+            match stored.take(&entry.player, entry.game.game_id) {
+                None => inserts.push(entry),
+                Some(old) if !old.holds(&entry) => updates.push(entry),
+                Some(_) => {}
+            }
+        }
+        self.merge_entries(&stored.left(), &updates, &inserts);
+        let rows = player_rows(ranking.id, standings, &latest);
+        self.write_standings(&rows);
+        if !without_games.is_empty() {
+            self.query(
+                "DELETE FROM ranking_players
+                 WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
+                &[ranking.id.into(), without_games.into()],
+            );
+        }
+    }
+}
+
+/// The standings rows of a ranking's players: each standing with the player's latest entry.
+fn player_rows(
+    ranking: i32,
+    standings: Vec<(String, Standing, LedgerKey)>,
+    latest: &HashMap<String, i32>,
+) -> Vec<PlayerRow> {
+    standings
+        .into_iter()
+        .map(|(player, standing, key)| {
+            let entry = *latest
+                .get(&player)
+                .unwrap_or_else(|| internal(format!("{player} has a standing without an entry")));
+            PlayerRow {
+                ranking,
+                tip: Tip {
+                    entry,
+                    standing,
+                    last: game_of(&key),
+                },
+                player,
+            }
+        })
+        .collect()
+}
+
+impl RankingStore<'_, '_> {
+    /// Writes the appended replays ([`Writes::Batched`]) of every ranking at once: their ids in
+    /// one statement, their entries in one INSERT and their standings in one upsert.
+    pub fn flush(&mut self) {
+        let batch = std::mem::take(&mut self.kept.batch);
+        if batch.is_empty() {
+            return;
+        }
+        let total = batch.iter().map(|a| a.entries.len()).sum();
+        let mut ids = self.next_ids(total).into_iter();
+        let (mut entries, mut players) = (Vec::with_capacity(total), Vec::new());
+        for Appended {
+            ranking,
+            entries: replayed,
+            standings,
+        } in batch
+        {
+            let mut latest = self.kept.latest.remove(&ranking).unwrap_or_default();
+            let history = chain(replayed, &mut latest, |_, _| {
+                ids.next()
+                    .unwrap_or_else(|| internal("ran out of history ids"))
+            })
+            .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
+            entries.extend(history.into_iter().map(|e| HistoryRow::of(ranking, e)));
+            players.extend(player_rows(ranking, standings, &latest));
+        }
+        self.write_entries(&entries);
+        self.write_standings(&players);
+    }
+
+    fn next_ids(&mut self, n: usize) -> Vec<i32> {
+        let rows = self.query(
+            "SELECT nextval('elo_history_id_seq')::int4 AS id FROM generate_series(1, $1)",
+            &[(n as i32).into()],
+        );
+        rows.map(|r| column::<i32>(&r, "id")).collect()
+    }
+
+    /// Inserts new entries into the history.
+    fn write_entries(&mut self, entries: &[HistoryRow]) {
+        ENTRIES.write(entries, HistoryRow::values, |sql, args| {
+            self.query(sql, args);
+        });
+    }
+
+    /// Writes the standings, each replacing the player's row.
+    fn write_standings(&mut self, rows: &[PlayerRow]) {
+        STANDINGS.write(rows, PlayerRow::values, |sql, args| {
+            self.query(sql, args);
+        });
+    }
+
+    /// The entries of `ranking` from `from` on, by (player, game).
+    fn entries_from(&mut self, ranking: i32, from: GameKey) -> StoredEntries {
+        let rows = self
+            .client
+            .update(
+                "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
+                        volatility::float8 AS volatility, previous_entry, game_date
+                 FROM elo_history
+                 WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+                None,
+                &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
+            )
+            .unwrap_or_else(|e| internal(e));
+        let mut out = StoredEntries::default();
+        if rows.is_empty() {
+            return out;
+        }
+        let names = [
+            "id",
+            "player",
+            "game_id",
+            "elo",
+            "rd",
+            "volatility",
+            "previous_entry",
+            "game_date",
+        ];
+        let [id, player, game, elo, rd, volatility, previous, date] = ordinals(&rows, names);
+        for row in rows {
+            let date: TimestampWithTimeZone = column_at(&row, date, "game_date");
+            let stored = StoredEntry {
+                id: column_at(&row, id, "id"),
+                rating: column_at(&row, elo, "elo"),
+                rd: nullable_at(&row, rd),
+                volatility: nullable_at(&row, volatility),
+                previous: nullable_at(&row, previous),
+                played_at: date.into_inner(),
+            };
+            let game: i32 = column_at(&row, game, "game_id");
+            let player: String = column_at(&row, player, "player");
+            let per_game = out.0.entry(game).or_insert_with(|| Vec::with_capacity(2));
+            per_game.push((player, stored));
+        }
+        out
+    }
+
+    /// Makes the history equal to a replay in one statement: the successor uniqueness of the
+    /// chain is checked at its end, so entries may take each other's places.
+    fn merge_entries(&mut self, deletes: &[i32], updates: &[HistoryRow], inserts: &[HistoryRow]) {
+        if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
+            return;
+        }
+        let changed_columns = changed_columns();
+        let mut changed = Arrays::new(changed_columns.clone());
+        for entry in updates {
+            let values = HISTORY.iter().zip(entry.values());
+            let kept = values.filter(|((n, _), _)| changed_columns.iter().any(|(c, _)| c == n));
+            changed.push_row(kept.map(|(_, v)| v).collect());
+        }
+        let mut new = Arrays::new(HISTORY.to_vec());
+        for entry in inserts {
+            new.push_row(entry.values());
+        }
+        let mut args: Vec<DatumWithOid> = vec![deletes.to_vec().into()];
+        args.extend(changed.into_args());
+        args.extend(new.into_args());
+        // planned for its arrays (a rebuild's sizes differ widely): no saved plan
+        self.client
+            .update(merge_text(), None, &args)
+            .unwrap_or_else(|e| internal(e));
+    }
+}
