@@ -15,7 +15,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
     replay_multiplayer_seasons, LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule,
-    Standing,
 };
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
@@ -27,7 +26,8 @@ use attachment::{Attachment, GameRow, ParticipantRow};
 use store::{Ledger, LedgerStore};
 use tables::LedgerBook;
 use writer::{
-    players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges, Writes,
+    players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges, ScopeFrom,
+    Writes,
 };
 
 extension_sql_file!(
@@ -227,26 +227,17 @@ fn replay_multi_from(
         .chain(olds.iter().copied())
         .map(|r| (r.player.as_str(), &r.key))
         .collect();
-    let playing = multi_players(&games);
-    let mut affected = playing.clone();
-    affected.extend(store.take_from(book.id(), scope, from, &doomed));
-    let before = store.standings_before(book.id(), scope, affected.iter().cloned().collect(), from);
-    let mut standings: HashMap<String, Standing> =
-        before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
-    let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-    store.start_newcomers(book, rules, scope, &mut standings, &playing);
-    let seasons = store.seasons(book.id(), scope);
-    let entries = replay_multiplayer_seasons(rules, rule, &seasons, &mut standings, &games)
-        .unwrap_or_else(|e| book.fail(e));
-    write_replay(
-        store,
+    let scope_from = ScopeFrom {
         book,
+        rules,
         scope,
-        entries,
-        &standings,
-        last,
-        affected,
-        Writes::Now,
+        from,
+    };
+    scope_from.rewrite(
+        store,
+        multi_players(&games),
+        &doomed,
+        |seasons, standings| replay_multiplayer_seasons(rules, rule, seasons, standings, &games),
     )
 }
 

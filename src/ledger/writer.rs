@@ -163,29 +163,65 @@ pub fn replay_from<B: Book, H: History<B>>(
     for g in &games {
         doomed.extend([(g.white.as_str(), &g.key), (g.black.as_str(), &g.key)]);
     }
-    let playing = players(&games);
-    let mut affected = playing.clone();
-    affected.extend(history.take_from(book.id(), scope, from, &doomed));
-    let before = history.before(book.id(), scope, affected.iter().cloned().collect(), from);
-    let mut standings: HashMap<String, Standing> =
-        before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
-    let last: HashMap<String, LedgerKey> = before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-    history.start_newcomers(book, rules, scope, &mut standings, &playing);
-    let seasons = history
-        .seasons_of(&[(book.id(), scope)])
-        .remove(&(book.id(), scope.to_owned()))
-        .unwrap_or_default();
-    let entries = replay_or_raise(book, rules, &seasons, &mut standings, &games);
-    write_replay(
-        history,
+    let scope_from = ScopeFrom {
         book,
+        rules,
         scope,
-        entries,
-        &standings,
-        last,
-        affected,
-        Writes::Now,
-    )
+        from,
+    };
+    scope_from.rewrite(history, players(&games), &doomed, |seasons, standings| {
+        replay_seasons(rules, seasons, standings, &games)
+    })
+}
+
+/// A scope of a ledger to replay from a game on, whatever its kind of games.
+pub struct ScopeFrom<'a, B> {
+    pub book: &'a B,
+    pub rules: &'a LedgerRules,
+    pub scope: &'a str,
+    pub from: &'a LedgerKey,
+}
+
+impl<B: Book> ScopeFrom<'_, B> {
+    /// Makes the scope's history from `from` on equal to `replay` of its games from there (the
+    /// core's replay of them, given the seasons and the standings before): `playing` are their
+    /// players, `doomed` the (player, game) pairs of their entries and of the rows a statement
+    /// changed or deleted, as they were.
+    pub fn rewrite<H: History<B>>(
+        &self,
+        history: &mut H,
+        playing: BTreeSet<String>,
+        doomed: &[(&str, &LedgerKey)],
+        replay: impl FnOnce(
+            &[SeasonEnd],
+            &mut HashMap<String, Standing>,
+        ) -> Result<Vec<Entry>, RatingError>,
+    ) -> usize {
+        let (book, scope, id) = (self.book, self.scope, self.book.id());
+        let mut affected = playing.clone();
+        affected.extend(history.take_from(id, scope, self.from, doomed));
+        let before = history.before(id, scope, affected.iter().cloned().collect(), self.from);
+        let mut standings: HashMap<String, Standing> =
+            before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
+        let last: HashMap<String, LedgerKey> =
+            before.into_iter().map(|(p, (_, k))| (p, k)).collect();
+        history.start_newcomers(book, self.rules, scope, &mut standings, &playing);
+        let seasons = history
+            .seasons_of(&[(id, scope)])
+            .remove(&(id, scope.to_owned()))
+            .unwrap_or_default();
+        let entries = replay(&seasons, &mut standings).unwrap_or_else(|e| book.fail(e));
+        write_replay(
+            history,
+            book,
+            scope,
+            entries,
+            &standings,
+            last,
+            affected,
+            Writes::Now,
+        )
+    }
 }
 
 /// One scope's share of a statement's changes.

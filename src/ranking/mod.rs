@@ -27,15 +27,17 @@ fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
         let counted = r.counted(games);
         (!counted.is_empty()).then_some(counted)
     });
-    let changes = counted
+    let (rankings, games): (Vec<Ranking>, Vec<_>) = counted.into_iter().unzip();
+    let changes = rankings
         .iter()
+        .zip(games)
         .map(|(ranking, games)| ScopeChanges {
             book: ranking,
             rules: rules(&ranking.system),
             scope: "",
             first_old: None,
             olds: Vec::new(),
-            games: games.clone(),
+            games,
         })
         .collect();
     writer::apply(store, changes);

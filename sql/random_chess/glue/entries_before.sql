@@ -1,6 +1,6 @@
 -- Each player's ($2) latest entry in ranking $1 before the game at ($3 creation_date, $4 id), with
--- the record up to it: where a rebuild from that game starts. Read by src/ranking/store.rs
--- (Store::tips_before).
+-- the record up to it: where a replay from that game starts. Read by src/ranking/history.rs
+-- (History::before).
 SELECT u.player, l.id AS entry, l.elo::float8 AS rating, l.rd::float8 AS rd, l.volatility::float8 AS volatility,
        l.game_date AS last_game_date, l.game_id AS last_game_id, a.games, a.wins, a.draws, a.losses,
        a.peak::float8 AS peak

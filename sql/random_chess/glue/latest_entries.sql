@@ -1,5 +1,5 @@
 -- The standings (each player's latest entry and record) of ($1 ranking, $2 player) pairs that have
--- one, read by src/ranking/store.rs (Store::current_tips) for every rated game. One index probe
+-- one, read by src/ranking/history.rs (History::current) for every rated game. One index probe
 -- per pair; LIMIT keeps the planner from turning the saved plan into a join over the whole table.
 SELECT k.ranking, k.player, p.elo_history_id AS entry, p.rating::float8 AS rating, p.rd::float8 AS rd,
        p.volatility::float8 AS volatility, p.games, p.wins, p.draws, p.losses,
