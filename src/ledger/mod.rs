@@ -1,15 +1,14 @@
 //! Ledgers in the database (sql/ledgers.sql): attaching a ledger to an application's games table,
 //! the trigger that keeps it current, rebuilds. Every rating is decided by
 //! `pg_rating_core::ledger`; this module reads the changed games and locks the scopes they touch,
-//! and the writer (`writer`, shared with the Random Chess rankings) writes the entries and
-//! standings the core returns.
+//! and the writer's steps (`pg_rating_core::ledger::writer`, shared with the Random Chess
+//! rankings) read and write the engine's tables through `tables`.
 
 mod analytics;
 mod attachment;
 mod store;
 mod svg;
 mod tables;
-pub(crate) mod writer;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -23,12 +22,12 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use attachment::{Attachment, GameRow, ParticipantRow};
+use pg_rating_core::ledger::writer::{
+    self, players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges,
+    ScopeFrom, Writes,
+};
 use store::{Ledger, LedgerStore};
 use tables::LedgerBook;
-use writer::{
-    players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges, ScopeFrom,
-    Writes,
-};
 
 extension_sql_file!(
     "../../sql/ledgers.sql",

@@ -11,7 +11,6 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
-use super::writer::Writes;
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
 use crate::columns::{Cell, Cells, Column, Kind};
@@ -20,6 +19,7 @@ use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::LockTable;
+use pg_rating_core::ledger::writer::{StandingRows, Writes};
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {
@@ -886,7 +886,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         &mut self,
         ledger: i32,
         scope: &str,
-        rows: Vec<(String, Standing, LedgerKey)>,
+        rows: StandingRows,
         without_games: Vec<String>,
         writes: Writes,
     ) {

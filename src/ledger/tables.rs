@@ -11,9 +11,9 @@ use pg_rating_core::rating::RatingError;
 
 use super::attachment::Attachment;
 use super::store::{self, Ledger, LedgerStore};
-use super::writer::{Book, History, Writes};
 use super::{ledger_game, rated};
 use crate::error::raise;
+use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 
 /// A ledger with its attachment.
 pub struct LedgerBook<'a> {
@@ -119,7 +119,7 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
         book: &LedgerBook<'_>,
         scope: &str,
         entries: Vec<Entry>,
-        standings: Vec<(String, Standing, LedgerKey)>,
+        standings: StandingRows,
         without_games: Vec<String>,
         writes: Writes,
     ) {

@@ -18,9 +18,9 @@ use pgrx::prelude::*;
 use super::store::{timestamp, tip, Ranking, RankingStore, START};
 use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
-use crate::ledger::writer::{Book, History, Writes};
 use crate::rows::RowWriter;
 use crate::spi::{column, column_at, nullable_at, ordinals};
+use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 
 impl Book for Ranking {
     fn id(&self) -> i32 {
@@ -56,7 +56,7 @@ pub struct Kept {
 struct Appended {
     ranking: i32,
     entries: Vec<Entry>,
-    standings: Vec<(String, Standing, LedgerKey)>,
+    standings: StandingRows,
 }
 
 /// One row of `elo_history` to write: an entry of the history and its ranking.
@@ -372,7 +372,7 @@ impl History<Ranking> for RankingStore<'_, '_> {
         ranking: &Ranking,
         _scope: &str,
         entries: Vec<Entry>,
-        standings: Vec<(String, Standing, LedgerKey)>,
+        standings: StandingRows,
         without_games: Vec<String>,
         writes: Writes,
     ) {
@@ -425,7 +425,7 @@ impl History<Ranking> for RankingStore<'_, '_> {
 /// The standings rows of a ranking's players: each standing with the player's latest entry.
 fn player_rows(
     ranking: i32,
-    standings: Vec<(String, Standing, LedgerKey)>,
+    standings: StandingRows,
     latest: &HashMap<String, i32>,
 ) -> Vec<PlayerRow> {
     standings

@@ -16,9 +16,9 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
-use crate::ledger::writer::{self, ScopeChanges};
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
+use pg_rating_core::ledger::writer::{self, ScopeChanges};
 use store::{Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.

@@ -10,6 +10,7 @@ mod quality;
 mod replay;
 mod rules;
 mod standing;
+pub mod writer;
 
 pub use multiplayer::{replay_multiplayer, replay_multiplayer_seasons, MultiGame, MultiplayerRule};
 pub use quality::{quality, Quality, QualitySum};
