@@ -12,6 +12,10 @@ mod tables;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use pg_rating_core::ledger::writer::{
+    self, players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges,
+    ScopeFrom, Writes,
+};
 use pg_rating_core::ledger::{
     replay_multiplayer_seasons, LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule,
 };
@@ -22,10 +26,6 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use attachment::{Attachment, GameRow, ParticipantRow};
-use pg_rating_core::ledger::writer::{
-    self, players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges,
-    ScopeFrom, Writes,
-};
 use store::{Ledger, LedgerStore};
 use tables::LedgerBook;
 

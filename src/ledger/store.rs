@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use pg_rating_core::ledger::writer::{StandingRows, Writes};
 use pg_rating_core::ledger::{Entry, LedgerKey, LedgerSettings, Standing};
 use pg_rating_core::ranking::PlayerState;
 use pgrx::datum::DatumWithOid;
@@ -19,7 +20,6 @@ use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::LockTable;
-use pg_rating_core::ledger::writer::{StandingRows, Writes};
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {

@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{
     rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing,
 };
@@ -13,7 +14,6 @@ use super::attachment::Attachment;
 use super::store::{self, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::error::raise;
-use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 
 /// A ledger with its attachment.
 pub struct LedgerBook<'a> {

@@ -7,6 +7,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
+use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
 use pg_rating_core::ranking::{
     chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
@@ -20,7 +21,6 @@ use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
 use crate::rows::RowWriter;
 use crate::spi::{column, column_at, nullable_at, ordinals};
-use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 
 impl Book for Ranking {
     fn id(&self) -> i32 {

@@ -2,7 +2,7 @@
 //! equal to a replay of every ranked game in `(creation_date, id)` order
 //! (sql/random_chess/05_rankings.sql has the tables and views). A ranking is a ledger with one
 //! scope whose history is kept in those tables (`history`): the ledgers' writer
-//! (`crate::ledger::writer`) appends new games that come after their players' latest games, and
+//! (`pg_rating_core::ledger::writer`) appends new games that come after their players' latest games, and
 //! replays a ranking from an older game, or a re-dated one, on. Every writer first takes the
 //! locks of the rankings it writes (`ranking_locks` rows, in order); a change of rankings takes
 //! them all.
@@ -11,6 +11,7 @@ mod history;
 mod store;
 mod transition;
 
+use pg_rating_core::ledger::writer::{self, ScopeChanges};
 use pg_rating_core::ranking::{rules, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -18,7 +19,6 @@ use pgrx::PgSqlErrorCode;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use pg_rating_core::ledger::writer::{self, ScopeChanges};
 use store::{Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.

@@ -1,16 +1,16 @@
 //! A ranking's history: its games rated in `(creation_date, id)` order by the ledgers' replay
 //! ([`crate::ledger::replay`]; a ranking is a ledger without limits or seasons, so rankings have
 //! no rating loop of their own), each entry numbered and chained to the same player's previous
-//! entry (`elo_history.previous_entry`) by [`chain`]. The glue's writer (the ledgers', with the
-//! rankings' history) replays a ranking's games with [`rules`] and newcomers starting as
-//! [`newcomer`], and chains the entries; [`rate`] is the two steps at once.
+//! entry (`elo_history.previous_entry`) by [`chain`]. The ledgers' writer
+//! (`crate::ledger::writer`, with the rankings' history in the glue) replays a ranking's games
+//! with [`rules`] and newcomers starting as [`newcomer`], and the history chains the entries.
 
 use std::collections::HashMap;
 
 use super::system::{PlayerState, RatingSystem};
 use crate::ledger::{
-    self, integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules,
-    Limits, Outcome, Provisional, Standing,
+    integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
+    Outcome, Provisional, Standing,
 };
 use crate::rating::RatingError;
 
@@ -117,9 +117,11 @@ pub fn chain(
 
 /// Rates `games` (sorted by key) after the players' `tips` (a player without one is a
 /// newcomer) and returns their entries, two per game, white's first: the replay by [`rules`],
-/// then [`chain`]. `id_of(player, game)` gives each entry's id (a stored entry's, or a new one);
+/// then [`chain`], the steps the writer takes for a ranking (`crate::ledger::writer`), at once
+/// for the tests. `id_of(player, game)` gives each entry's id (a stored entry's, or a new one);
 /// `tips` is left holding every player's latest entry.
-pub fn rate(
+#[cfg(test)]
+pub(crate) fn rate(
     system: &RatingSystem,
     tips: &mut HashMap<String, Tip>,
     games: &[RatedGame<String>],
@@ -135,8 +137,8 @@ pub fn rate(
         }
     }
     let ledger_games: Vec<LedgerGame> = games.iter().map(RatedGame::ledger_game).collect();
-    let replayed =
-        ledger::replay(&rules(system), &mut standings, &ledger_games).map_err(name_games_by_id)?;
+    let replayed = crate::ledger::replay(&rules(system), &mut standings, &ledger_games)
+        .map_err(name_games_by_id)?;
     let mut latest: HashMap<String, i32> = tips.iter().map(|(p, t)| (p.clone(), t.entry)).collect();
     let out = chain(replayed, &mut latest, id_of).expect("a ranking's games have ranking keys");
     for e in &out {
@@ -172,14 +174,16 @@ impl RatedGame<String> {
 }
 
 /// True when `games` can be appended after the players' latest games (`latest`): the ledgers'
-/// rule ([`crate::ledger::appendable`]) over the history's keys.
-pub fn appendable(latest: &HashMap<String, GameKey>, games: &[RatedGame<String>]) -> bool {
+/// rule ([`crate::ledger::appendable`]) over the history's keys, which the writer applies to a
+/// ranking's ledger keys; here for the tests, over game keys.
+#[cfg(test)]
+pub(crate) fn appendable(latest: &HashMap<String, GameKey>, games: &[RatedGame<String>]) -> bool {
     let latest: HashMap<String, LedgerKey> = latest
         .iter()
         .map(|(p, k)| (p.clone(), k.ledger_key()))
         .collect();
     let games: Vec<LedgerGame> = games.iter().map(RatedGame::ledger_game).collect();
-    ledger::appendable(&latest, &games)
+    crate::ledger::appendable(&latest, &games)
 }
 
 #[cfg(test)]
@@ -229,6 +233,50 @@ mod tests {
         let want = 820.0 + 40.0 * (0.5 - q(820.0) / (q(820.0) + q(800.0)));
         assert!((out[2].state.rating - want).abs() < 1e-9);
         assert_eq!(out[3].player, "c");
+    }
+
+    /// `chain` over a replay: ids as `id_of` gives them, each entry after the player's latest
+    /// (stored before, or made in this replay), and `latest` left at each player's last entry.
+    #[test]
+    fn chain_numbers_entries_after_the_latest_stored_ones() {
+        let games: Vec<LedgerGame> = [game(1, 10, "a", "b", 1.0), game(2, 20, "b", "c", 0.5)]
+            .iter()
+            .map(RatedGame::ledger_game)
+            .collect();
+        let entries = crate::ledger::replay(&rules(&ELO), &mut HashMap::new(), &games).unwrap();
+        let mut latest = HashMap::from([("b".to_string(), 7)]);
+        let mut next = 40;
+        let out = chain(entries.clone(), &mut latest, |player, game| {
+            next += 1;
+            if (player, game.game_id) == ("c", 2) {
+                99 // a stored entry's id, kept by a replay
+            } else {
+                next
+            }
+        })
+        .unwrap();
+        let got: Vec<(i32, &str, i32, Option<i32>)> = out
+            .iter()
+            .map(|e| (e.id, e.player.as_str(), e.game.game_id, e.previous))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (41, "a", 1, None),
+                (42, "b", 1, Some(7)),
+                (43, "b", 2, Some(42)),
+                (99, "c", 2, None),
+            ]
+        );
+        assert_eq!(out[1].state, entries[1].after.state);
+        assert_eq!(
+            latest,
+            HashMap::from([("a".into(), 41), ("b".into(), 43), ("c".into(), 99)])
+        );
+        // an entry of a game keyed otherwise than a ranking's is refused
+        let mut foreign = entries;
+        foreign[0].key.id = "g1".into();
+        assert_eq!(chain(foreign, &mut HashMap::new(), |_, _| 1), None);
     }
 
     #[test]

@@ -6,9 +6,10 @@ pub mod history;
 pub mod system;
 pub mod window;
 
+#[cfg(test)]
+pub(crate) use history::{appendable, rate};
 pub use history::{
-    appendable, chain, name_games_by_id, newcomer, rate, rules, GameKey, HistoryEntry, RatedGame,
-    Tip,
+    chain, name_games_by_id, newcomer, rules, GameKey, HistoryEntry, RatedGame, Tip,
 };
 pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};
