@@ -137,8 +137,8 @@ fn ledger_what_if(
     let rows = Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named(ledger);
-        super::require_owner(&l, "replay");
-        let att = super::attached(&mut store, &l);
+        super::attach::require_owner(&l, "replay");
+        let att = super::attach::attached(&mut store, &l);
         // each scope's games, of either kind, sorted
         let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
         let mut multi: BTreeMap<String, Vec<MultiGame>> = BTreeMap::new();

@@ -1,0 +1,415 @@
+//! Attaching a ledger to a games table or a participants table (the columns and types checked
+//! when attached, the table's statement triggers, a first rebuild), detaching it, rebuilding it,
+//! and who may do each.
+
+use std::collections::HashMap;
+
+use pg_rating_core::ledger::MultiplayerRule;
+use pgrx::prelude::*;
+use pgrx::{JsonB, PgSqlErrorCode};
+
+use super::attachment::{self, Attachment};
+use super::rebuild;
+use super::store::{self, Ledger, LedgerStore};
+use crate::error::raise;
+use crate::trigger::{writes_allowed, DerivedWrite};
+
+/// 42501 unless the caller is a member of the ledger's owner.
+pub(super) fn require_owner(l: &Ledger, action: &str) {
+    if !is_member(caller(), l.owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!(
+                "permission denied: only a member of its owner may {action} ledger \"{}\"",
+                l.name
+            ),
+        );
+    }
+}
+
+/// The ledger's attachment, or 55000 when it has none.
+pub(super) fn attached(store: &mut LedgerStore<'_, '_>, l: &Ledger) -> Attachment {
+    store.attachment(l.id).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+            format!("ledger \"{}\" is not attached to a games table", l.name),
+        )
+    })
+}
+
+/// The role a session acts as outside SECURITY DEFINER functions (the caller).
+pub(super) fn caller() -> pg_sys::Oid {
+    // SAFETY: reads this backend's outer user id.
+    unsafe { pg_sys::GetOuterUserId() }
+}
+
+pub(super) fn is_member(role: pg_sys::Oid, of: pg_sys::Oid) -> bool {
+    // SAFETY: a catalog lookup of role membership.
+    unsafe { pg_sys::has_privs_of_role(role, of) }
+}
+
+/// The statement triggers on a games table with ledgers attached: one set per table, whatever
+/// the number of its ledgers.
+const TABLE_TRIGGERS: [(&str, &str); 4] = [
+    (
+        "pg_rating_ledgers_insert",
+        "AFTER INSERT ON {t} REFERENCING NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_update",
+        "AFTER UPDATE ON {t} REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_delete",
+        "AFTER DELETE ON {t} REFERENCING OLD TABLE AS pg_rating_old",
+    ),
+    ("pg_rating_ledgers_truncate", "AFTER TRUNCATE ON {t}"),
+];
+
+/// The triggers of one ledger that 0.3-0.6 created (a database restored from their dumps has them).
+fn legacy_trigger_names(ledger: i32) -> [String; 4] {
+    ["insert", "update", "delete", "truncate"].map(|op| format!("pg_rating_ledger_{ledger}_{op}"))
+}
+
+/// Drops a trigger of an attached table, if it has it.
+fn drop_trigger(store: &mut LedgerStore<'_, '_>, att: &Attachment, name: &str) {
+    if store.has_trigger(att.table, name) {
+        store.ddl(&format!(
+            "DROP TRIGGER {} ON {}",
+            attachment::quote(name),
+            att.table_name()
+        ));
+    }
+}
+
+fn need(v: Option<&str>, what: &str) -> String {
+    v.map(str::to_owned).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            format!("ledger_attach: {what} must not be NULL"),
+        )
+    })
+}
+
+/// The ledger and the table's owner, once the caller may attach them (42501) and the ledger is
+/// not attached yet (42710).
+fn attachable(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &str,
+    table: pg_sys::Oid,
+) -> (Ledger, pg_sys::Oid) {
+    let l = store.ledger_named(ledger);
+    let owner = store.table_owner(table);
+    if !is_member(caller(), l.owner) || !is_member(caller(), owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!("permission denied: attaching ledger \"{ledger}\" takes a member of the ledger's owner and of the table's owner"),
+        );
+    }
+    if store.attachment(l.id).is_some() {
+        raise(
+            PgSqlErrorCode::ERRCODE_DUPLICATE_OBJECT,
+            format!("ledger \"{ledger}\" is already attached: ledger_detach it first"),
+        );
+    }
+    (l, owner)
+}
+
+/// The types of the named columns of `table` (42703 for a missing one), checked with `check`.
+fn column_types(
+    store: &mut LedgerStore<'_, '_>,
+    table: pg_sys::Oid,
+    columns: &[(&'static str, String)],
+) -> HashMap<&'static str, pg_sys::Oid> {
+    columns
+        .iter()
+        .map(|(what, c)| (*what, store.column_type(table, c, what)))
+        .collect()
+}
+
+/// 42804 unless `ok`: the column `what` is not of a type the ledger reads.
+fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, wanted: &str) {
+    if !ok {
+        raise(
+            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+            format!(
+                "{what} must be {wanted}, not {}",
+                store::type_name(types[what])
+            ),
+        );
+    }
+}
+
+/// Waits for the statements writing a games table under way to end with their transactions, and
+/// holds off new ones until commit (SHARE ROW EXCLUSIVE, as CREATE TRIGGER takes: reads go on,
+/// and two attaches to one table run one after the other): the ledgers attached to a table
+/// change only while nothing writes it, so every game is rated by the ledgers attached when its
+/// statement ran, and a ledger's first rebuild sees every game written before it (under READ
+/// COMMITTED; a REPEATABLE READ snapshot taken before the wait does not).
+fn hold_off_writers(table: pg_sys::Oid) {
+    // SAFETY: a lock of a relation by oid, held to the end of the transaction.
+    unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
+}
+
+/// Records the attachment, creates the triggers on the table and rates what it holds.
+fn attach(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    att: &Attachment,
+    result_map: Option<JsonB>,
+) -> i64 {
+    hold_off_writers(att.table);
+    check_type(
+        &HashMap::from([("key_column", att.key_type)]),
+        attachment::key_type_supported(att.key_type),
+        "key_column",
+        "smallint, integer, bigint, text, varchar or uuid",
+    );
+    // The filter (and every column) is read once now, as the table's owner: a bad expression
+    // is an error of the attach, not of the next insert.
+    let probe = format!("{} LIMIT 0", att.all_rows_query());
+    match att.multiplayer {
+        Some(_) => drop(store.read_participants(att, &probe, &[])),
+        None => drop(store.read_games(att, &probe, &[])),
+    }
+    store.insert_attachment(att, result_map);
+    let schema = store.extension_schema();
+    let target = att.table_name();
+    // A table restored from a dump of 0.3-0.6 has one set of triggers per ledger: the table's
+    // set replaces them, or they would rate their ledger's games a second time.
+    for (other, _) in store.ledgers_on(att.table) {
+        for name in legacy_trigger_names(other.id) {
+            drop_trigger(store, att, &name);
+        }
+    }
+    for (name, when) in TABLE_TRIGGERS {
+        if !store.has_trigger(att.table, name) {
+            store.ddl(&format!(
+                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed()",
+                attachment::quote(name),
+                when.replace("{t}", &target),
+                attachment::quote(&schema),
+            ));
+        }
+    }
+    rebuild(store, l, att)
+}
+
+/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
+/// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach(
+    ledger: Option<&str>,
+    games: Option<pg_sys::Oid>,
+    key_column: Option<&str>,
+    date_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    result_map: Option<JsonB>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    let ledger = need(ledger, "ledger");
+    let table = games.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach: games must not be NULL",
+        )
+    });
+    let mut columns = vec![
+        ("key_column", need(key_column, "key_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("white_column", need(white_column, "white_column")),
+        ("black_column", need(black_column, "black_column")),
+        ("result_column", need(result_column, "result_column")),
+    ];
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
+    writes_allowed("ledger_attach()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        let map = result_map
+            .as_ref()
+            .map(|j| attachment::parse_result_map(&j.0));
+        if map.is_none() {
+            check_type(
+                &types,
+                attachment::score_type_supported(types["result_column"]),
+                "result_column",
+                "a number (white's score in [0, 1]) unless a result_map says what its values mean",
+            );
+        }
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type: types["key_column"],
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: columns[3].1.clone(),
+            result_column: columns[4].1.clone(),
+            result_map: map,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: None,
+        };
+        attach(&mut store, &l, &att, result_map)
+    })
+}
+
+/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
+/// placement_column, rule, higher_is_better, scope_column, filter)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_multiplayer(
+    ledger: Option<&str>,
+    participants: Option<pg_sys::Oid>,
+    game_column: Option<&str>,
+    date_column: Option<&str>,
+    player_column: Option<&str>,
+    placement_column: Option<&str>,
+    rule: Option<&str>,
+    higher_is_better: Option<bool>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    let ledger = need(ledger, "ledger");
+    let table = participants.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach_multiplayer: participants must not be NULL",
+        )
+    });
+    let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise"))
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message));
+    let mut columns = vec![
+        ("game_column", need(game_column, "game_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("player_column", need(player_column, "player_column")),
+        (
+            "placement_column",
+            need(placement_column, "placement_column"),
+        ),
+    ];
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
+    writes_allowed("ledger_attach_multiplayer()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        if rule == MultiplayerRule::Period && l.settings.rating_system != "glicko2" {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!(
+                    "the period rule is for Glicko-2 ledgers; ledger \"{ledger}\" is {}",
+                    l.settings.rating_system
+                ),
+            );
+        }
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        check_type(
+            &types,
+            attachment::score_type_supported(types["placement_column"]),
+            "placement_column",
+            "a number",
+        );
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type: types["game_column"],
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: String::new(),
+            result_column: String::new(),
+            result_map: None,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: Some(attachment::Multiplayer {
+                player_column: columns[2].1.clone(),
+                placement_column: columns[3].1.clone(),
+                higher_is_better: higher_is_better.unwrap_or(false),
+                rule,
+            }),
+        };
+        attach(&mut store, &l, &att, None)
+    })
+}
+
+pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
+    let Some(att) = store.attachment(ledger) else {
+        return;
+    };
+    // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
+    let table_exists = unsafe { !pg_sys::get_rel_name(att.table).is_null() };
+    if table_exists {
+        hold_off_writers(att.table);
+    }
+    store.delete_attachment(ledger);
+    if table_exists {
+        let mut names = Vec::from(legacy_trigger_names(ledger));
+        if store.ledgers_on(att.table).is_empty() {
+            names.extend(TABLE_TRIGGERS.map(|(name, _)| name.to_owned()));
+        }
+        for name in names {
+            drop_trigger(store, &att, &name);
+        }
+    }
+}
+
+/// Drops the triggers of a ledger's games table; the history stays.
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
+fn ledger_detach(ledger: &str) {
+    writes_allowed("ledger_detach()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named(ledger);
+        require_owner(&l, "detach");
+        detach(&mut store, l.id);
+    })
+}
+
+/// Replays a ledger from its games table from scratch.
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
+fn ledger_rebuild(ledger: &str) -> i64 {
+    writes_allowed("ledger_rebuild()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let l = store.ledger_named_to_write(ledger);
+        require_owner(&l, "rebuild");
+        // the attachment as it is once the scopes are locked (see `locked_for_replay`)
+        store.lock_all_scopes(l.id);
+        let att = attached(&mut store, &l);
+        rebuild(&mut store, &l, &att)
+    })
+}

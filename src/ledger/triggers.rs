@@ -1,0 +1,324 @@
+//! The ledgers' trigger entry points: the statement triggers of an attached games or
+//! participants table (`ledger_games_changed`), and the triggers that check a ledger's settings
+//! and replay what a change of settings, seeds or seasons changes.
+
+use std::collections::BTreeMap;
+
+use pg_rating_core::ledger::writer;
+use pgrx::prelude::*;
+use pgrx::PgSqlErrorCode;
+
+use super::attach::{caller, detach, is_member};
+use super::attachment::Attachment;
+use super::store::{self, Ledger, LedgerStore};
+use super::tables::LedgerBook;
+use super::{
+    apply_changes, apply_multi_changes, internal, rebuild, replay_multi_from, rules_of, Changes,
+};
+use crate::error::raise;
+use crate::restore::restoring;
+use crate::trigger::{trigger_function, DerivedWrite};
+
+/// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
+/// ledger's owner changes it, and a deleted ledger is detached first.
+fn check_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let op = trigger.op()?;
+    if let Some(old) = trigger.old() {
+        let owner: pg_sys::Oid = old
+            .get_by_name("owner")
+            .ok()
+            .flatten()
+            .unwrap_or(pg_sys::InvalidOid);
+        if !restoring() && !is_member(caller(), owner) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                "permission denied: only a member of a ledger's owner may change or delete it",
+            );
+        }
+    }
+    if matches!(op, PgTriggerOperation::Delete) {
+        let id: i32 = trigger
+            .old()
+            .and_then(|o| o.get_by_name("id").ok().flatten())
+            .unwrap_or(0);
+        Spi::connect_mut(|client| {
+            let mut store = LedgerStore::new(client);
+            detach(&mut store, id);
+            store.forget(id);
+        });
+        return Ok(trigger.old());
+    }
+    let new = trigger.new().unwrap_or_else(|| internal("no new row"));
+    let owner: pg_sys::Oid = new
+        .get_by_name("owner")
+        .ok()
+        .flatten()
+        .unwrap_or(pg_sys::InvalidOid);
+    if !restoring() && !is_member(caller(), owner) {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            "permission denied: a ledger's owner must be a role the session is a member of",
+        );
+    }
+    let settings = store::settings_of_tuple(&new);
+    if let Err(e) = settings.rules() {
+        raise(
+            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            format!("ledger settings rejected: {e}"),
+        );
+    }
+    Ok(Some(new))
+}
+trigger_function!(
+    check_ledger,
+    check_ledger_wrapper,
+    pg_finfo_check_ledger_wrapper,
+    ["ledgers"]
+);
+
+/// AFTER UPDATE ON ledgers: an attached ledger whose settings changed is rebuilt.
+fn rebuild_changed_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let (Some(old), Some(new)) = (trigger.old(), trigger.new()) else {
+        return Ok(None);
+    };
+    if restoring() || store::settings_of_tuple(&old) == store::settings_of_tuple(&new) {
+        return Ok(None);
+    }
+    let id: i32 = new.get_by_name("id").ok().flatten().unwrap_or(0);
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
+            return;
+        };
+        rebuild(&mut store, &l, &att);
+    });
+    Ok(None)
+}
+trigger_function!(
+    rebuild_changed_ledger,
+    rebuild_changed_ledger_wrapper,
+    pg_finfo_rebuild_changed_ledger_wrapper,
+    ["ledgers"]
+);
+
+/// A ledger (share-locked) and its attachment as they are once the scope is locked: the
+/// attachment is read after the lock, because attaching a ledger anew rebuilds it under the
+/// locks of its scopes, and a replay by the attachment read before would follow the old one.
+fn locked_for_replay(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: i32,
+    scope: &str,
+) -> Option<(Ledger, Attachment)> {
+    let l = store.ledger_to_write(ledger)?;
+    store.lock_scope(ledger, scope);
+    Some((l, store.attachment(ledger)?))
+}
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per row: the player's scope is replayed from
+/// the player's first game (which now starts from the new seed, or from the ledger's start).
+fn reseed_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let mut seeds = Vec::new();
+    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
+        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
+        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
+        let player: String = row.get_by_name("player").ok().flatten().unwrap_or_default();
+        if !seeds.contains(&(ledger, scope.clone(), player.clone())) {
+            seeds.push((ledger, scope, player));
+        }
+    }
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        for (id, scope, player) in seeds {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
+                continue;
+            };
+            if let Some(from) = store.first_game(id, &scope, &player) {
+                let rules = rules_of(&l);
+                let book = LedgerBook {
+                    ledger: &l,
+                    att: &att,
+                };
+                writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
+            }
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    reseed_ledger,
+    reseed_ledger_wrapper,
+    pg_finfo_reseed_ledger_wrapper,
+    ["ledger_seeds"]
+);
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seasons, per row: the scope is replayed from its
+/// first game at or after the season's end (before and after the change).
+fn reseason_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let mut ends: BTreeMap<(i32, String), i64> = BTreeMap::new();
+    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
+        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
+        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
+        let at: Option<TimestampWithTimeZone> = row.get_by_name("ends_at").ok().flatten();
+        let at = at.map_or(i64::MIN, |t| t.into_inner());
+        let end = ends.entry((ledger, scope)).or_insert(at);
+        *end = (*end).min(at);
+    }
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        for ((id, scope), at) in ends {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
+                continue;
+            };
+            if let Some(from) = store.first_entry_from(id, &scope, at) {
+                let rules = rules_of(&l);
+                let book = LedgerBook {
+                    ledger: &l,
+                    att: &att,
+                };
+                if att.multiplayer.is_some() {
+                    replay_multi_from(&mut store, &book, &rules, &scope, &from, &[]);
+                } else {
+                    writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
+                }
+            }
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    reseason_ledger,
+    reseason_ledger_wrapper,
+    pg_finfo_reseason_ledger_wrapper,
+    ["ledger_seasons"]
+);
+
+crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
+
+/// AFTER INSERT, UPDATE, DELETE or TRUNCATE of a games table with ledgers attached, per statement
+/// (the triggers ledger_attach creates, one set per table): every ledger of the table, the
+/// participants tables' ones first, by id, then the two-player ones together ([`apply_changes`]),
+/// so that concurrent writers take the scope locks in one order. A trigger of 0.3-0.6 (one set per
+/// ledger) names its ledger as its argument and keeps only that one.
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    let violation =
+        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
+    // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
+    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
+        violation("ledger_games_changed() is a trigger function of pg_rating and cannot be called directly".into());
+    }
+    // SAFETY: called by the trigger manager: the context is its TriggerData.
+    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
+    let trigger =
+        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    let only: Option<i32> = match trigger.extra_args() {
+        Ok(args) if args.is_empty() => None,
+        Ok(args) if args.len() == 1 => Some(args[0].parse().unwrap_or_else(|_| {
+            violation("ledger_games_changed() takes no argument, or the id of a ledger".into())
+        })),
+        _ => violation("ledger_games_changed() takes no argument, or the id of a ledger".into()),
+    };
+    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    if restoring() {
+        return pg_sys::Datum::from(0);
+    }
+    let truncate = matches!(trigger.op(), Ok(PgTriggerOperation::Truncate));
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
+        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        let mut store = LedgerStore::new(client);
+        let mut ledgers = store.ledgers_on(relid);
+        if let Some(id) = only {
+            ledgers.retain(|(l, _)| l.id == id);
+        }
+        if ledgers.is_empty() {
+            violation(match only {
+                Some(id) => format!(
+                    "ledger_games_changed() fires only on the games table attached to ledger {id}"
+                ),
+                None => "ledger_games_changed() fires only on a games table with a ledger attached"
+                    .into(),
+            });
+        }
+        // SAFETY: the TriggerData of this call.
+        let (has_old, has_new) = unsafe {
+            (
+                !(*trigger_data).tg_oldtable.is_null(),
+                !(*trigger_data).tg_newtable.is_null(),
+            )
+        };
+        if truncate {
+            for (l, att) in &ledgers {
+                rebuild(&mut store, l, att);
+            }
+            return;
+        }
+        let mut two_player = Vec::new();
+        for (l, att) in &ledgers {
+            match att.multiplayer {
+                Some(_) => multiplayer_changed(&mut store, l, att, has_old, has_new),
+                None => two_player.push((l, att)),
+            }
+        }
+        let atts: Vec<&Attachment> = two_player.iter().map(|(_, att)| *att).collect();
+        let mut read = |has: bool, table: &str| match has {
+            true => store.read_changed(&atts, table),
+            false => atts.iter().map(|_| Vec::new()).collect(),
+        };
+        let (olds, news) = (
+            read(has_old, "pg_rating_old"),
+            read(has_new, "pg_rating_new"),
+        );
+        let changes: Vec<Changes<'_>> = two_player
+            .into_iter()
+            .zip(olds.into_iter().zip(news))
+            .map(|((ledger, att), (old, new))| Changes {
+                ledger,
+                att,
+                old,
+                new,
+            })
+            .collect();
+        apply_changes(&mut store, &changes);
+        store.flush();
+    });
+    pg_sys::Datum::from(0)
+}
+
+/// Applies a statement's changes of a participants table (its transition tables) to one ledger.
+fn multiplayer_changed(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    att: &Attachment,
+    has_old: bool,
+    has_new: bool,
+) {
+    let mut read = |has: bool, table: &str| {
+        if has {
+            store.read_participants(att, &att.changed_rows_query(table), &[])
+        } else {
+            Vec::new()
+        }
+    };
+    let old = read(has_old, "pg_rating_old");
+    let new = read(has_new, "pg_rating_new");
+    apply_multi_changes(store, l, att, &old, &new);
+}
