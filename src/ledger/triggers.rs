@@ -19,6 +19,19 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, DerivedWrite};
 
+/// 42501 with `message` unless the session is a member of the owner of this `ledgers` row (a
+/// row without one has none); a restore may write any row.
+fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: &str) {
+    let owner: pg_sys::Oid = row
+        .get_by_name("owner")
+        .ok()
+        .flatten()
+        .unwrap_or(pg_sys::InvalidOid);
+    if !restoring() && !is_member(caller(), owner) {
+        raise(PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE, message);
+    }
+}
+
 /// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
 /// ledger's owner changes it, and a deleted ledger is detached first.
 fn check_ledger<'a>(
@@ -26,17 +39,10 @@ fn check_ledger<'a>(
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let op = trigger.op()?;
     if let Some(old) = trigger.old() {
-        let owner: pg_sys::Oid = old
-            .get_by_name("owner")
-            .ok()
-            .flatten()
-            .unwrap_or(pg_sys::InvalidOid);
-        if !restoring() && !is_member(caller(), owner) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-                "permission denied: only a member of a ledger's owner may change or delete it",
-            );
-        }
+        require_member_of_owner(
+            &old,
+            "permission denied: only a member of a ledger's owner may change or delete it",
+        );
     }
     if matches!(op, PgTriggerOperation::Delete) {
         let id: i32 = trigger
@@ -51,17 +57,10 @@ fn check_ledger<'a>(
         return Ok(trigger.old());
     }
     let new = trigger.new().unwrap_or_else(|| internal("no new row"));
-    let owner: pg_sys::Oid = new
-        .get_by_name("owner")
-        .ok()
-        .flatten()
-        .unwrap_or(pg_sys::InvalidOid);
-    if !restoring() && !is_member(caller(), owner) {
-        raise(
-            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-            "permission denied: a ledger's owner must be a role the session is a member of",
-        );
-    }
+    require_member_of_owner(
+        &new,
+        "permission denied: a ledger's owner must be a role the session is a member of",
+    );
     let settings = store::settings_of_tuple(&new);
     if let Err(e) = settings.rules() {
         raise(

@@ -52,6 +52,18 @@ pub struct Kept {
     batch: Vec<Appended>,
 }
 
+impl Kept {
+    /// Records a player's latest entry as the chain's previous one, and returns what the writer
+    /// reads of it: the standing after it and its game.
+    fn remember(&mut self, ranking: i32, player: &str, tip: Tip) -> (Standing, LedgerKey) {
+        self.latest
+            .entry(ranking)
+            .or_default()
+            .insert(player.to_owned(), tip.entry);
+        (tip.standing, tip.last.ledger_key())
+    }
+}
+
 /// An appended replay of a ranking: its entries and its players' standings after them.
 struct Appended {
     ranking: i32,
@@ -263,7 +275,7 @@ struct PlayerRow {
 
 impl History<Ranking> for RankingStore<'_, '_> {
     fn games_from(&mut self, ranking: &Ranking, _scope: &str, from: &LedgerKey) -> Vec<LedgerGame> {
-        let games = self.games_from(game_of(from));
+        let games = self.ranked_games_from(game_of(from));
         ranking.counted(&games)
     }
 
@@ -305,16 +317,8 @@ impl History<Ranking> for RankingStore<'_, '_> {
         for row in rows {
             let ranking = column::<i32>(&row, "ranking");
             let player: String = column(&row, "player");
-            let tip = tip(&row);
-            self.kept
-                .latest
-                .entry(ranking)
-                .or_default()
-                .insert(player.clone(), tip.entry);
-            out.insert(
-                (ranking, String::new(), player),
-                (tip.standing, tip.last.ledger_key()),
-            );
+            let found = self.kept.remember(ranking, &player, tip(&row));
+            out.insert((ranking, String::new(), player), found);
         }
         out
     }
@@ -327,8 +331,7 @@ impl History<Ranking> for RankingStore<'_, '_> {
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         let from = game_of(from);
-        let latest = self.kept.latest.entry(ranking).or_default();
-        latest.clear();
+        self.kept.latest.remove(&ranking);
         if from == START {
             return HashMap::new();
         }
@@ -342,12 +345,10 @@ impl History<Ranking> for RankingStore<'_, '_> {
             ],
         );
         let mut out = HashMap::new();
-        let latest = self.kept.latest.entry(ranking).or_default();
         for row in rows {
             let player: String = column(&row, "player");
-            let tip = tip(&row);
-            latest.insert(player.clone(), tip.entry);
-            out.insert(player, (tip.standing, tip.last.ledger_key()));
+            let found = self.kept.remember(ranking, &player, tip(&row));
+            out.insert(player, found);
         }
         out
     }

@@ -421,7 +421,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// Every ranked local game from `from` on, in order. The bots of service 1 are few: their
     /// names are read once instead of joining every game with its accounts.
-    pub(super) fn games_from(&mut self, from: GameKey) -> Vec<ServiceGame> {
+    pub(super) fn ranked_games_from(&mut self, from: GameKey) -> Vec<ServiceGame> {
         let bots: HashSet<String> = self
             .query(
                 "SELECT user_id_in_service::text AS player FROM service_accounts WHERE service_id = 1 AND is_bot",
