@@ -9,6 +9,6 @@ CREATE FUNCTION refuse_foreign_write() RETURNS trigger
 REVOKE ALL ON FUNCTION refuse_foreign_write() FROM PUBLIC;
 
 COMMENT ON FUNCTION refuse_foreign_write() IS
-    'Trigger of the derived tables (elo_history, ranking_players, ranking_locks, ranking_writes, the '
+    'Trigger of the derived tables (elo_history, ranking_players, ranking_writes, the '
     'swiss_tournament_* tables and the ledgers'' derived tables): refuses, with 42501, every write that '
     'does not come from pg_rating''s own triggers and functions.';

@@ -22,7 +22,11 @@ CREATE TABLE ledgers (
     max_change          float8,
     rating_floor        float8,
     provisional_games   int NOT NULL DEFAULT 0,
-    provisional_rd      float8
+    provisional_rd      float8,
+    -- NULL: the history is kept here (ledger_entries, ledger_standings). Else the table of a client
+    -- of pg_rating that keeps it (a Random Chess ranking: elo_history); such a ledger is written
+    -- only by pg_rating, with its client's settings, and its lock is its ledger_scopes row.
+    kept_in             regclass
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -264,6 +268,24 @@ CROSS JOIN LATERAL (
     WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.game_date < z.ends_at
     ORDER BY x.player, x.game_date DESC, x.game_key DESC) e;
 
+-- true for a ledger whose history is kept in ledger_entries (or none of that name): the readers
+-- of those tables refuse a ledger kept by a client, which would read as one without games.
+CREATE FUNCTION ledger_kept_here(ledger text) RETURNS boolean
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    kept regclass;
+BEGIN
+    SELECT l.kept_in INTO kept FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF kept IS NOT NULL THEN
+        RAISE EXCEPTION 'ledger "%" keeps its history in %, not in ledger_entries', ledger, kept
+            USING ERRCODE = 'feature_not_supported',
+                  HINT = 'Read that table and its client''s views (a Random Chess ranking: elo_history, leaderboard).';
+    END IF;
+    RETURN true;
+END
+$$;
 
 CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
                                    max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
@@ -281,6 +303,7 @@ BEGIN
     IF NOT FOUND THEN
         RETURN;
     END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
         -- No season has ended: the ratings are those stored, and a page is read in the order of
@@ -335,7 +358,7 @@ LEFT JOIN LATERAL (
     WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
       AND x.game_date <= at
     ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
-WHERE l.name = ledger_rating_at.ledger
+WHERE l.name = ledger_rating_at.ledger AND @extschema@.ledger_kept_here(ledger_rating_at.ledger)
 $$;
 
 CREATE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '')
@@ -348,6 +371,7 @@ SELECT (SELECT count(*) FROM (SELECT DISTINCT o.rating FROM @extschema@.ledger_s
                                 AND o.rating > me.rating) above)::int + 1
 FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.ledger_id
 WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
+  AND @extschema@.ledger_kept_here(ledger_player_rank.ledger)
 $$;
 
 -- A ledger's players as the games table types them (bigint, int, uuid, text, ...): the history
@@ -375,6 +399,7 @@ BEGIN
             USING ERRCODE = 'datatype_mismatch',
                   HINT = format('Pass NULL::%s as player_type.', actual);
     END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
     RETURN wanted;
 END
 $$;
@@ -445,7 +470,12 @@ COMMENT ON TABLE ledgers IS
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
     'rating_period; skemino: starting_rating), limits (max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
-    'rebuilds the ledger. owner may attach and change it.';
+    'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
+    'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '
+    'only, with its client''s settings.';
+COMMENT ON FUNCTION ledger_kept_here(text) IS
+    'true unless the ledger keeps its history in a client''s table (kept_in), where it raises 0A000: the readers of '
+    'ledger_entries and ledger_standings call it.';
 COMMENT ON TABLE ledger_attachments IS
     'The games table of each ledger and its columns (written by ledger_attach and ledger_detach only).';
 COMMENT ON TABLE ledger_entries IS

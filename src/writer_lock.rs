@@ -1,6 +1,6 @@
 //! The writers' locks of derived rows, one machinery for the ledgers and the Random Chess
-//! rankings. Every writer of a unit's rows (a ledger's scope: `ledger_scopes`; a ranking:
-//! `ranking_locks`) first updates the unit's row in its lock table (made by the unit's first
+//! rankings. Every writer of a unit's rows (a ledger's scope, a ranking's ledger included:
+//! `ledger_scopes`; a ranking in a schema of 0.9.0: `ranking_locks`) first updates the unit's row in its lock table (made by the unit's first
 //! writer), all the units of a statement at once and in key order: writers of different units
 //! never wait for each other, and never deadlock among themselves. Under REPEATABLE READ a writer
 //! whose snapshot missed another writer's commit fails on the update with 40001.

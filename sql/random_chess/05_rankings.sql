@@ -1,6 +1,9 @@
 -- Rankings of the Random Chess schema. A ranking is a time-control window with a rating
 -- system; every ranked local game whose clock falls in the window is rated in it, in
--- (creation_date, id) order, by the Rust trigger rate_service_games (src/ranking/).
+-- (creation_date, id) order, by the Rust trigger rate_service_games (src/ranking/), which hands
+-- it to the engine's ledgers' writer. Each ranking is a ledger of the engine: a ledgers row named
+-- "random_chess ranking <id>", made and kept at the ranking's settings by pg_rating, whose
+-- history is kept here (kept_in = elo_history) and whose lock is its ledger_scopes row.
 -- elo_history is the history apps read; ranking_players keeps each player's current standing
 -- so that rating a game never scans the history.
 
@@ -98,15 +101,10 @@ CREATE TABLE ranking_players (
 -- new index entry), which makes them a third cheaper.
 WITH (fillfactor = 50);
 
--- One row per ranking: the lock its writers take (made by the first), in ranking order, so that
--- writers of different rankings never wait for each other and never deadlock. Under REPEATABLE
--- READ a writer whose snapshot missed another writer's commit fails with a serialization error
--- instead of computing from stale ratings. (No foreign key: the rows of a deleted ranking are
--- removed by the forget_deleted_rankings trigger.)
-CREATE TABLE ranking_locks (
-    ranking_id int PRIMARY KEY,
-    writes     bigint NOT NULL DEFAULT 0
-);
+-- A ranking's writers take its ledger's ledger_scopes row first (made by the first), in ledger
+-- order, so that writers of different rankings never wait for each other and never deadlock.
+-- Under REPEATABLE READ a writer whose snapshot missed another writer's commit fails with a
+-- serialization error instead of computing from stale ratings.
 -- One row: the version of the rankings, set from ranking_versions by every change of rankings
 -- (which first takes every ranking's lock), so that a backend may keep the rankings in memory.
 CREATE TABLE ranking_writes (
@@ -262,7 +260,7 @@ CREATE TRIGGER forget_deleted_rankings
     AFTER DELETE OR TRUNCATE ON rankings
     FOR EACH STATEMENT EXECUTE FUNCTION forget_deleted_rankings();
 
--- The history, the standings and the lock rows are derived: only pg_rating writes them
+-- The history, the standings and the version are derived: only pg_rating writes them
 -- (sql/derived_tables.sql has the guard).
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON elo_history
@@ -272,9 +270,6 @@ CREATE TRIGGER refuse_foreign_write
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_writes
-    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
-CREATE TRIGGER refuse_foreign_write
-    BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_locks
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 
 -- The functions that write the history run as the extension's owner, so applications need no
@@ -299,15 +294,13 @@ COMMENT ON TABLE rankings IS
     'A time-control window [playtime_min, playtime_max) of clock_base_time(clock, extra_move_multiplier), '
     'with its rating system (elo: starting_elo and k_factor; glicko2: starting_elo, starting_rd, '
     'starting_volatility, glicko2_tau, rating_period; skemino: starting_elo). Inserting or updating one '
-    'recalculates its history.';
+    'recalculates its history. Each ranking is the engine''s ledger "random_chess ranking <id>" (ledgers, '
+    'kept_in = elo_history), kept at its settings by pg_rating.';
 COMMENT ON TABLE elo_history IS
     'Each player''s rating after each game of each ranking, chained by previous_entry, in (game_date, game_id) '
     'order. Written only by pg_rating''s triggers.';
 COMMENT ON TABLE ranking_players IS
     'Each player''s current standing in each ranking (latest entry, rating, record, peak), kept by the triggers.';
-COMMENT ON TABLE ranking_locks IS
-    'One row per ranking: the lock every writer of its elo_history and ranking_players rows takes first '
-    '(in ranking order); writes counts them.';
 COMMENT ON TABLE ranking_writes IS
     'One row: rankings_version changes with every change of rankings, which first takes every ranking''s lock.';
 COMMENT ON VIEW games_rankings IS 'The (game, ranking) pairs: every ranking each service game counts in.';
@@ -334,9 +327,10 @@ COMMENT ON FUNCTION rate_service_games() IS
     'when a game is older than games already rated for its players.';
 COMMENT ON FUNCTION rerate_redated_service_game() IS
     'Trigger: moves a re-dated game to its new place in the history of its rankings.';
-COMMENT ON FUNCTION recalculate_changed_ranking() IS 'Trigger: recalculates an inserted or updated ranking.';
+COMMENT ON FUNCTION recalculate_changed_ranking() IS
+    'Trigger: makes an inserted ranking''s ledger or brings it to the ranking''s settings, and recalculates the ranking.';
 COMMENT ON FUNCTION note_rankings_change() IS
     'Trigger: before a change of rankings, takes every ranking''s lock and records that rankings change '
     '(ranking_writes.rankings_version), so cached rankings are re-read.';
 COMMENT ON FUNCTION forget_deleted_rankings() IS
-    'Trigger: removes the standings and the lock rows of deleted rankings.';
+    'Trigger: removes the standings and the ledgers (with their lock rows) of deleted rankings.';

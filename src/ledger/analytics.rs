@@ -64,6 +64,12 @@ fn ledger_prediction_quality(
             "rating_band must be positive",
         );
     }
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        if let Some(l) = store.ledgers_named(ledger).pop() {
+            store.refuse_kept_elsewhere(&l);
+        }
+    });
     let rows = Spi::connect(|client| {
         let rows = client
             .select(

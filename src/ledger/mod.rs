@@ -9,6 +9,7 @@ mod analytics;
 mod attach;
 mod attachment;
 mod store;
+pub(crate) use store::SCOPE_LOCKS;
 mod svg;
 mod tables;
 mod triggers;

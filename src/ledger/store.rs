@@ -302,6 +302,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         self.ledgers_where("id = $1", id.into(), true).pop()
     }
 
+    /// The ledger of that name, if there is one.
+    pub fn ledgers_named(&mut self, name: &str) -> Vec<Ledger> {
+        self.ledgers_where("name = $1", name.into(), false)
+    }
+
     /// The ledger of that name, or 22023.
     pub fn ledger_named(&mut self, name: &str) -> Ledger {
         self.ledger_named_as(name, false)
@@ -313,14 +318,44 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     fn ledger_named_as(&mut self, name: &str, to_write: bool) -> Ledger {
-        self.ledgers_where("name = $1", name.into(), to_write)
+        let l = self
+            .ledgers_where("name = $1", name.into(), to_write)
             .pop()
             .unwrap_or_else(|| {
                 raise(
                     PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                     format!("ledger \"{name}\" does not exist"),
                 )
-            })
+            });
+        self.refuse_kept_elsewhere(&l);
+        l
+    }
+
+    /// The table of a client of pg_rating that keeps this ledger's history (`ledgers.kept_in`),
+    /// or `None` for the engine's own tables. (Read through `to_jsonb`: a schema older than
+    /// 0.10.0 has no such column, and no such ledger.)
+    pub fn kept_in(&mut self, ledger_id: i32) -> Option<String> {
+        self.run(
+            "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM ledgers l WHERE l.id = $1",
+            &[ledger_id.into()],
+        )
+        .next()
+        .and_then(|row| opt::<String>(&row, "kept_in"))
+    }
+
+    /// 0A000 for a ledger whose history a client keeps: the ledgers' functions neither attach,
+    /// rebuild, seed nor read it (its client's triggers write it, from its client's tables).
+    pub fn refuse_kept_elsewhere(&mut self, l: &Ledger) {
+        if let Some(table) = self.kept_in(l.id) {
+            raise(
+                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                format!(
+                    "ledger \"{}\" keeps its history in {table}, written by pg_rating from its client's tables: \
+                     the ledgers' functions do not attach, rebuild, seed or read it",
+                    l.name
+                ),
+            );
+        }
     }
 
     pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
@@ -965,7 +1000,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 }
 
 /// The writers' locks of the ledgers: one row per (ledger, scope).
-static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
+pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
 static LOOKUP_TEXTS: Texts = texts();
 static SEASON_TEXTS: Texts = texts();

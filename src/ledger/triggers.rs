@@ -17,7 +17,7 @@ use super::{
 };
 use crate::error::raise;
 use crate::restore::restoring;
-use crate::trigger::{trigger_function, DerivedWrite};
+use crate::trigger::{trigger_function, writing, DerivedWrite};
 
 /// 42501 with `message` unless the session is a member of the owner of this `ledgers` row (a
 /// row without one has none); a restore may write any row.
@@ -32,23 +32,71 @@ fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: 
     }
 }
 
+/// The table of a client of pg_rating that keeps this `ledgers` row's history (`kept_in`), if
+/// one does (a schema older than 0.10.0 has no such column).
+fn kept_in(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Option<pg_sys::Oid> {
+    row.get_by_name::<pg_sys::Oid>("kept_in").ok().flatten()
+}
+
+/// Whether a table of that oid exists (a client's table is gone with its extension).
+fn table_exists(table: pg_sys::Oid) -> bool {
+    // SAFETY: a catalog lookup by oid; NULL when there is no such relation.
+    !unsafe { pg_sys::get_rel_name(table) }.is_null()
+}
+
 /// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
-/// ledger's owner changes it, and a deleted ledger is detached first.
+/// ledger's owner changes it, and a deleted ledger is detached first. A ledger kept by a client
+/// (`kept_in`) is written by pg_rating's own code only (its client's triggers, an extension's
+/// script, a restore), with the settings its client checked; once its client's table is gone,
+/// its owner may delete it.
 fn check_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let op = trigger.op()?;
-    if let Some(old) = trigger.old() {
-        require_member_of_owner(
-            &old,
-            "permission denied: only a member of a ledger's owner may change or delete it",
+    // SAFETY: reads a flag of this backend, set while an extension's script runs.
+    let by_pg_rating = writing() || restoring() || unsafe { pg_sys::creating_extension };
+    let deleted = matches!(op, PgTriggerOperation::Delete);
+    let kept = [trigger.old(), trigger.new()]
+        .iter()
+        .flatten()
+        .find_map(kept_in);
+    let orphan = deleted && kept.is_some_and(|t| !table_exists(t));
+    if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
+        let name: String = [trigger.old(), trigger.new()]
+            .iter()
+            .flatten()
+            .find_map(|r| r.get_by_name("name").ok().flatten())
+            .unwrap_or_default();
+        // SAFETY: a catalog lookup by oid, and the name it returns unless NULL.
+        let table = match unsafe { pg_sys::get_rel_name(table) } {
+            p if p.is_null() => format!("table {}", table.to_u32()),
+            p => unsafe { std::ffi::CStr::from_ptr(p) }
+                .to_string_lossy()
+                .into_owned(),
+        };
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!(
+                "permission denied: ledger \"{name}\" keeps its history in {table}: pg_rating writes it with \
+                 its client's settings (change those instead)"
+            ),
         );
     }
-    if matches!(op, PgTriggerOperation::Delete) {
+    let own_checks = kept.is_none() || orphan;
+    if own_checks {
+        if let Some(old) = trigger.old() {
+            require_member_of_owner(
+                &old,
+                "permission denied: only a member of a ledger's owner may change or delete it",
+            );
+        }
+    }
+    if deleted {
         let id: i32 = trigger
             .old()
             .and_then(|o| o.get_by_name("id").ok().flatten())
             .unwrap_or(0);
+        let _writing = DerivedWrite::begin();
         Spi::connect_mut(|client| {
             let mut store = LedgerStore::new(client);
             detach(&mut store, id);
@@ -57,6 +105,9 @@ fn check_ledger<'a>(
         return Ok(trigger.old());
     }
     let new = trigger.new().unwrap_or_else(|| internal("no new row"));
+    if !own_checks {
+        return Ok(Some(new));
+    }
     require_member_of_owner(
         &new,
         "permission denied: a ledger's owner must be a role the session is a member of",
@@ -71,7 +122,7 @@ fn check_ledger<'a>(
     Ok(Some(new))
 }
 trigger_function!(
-    check_ledger,
+    check_only check_ledger,
     check_ledger_wrapper,
     pg_finfo_check_ledger_wrapper,
     ["ledgers"]
@@ -84,7 +135,11 @@ fn rebuild_changed_ledger<'a>(
     let (Some(old), Some(new)) = (trigger.old(), trigger.new()) else {
         return Ok(None);
     };
-    if restoring() || store::settings_of_tuple(&old) == store::settings_of_tuple(&new) {
+    // (a ledger kept by a client is rebuilt by its client, whose settings it follows)
+    if restoring()
+        || kept_in(&new).is_some()
+        || store::settings_of_tuple(&old) == store::settings_of_tuple(&new)
+    {
         return Ok(None);
     }
     let id: i32 = new.get_by_name("id").ok().flatten().unwrap_or(0);
@@ -113,6 +168,7 @@ fn locked_for_replay(
     scope: &str,
 ) -> Option<(Ledger, Attachment)> {
     let l = store.ledger_to_write(ledger)?;
+    store.refuse_kept_elsewhere(&l);
     store.lock_scope(ledger, scope);
     Some((l, store.attachment(ledger)?))
 }

@@ -3,9 +3,10 @@
 //! (sql/random_chess/05_rankings.sql has the tables and views). A ranking is a ledger with one
 //! scope whose history is kept in those tables (`history`): the ledgers' writer
 //! (`pg_rating_core::ledger::writer`) appends new games that come after their players' latest games, and
-//! replays a ranking from an older game, or a re-dated one, on. Every writer first takes the
-//! locks of the rankings it writes (`ranking_locks` rows, in order); a change of rankings takes
-//! them all.
+//! replays a ranking from an older game, or a re-dated one, on. Each ranking has a `ledgers` row
+//! (made and kept at the ranking's settings by `recalculate_changed_ranking`, its history kept in
+//! `elo_history`); every writer first takes the locks of the rankings it writes (their ledgers'
+//! `ledger_scopes` rows, in order); a change of rankings takes them all.
 
 mod history;
 mod store;
@@ -19,7 +20,7 @@ use pgrx::PgSqlErrorCode;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{Ranking, RankingStore, ServiceGame, START};
+use store::{LockRows, Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
@@ -120,6 +121,19 @@ fn recalculate_changed_ranking<'a>(
         .expect("row trigger on INSERT or UPDATE has a new row");
     let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
     if !restoring() {
+        Spi::connect_mut(|client| {
+            let mut store = RankingStore::new(client);
+            if store.lock_rows() == LockRows::Ledger {
+                store.keep_ledger(id);
+                let old_id = trigger
+                    .old()
+                    .and_then(|old| crate::accounts::field::<i32>(&old, "id"));
+                if old_id.is_some_and(|old_id| old_id != id) {
+                    // the ledger of the ranking's old id
+                    store.forget_deleted_rankings();
+                }
+            }
+        });
         rebuild(id);
     }
     Ok(None)
@@ -134,12 +148,19 @@ trigger_function!(
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = RankingStore::new(client);
-        store.lock_rankings(&[ranking_id]);
-        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
+        let unknown = || -> ! {
             raise(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                 format!("ranking {ranking_id} does not exist"),
             )
+        };
+        // locked first, then read again: the settings as they are once no writer holds it
+        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
+            unknown()
+        };
+        store.lock_rankings(&[ranking]);
+        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
+            unknown()
         };
         replay_from(&mut store, &ranking, START)
     })
@@ -168,7 +189,7 @@ fn note_rankings_change<'a>(
         let mut store = RankingStore::new(client);
         // the version first: changes of rankings queue there, holding no ranking's lock
         store.note_rankings_change();
-        if store.single_lock() {
+        if store.lock_rows() == LockRows::Single {
             // a schema of 0.8.0 or before fires this after the statement and has no
             // forget_deleted_rankings
             if deleted {

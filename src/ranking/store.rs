@@ -21,12 +21,15 @@ use pgrx::PgSqlErrorCode;
 use super::history::Kept;
 use super::transition::NewGame;
 use crate::error::raise;
+use crate::ledger::SCOPE_LOCKS;
 use crate::writer_lock::LockTable;
 
 /// A ranking: which games count in it and how they are rated.
 #[derive(Clone)]
 pub struct Ranking {
     pub id: i32,
+    /// Its `ledgers` row (a schema of 0.10.0 on; made when the ranking is inserted).
+    pub ledger: Option<i32>,
     pub window: RankingWindow,
     pub system: RatingSystem,
 }
@@ -70,12 +73,23 @@ impl Ranking {
     }
 }
 
+/// Where the writers of a ranking take its lock: the schema's version decides, since a database
+/// keeps its schema until `ALTER EXTENSION ... UPDATE` while the library is already new.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum LockRows {
+    /// 0.8.0 and before (and 0.3.0 and before, whose rankings are tables of `pg_rating`): every
+    /// writer takes the one `ranking_writes` row.
+    Single,
+    /// 0.9.0: one `ranking_locks` row per ranking.
+    PerRanking,
+    /// 0.10.0 on: the `ledger_scopes` row of the ranking's ledger, as every ledger's writer.
+    Ledger,
+}
+
 pub struct RankingStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
-    /// The schema of 0.8.0 and before, not yet updated (ALTER EXTENSION ... UPDATE): no
-    /// `ranking_locks`, and every writer takes the one `ranking_writes` row.
-    single_lock: bool,
+    lock_rows: LockRows,
     /// What the writer's calls of this statement leave for the next ones.
     pub(super) kept: Kept,
 }
@@ -86,7 +100,7 @@ pub const START: GameKey = GameKey {
     game_id: i32::MIN,
 };
 
-/// The writers' locks of the rankings: one row per ranking.
+/// The writers' locks of the rankings in a schema of 0.9.0: one row per ranking.
 static RANKING_LOCKS: LockTable = LockTable::new("ranking_locks", &["ranking_id"]);
 
 thread_local! {
@@ -211,13 +225,23 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         let mut store = RankingStore {
             client,
             extension,
-            single_lock: false,
+            lock_rows: LockRows::Ledger,
             kept: Kept::default(),
         };
         let schema = store.extension_schema();
-        // SAFETY: a catalog lookup by name, in the extension's own schema.
-        store.single_lock = unsafe {
-            pg_sys::get_relname_relid(c"ranking_locks".as_ptr(), schema) == pg_sys::InvalidOid
+        // SAFETY: catalog lookups by name, in the extension's own schema.
+        store.lock_rows = unsafe {
+            let relid = |name: &std::ffi::CStr| pg_sys::get_relname_relid(name.as_ptr(), schema);
+            if extension == pg_sys::InvalidOid {
+                // 0.3.0 and before: the rankings are the engine's own tables
+                LockRows::Single
+            } else if relid(c"ranking_locks") != pg_sys::InvalidOid {
+                LockRows::PerRanking
+            } else if pg_sys::get_attnum(relid(c"ranking_writes"), c"writes".as_ptr()) != 0 {
+                LockRows::Single
+            } else {
+                LockRows::Ledger
+            }
         };
         store
     }
@@ -242,9 +266,28 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         schema
     }
 
-    /// True for a schema of 0.8.0 or before (see [`RankingStore::single_lock`]).
-    pub fn single_lock(&self) -> bool {
-        self.single_lock
+    /// Where this schema keeps the rankings' locks.
+    pub fn lock_rows(&self) -> LockRows {
+        self.lock_rows
+    }
+
+    /// Makes ranking `id`'s ledger, or brings it to the ranking's settings; returns its id. 23505
+    /// when an application's own ledger has its name.
+    pub fn keep_ledger(&mut self, id: i32) -> i32 {
+        self.query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
+            .first()
+            .get_one::<i32>()
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+                    format!(
+                        "ranking {id} cannot have its ledger: a ledger named \"random_chess ranking {id}\" exists \
+                         (rename it)"
+                    ),
+                )
+            })
     }
 
     /// The lock of a schema of 0.8.0 or before: the one `ranking_writes` row, updated the first
@@ -286,17 +329,26 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             .unwrap_or_else(|| internal("ranking_writes has no row"))
     }
 
-    /// Waits for, then holds until commit, the locks of the writers of these rankings: one
-    /// `ranking_locks` row each (made by its first writer), taken in id order, with the ledgers'
-    /// protocol ([`crate::writer_lock`]): writers of different rankings never wait for each
-    /// other.
-    pub fn lock_rankings(&mut self, ids: &[i32]) {
-        if self.single_lock {
-            self.lock_single_row();
-            return;
-        }
-        let keys: Vec<(i32, &str)> = ids.iter().map(|&id| (id, "")).collect();
-        RANKING_LOCKS.lock(self.client, &keys);
+    /// Waits for, then holds until commit, the locks of the writers of these rankings: the
+    /// `ledger_scopes` row of each one's ledger (made by its first writer), taken in order, with
+    /// the ledgers' protocol ([`crate::writer_lock`]): writers of different rankings (and
+    /// ledgers) never wait for each other.
+    pub fn lock_rankings(&mut self, rankings: &[Ranking]) {
+        let keys: Vec<(i32, &str)> = match self.lock_rows {
+            LockRows::Single => {
+                self.lock_single_row();
+                return;
+            }
+            LockRows::PerRanking => rankings.iter().map(|r| (r.id, "")).collect(),
+            LockRows::Ledger => rankings
+                .iter()
+                .map(|r| (r.ledger.unwrap_or_else(|| self.keep_ledger(r.id)), ""))
+                .collect(),
+        };
+        match self.lock_rows {
+            LockRows::PerRanking => RANKING_LOCKS.lock(self.client, &keys),
+            _ => SCOPE_LOCKS.lock(self.client, &keys),
+        };
     }
 
     /// The rankings for which `pick` gives something to write, with it, under their locks: the
@@ -310,15 +362,15 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 .filter_map(|r| pick(&r).map(|t| (r, t)))
                 .collect()
         };
-        if self.single_lock {
+        if self.lock_rows == LockRows::Single {
             let version = self.lock_single_row();
             return picked_from(self.all_rankings(version));
         }
         loop {
             let version = self.rankings_version();
             let picked = picked_from(self.all_rankings(version));
-            let ids: Vec<i32> = picked.iter().map(|(r, _)| r.id).collect();
-            self.lock_rankings(&ids);
+            let rankings: Vec<Ranking> = picked.iter().map(|(r, _)| r.clone()).collect();
+            self.lock_rankings(&rankings);
             if self.rankings_version() == version {
                 return picked;
             }
@@ -328,11 +380,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// Takes the lock of every ranking: what a change of rankings does first, so that no writer
     /// of any ranking runs with the rankings as they were before it.
     pub fn lock_all_rankings(&mut self) {
-        let ids: Vec<i32> = self
-            .query("SELECT id FROM rankings", &[])
-            .map(|r| column::<i32>(&r, "id"))
-            .collect();
-        self.lock_rankings(&ids);
+        let rankings = self.rankings(None);
+        self.lock_rankings(&rankings);
     }
 
     /// Records that the rankings change: a new `ranking_writes.rankings_version`.
@@ -343,12 +392,20 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         );
     }
 
-    /// Deletes the standings and lock rows of rankings that no longer exist.
+    /// Deletes the standings and the lock rows (or ledgers) of rankings that no longer exist.
     pub fn forget_deleted_rankings(&mut self) {
-        let tables: &[&str] = if self.single_lock {
-            &["ranking_players"]
-        } else {
-            &["ranking_players", "ranking_locks"]
+        let tables: &[&str] = match self.lock_rows {
+            LockRows::Single => &["ranking_players"],
+            LockRows::PerRanking => &["ranking_players", "ranking_locks"],
+            LockRows::Ledger => {
+                // a ledger's delete removes its lock rows too (check_ledger)
+                self.query(
+                    "DELETE FROM ledgers l WHERE l.kept_in = 'elo_history'::regclass
+                       AND NOT EXISTS (SELECT FROM rankings r WHERE l.name = 'random_chess ranking ' || r.id)",
+                    &[],
+                );
+                &["ranking_players"]
+            }
         };
         for table in tables {
             self.query(
@@ -445,12 +502,22 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// All rankings, or the one with this id.
     pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
+        let ledger = match self.lock_rows {
+            LockRows::Ledger => {
+                "(SELECT l.id FROM ledgers l
+                  WHERE l.name = 'random_chess ranking ' || r.id AND l.kept_in = 'elo_history'::regclass)"
+            }
+            _ => "NULL::int",
+        };
         let rows = self.query(
-            "SELECT id, playtime_min, playtime_max, extra_move_multiplier, starting_elo::float8 AS starting_elo,
-                    include_bots, k_factor::float8 AS k_factor, rating_system::text AS rating_system,
-                    glicko2_tau::float8 AS tau, starting_rd::float8 AS starting_rd,
-                    starting_volatility::float8 AS starting_volatility, rating_period
-             FROM rankings WHERE $1 IS NULL OR id = $1 ORDER BY id",
+            &format!(
+                "SELECT r.id, {ledger} AS ledger, r.playtime_min, r.playtime_max, r.extra_move_multiplier,
+                        r.starting_elo::float8 AS starting_elo, r.include_bots, r.k_factor::float8 AS k_factor,
+                        r.rating_system::text AS rating_system, r.glicko2_tau::float8 AS tau,
+                        r.starting_rd::float8 AS starting_rd, r.starting_volatility::float8 AS starting_volatility,
+                        r.rating_period
+                 FROM rankings r WHERE $1 IS NULL OR r.id = $1 ORDER BY r.id"
+            ),
             &[id.into()],
         );
         let mut rankings = Vec::new();
@@ -473,6 +540,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));
             rankings.push(Ranking {
                 id,
+                ledger: nullable(&row, "ledger"),
                 window: RankingWindow {
                     playtime_min: interval(column(&row, "playtime_min")),
                     playtime_max: nullable::<Interval>(&row, "playtime_max").map(interval),

@@ -8,7 +8,7 @@ source "$(dirname "$0")/restore_check.sh"
 
 q -d "$src" -f "$(dirname "$0")/sample_rankings.sql"
 
-tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players openings"
+tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players openings ledgers"
 dump_and_restore "$src" "$dst"
 
 # Both databases rate the next game, an out-of-order one, and a new user identically.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The rankings' writer locks, one per ranking (ranking_locks): while a transaction holds a game of
+# The rankings' writer locks, one per ranking (its ledger's ledger_scopes row): while a transaction holds a game of
 # one ranking uncommitted, a game of another ranking is rated at once, and one of the same ranking
 # waits; a change of rankings waits for every writer, and a writer that waited for one rates its
 # game by the rankings as they became (a ranking created meanwhile included); under REPEATABLE
@@ -55,9 +55,12 @@ echo "3. REPEATABLE READ: a writer whose snapshot missed a commit of another wri
 serialization_failure_after "$(game 1 3 '(1 minute, 0)' 'now()' | tr -s '\n ' ' ')" \
     "$(game 2 4 '(1 minute, 0)' 'now()')"
 
-locks=$(q -c "SELECT string_agg(r.name, ',' ORDER BY r.id) FROM ranking_locks l JOIN rankings r ON r.id = l.ranking_id")
-[[ $locks == "Bullet,Classical,Global" ]] || fail "ranking_locks has the rows of: $locks"
+locks=$(q -c "SELECT string_agg(r.name, ',' ORDER BY r.id) FROM ledger_scopes s JOIN ledgers l ON l.id = s.ledger_id
+             JOIN rankings r ON l.name = 'random_chess ranking ' || r.id AND l.kept_in = 'elo_history'::regclass")
+[[ $locks == "Bullet,Classical,Global" ]] || fail "the rankings' ledgers have the lock rows of: $locks"
 q -c "DELETE FROM rankings WHERE name = 'Global'"
-n=$(q -c "SELECT count(*) FROM ranking_locks l WHERE NOT EXISTS (SELECT FROM rankings r WHERE r.id = l.ranking_id)")
+n=$(q -c "SELECT count(*) FROM ledger_scopes s WHERE NOT EXISTS (SELECT FROM ledgers l WHERE l.id = s.ledger_id)
+          OR s.ledger_id IN (SELECT l.id FROM ledgers l WHERE l.kept_in = 'elo_history'::regclass
+                               AND NOT EXISTS (SELECT FROM rankings r WHERE l.name = 'random_chess ranking ' || r.id))")
 [[ $n == 0 ]] || fail "$n lock rows of deleted rankings left"
 echo "4. a deleted ranking's lock row goes with it"

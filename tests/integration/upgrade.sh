@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/restore_check.sh"
 extdir=$(/usr/lib/postgresql/15/bin/pg_config --sharedir)/extension
 fresh=$PGDATABASE
-tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players
+tables="users game_services service_accounts service_games pgn_games rankings elo_history ranking_players ledgers
         swiss_tournaments tournaments_players tournaments_games byes tournaments_ranking_reqs
         tournaments_ranked_games_reqs swiss_tournament_progress swiss_tournament_entrants swiss_tournament_standings"
 
@@ -37,6 +37,7 @@ INSERT INTO service_games (moves, creation_date, result, clock, service_id, whit
 VALUES ('{e2e4}', '2025-01-01', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true),
        ('{e2e4}', '2023-06-01', '(0-1,TIMEOUT)', '(5 minutes, 0)', 1, '2', '3', true);
 CALL recalculate_ranking(1);
+UPDATE rankings SET k_factor = k_factor + 8 WHERE id = 2;
 SQL
 )
 
