@@ -1,10 +1,10 @@
-//! What the ledger writer reads from and writes to its tables, through SPI, by column name.
+//! The ledgers' store: what the writers read and write through SPI, by column name, apart from a
+//! ledger's history (`super::tables`): the ledgers and their attachments, the games of an attached
+//! table (read as its owner), the scopes' locks, and the attachments' triggers.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
-use pg_rating_core::ledger::writer::{StandingRows, Writes};
-use pg_rating_core::ledger::{Entry, LedgerKey, LedgerSettings, Standing};
-use pg_rating_core::ranking::PlayerState;
+use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
@@ -12,12 +12,8 @@ use pgrx::PgSqlErrorCode;
 
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
-use crate::bulk_insert::BulkInsert;
-use crate::bulk_replace::replace_ledger_rows;
-use crate::columns::{Cell, Cells, Column, Kind};
+use super::tables::Batch;
 use crate::error::raise;
-use crate::keyed::{key_args, shaped, texts, Texts};
-use crate::rows::RowWriter;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::LockTable;
 
@@ -29,7 +25,7 @@ pub struct Ledger {
     pub settings: LedgerSettings,
 }
 
-fn micros(t: TimestampWithTimeZone) -> i64 {
+pub(super) fn micros(t: TimestampWithTimeZone) -> i64 {
     t.into_inner()
 }
 
@@ -87,46 +83,6 @@ const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner
      a.higher_is_better, a.multiplayer_rule, a.date_column::text AS date_column,
      a.white_column::text AS white_column, a.black_column::text AS black_column,
      a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter";
-
-/// The standing held in an entry or standings row (the row has the standings columns, and
-/// `last_played` is the date of its game).
-fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
-    Standing {
-        state: PlayerState {
-            rating: get(row, "rating"),
-            rd: opt(row, "rd"),
-            volatility: opt(row, "volatility"),
-            last_played: Some(last_played),
-        },
-        games: get(row, "games"),
-        wins: get(row, "wins"),
-        draws: get(row, "draws"),
-        losses: get(row, "losses"),
-        peak: get(row, "peak"),
-        streak: get(row, "streak"),
-        best_streak: get(row, "best_streak"),
-        opponents_sum: get(row, "opponents_sum"),
-        score_sum: get(row, "score_sum"),
-    }
-}
-
-/// Standings rows (or entries) by player, with the key of the game each one is after.
-fn by_player(
-    rows: SpiTupleTable<'_>,
-    date: &str,
-    key: &str,
-) -> HashMap<String, (Standing, LedgerKey)> {
-    let mut out = HashMap::new();
-    for row in rows {
-        let at = micros(get(&row, date));
-        let key = LedgerKey {
-            at,
-            id: get(&row, key),
-        };
-        out.insert(get(&row, "player"), (standing_of(&row, at), key));
-    }
-    out
-}
 
 /// The ordinals of the columns a read of games selects (see `Attachment::columns`).
 fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 7] {
@@ -220,7 +176,7 @@ fn null_key(att: &Attachment) -> ! {
 
 /// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
 /// id (so the read functions work on a hot standby).
-fn run<'conn>(
+pub(super) fn run<'conn>(
     client: &mut SpiClient<'conn>,
     sql: &str,
     args: &[DatumWithOid],
@@ -261,10 +217,10 @@ impl Drop for AsOwner {
 }
 
 pub struct LedgerStore<'c, 'conn> {
-    client: &'c mut SpiClient<'conn>,
-    batch: Batch,
+    pub(super) client: &'c mut SpiClient<'conn>,
+    pub(super) batch: Batch,
     /// The rows of a rebuild ([`Writes::Rebuilt`]).
-    rebuilt: Batch,
+    pub(super) rebuilt: Batch,
 }
 
 impl<'c, 'conn> LedgerStore<'c, 'conn> {
@@ -276,7 +232,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
-    fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+    pub(super) fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
         run(self.client, sql, args)
     }
 
@@ -643,537 +599,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         SCOPE_LOCKS.lock(self.client, scopes)
     }
 
-    /// The current standings of those (ledger, scope, player) that have one, with the key of
-    /// each one's latest game.
-    pub fn standings_of(
-        &mut self,
-        wanted: &[(i32, &str, String)],
-    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
-        if wanted.is_empty() {
-            return HashMap::new();
-        }
-        let text = shaped(&LOOKUP_TEXTS, wanted.len(), 3, |rows| {
-            format!(
-                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope, player)
-                 CROSS JOIN LATERAL (
-                     SELECT * FROM ledger_standings x
-                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
-                     LIMIT 1) s"
-            )
-        });
-        let args = key_args(
-            3,
-            wanted
-                .iter()
-                .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
-        );
-        let rows = self.run(text, &args);
-        let mut out = HashMap::new();
-        for row in rows {
-            let at = micros(get(&row, "last_game_date"));
-            let key = LedgerKey {
-                at,
-                id: get(&row, "last_game_key"),
-            };
-            out.insert(
-                (
-                    get(&row, "ledger_id"),
-                    get(&row, "scope"),
-                    get(&row, "player"),
-                ),
-                (standing_of(&row, at), key),
-            );
-        }
-        out
-    }
-
     /// [`Self::lock_scopes`] of one scope.
     pub fn lock_scope(&mut self, ledger: i32, scope: &str) {
         self.lock_scopes(&[(ledger, scope)]);
-    }
-
-    /// Each player's standing after the player's latest entry before `from`.
-    pub fn standings_before(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        players: Vec<String>,
-        from: &LedgerKey,
-    ) -> HashMap<String, (Standing, LedgerKey)> {
-        let rows = self.run(
-            "SELECT e.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM ledger_entries x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
-                   AND (x.game_date, x.game_key) < ($4, $5)
-                 ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
-            &[
-                ledger.into(),
-                scope.into(),
-                players.into(),
-                timestamp(from.at).into(),
-                from.id.as_str().into(),
-            ],
-        );
-        by_player(rows, "game_date", "game_key")
-    }
-
-    /// The seeds of those of `players` that have one.
-    pub fn seeds(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        players: Vec<&str>,
-    ) -> Vec<(String, f64, Option<f64>, Option<f64>)> {
-        let seed = |r: &SpiHeapTupleData<'_>| -> (String, f64, Option<f64>, Option<f64>) {
-            (
-                get(r, "player"),
-                get(r, "rating"),
-                opt(r, "rd"),
-                opt(r, "volatility"),
-            )
-        };
-        // Many players (a rebuild) are looked up faster by reading the scope's seeds once than
-        // by a probe each (1M probes: 1.6 s).
-        if players.len() > 1000 {
-            let rows = self.run(
-                "SELECT * FROM ledger_seeds WHERE ledger_id = $1 AND scope = $2",
-                &[ledger.into(), scope.into()],
-            );
-            if rows.is_empty() {
-                return Vec::new();
-            }
-            let wanted: std::collections::HashSet<&str> = players.into_iter().collect();
-            return rows
-                .into_iter()
-                .map(|r| seed(&r))
-                .filter(|s| wanted.contains(s.0.as_str()))
-                .collect();
-        }
-        let rows = self.run(
-            "SELECT s.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM ledger_seeds x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
-            &[ledger.into(), scope.into(), players.into()],
-        );
-        rows.into_iter().map(|r| seed(&r)).collect()
-    }
-
-    /// The season ends of a scope, sorted.
-    pub fn seasons(&mut self, ledger: i32, scope: &str) -> Vec<pg_rating_core::ledger::SeasonEnd> {
-        self.seasons_of(&[(ledger, scope)])
-            .remove(&(ledger, scope.to_owned()))
-            .unwrap_or_default()
-    }
-
-    /// The season ends of several scopes, each sorted, in one statement (sorted here: a sort node
-    /// in the plan costs its start-up in every game's statement).
-    pub fn seasons_of(
-        &mut self,
-        scopes: &[(i32, &str)],
-    ) -> HashMap<(i32, String), Vec<pg_rating_core::ledger::SeasonEnd>> {
-        let mut out: HashMap<(i32, String), Vec<_>> = HashMap::new();
-        if scopes.is_empty() {
-            return out;
-        }
-        let text = shaped(&SEASON_TEXTS, scopes.len(), 2, |rows| {
-            format!(
-                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
-                 CROSS JOIN LATERAL (
-                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM ledger_seasons x
-                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
-            )
-        });
-        let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
-        for r in self.run(text, &args) {
-            out.entry((get(&r, "ledger_id"), get(&r, "scope")))
-                .or_default()
-                .push(pg_rating_core::ledger::SeasonEnd {
-                    at: micros(get(&r, "ends_at")),
-                    pull: get(&r, "rating_pull"),
-                    rd_floor: opt(&r, "rd_floor"),
-                });
-        }
-        for seasons in out.values_mut() {
-            seasons.sort_by_key(|s| s.at);
-        }
-        out
-    }
-
-    /// The key of the first entry of a scope dated at or after `at`.
-    pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
-        let rows = self.run(
-            "SELECT game_date, game_key FROM ledger_entries
-             WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
-             ORDER BY game_date, game_key LIMIT 1",
-            &[
-                ledger.into(),
-                scope.into(),
-                timestamp(at.max(-210_866_803_200_000_000)).into(),
-            ],
-        );
-        let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
-    }
-
-    /// The key of a player's first entry in a scope.
-    pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
-        let rows = self.run(
-            "SELECT game_date, game_key FROM ledger_entries
-             WHERE ledger_id = $1 AND scope = $2 AND player = $3
-             ORDER BY player, game_date, game_key LIMIT 1",
-            &[ledger.into(), scope.into(), player.into()],
-        );
-        let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
-    }
-
-    /// Deletes the entries of these (player, game) pairs of a scope; returns their players.
-    pub fn delete_entries(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        pairs: &[(&str, &LedgerKey)],
-    ) -> Vec<String> {
-        if pairs.is_empty() {
-            return Vec::new();
-        }
-        let players: Vec<&str> = pairs.iter().map(|p| p.0).collect();
-        let dates: Vec<TimestampWithTimeZone> = pairs.iter().map(|p| timestamp(p.1.at)).collect();
-        let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
-        // Each entry by a probe of the primary key, then deleted by its tuple id: a generic plan
-        // of a join would scan the scope.
-        let rows = self.run(
-            "DELETE FROM ledger_entries e
-             WHERE e.ctid = ANY (ARRAY(
-                 SELECT x.ctid FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
-                 CROSS JOIN LATERAL (
-                     SELECT ctid FROM ledger_entries y
-                     WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
-                       AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x))
-             RETURNING e.player",
-            &[
-                ledger.into(),
-                scope.into(),
-                players.into(),
-                dates.into(),
-                keys.into(),
-            ],
-        );
-        rows.into_iter().map(|r| get(&r, "player")).collect()
-    }
-
-    /// Deletes every entry and standing of a ledger.
-    pub fn clear(&mut self, ledger: i32) {
-        for table in ["ledger_entries", "ledger_standings"] {
-            self.run(
-                &format!("DELETE FROM {table} WHERE ledger_id = $1"),
-                &[ledger.into()],
-            );
-        }
-    }
-
-    /// Inserts the entries of a ledger's scope (or batches them: [`Writes::Batched`]); `game` gives
-    /// a key's text as the games table writes it.
-    pub fn insert_entries(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        entries: Vec<Entry>,
-        game: &dyn Fn(&str) -> String,
-        writes: Writes,
-    ) {
-        let rows = entries.into_iter().map(|entry| EntryRow {
-            ledger,
-            scope: scope.to_owned(),
-            game: game(&entry.key.id),
-            entry,
-        });
-        match writes {
-            Writes::Batched => self.batch.entries.extend(rows),
-            Writes::Rebuilt => self.rebuilt.entries.extend(rows),
-            Writes::Now => Self::write_entries(rows.collect()),
-        }
-    }
-
-    /// In the order of the table's key: each index page is visited once, not once per game.
-    fn write_entries(rows: Vec<EntryRow>) {
-        if rows.is_empty() {
-            return;
-        }
-        let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
-        for row in in_key_order(rows) {
-            insert.push(row.values());
-        }
-        insert.finish();
-    }
-
-    /// Writes the standings of players with games (or batches them: [`Writes::Batched`]), and
-    /// removes those of players left without.
-    pub fn write_standings(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        rows: StandingRows,
-        without_games: Vec<String>,
-        writes: Writes,
-    ) {
-        // (a rebuild's replacement removes the rows of players it has no row for)
-        if !without_games.is_empty() && writes != Writes::Rebuilt {
-            self.run(
-                "DELETE FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
-                &[ledger.into(), scope.into(), without_games.into()],
-            );
-        }
-        let rows = rows.into_iter().map(|(player, standing, key)| StandingRow {
-            ledger,
-            scope: scope.to_owned(),
-            player,
-            standing,
-            key,
-        });
-        match writes {
-            Writes::Batched => return self.batch.standings.extend(rows),
-            Writes::Rebuilt => return self.rebuilt.standings.extend(rows),
-            Writes::Now => {}
-        }
-        STANDINGS.write(
-            rows,
-            |r| Cells::values(&r),
-            |sql, args| {
-                run(self.client, sql, args);
-            },
-        );
-    }
-
-    /// Makes a rebuilt ledger's rows of `scopes` (locked) those of the replays written with
-    /// [`Writes::Rebuilt`]: rows already equal stay, the others are replaced
-    /// ([`crate::bulk_replace`]).
-    pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
-        let rebuilt = std::mem::take(&mut self.rebuilt);
-        let entries: Vec<EntryRow> = in_key_order(rebuilt.entries).collect();
-        let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
-        let mut standings = rebuilt.standings;
-        standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
-        let s = replace_ledger_rows(
-            "ledger_standings",
-            &STANDINGS_COLUMNS,
-            3,
-            ledger,
-            scopes,
-            standings,
-        );
-        pgrx::debug1!(
-            "ledger {ledger} rebuilt: entries {} kept, {} deleted, {} inserted; standings {} kept, \
-             {} deleted, {} inserted",
-            e.kept,
-            e.deleted,
-            e.inserted,
-            s.kept,
-            s.deleted,
-            s.inserted
-        );
-    }
-
-    /// Writes the batched rows: one statement per table for every ledger and scope.
-    pub fn flush(&mut self) {
-        let mut batch = std::mem::take(&mut self.batch);
-        Self::write_entries(batch.entries);
-        batch.standings.sort_unstable_by(|a, b| {
-            (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
-        });
-        STANDINGS.write(
-            batch.standings,
-            |r| Cells::values(&r),
-            |sql, args| {
-                run(self.client, sql, args);
-            },
-        );
     }
 }
 
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
-
-static LOOKUP_TEXTS: Texts = texts();
-static SEASON_TEXTS: Texts = texts();
-
-/// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
-/// is visited once, not once per game. A replay makes each player's entries in game order: a sort
-/// of integers (ledger, ranks of the scope and player texts, position) keeps it, instead of
-/// comparing texts of rows scattered in memory.
-fn in_key_order(rows: Vec<EntryRow>) -> impl Iterator<Item = EntryRow> {
-    let texts: Vec<&str> = rows
-        .iter()
-        .flat_map(|r| [r.scope.as_str(), r.entry.player.as_str()])
-        .collect();
-    let rank = pg_rating_core::text_order::ranks(&texts);
-    let mut order: Vec<u128> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let ledger = u128::from(r.ledger as u32 ^ 0x8000_0000);
-            ledger << 96
-                | u128::from(rank[2 * i]) << 64
-                | u128::from(rank[2 * i + 1]) << 32
-                | i as u128
-        })
-        .collect();
-    order.sort_unstable();
-    let mut rows: Vec<Option<EntryRow>> = rows.into_iter().map(Some).collect();
-    order.into_iter().map(move |k| {
-        rows[(k & 0xffff_ffff) as usize]
-            .take()
-            .unwrap_or_else(|| internal("an entry written twice"))
-    })
-}
-
-/// Rows waiting for [`LedgerStore::flush`].
-#[derive(Default)]
-struct Batch {
-    entries: Vec<EntryRow>,
-    standings: Vec<StandingRow>,
-}
-
-struct EntryRow {
-    ledger: i32,
-    scope: String,
-    game: String,
-    entry: Entry,
-}
-
-impl Cells<24> for EntryRow {
-    fn cells(&self) -> [Cell<'_>; 24] {
-        let e = &self.entry;
-        let head = [
-            Cell::Int(Some(self.ledger)),
-            Cell::Text(Some(&self.scope)),
-            Cell::Text(Some(&e.player)),
-            Cell::Time(e.key.at),
-            Cell::Text(Some(&e.key.id)),
-            Cell::Text(Some(&self.game)),
-            Cell::Text(Some(&e.opponent)),
-            Cell::Float(Some(e.score)),
-            Cell::Float(Some(e.expected)),
-            Cell::Float(Some(e.before.state.rating)),
-            Cell::Float(e.before.state.rd),
-            Cell::Float(e.before.state.volatility),
-        ];
-        with_standing_cells(head, &e.after)
-    }
-}
-
-struct StandingRow {
-    ledger: i32,
-    scope: String,
-    player: String,
-    standing: Standing,
-    key: LedgerKey,
-}
-
-impl Cells<17> for StandingRow {
-    fn cells(&self) -> [Cell<'_>; 17] {
-        let head = [
-            Cell::Int(Some(self.ledger)),
-            Cell::Text(Some(&self.scope)),
-            Cell::Text(Some(&self.player)),
-            Cell::Time(self.key.at),
-            Cell::Text(Some(&self.key.id)),
-        ];
-        with_standing_cells(head, &self.standing)
-    }
-}
-
-/// The columns of a standing, in entries (after the game) and standings rows alike.
-const STANDING_COLUMNS: [Column; 12] = [
-    ("rating", Kind::Float),
-    ("rd", Kind::Float),
-    ("volatility", Kind::Float),
-    ("games", Kind::Int),
-    ("wins", Kind::Int),
-    ("draws", Kind::Int),
-    ("losses", Kind::Int),
-    ("peak", Kind::Float),
-    ("streak", Kind::Int),
-    ("best_streak", Kind::Int),
-    ("opponents_sum", Kind::Float),
-    ("score_sum", Kind::Float),
-];
-
-/// A row's first cells followed by those of a standing, in the order of [`STANDING_COLUMNS`].
-fn with_standing_cells<'a, const N: usize, const M: usize>(
-    head: [Cell<'a>; N],
-    s: &Standing,
-) -> [Cell<'a>; M] {
-    let tail = [
-        Cell::Float(Some(s.state.rating)),
-        Cell::Float(s.state.rd),
-        Cell::Float(s.state.volatility),
-        Cell::Int(Some(s.games)),
-        Cell::Int(Some(s.wins)),
-        Cell::Int(Some(s.draws)),
-        Cell::Int(Some(s.losses)),
-        Cell::Float(Some(s.peak)),
-        Cell::Int(Some(s.streak)),
-        Cell::Int(Some(s.best_streak)),
-        Cell::Float(Some(s.opponents_sum)),
-        Cell::Float(Some(s.score_sum)),
-    ];
-    if N + tail.len() != M {
-        internal("a row's cells and its columns differ in number");
-    }
-    std::array::from_fn(|i| if i < N { head[i] } else { tail[i - N] })
-}
-
-const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Column; M] {
-    let mut out = [("", Kind::Float); M];
-    let mut i = 0;
-    while i < N {
-        out[i] = head[i];
-        i += 1;
-    }
-    while i < M {
-        out[i] = STANDING_COLUMNS[i - N];
-        i += 1;
-    }
-    out
-}
-
-const ENTRY_COLUMNS: [Column; 24] = with_standing([
-    ("ledger_id", Kind::Int),
-    ("scope", Kind::Text),
-    ("player", Kind::Text),
-    ("game_date", Kind::Time),
-    ("game_key", Kind::Text),
-    ("game", Kind::Text),
-    ("opponent", Kind::Text),
-    ("score", Kind::Float),
-    ("expected", Kind::Float),
-    ("rating_before", Kind::Float),
-    ("rd_before", Kind::Float),
-    ("volatility_before", Kind::Float),
-]);
-
-const STANDINGS_COLUMNS: [Column; 17] = with_standing([
-    ("ledger_id", Kind::Int),
-    ("scope", Kind::Text),
-    ("player", Kind::Text),
-    ("last_game_date", Kind::Time),
-    ("last_game_key", Kind::Text),
-]);
-
-static STANDINGS: RowWriter = RowWriter::new(
-    "ledger_standings",
-    &STANDINGS_COLUMNS,
-    &["ledger_id", "scope", "player"],
-);
 
 /// The settings of a `ledgers` row.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {

@@ -1,6 +1,7 @@
 //! The engine's own history as the writer sees it ([`History`] for [`LedgerStore`]): a ledger's
 //! games read from its attached table, its entries in `ledger_entries` and its standings in
-//! `ledger_standings`, seeds and seasons from `ledger_seeds` and `ledger_seasons`.
+//! `ledger_standings` (read, written now, batched until [`LedgerStore::flush`], or replaced after a
+//! rebuild), seeds and seasons from `ledger_seeds` and `ledger_seasons`.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -8,12 +9,22 @@ use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{
     rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing,
 };
+use pg_rating_core::ranking::PlayerState;
 use pg_rating_core::rating::RatingError;
+use pgrx::prelude::*;
+use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
-use super::store::{self, Ledger, LedgerStore};
+use super::internal;
+use super::store::{micros, run, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
+use crate::bulk_insert::BulkInsert;
+use crate::bulk_replace::replace_ledger_rows;
+use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::raise;
+use crate::keyed::{key_args, shaped, texts, Texts};
+use crate::rows::RowWriter;
+use crate::spi::{column as get, nullable as opt};
 
 /// A ledger with its attachment.
 pub struct LedgerBook<'a> {
@@ -48,7 +59,7 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
             &att.rows_from_query(),
             &[
                 scope.into(),
-                store::timestamp(from.at).into(),
+                timestamp(from.at).into(),
                 att.column_key_text(&from.id).into(),
             ],
         );
@@ -134,3 +145,569 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
         self.write_standings(book.id(), scope, standings, without_games, writes);
     }
 }
+
+/// The engine's tables: reads and writes of entries, standings, seeds and seasons.
+impl LedgerStore<'_, '_> {
+    /// The current standings of those (ledger, scope, player) that have one, with the key of
+    /// each one's latest game.
+    fn standings_of(
+        &mut self,
+        wanted: &[(i32, &str, String)],
+    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
+        if wanted.is_empty() {
+            return HashMap::new();
+        }
+        let text = shaped(&LOOKUP_TEXTS, wanted.len(), 3, |rows| {
+            format!(
+                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope, player)
+                 CROSS JOIN LATERAL (
+                     SELECT * FROM ledger_standings x
+                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
+                     LIMIT 1) s"
+            )
+        });
+        let args = key_args(
+            3,
+            wanted
+                .iter()
+                .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
+        );
+        let rows = self.run(text, &args);
+        let mut out = HashMap::new();
+        for row in rows {
+            let at = micros(get(&row, "last_game_date"));
+            let key = LedgerKey {
+                at,
+                id: get(&row, "last_game_key"),
+            };
+            out.insert(
+                (
+                    get(&row, "ledger_id"),
+                    get(&row, "scope"),
+                    get(&row, "player"),
+                ),
+                (standing_of(&row, at), key),
+            );
+        }
+        out
+    }
+
+    /// Each player's standing after the player's latest entry before `from`.
+    fn standings_before(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: Vec<String>,
+        from: &LedgerKey,
+    ) -> HashMap<String, (Standing, LedgerKey)> {
+        let rows = self.run(
+            "SELECT e.* FROM unnest($3::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ledger_entries x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
+                   AND (x.game_date, x.game_key) < ($4, $5)
+                 ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                timestamp(from.at).into(),
+                from.id.as_str().into(),
+            ],
+        );
+        by_player(rows, "game_date", "game_key")
+    }
+
+    /// The seeds of those of `players` that have one.
+    fn seeds(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: Vec<&str>,
+    ) -> Vec<(String, f64, Option<f64>, Option<f64>)> {
+        let seed = |r: &SpiHeapTupleData<'_>| -> (String, f64, Option<f64>, Option<f64>) {
+            (
+                get(r, "player"),
+                get(r, "rating"),
+                opt(r, "rd"),
+                opt(r, "volatility"),
+            )
+        };
+        // Many players (a rebuild) are looked up faster by reading the scope's seeds once than
+        // by a probe each (1M probes: 1.6 s).
+        if players.len() > 1000 {
+            let rows = self.run(
+                "SELECT * FROM ledger_seeds WHERE ledger_id = $1 AND scope = $2",
+                &[ledger.into(), scope.into()],
+            );
+            if rows.is_empty() {
+                return Vec::new();
+            }
+            let wanted: std::collections::HashSet<&str> = players.into_iter().collect();
+            return rows
+                .into_iter()
+                .map(|r| seed(&r))
+                .filter(|s| wanted.contains(s.0.as_str()))
+                .collect();
+        }
+        let rows = self.run(
+            "SELECT s.* FROM unnest($3::text[]) AS u(player)
+             CROSS JOIN LATERAL (
+                 SELECT * FROM ledger_seeds x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
+            &[ledger.into(), scope.into(), players.into()],
+        );
+        rows.into_iter().map(|r| seed(&r)).collect()
+    }
+
+    /// The season ends of a scope, sorted.
+    pub fn seasons(&mut self, ledger: i32, scope: &str) -> Vec<pg_rating_core::ledger::SeasonEnd> {
+        self.seasons_of(&[(ledger, scope)])
+            .remove(&(ledger, scope.to_owned()))
+            .unwrap_or_default()
+    }
+
+    /// The season ends of several scopes, each sorted, in one statement (sorted here: a sort node
+    /// in the plan costs its start-up in every game's statement).
+    pub fn seasons_of(
+        &mut self,
+        scopes: &[(i32, &str)],
+    ) -> HashMap<(i32, String), Vec<pg_rating_core::ledger::SeasonEnd>> {
+        let mut out: HashMap<(i32, String), Vec<_>> = HashMap::new();
+        if scopes.is_empty() {
+            return out;
+        }
+        let text = shaped(&SEASON_TEXTS, scopes.len(), 2, |rows| {
+            format!(
+                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
+                 CROSS JOIN LATERAL (
+                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM ledger_seasons x
+                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
+            )
+        });
+        let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
+        for r in self.run(text, &args) {
+            out.entry((get(&r, "ledger_id"), get(&r, "scope")))
+                .or_default()
+                .push(pg_rating_core::ledger::SeasonEnd {
+                    at: micros(get(&r, "ends_at")),
+                    pull: get(&r, "rating_pull"),
+                    rd_floor: opt(&r, "rd_floor"),
+                });
+        }
+        for seasons in out.values_mut() {
+            seasons.sort_by_key(|s| s.at);
+        }
+        out
+    }
+
+    /// The key of the first entry of a scope dated at or after `at`.
+    pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
+        let rows = self.run(
+            "SELECT game_date, game_key FROM ledger_entries
+             WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
+             ORDER BY game_date, game_key LIMIT 1",
+            &[
+                ledger.into(),
+                scope.into(),
+                timestamp(at.max(-210_866_803_200_000_000)).into(),
+            ],
+        );
+        let row = rows.into_iter().next()?;
+        Some(LedgerKey {
+            at: micros(get(&row, "game_date")),
+            id: get(&row, "game_key"),
+        })
+    }
+
+    /// The key of a player's first entry in a scope.
+    pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
+        let rows = self.run(
+            "SELECT game_date, game_key FROM ledger_entries
+             WHERE ledger_id = $1 AND scope = $2 AND player = $3
+             ORDER BY player, game_date, game_key LIMIT 1",
+            &[ledger.into(), scope.into(), player.into()],
+        );
+        let row = rows.into_iter().next()?;
+        Some(LedgerKey {
+            at: micros(get(&row, "game_date")),
+            id: get(&row, "game_key"),
+        })
+    }
+
+    /// Deletes the entries of these (player, game) pairs of a scope; returns their players.
+    fn delete_entries(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        pairs: &[(&str, &LedgerKey)],
+    ) -> Vec<String> {
+        if pairs.is_empty() {
+            return Vec::new();
+        }
+        let players: Vec<&str> = pairs.iter().map(|p| p.0).collect();
+        let dates: Vec<TimestampWithTimeZone> = pairs.iter().map(|p| timestamp(p.1.at)).collect();
+        let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
+        // Each entry by a probe of the primary key, then deleted by its tuple id: a generic plan
+        // of a join would scan the scope.
+        let rows = self.run(
+            "DELETE FROM ledger_entries e
+             WHERE e.ctid = ANY (ARRAY(
+                 SELECT x.ctid FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
+                 CROSS JOIN LATERAL (
+                     SELECT ctid FROM ledger_entries y
+                     WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
+                       AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x))
+             RETURNING e.player",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                dates.into(),
+                keys.into(),
+            ],
+        );
+        rows.into_iter().map(|r| get(&r, "player")).collect()
+    }
+
+    /// Deletes every entry and standing of a ledger.
+    pub fn clear(&mut self, ledger: i32) {
+        for table in ["ledger_entries", "ledger_standings"] {
+            self.run(
+                &format!("DELETE FROM {table} WHERE ledger_id = $1"),
+                &[ledger.into()],
+            );
+        }
+    }
+
+    /// Inserts the entries of a ledger's scope (or batches them: [`Writes::Batched`]); `game` gives
+    /// a key's text as the games table writes it.
+    fn insert_entries(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        entries: Vec<Entry>,
+        game: &dyn Fn(&str) -> String,
+        writes: Writes,
+    ) {
+        let rows = entries.into_iter().map(|entry| EntryRow {
+            ledger,
+            scope: scope.to_owned(),
+            game: game(&entry.key.id),
+            entry,
+        });
+        match writes {
+            Writes::Batched => self.batch.entries.extend(rows),
+            Writes::Rebuilt => self.rebuilt.entries.extend(rows),
+            Writes::Now => Self::write_entries(rows.collect()),
+        }
+    }
+
+    /// In the order of the table's key: each index page is visited once, not once per game.
+    fn write_entries(rows: Vec<EntryRow>) {
+        if rows.is_empty() {
+            return;
+        }
+        let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
+        for row in in_key_order(rows) {
+            insert.push(row.values());
+        }
+        insert.finish();
+    }
+
+    /// Writes the standings of players with games (or batches them: [`Writes::Batched`]), and
+    /// removes those of players left without.
+    fn write_standings(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        rows: StandingRows,
+        without_games: Vec<String>,
+        writes: Writes,
+    ) {
+        // (a rebuild's replacement removes the rows of players it has no row for)
+        if !without_games.is_empty() && writes != Writes::Rebuilt {
+            self.run(
+                "DELETE FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
+                &[ledger.into(), scope.into(), without_games.into()],
+            );
+        }
+        let rows = rows.into_iter().map(|(player, standing, key)| StandingRow {
+            ledger,
+            scope: scope.to_owned(),
+            player,
+            standing,
+            key,
+        });
+        match writes {
+            Writes::Batched => return self.batch.standings.extend(rows),
+            Writes::Rebuilt => return self.rebuilt.standings.extend(rows),
+            Writes::Now => {}
+        }
+        STANDINGS.write(
+            rows,
+            |r| Cells::values(&r),
+            |sql, args| {
+                run(self.client, sql, args);
+            },
+        );
+    }
+
+    /// Makes a rebuilt ledger's rows of `scopes` (locked) those of the replays written with
+    /// [`Writes::Rebuilt`]: rows already equal stay, the others are replaced
+    /// ([`crate::bulk_replace`]).
+    pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
+        let rebuilt = std::mem::take(&mut self.rebuilt);
+        let entries: Vec<EntryRow> = in_key_order(rebuilt.entries).collect();
+        let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
+        let mut standings = rebuilt.standings;
+        standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
+        let s = replace_ledger_rows(
+            "ledger_standings",
+            &STANDINGS_COLUMNS,
+            3,
+            ledger,
+            scopes,
+            standings,
+        );
+        pgrx::debug1!(
+            "ledger {ledger} rebuilt: entries {} kept, {} deleted, {} inserted; standings {} kept, \
+             {} deleted, {} inserted",
+            e.kept,
+            e.deleted,
+            e.inserted,
+            s.kept,
+            s.deleted,
+            s.inserted
+        );
+    }
+
+    /// Writes the batched rows: one statement per table for every ledger and scope.
+    pub fn flush(&mut self) {
+        let mut batch = std::mem::take(&mut self.batch);
+        Self::write_entries(batch.entries);
+        batch.standings.sort_unstable_by(|a, b| {
+            (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
+        });
+        STANDINGS.write(
+            batch.standings,
+            |r| Cells::values(&r),
+            |sql, args| {
+                run(self.client, sql, args);
+            },
+        );
+    }
+}
+
+/// The standing held in an entry or standings row (the row has the standings columns, and
+/// `last_played` is the date of its game).
+fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
+    Standing {
+        state: PlayerState {
+            rating: get(row, "rating"),
+            rd: opt(row, "rd"),
+            volatility: opt(row, "volatility"),
+            last_played: Some(last_played),
+        },
+        games: get(row, "games"),
+        wins: get(row, "wins"),
+        draws: get(row, "draws"),
+        losses: get(row, "losses"),
+        peak: get(row, "peak"),
+        streak: get(row, "streak"),
+        best_streak: get(row, "best_streak"),
+        opponents_sum: get(row, "opponents_sum"),
+        score_sum: get(row, "score_sum"),
+    }
+}
+
+/// Standings rows (or entries) by player, with the key of the game each one is after.
+fn by_player(
+    rows: SpiTupleTable<'_>,
+    date: &str,
+    key: &str,
+) -> HashMap<String, (Standing, LedgerKey)> {
+    let mut out = HashMap::new();
+    for row in rows {
+        let at = micros(get(&row, date));
+        let key = LedgerKey {
+            at,
+            id: get(&row, key),
+        };
+        out.insert(get(&row, "player"), (standing_of(&row, at), key));
+    }
+    out
+}
+
+static LOOKUP_TEXTS: Texts = texts();
+static SEASON_TEXTS: Texts = texts();
+
+/// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
+/// is visited once, not once per game. A replay makes each player's entries in game order: a sort
+/// of integers (ledger, ranks of the scope and player texts, position) keeps it, instead of
+/// comparing texts of rows scattered in memory.
+fn in_key_order(rows: Vec<EntryRow>) -> impl Iterator<Item = EntryRow> {
+    let texts: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| [r.scope.as_str(), r.entry.player.as_str()])
+        .collect();
+    let rank = pg_rating_core::text_order::ranks(&texts);
+    let mut order: Vec<u128> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let ledger = u128::from(r.ledger as u32 ^ 0x8000_0000);
+            ledger << 96
+                | u128::from(rank[2 * i]) << 64
+                | u128::from(rank[2 * i + 1]) << 32
+                | i as u128
+        })
+        .collect();
+    order.sort_unstable();
+    let mut rows: Vec<Option<EntryRow>> = rows.into_iter().map(Some).collect();
+    order.into_iter().map(move |k| {
+        rows[(k & 0xffff_ffff) as usize]
+            .take()
+            .unwrap_or_else(|| internal("an entry written twice"))
+    })
+}
+
+/// Rows waiting for [`LedgerStore::flush`].
+#[derive(Default)]
+pub(super) struct Batch {
+    entries: Vec<EntryRow>,
+    standings: Vec<StandingRow>,
+}
+
+struct EntryRow {
+    ledger: i32,
+    scope: String,
+    game: String,
+    entry: Entry,
+}
+
+impl Cells<24> for EntryRow {
+    fn cells(&self) -> [Cell<'_>; 24] {
+        let e = &self.entry;
+        let head = [
+            Cell::Int(Some(self.ledger)),
+            Cell::Text(Some(&self.scope)),
+            Cell::Text(Some(&e.player)),
+            Cell::Time(e.key.at),
+            Cell::Text(Some(&e.key.id)),
+            Cell::Text(Some(&self.game)),
+            Cell::Text(Some(&e.opponent)),
+            Cell::Float(Some(e.score)),
+            Cell::Float(Some(e.expected)),
+            Cell::Float(Some(e.before.state.rating)),
+            Cell::Float(e.before.state.rd),
+            Cell::Float(e.before.state.volatility),
+        ];
+        with_standing_cells(head, &e.after)
+    }
+}
+
+struct StandingRow {
+    ledger: i32,
+    scope: String,
+    player: String,
+    standing: Standing,
+    key: LedgerKey,
+}
+
+impl Cells<17> for StandingRow {
+    fn cells(&self) -> [Cell<'_>; 17] {
+        let head = [
+            Cell::Int(Some(self.ledger)),
+            Cell::Text(Some(&self.scope)),
+            Cell::Text(Some(&self.player)),
+            Cell::Time(self.key.at),
+            Cell::Text(Some(&self.key.id)),
+        ];
+        with_standing_cells(head, &self.standing)
+    }
+}
+
+/// The columns of a standing, in entries (after the game) and standings rows alike.
+const STANDING_COLUMNS: [Column; 12] = [
+    ("rating", Kind::Float),
+    ("rd", Kind::Float),
+    ("volatility", Kind::Float),
+    ("games", Kind::Int),
+    ("wins", Kind::Int),
+    ("draws", Kind::Int),
+    ("losses", Kind::Int),
+    ("peak", Kind::Float),
+    ("streak", Kind::Int),
+    ("best_streak", Kind::Int),
+    ("opponents_sum", Kind::Float),
+    ("score_sum", Kind::Float),
+];
+
+/// A row's first cells followed by those of a standing, in the order of [`STANDING_COLUMNS`].
+fn with_standing_cells<'a, const N: usize, const M: usize>(
+    head: [Cell<'a>; N],
+    s: &Standing,
+) -> [Cell<'a>; M] {
+    let tail = [
+        Cell::Float(Some(s.state.rating)),
+        Cell::Float(s.state.rd),
+        Cell::Float(s.state.volatility),
+        Cell::Int(Some(s.games)),
+        Cell::Int(Some(s.wins)),
+        Cell::Int(Some(s.draws)),
+        Cell::Int(Some(s.losses)),
+        Cell::Float(Some(s.peak)),
+        Cell::Int(Some(s.streak)),
+        Cell::Int(Some(s.best_streak)),
+        Cell::Float(Some(s.opponents_sum)),
+        Cell::Float(Some(s.score_sum)),
+    ];
+    if N + tail.len() != M {
+        internal("a row's cells and its columns differ in number");
+    }
+    std::array::from_fn(|i| if i < N { head[i] } else { tail[i - N] })
+}
+
+const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Column; M] {
+    let mut out = [("", Kind::Float); M];
+    let mut i = 0;
+    while i < N {
+        out[i] = head[i];
+        i += 1;
+    }
+    while i < M {
+        out[i] = STANDING_COLUMNS[i - N];
+        i += 1;
+    }
+    out
+}
+
+const ENTRY_COLUMNS: [Column; 24] = with_standing([
+    ("ledger_id", Kind::Int),
+    ("scope", Kind::Text),
+    ("player", Kind::Text),
+    ("game_date", Kind::Time),
+    ("game_key", Kind::Text),
+    ("game", Kind::Text),
+    ("opponent", Kind::Text),
+    ("score", Kind::Float),
+    ("expected", Kind::Float),
+    ("rating_before", Kind::Float),
+    ("rd_before", Kind::Float),
+    ("volatility_before", Kind::Float),
+]);
+
+const STANDINGS_COLUMNS: [Column; 17] = with_standing([
+    ("ledger_id", Kind::Int),
+    ("scope", Kind::Text),
+    ("player", Kind::Text),
+    ("last_game_date", Kind::Time),
+    ("last_game_key", Kind::Text),
+]);
+
+static STANDINGS: RowWriter = RowWriter::new(
+    "ledger_standings",
+    &STANDINGS_COLUMNS,
+    &["ledger_id", "scope", "player"],
+);
