@@ -195,71 +195,6 @@ fn attach(
     rebuild(store, l, att)
 }
 
-/// What an attach of either kind names and has checked before it builds its [`Attachment`]: the
-/// ledger, the table's owner, the named columns (their kind, name and type) and the scope columns.
-struct Named {
-    ledger: Ledger,
-    table: pg_sys::Oid,
-    owner: pg_sys::Oid,
-    columns: HashMap<&'static str, String>,
-    types: HashMap<&'static str, pg_sys::Oid>,
-    scope_column: Option<String>,
-}
-
-/// The start both attaches share: the NULL checks (22004, in the order of the arguments), then,
-/// as pg_rating's writer, the ledger and table the caller may attach (42501, 42710) and the
-/// named columns (42703; the date's type 42804); `build` makes the attachment from them, which
-/// is then attached.
-fn attach_named(
-    function: &str,
-    ledger: Option<&str>,
-    (table_argument, table): (&str, Option<pg_sys::Oid>),
-    columns: &[(&'static str, Option<&str>)],
-    scope_column: Option<&str>,
-    build: impl FnOnce(&Named) -> (Attachment, Option<JsonB>),
-) -> i64 {
-    let ledger = need(ledger, "ledger");
-    let table = table.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("{function}: {table_argument} must not be NULL"),
-        )
-    });
-    let mut named: Vec<(&'static str, String)> = columns
-        .iter()
-        .map(|(what, column)| (*what, need(*column, what)))
-        .collect();
-    for c in scope_column
-        .map(attachment::scope_columns)
-        .unwrap_or_default()
-    {
-        named.push(("scope_column", c.to_owned()));
-    }
-    writes_allowed(&format!("{function}()"));
-    let _writing = DerivedWrite::begin();
-    Spi::connect_mut(|client| {
-        let mut store = LedgerStore::new(client);
-        let (l, owner) = attachable(&mut store, &ledger, table);
-        let types = column_types(&mut store, table, &named);
-        check_type(
-            &types,
-            attachment::date_type_supported(types["date_column"]),
-            "date_column",
-            "timestamptz, timestamp or date",
-        );
-        let named = Named {
-            ledger: l,
-            table,
-            owner,
-            columns: named.into_iter().collect(),
-            types,
-            scope_column: scope_column.map(str::to_owned),
-        };
-        let (att, result_map) = build(&named);
-        attach(&mut store, &named.ledger, &att, result_map)
-    })
-}
-
 /// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
 /// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
 #[allow(clippy::too_many_arguments)]
@@ -276,49 +211,66 @@ fn ledger_attach(
     scope_column: Option<&str>,
     filter: Option<&str>,
 ) -> i64 {
-    let columns = [
-        ("key_column", key_column),
-        ("date_column", date_column),
-        ("white_column", white_column),
-        ("black_column", black_column),
-        ("result_column", result_column),
+    let ledger = need(ledger, "ledger");
+    let table = games.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach: games must not be NULL",
+        )
+    });
+    let mut columns = vec![
+        ("key_column", need(key_column, "key_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("white_column", need(white_column, "white_column")),
+        ("black_column", need(black_column, "black_column")),
+        ("result_column", need(result_column, "result_column")),
     ];
-    attach_named(
-        "ledger_attach",
-        ledger,
-        ("games", games),
-        &columns,
-        scope_column,
-        |n| {
-            let map = result_map
-                .as_ref()
-                .map(|j| attachment::parse_result_map(&j.0));
-            if map.is_none() {
-                check_type(
-                &n.types,
-                attachment::score_type_supported(n.types["result_column"]),
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
+    writes_allowed("ledger_attach()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        let map = result_map
+            .as_ref()
+            .map(|j| attachment::parse_result_map(&j.0));
+        if map.is_none() {
+            check_type(
+                &types,
+                attachment::score_type_supported(types["result_column"]),
                 "result_column",
                 "a number (white's score in [0, 1]) unless a result_map says what its values mean",
             );
-            }
-            let att = Attachment {
-                ledger_id: n.ledger.id,
-                table: n.table,
-                owner: n.owner,
-                key_column: n.columns["key_column"].clone(),
-                key_type: n.types["key_column"],
-                date_column: n.columns["date_column"].clone(),
-                white_column: n.columns["white_column"].clone(),
-                black_column: n.columns["black_column"].clone(),
-                result_column: n.columns["result_column"].clone(),
-                result_map: map,
-                scope_column: n.scope_column.clone(),
-                filter: filter.map(str::to_owned),
-                multiplayer: None,
-            };
-            (att, result_map)
-        },
-    )
+        }
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type: types["key_column"],
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: columns[3].1.clone(),
+            result_column: columns[4].1.clone(),
+            result_map: map,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: None,
+        };
+        attach(&mut store, &l, &att, result_map)
+    })
 }
 
 /// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
@@ -337,62 +289,79 @@ fn ledger_attach_multiplayer(
     scope_column: Option<&str>,
     filter: Option<&str>,
 ) -> i64 {
-    let columns = [
-        ("game_column", game_column),
-        ("date_column", date_column),
-        ("player_column", player_column),
-        ("placement_column", placement_column),
+    let ledger = need(ledger, "ledger");
+    let table = participants.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "ledger_attach_multiplayer: participants must not be NULL",
+        )
+    });
+    let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise"))
+        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message));
+    let mut columns = vec![
+        ("game_column", need(game_column, "game_column")),
+        ("date_column", need(date_column, "date_column")),
+        ("player_column", need(player_column, "player_column")),
+        (
+            "placement_column",
+            need(placement_column, "placement_column"),
+        ),
     ];
-    let table = ("participants", participants);
-    attach_named(
-        "ledger_attach_multiplayer",
-        ledger,
-        table,
-        &columns,
-        scope_column,
-        |n| {
-            let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise")).unwrap_or_else(|e| {
-                raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message)
-            });
-            let system = &n.ledger.settings.rating_system;
-            if rule == MultiplayerRule::Period && system != "glicko2" {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    format!(
-                        "the period rule is for Glicko-2 ledgers; ledger \"{}\" is {system}",
-                        n.ledger.name
-                    ),
-                );
-            }
-            check_type(
-                &n.types,
-                attachment::score_type_supported(n.types["placement_column"]),
-                "placement_column",
-                "a number",
+    for c in scope_column
+        .map(attachment::scope_columns)
+        .unwrap_or_default()
+    {
+        columns.push(("scope_column", c.to_owned()));
+    }
+    writes_allowed("ledger_attach_multiplayer()");
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        let (l, owner) = attachable(&mut store, &ledger, table);
+        if rule == MultiplayerRule::Period && l.settings.rating_system != "glicko2" {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                format!(
+                    "the period rule is for Glicko-2 ledgers; ledger \"{ledger}\" is {}",
+                    l.settings.rating_system
+                ),
             );
-            let att = Attachment {
-                ledger_id: n.ledger.id,
-                table: n.table,
-                owner: n.owner,
-                key_column: n.columns["game_column"].clone(),
-                key_type: n.types["game_column"],
-                date_column: n.columns["date_column"].clone(),
-                white_column: n.columns["player_column"].clone(),
-                black_column: String::new(),
-                result_column: String::new(),
-                result_map: None,
-                scope_column: n.scope_column.clone(),
-                filter: filter.map(str::to_owned),
-                multiplayer: Some(attachment::Multiplayer {
-                    player_column: n.columns["player_column"].clone(),
-                    placement_column: n.columns["placement_column"].clone(),
-                    higher_is_better: higher_is_better.unwrap_or(false),
-                    rule,
-                }),
-            };
-            (att, None)
-        },
-    )
+        }
+        let types = column_types(&mut store, table, &columns);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        check_type(
+            &types,
+            attachment::score_type_supported(types["placement_column"]),
+            "placement_column",
+            "a number",
+        );
+        let att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type: types["game_column"],
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: String::new(),
+            result_column: String::new(),
+            result_map: None,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: Some(attachment::Multiplayer {
+                player_column: columns[2].1.clone(),
+                placement_column: columns[3].1.clone(),
+                higher_is_better: higher_is_better.unwrap_or(false),
+                rule,
+            }),
+        };
+        attach(&mut store, &l, &att, None)
+    })
 }
 
 pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
