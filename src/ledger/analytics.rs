@@ -64,13 +64,11 @@ fn ledger_prediction_quality(
             "rating_band must be positive",
         );
     }
-    Spi::connect_mut(|client| {
+    let rows = Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         if let Some(l) = store.ledgers_named(ledger).pop() {
             store.refuse_kept_elsewhere(&l);
         }
-    });
-    let rows = Spi::connect(|client| {
         let rows = client
             .select(
                 "SELECT CASE WHEN $3::interval IS NULL THEN NULL

@@ -38,10 +38,15 @@ fn kept_in(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Option<pg_sys::Oid> {
     row.get_by_name::<pg_sys::Oid>("kept_in").ok().flatten()
 }
 
-/// Whether a table of that oid exists (a client's table is gone with its extension).
-fn table_exists(table: pg_sys::Oid) -> bool {
-    // SAFETY: a catalog lookup by oid; NULL when there is no such relation.
-    !unsafe { pg_sys::get_rel_name(table) }.is_null()
+/// The name of the table of that oid, if it exists (a client's table is gone with its extension).
+fn table_name(table: pg_sys::Oid) -> Option<String> {
+    // SAFETY: a catalog lookup by oid, NULL when there is no such relation, else a name.
+    let name = unsafe { pg_sys::get_rel_name(table) };
+    (!name.is_null()).then(|| {
+        unsafe { std::ffi::CStr::from_ptr(name) }
+            .to_string_lossy()
+            .into_owned()
+    })
 }
 
 /// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
@@ -60,20 +65,14 @@ fn check_ledger<'a>(
         .iter()
         .flatten()
         .find_map(kept_in);
-    let orphan = deleted && kept.is_some_and(|t| !table_exists(t));
+    let orphan = deleted && kept.is_some_and(|t| table_name(t).is_none());
     if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
         let name: String = [trigger.old(), trigger.new()]
             .iter()
             .flatten()
             .find_map(|r| r.get_by_name("name").ok().flatten())
             .unwrap_or_default();
-        // SAFETY: a catalog lookup by oid, and the name it returns unless NULL.
-        let table = match unsafe { pg_sys::get_rel_name(table) } {
-            p if p.is_null() => format!("table {}", table.to_u32()),
-            p => unsafe { std::ffi::CStr::from_ptr(p) }
-                .to_string_lossy()
-                .into_owned(),
-        };
+        let table = table_name(table).unwrap_or_else(|| format!("table {}", table.to_u32()));
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             format!(

@@ -100,6 +100,10 @@ pub const START: GameKey = GameKey {
     game_id: i32::MIN,
 };
 
+/// Ledger `l` is ranking `r`'s (sql/random_chess/glue/ranking_ledger.sql makes it so).
+const LEDGER_OF_RANKING: &str =
+    "l.name = 'random_chess ranking ' || r.id AND l.kept_in = 'elo_history'::regclass";
+
 /// The writers' locks of the rankings in a schema of 0.9.0: one row per ranking.
 static RANKING_LOCKS: LockTable = LockTable::new("ranking_locks", &["ranking_id"]);
 
@@ -334,21 +338,24 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// the ledgers' protocol ([`crate::writer_lock`]): writers of different rankings (and
     /// ledgers) never wait for each other.
     pub fn lock_rankings(&mut self, rankings: &[Ranking]) {
-        let keys: Vec<(i32, &str)> = match self.lock_rows {
+        let (table, keys): (&'static LockTable, Vec<(i32, &str)>) = match self.lock_rows {
             LockRows::Single => {
                 self.lock_single_row();
                 return;
             }
-            LockRows::PerRanking => rankings.iter().map(|r| (r.id, "")).collect(),
-            LockRows::Ledger => rankings
-                .iter()
-                .map(|r| (r.ledger.unwrap_or_else(|| self.keep_ledger(r.id)), ""))
-                .collect(),
+            LockRows::PerRanking => (
+                &RANKING_LOCKS,
+                rankings.iter().map(|r| (r.id, "")).collect(),
+            ),
+            LockRows::Ledger => (
+                &SCOPE_LOCKS,
+                rankings
+                    .iter()
+                    .map(|r| (r.ledger.unwrap_or_else(|| self.keep_ledger(r.id)), ""))
+                    .collect(),
+            ),
         };
-        match self.lock_rows {
-            LockRows::PerRanking => RANKING_LOCKS.lock(self.client, &keys),
-            _ => SCOPE_LOCKS.lock(self.client, &keys),
-        };
+        table.lock(self.client, &keys);
     }
 
     /// The rankings for which `pick` gives something to write, with it, under their locks: the
@@ -400,8 +407,10 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             LockRows::Ledger => {
                 // a ledger's delete removes its lock rows too (check_ledger)
                 self.query(
-                    "DELETE FROM ledgers l WHERE l.kept_in = 'elo_history'::regclass
-                       AND NOT EXISTS (SELECT FROM rankings r WHERE l.name = 'random_chess ranking ' || r.id)",
+                    &format!(
+                        "DELETE FROM ledgers l WHERE l.kept_in = 'elo_history'::regclass
+                           AND NOT EXISTS (SELECT FROM rankings r WHERE {LEDGER_OF_RANKING})"
+                    ),
                     &[],
                 );
                 &["ranking_players"]
@@ -503,11 +512,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// All rankings, or the one with this id.
     pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
         let ledger = match self.lock_rows {
-            LockRows::Ledger => {
-                "(SELECT l.id FROM ledgers l
-                  WHERE l.name = 'random_chess ranking ' || r.id AND l.kept_in = 'elo_history'::regclass)"
-            }
-            _ => "NULL::int",
+            LockRows::Ledger => format!("(SELECT l.id FROM ledgers l WHERE {LEDGER_OF_RANKING})"),
+            _ => "NULL::int".to_owned(),
         };
         let rows = self.query(
             &format!(
