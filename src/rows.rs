@@ -65,35 +65,56 @@ impl RowWriter {
     /// The text for `rows` rows (1..=MAX_VALUES_ROWS as VALUES, more as arrays): the values row by
     /// row, or one array per column.
     fn text(&self, rows: usize) -> &str {
+        self.texts[shape(rows)].get_or_init(|| self.make_text(rows, 1))
+    }
+
+    /// The text for `rows` rows whose parameters begin at `$first`.
+    fn make_text(&self, rows: usize, first: usize) -> String {
         let width = self.columns.len();
-        let shape = rows.min(MAX_VALUES_ROWS + 1) - 1;
-        self.texts[shape].get_or_init(|| {
-            if rows <= MAX_VALUES_ROWS {
-                let tuples: Vec<String> = (0..rows)
-                    .map(|r| {
-                        let first = 1 + r * width;
-                        let params: Vec<String> = (first..first + width)
-                            .zip(self.columns)
-                            .map(|(i, (_, kind))| format!("${i}{}", kind.value_cast()))
-                            .collect();
-                        format!("({})", params.join(", "))
-                    })
-                    .collect();
-                format!(
-                    "{} VALUES {} {}",
-                    self.column_list(),
-                    tuples.join(", "),
-                    self.tail()
-                )
-            } else {
-                format!(
-                    "{} SELECT * FROM {} {}",
-                    self.column_list(),
-                    unnest(self.columns, 1),
-                    self.tail()
-                )
-            }
-        })
+        if rows <= MAX_VALUES_ROWS {
+            let tuples: Vec<String> = (0..rows)
+                .map(|r| {
+                    let from = first + r * width;
+                    let params: Vec<String> = (from..from + width)
+                        .zip(self.columns)
+                        .map(|(i, (_, kind))| format!("${i}{}", kind.value_cast()))
+                        .collect();
+                    format!("({})", params.join(", "))
+                })
+                .collect();
+            format!(
+                "{} VALUES {} {}",
+                self.column_list(),
+                tuples.join(", "),
+                self.tail()
+            )
+        } else {
+            format!(
+                "{} SELECT * FROM {} {}",
+                self.column_list(),
+                unnest(self.columns, first),
+                self.tail()
+            )
+        }
+    }
+
+    /// How many parameters a statement of `rows` rows takes.
+    fn parameters(&self, rows: usize) -> usize {
+        if rows <= MAX_VALUES_ROWS {
+            rows * self.columns.len()
+        } else {
+            self.columns.len()
+        }
+    }
+
+    /// Checks that every row has a value for each column.
+    fn check(&self, rows: &[Vec<Value>]) {
+        if rows.iter().any(|r| r.len() != self.columns.len()) {
+            crate::error::internal(format!(
+                "rows of {} without a value for each column",
+                self.table
+            ));
+        }
     }
 
     /// Writes a row for each of `items` (`row` gives its values, one per column) by `run`: a
@@ -105,7 +126,6 @@ impl RowWriter {
         mut row: impl FnMut(T) -> Vec<Value>,
         mut run: impl FnMut(&str, &[DatumWithOid<'static>]),
     ) {
-        let width = self.columns.len();
         let mut items = items.into_iter().peekable();
         while items.peek().is_some() {
             let rows: Vec<Vec<Value>> = items
@@ -113,20 +133,15 @@ impl RowWriter {
                 .take(MAX_STATEMENT_ROWS)
                 .map(&mut row)
                 .collect();
-            if rows.iter().any(|r| r.len() != width) {
-                crate::error::internal(format!(
-                    "rows of {} without a value for each column",
-                    self.table
-                ));
-            }
-            let (sql, args) = self.statement(rows);
-            run(sql, &args);
+            self.check(&rows);
+            let text = self.text(rows.len());
+            run(text, &self.args(rows));
         }
     }
 
-    fn statement(&self, rows: Vec<Vec<Value>>) -> (&str, Vec<DatumWithOid<'static>>) {
-        let text = self.text(rows.len());
-        let args = if rows.len() <= MAX_VALUES_ROWS {
+    /// The parameters of a statement of these rows.
+    fn args(&self, rows: Vec<Vec<Value>>) -> Vec<DatumWithOid<'static>> {
+        if rows.len() <= MAX_VALUES_ROWS {
             let kinds = self.columns.iter().cycle();
             rows.into_iter()
                 .flatten()
@@ -139,7 +154,64 @@ impl RowWriter {
                 arrays.push_row(row);
             }
             arrays.into_args()
-        };
-        (text, args)
+        }
+    }
+}
+
+/// The text's slot for a statement of `rows` rows: one per count up to MAX_VALUES_ROWS, then
+/// one for arrays.
+fn shape(rows: usize) -> usize {
+    rows.clamp(1, MAX_VALUES_ROWS + 1) - 1
+}
+
+/// Two writers whose rows go in one statement, `WITH first AS (<first's>) <second's>`: a game's
+/// history entries and its players' standings cost one statement, not two.
+pub struct RowPair {
+    first: &'static RowWriter,
+    second: &'static RowWriter,
+    /// The texts by the shapes of the two sides, made once per backend.
+    texts: [[OnceLock<String>; MAX_VALUES_ROWS + 1]; MAX_VALUES_ROWS + 1],
+}
+
+impl RowPair {
+    pub const fn new(first: &'static RowWriter, second: &'static RowWriter) -> Self {
+        RowPair {
+            first,
+            second,
+            texts: [const { [const { OnceLock::new() }; MAX_VALUES_ROWS + 1] };
+                MAX_VALUES_ROWS + 1],
+        }
+    }
+
+    /// Writes both sides' rows by `run`: in one statement when each side fits in one, else each
+    /// by its own writer.
+    pub fn write(
+        &self,
+        first: Vec<Vec<Value>>,
+        second: Vec<Vec<Value>>,
+        mut run: impl FnMut(&str, &[DatumWithOid<'static>]),
+    ) {
+        let together = !first.is_empty()
+            && !second.is_empty()
+            && first.len() <= MAX_STATEMENT_ROWS
+            && second.len() <= MAX_STATEMENT_ROWS;
+        if !together {
+            self.first.write(first, |r| r, &mut run);
+            self.second.write(second, |r| r, &mut run);
+            return;
+        }
+        self.first.check(&first);
+        self.second.check(&second);
+        let (n, m) = (first.len(), second.len());
+        let text = self.texts[shape(n)][shape(m)].get_or_init(|| {
+            format!(
+                "WITH first AS ({}) {}",
+                self.first.make_text(n, 1),
+                self.second.make_text(m, 1 + self.first.parameters(n))
+            )
+        });
+        let mut args = self.first.args(first);
+        args.extend(self.second.args(second));
+        run(text, &args);
     }
 }

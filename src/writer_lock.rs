@@ -5,12 +5,15 @@
 //! never wait for each other, and never deadlock among themselves. Under REPEATABLE READ a writer
 //! whose snapshot missed another writer's commit fails on the update with 40001.
 //!
-//! A row is updated the first time in a transaction only, and locked again after that: every
-//! update of one row in one transaction lengthens the chain of its versions that the next update
-//! must walk, so a transaction writing one game per statement would slow down game after game.
+//! A row is updated the first time in a transaction only: every update of one row in one
+//! transaction lengthens the chain of its versions that the next update must walk, so a
+//! transaction writing one game per statement would slow down game after game. After that the
+//! row's lock is known to be held, and nothing is run, while the subtransaction that took it is
+//! still active; once that subtransaction has ended (a savepoint released or rolled back) the row
+//! is locked again, which also learns whether the lock survived.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -33,22 +36,42 @@ pub struct LockTable {
 type LockRow = (&'static str, i32, String);
 
 thread_local! {
-    /// The lock rows this transaction (by local id) has updated.
-    static UPDATED: RefCell<(pg_sys::LocalTransactionId, HashSet<LockRow>)> =
-        RefCell::new((0, HashSet::new()));
+    /// The lock rows this transaction (by local id) has updated, each with the subtransaction
+    /// that last took its lock.
+    static UPDATED: RefCell<(pg_sys::LocalTransactionId, HashMap<LockRow, pg_sys::SubTransactionId>)> =
+        RefCell::new((0, HashMap::new()));
 }
 
 /// The rows this transaction has updated, forgotten when a new transaction begins.
-fn updated_rows<T>(f: impl FnOnce(&mut HashSet<LockRow>) -> T) -> T {
-    // SAFETY: this backend's PGPROC, set up before any SQL runs.
-    let transaction = unsafe { (*pg_sys::MyProc).lxid };
+fn updated_rows<T>(f: impl FnOnce(&mut HashMap<LockRow, pg_sys::SubTransactionId>) -> T) -> T {
     UPDATED.with_borrow_mut(|(xact, rows)| {
+        let transaction = local_transaction();
         if *xact != transaction {
             *xact = transaction;
             rows.clear();
         }
         f(rows)
     })
+}
+
+/// This transaction's local id.
+pub fn local_transaction() -> pg_sys::LocalTransactionId {
+    // SAFETY: this backend's PGPROC, set up before any SQL runs.
+    unsafe { (*pg_sys::MyProc).lxid }
+}
+
+/// The subtransaction running now (the transaction itself outside any savepoint).
+pub fn current_subtransaction() -> pg_sys::SubTransactionId {
+    // SAFETY: reads the transaction state of this backend.
+    unsafe { pg_sys::GetCurrentSubTransactionId() }
+}
+
+/// Whether the locks taken in `subtransaction` are still held: it is this one or an enclosing
+/// one, none of them rolled back. (One that was released gave its locks to its parent, but
+/// this answers no then: the caller locks again, which is right either way.)
+pub fn still_active(subtransaction: pg_sys::SubTransactionId) -> bool {
+    // SAFETY: walks the transaction state stack of this backend.
+    unsafe { pg_sys::SubTransactionIsActive(subtransaction) }
 }
 
 /// The order locks are taken in: by the int, then the text byte by byte.
@@ -96,15 +119,22 @@ impl LockTable {
         if keys.is_empty() {
             return false;
         }
-        let (again, mut new): (Vec<_>, Vec<_>) = updated_rows(|rows| {
-            keys.iter()
-                .partition(|(id, text)| rows.contains(&(self.name, *id, (*text).to_owned())))
+        let (mut again, mut new) = (Vec::new(), Vec::new());
+        let mut held = false;
+        updated_rows(|rows| {
+            for &(id, text) in &keys {
+                match rows.get(&(self.name, id, text.to_owned())) {
+                    Some(&by) if still_active(by) => held = true,
+                    Some(_) => again.push((id, text)),
+                    None => new.push((id, text)),
+                }
+            }
         });
-        let mut existed = false;
+        let mut existed = held;
         if !again.is_empty() {
-            // Held since this transaction updated them, so this never waits, unless a savepoint
-            // rolled the update back: then it waits as the first lock would, and a row whose
-            // insert was rolled back is made below.
+            // Updated by this transaction in a subtransaction that has ended since: held unless
+            // a savepoint rolled it back, so this never waits then; otherwise it waits as the
+            // first lock would, and a row whose insert was rolled back is made below.
             let text = shaped(&self.relock, again.len(), width, |rows| {
                 let key: Vec<String> = self.key.iter().map(|c| format!("t.{c}")).collect();
                 let key = key.join(", ");
@@ -128,7 +158,8 @@ impl LockTable {
                     }
                 })
                 .collect();
-            existed = !found.is_empty();
+            existed |= !found.is_empty();
+            self.note_updated(found.iter().cloned());
             new.extend(
                 again
                     .into_iter()
@@ -154,16 +185,37 @@ impl LockTable {
         existed
     }
 
-    /// Records lock rows this transaction has updated by a statement of its own (a rebuild's
-    /// update of every scope of a ledger), so that they are only locked again after.
+    /// Records lock rows this transaction has updated (or locked again) by a statement of its
+    /// own (a rebuild's update of every scope of a ledger), in the subtransaction running now.
     pub fn note_updated(&'static self, keys: impl IntoIterator<Item = (i32, String)>) {
         let width = self.key.len();
+        let by = current_subtransaction();
         updated_rows(|rows| {
-            rows.extend(
-                keys.into_iter().map(|(id, text)| {
-                    (self.name, id, if width > 1 { text } else { String::new() })
-                }),
-            )
+            rows.extend(keys.into_iter().map(|(id, text)| {
+                (
+                    (self.name, id, if width > 1 { text } else { String::new() }),
+                    by,
+                )
+            }))
         });
+    }
+
+    /// Whether this transaction holds the locks of all of `keys` for sure (taken in a
+    /// subtransaction still active), so that [`LockTable::lock`] would run nothing.
+    pub fn holds(&'static self, keys: &[(i32, &str)]) -> bool {
+        let width = self.key.len();
+        updated_rows(|rows| {
+            keys.iter().all(|&(id, text)| {
+                let text = if width > 1 { text } else { "" };
+                rows.get(&(self.name, id, text.to_owned()))
+                    .is_some_and(|&by| still_active(by))
+            })
+        })
+    }
+
+    /// Forgets the rows this transaction has locked (their rows were deleted, so a later writer
+    /// makes them again).
+    pub fn forget_held(&'static self) {
+        updated_rows(|rows| rows.retain(|(table, _, _), _| *table != self.name));
     }
 }

@@ -479,6 +479,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             "DELETE FROM ledger_scopes WHERE ledger_id = $1",
             &[ledger.into()],
         );
+        SCOPE_LOCKS.forget_held();
     }
 
     pub fn delete_attachment(&mut self, ledger: i32) {

@@ -19,7 +19,7 @@ use pgrx::prelude::*;
 use super::store::{timestamp, tip, Ranking, RankingStore, START};
 use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
-use crate::rows::RowWriter;
+use crate::rows::{RowPair, RowWriter};
 use crate::spi::{column, column_at, nullable_at, ordinals};
 
 impl Book for Ranking {
@@ -133,6 +133,8 @@ static STANDINGS: RowWriter = RowWriter::new(
     STANDINGS_COLUMNS,
     &["ranking_id", "service_id", "user_id_in_service"],
 );
+/// A statement's appended entries and the standings after them.
+static APPENDED: RowPair = RowPair::new(&ENTRIES, &STANDINGS);
 
 impl HistoryRow {
     /// The entry's values in the order of [`HISTORY`]. Numbers go as decimals (the shortest text
@@ -450,7 +452,7 @@ fn player_rows(
 
 impl RankingStore<'_, '_> {
     /// Writes the appended replays ([`Writes::Batched`]) of every ranking at once: their ids in
-    /// one statement, their entries in one INSERT and their standings in one upsert.
+    /// one statement, then their entries and their standings in another ([`APPENDED`]).
     pub fn flush(&mut self) {
         let batch = std::mem::take(&mut self.kept.batch);
         if batch.is_empty() {
@@ -474,8 +476,11 @@ impl RankingStore<'_, '_> {
             entries.extend(history.into_iter().map(|e| HistoryRow::of(ranking, e)));
             players.extend(player_rows(ranking, standings, &latest));
         }
-        self.write_entries(&entries);
-        self.write_standings(&players);
+        let entries = entries.iter().map(HistoryRow::values).collect();
+        let players = players.iter().map(PlayerRow::values).collect();
+        APPENDED.write(entries, players, |sql, args| {
+            self.query(sql, args);
+        });
     }
 
     fn next_ids(&mut self, n: usize) -> Vec<i32> {
@@ -484,13 +489,6 @@ impl RankingStore<'_, '_> {
             &[(n as i32).into()],
         );
         rows.map(|r| column::<i32>(&r, "id")).collect()
-    }
-
-    /// Inserts new entries into the history.
-    fn write_entries(&mut self, entries: &[HistoryRow]) {
-        ENTRIES.write(entries, HistoryRow::values, |sql, args| {
-            self.query(sql, args);
-        });
     }
 
     /// Writes the standings, each replacing the player's row.

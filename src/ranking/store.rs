@@ -22,7 +22,7 @@ use super::history::Kept;
 use super::transition::NewGame;
 use crate::error::raise;
 use crate::ledger::SCOPE_LOCKS;
-use crate::writer_lock::LockTable;
+use crate::writer_lock::{current_subtransaction, local_transaction, still_active, LockTable};
 
 /// A ranking: which games count in it and how they are rated.
 #[derive(Clone)]
@@ -116,6 +116,12 @@ thread_local! {
     /// The local transaction id of the transaction that last updated the row of `ranking_writes`
     /// (the lock of a schema of 0.8.0 or before).
     static SINGLE_LOCK_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
+    /// The version of the rankings this transaction last found current while holding the lock of
+    /// a ranking: (extension, transaction, subtransaction, version). While that subtransaction is
+    /// active its locks are held, so no other transaction's change of rankings can commit
+    /// (it takes every ranking's lock first); this transaction's own changes forget it.
+    static VERIFIED: Cell<(pg_sys::Oid, pg_sys::LocalTransactionId, pg_sys::SubTransactionId, i64)> =
+        const { Cell::new((pg_sys::InvalidOid, 0, 0, 0)) };
 }
 
 use crate::error::internal;
@@ -297,8 +303,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// The lock of a schema of 0.8.0 or before: the one `ranking_writes` row, updated the first
     /// time in a transaction and locked again after that. Returns the version of the rankings.
     fn lock_single_row(&mut self) -> i64 {
-        // SAFETY: this backend's PGPROC, set up before any SQL runs.
-        let transaction = unsafe { (*pg_sys::MyProc).lxid };
+        let transaction = local_transaction();
         let first = SINGLE_LOCK_IN.replace(transaction) != transaction;
         let rows = if first {
             self.query(
@@ -338,30 +343,39 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// the ledgers' protocol ([`crate::writer_lock`]): writers of different rankings (and
     /// ledgers) never wait for each other.
     pub fn lock_rankings(&mut self, rankings: &[Ranking]) {
-        let (table, keys): (&'static LockTable, Vec<(i32, &str)>) = match self.lock_rows {
-            LockRows::Single => {
-                self.lock_single_row();
-                return;
-            }
+        if self.lock_rows == LockRows::Single {
+            self.lock_single_row();
+            return;
+        }
+        let (table, keys) = self.lock_keys(rankings);
+        table.lock(self.client, &keys);
+    }
+
+    /// The lock rows of these rankings (in a schema of 0.9.0 on).
+    fn lock_keys(
+        &mut self,
+        rankings: &[Ranking],
+    ) -> (&'static LockTable, Vec<(i32, &'static str)>) {
+        match self.lock_rows {
             LockRows::PerRanking => (
                 &RANKING_LOCKS,
                 rankings.iter().map(|r| (r.id, "")).collect(),
             ),
-            LockRows::Ledger => (
+            _ => (
                 &SCOPE_LOCKS,
                 rankings
                     .iter()
                     .map(|r| (r.ledger.unwrap_or_else(|| self.keep_ledger(r.id)), ""))
                     .collect(),
             ),
-        };
-        table.lock(self.client, &keys);
+        }
     }
 
     /// The rankings for which `pick` gives something to write, with it, under their locks: the
-    /// rankings are read (from memory while their version holds), picked, their locks taken, and
-    /// if the rankings changed meanwhile (a change of rankings takes every ranking's lock first)
-    /// they are picked again.
+    /// rankings as last read are picked, their locks taken, and the version of the rankings read
+    /// after; if the rankings changed (a change of rankings takes every ranking's lock first),
+    /// they are read and picked again. When this transaction already holds the locks picked and
+    /// found the version current while holding one ([`VERIFIED`]), nothing is run.
     pub fn locked<T>(&mut self, mut pick: impl FnMut(&Ranking) -> Option<T>) -> Vec<(Ranking, T)> {
         let mut picked_from = |rankings: Vec<Ranking>| -> Vec<(Ranking, T)> {
             rankings
@@ -373,15 +387,51 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             let version = self.lock_single_row();
             return picked_from(self.all_rankings(version));
         }
+        let verified = self.verified_version();
+        let mut version = match verified.or_else(|| self.remembered_version()) {
+            Some(version) => version,
+            None => self.rankings_version(),
+        };
         loop {
-            let version = self.rankings_version();
             let picked = picked_from(self.all_rankings(version));
             let rankings: Vec<Ranking> = picked.iter().map(|(r, _)| r.clone()).collect();
-            self.lock_rankings(&rankings);
-            if self.rankings_version() == version {
+            let (table, keys) = self.lock_keys(&rankings);
+            if verified == Some(version) && table.holds(&keys) {
                 return picked;
             }
+            table.lock(self.client, &keys);
+            let now = self.rankings_version();
+            if now == version {
+                if !rankings.is_empty() {
+                    VERIFIED.set((
+                        self.extension,
+                        local_transaction(),
+                        current_subtransaction(),
+                        version,
+                    ));
+                }
+                return picked;
+            }
+            version = now;
         }
+    }
+
+    /// The version [`VERIFIED`] by this transaction, while its locks are held for sure.
+    fn verified_version(&self) -> Option<i64> {
+        let (extension, transaction, subtransaction, version) = VERIFIED.get();
+        (extension == self.extension
+            && transaction == local_transaction()
+            && still_active(subtransaction))
+        .then_some(version)
+    }
+
+    /// The version of the rankings kept in memory, if any.
+    fn remembered_version(&self) -> Option<i64> {
+        RANKINGS.with_borrow(|c| {
+            c.as_ref()
+                .filter(|(extension, _, _)| *extension == self.extension)
+                .map(|(_, version, _)| *version)
+        })
     }
 
     /// Takes the lock of every ranking: what a change of rankings does first, so that no writer
@@ -393,6 +443,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// Records that the rankings change: a new `ranking_writes.rankings_version`.
     pub fn note_rankings_change(&mut self) {
+        VERIFIED.set((pg_sys::InvalidOid, 0, 0, 0));
         self.query(
             "UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')",
             &[],

@@ -3,7 +3,8 @@
 # one ranking uncommitted, a game of another ranking is rated at once, and one of the same ranking
 # waits; a change of rankings waits for every writer, and a writer that waited for one rates its
 # game by the rankings as they became (a ranking created meanwhile included); under REPEATABLE
-# READ a writer whose snapshot missed another writer's commit gets 40001.
+# READ a writer whose snapshot missed another writer's commit gets 40001; a lock rolled back to a
+# savepoint is taken again.
 set -euo pipefail
 db=$PGDATABASE
 source "$(dirname "$0")/locks_lib.sh"
@@ -64,3 +65,25 @@ n=$(q -c "SELECT count(*) FROM ledger_scopes s WHERE NOT EXISTS (SELECT FROM led
                                AND NOT EXISTS (SELECT FROM rankings r WHERE l.name = 'random_chess ranking ' || r.id))")
 [[ $n == 0 ]] || fail "$n lock rows of deleted rankings left"
 echo "4. a deleted ranking's lock row goes with it"
+
+echo "5. a lock taken in a savepoint that was rolled back is taken again by the transaction's next game"
+out=$(mktemp)
+psql -X -q -d "$db" -v VERBOSITY=sqlstate >"$out" 2>&1 <<SQL &
+BEGIN;
+SAVEPOINT first;
+$(game 1 2 '(1 minute, 0)' 'now()')
+ROLLBACK TO first;
+SELECT pg_sleep(1.5);
+SET LOCAL lock_timeout = '300ms';
+$(game 7 8 '(1 minute, 0)' 'now()')
+COMMIT;
+SQL
+sleep 0.7
+hold 2 "$(game 5 6 '(1 minute, 0)' 'now()')"
+wait
+grep -q "ERROR:  55P03" "$out" || fail "a game after its lock was rolled back did not wait for another writer: $(cat "$out")"
+rm -f "$out"
+unchanged_by_rebuild "after a lock rolled back to a savepoint" history \
+    "$(q -c "SELECT string_agg(format('CALL recalculate_ranking(%s)', id), '; ' ORDER BY id) FROM rankings")" \
+    "the history differs from a recalculation"
+echo "   it waits for the other writer (55P03 after lock_timeout), and the history equals a recalculation"

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# bench/rankings.sh against an earlier commit, in one run (issue 12's target: at least the rate of
+# 0.2.0, measured in the same session, since this machine's speed drifts from day to day):
+#   bench/rankings_against.sh [commit] [runs] [games]   (defaults 5c46442 = 0.2.0, 3, 100000)
+# Builds the commit in a git worktree (its release build kept in target/against-<commit> for the
+# next time), then alternates the commit's own bench/rankings.sh and this tree's, `runs` times each,
+# the commit first, and prints each run's sustained rate and ratio to the PL/pgSQL baseline, the
+# ratio of the two sustained rates run by run, and the median of those ratios. About 8 minutes a
+# pair at 100,000 games.
+set -euo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$REPO_ROOT"
+commit=${1:-5c46442}
+runs=${2:-3}
+games=${3:-100000}
+
+ensure_setup
+work=$(mktemp -d /tmp/pg_rating_against.XXXXXX)
+tree="$work/tree"
+cleanup() {
+    git worktree remove --force "$tree" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+git worktree add --detach "$tree" "$commit" >/dev/null 2>&1
+their_target="$REPO_ROOT/target/against-$(git rev-parse --short "$commit")"
+
+# Runs a tree's bench and prints "sustained ratio" (games/s and the ratio to PL/pgSQL).
+bench() {
+    local log="$work/$1.$2.log"
+    if [[ $1 == theirs ]]; then
+        CARGO_TARGET_DIR=$their_target "$tree/bench/rankings.sh" "$games" >"$log" 2>&1
+    else
+        bench/rankings.sh "$games" >"$log" 2>&1
+    fi || { echo "bench/rankings.sh of $1 failed:" >&2; tail -20 "$log" >&2; exit 1; }
+    local sustained ratio
+    sustained=$(sed -n 's/^sustained: \([0-9]*\) games\/s.*/\1/p' "$log")
+    ratio=$(sed -n 's/^ratio: \([0-9]*\)x$/\1/p' "$log")
+    [[ -n $sustained && -n $ratio ]] || { echo "no figures in the bench of $1:" >&2; tail -20 "$log" >&2; exit 1; }
+    echo "$sustained $ratio"
+}
+
+echo "bench/rankings.sh, $games games: $commit (theirs) against this tree (ours), $runs runs each, alternated"
+printf '%-4s %18s %10s %18s %10s %12s\n' run "theirs games/s" "vs PL/pg" "ours games/s" "vs PL/pg" "ours/theirs"
+ratios=()
+for ((i = 1; i <= runs; i++)); do
+    theirs=$(bench theirs "$i")
+    ours=$(bench ours "$i")
+    read -r t_rate t_ratio <<<"$theirs"
+    read -r o_rate o_ratio <<<"$ours"
+    r=$(awk -v o="$o_rate" -v t="$t_rate" 'BEGIN { printf "%.2f", o / t }')
+    ratios+=("$r")
+    printf '%-4s %18s %9sx %18s %9sx %12s\n' "$i" "$t_rate" "$t_ratio" "$o_rate" "$o_ratio" "$r"
+done
+median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
+echo "median ours/theirs: $median"
