@@ -5,7 +5,8 @@
 #    statement per game as the app does, in blocks of 10,000, and prints games/s per block;
 # 2. the PL/pgSQL baseline (bench/rankings/baseline.sql: latest rating read from a view over the
 #    whole history) and our trigger, each rating games 10,001-11,000 with 10,000 games already in
-#    the history (after VACUUM ANALYZE), and their ratio;
+#    the history (after VACUUM ANALYZE), in turns of 100 games so that both are measured over the
+#    same minute, and their ratio;
 # 3. recalculate_ranking of the Global ranking (every game) from scratch, unchanged and after a
 #    change of K that rewrites every entry.
 # The cluster runs with shared_buffers = 1GB and autovacuum off.
@@ -37,16 +38,11 @@ printf '%-16s %10s %10s\n' games ms games/s
 first_rate= last_rate= total_ms=0
 for ((start = 1; start <= games; start += block)); do
     end=$((start + block - 1 < games ? start + block - 1 : games))
-    if ((start == block + 1)); then   # step 2 measures games 10,001-11,000 here
-        # statistics and visibility of the first 10,000 games settled, as in the baseline database
+    if ((start == block + 1)); then
+        # statistics and visibility of the first 10,000 games settled, as step 2 has them
         psql -X -q -d ours -c "VACUUM ANALYZE"
-        t=$(ms ours "CALL bench_insert($start, $((start + 999)))")
-        ours_at_10k=$(rate 1000 "$t")
-        t2=$(ms ours "CALL bench_insert($((start + 1000)), $end)")
-        t=$(awk -v a="$t" -v b="$t2" 'BEGIN { print a + b }')
-    else
-        t=$(ms ours "CALL bench_insert($start, $end)")
     fi
+    t=$(ms ours "CALL bench_insert($start, $end)")
     r=$(rate $((end - start + 1)) "$t")
     printf '%-16s %10.0f %10s\n' "$start-$end" "$t" "$r"
     total_ms=$(awk -v a="$total_ms" -v b="$t" 'BEGIN { print a + b }')
@@ -68,11 +64,54 @@ psql -X -q -v ON_ERROR_STOP=1 -d baseline -f bench/rankings/baseline.sql >/dev/n
 psql -X -q -d ours -c "\copy (SELECT e.user_id_in_service, e.ranking_id, e.game_id, e.elo FROM elo_history e WHERE e.game_id <= 10000 ORDER BY e.id) TO STDOUT" \
     | psql -X -q -d baseline -c "\copy baseline.elo_history (user_id_in_service, ranking_id, game_id, elo) FROM STDIN"
 psql -X -q -d baseline -c "VACUUM ANALYZE"
-t=$(ms baseline "CALL bench_insert(10001, 11000)")
-baseline_rate=$(awk -v t="$t" 'BEGIN { printf "%.1f", 1000 / (t / 1000) }')
+# pg_rating with the same 10,000 games, in a database of its own
+psql -X -q -d ours -c "CREATE DATABASE at_10k"
+psql -X -q -v ON_ERROR_STOP=1 -d at_10k -c "CREATE EXTENSION pg_rating_random_chess CASCADE" -f bench/rankings/setup.sql
+psql -X -q -d at_10k -c "CALL bench_insert(1, 10000)" -c "VACUUM ANALYZE"
+# A psql session on database $1 kept open: its input and output on file descriptors, named by
+# `in_<db>` and `out_<db>`.
+session() {
+    mkfifo "$CLUSTER_DIR/$1.in" "$CLUSTER_DIR/$1.out"
+    psql -X -q -v ON_ERROR_STOP=1 -d "$1" <"$CLUSTER_DIR/$1.in" >"$CLUSTER_DIR/$1.out" 2>&1 &
+    exec {in}>"$CLUSTER_DIR/$1.in" {out}<"$CLUSTER_DIR/$1.out"
+    printf -v "in_$1" %s "$in"
+    printf -v "out_$1" %s "$out"
+}
+# Runs $2 in the session on database $1; sets `took` to its milliseconds.
+timed() {
+    local line in="in_$1" out="out_$1"
+    echo "\\timing on
+$2
+\\timing off" >&"${!in}"
+    while IFS= read -r line <&"${!out}"; do
+        if [[ $line =~ ^Time:\ ([0-9.]+)\ ms ]]; then
+            took=${BASH_REMATCH[1]}
+            return
+        fi
+        [[ $line == *ERROR* ]] && { echo "$line" >&2; exit 1; }
+    done
+    echo "the session ended" >&2
+    exit 1
+}
+# Games 10,001-11,000 in both, in slices of 100 taken in turn, each database in one session: both
+# rates measured over the same minute, whatever else the machine runs meanwhile.
+session at_10k
+session baseline
+ours_ms=0 baseline_ms=0
+for ((first = 10001; first <= 11000; first += 100)); do
+    timed at_10k "CALL bench_insert($first, $((first + 99)));"
+    ours_ms=$(awk -v a="$ours_ms" -v b="$took" 'BEGIN { print a + b }')
+    timed baseline "CALL bench_insert($first, $((first + 99)));"
+    baseline_ms=$(awk -v a="$baseline_ms" -v b="$took" 'BEGIN { print a + b }')
+done
+echo "\\q" >&"$in_at_10k"
+echo "\\q" >&"$in_baseline"
+wait
+baseline_rate=$(awk -v t="$baseline_ms" 'BEGIN { printf "%.1f", 1000 / (t / 1000) }')
+ours_at_10k=$(rate 1000 "$ours_ms")
 same=$(psql -X -At -d baseline -c "SELECT count(*) FROM baseline.elo_history WHERE game_id > 10000")
 echo "baseline: $baseline_rate games/s ($same entries written for games 10,001-11,000)"
-echo "pg_rating: $ours_at_10k games/s for the same games"
+echo "pg_rating: $ours_at_10k games/s for the same games (in turns of 100 games with the baseline)"
 echo "ratio: $(awk -v a="$ours_at_10k" -v b="$baseline_rate" 'BEGIN { printf "%.0f", a / b }')x"
 
 echo

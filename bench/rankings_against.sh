@@ -6,7 +6,7 @@
 # next time), then alternates the commit's own bench/rankings.sh and this tree's, `runs` times each,
 # the commit first, and prints each run's sustained rate and ratio to the PL/pgSQL baseline, the
 # ratio of the two sustained rates run by run, and the median of those ratios. About 8 minutes a
-# pair at 100,000 games.
+# pair at 100,000 games. Each run's whole output is kept in target/rankings_against/.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -16,7 +16,10 @@ games=${3:-100000}
 
 ensure_setup
 work=$(mktemp -d /tmp/pg_rating_against.XXXXXX)
+chmod 755 "$work"   # the cluster's tools run as postgres from the old tree
 tree="$work/tree"
+logs="$REPO_ROOT/target/rankings_against/$(date +%Y%m%d-%H%M%S)"
+mkdir -p "$logs"
 cleanup() {
     git worktree remove --force "$tree" >/dev/null 2>&1 || true
     rm -rf "$work"
@@ -27,7 +30,7 @@ their_target="$REPO_ROOT/target/against-$(git rev-parse --short "$commit")"
 
 # Runs a tree's bench and prints "sustained ratio" (games/s and the ratio to PL/pgSQL).
 bench() {
-    local log="$work/$1.$2.log"
+    local log="$logs/$1.$2.log"
     if [[ $1 == theirs ]]; then
         CARGO_TARGET_DIR=$their_target "$tree/bench/rankings.sh" "$games" >"$log" 2>&1
     else
@@ -53,4 +56,4 @@ for ((i = 1; i <= runs; i++)); do
     printf '%-4s %18s %9sx %18s %9sx %12s\n' "$i" "$t_rate" "$t_ratio" "$o_rate" "$o_ratio" "$r"
 done
 median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-echo "median ours/theirs: $median"
+echo "median ours/theirs: $median (the runs' output: $logs)"
