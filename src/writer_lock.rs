@@ -35,6 +35,16 @@ pub struct LockTable {
 /// A lock row: (table, int key, text key).
 type LockRow = (&'static str, i32, String);
 
+/// What this transaction knows of a lock row.
+enum Known {
+    /// Locked by a subtransaction still active: held for sure.
+    Held,
+    /// Updated by a subtransaction that has ended since: held unless a savepoint rolled it back.
+    Again,
+    /// Not updated by this transaction.
+    New,
+}
+
 thread_local! {
     /// The lock rows this transaction (by local id) has updated, each with the subtransaction
     /// that last took its lock.
@@ -90,6 +100,26 @@ impl LockTable {
         }
     }
 
+    /// The lock row of a key: the text is ignored by a table keyed by an int alone.
+    fn row(&self, id: i32, text: &str) -> LockRow {
+        let text = if self.key.len() > 1 { text } else { "" };
+        (self.name, id, text.to_owned())
+    }
+
+    /// What this transaction knows of the lock row of a key.
+    fn known(
+        &self,
+        rows: &HashMap<LockRow, pg_sys::SubTransactionId>,
+        id: i32,
+        text: &str,
+    ) -> Known {
+        match rows.get(&self.row(id, text)) {
+            Some(&by) if still_active(by) => Known::Held,
+            Some(_) => Known::Again,
+            None => Known::New,
+        }
+    }
+
     fn args<'a>(&self, keys: &[(i32, &'a str)]) -> Vec<DatumWithOid<'a>> {
         let keys = keys
             .iter()
@@ -123,10 +153,10 @@ impl LockTable {
         let mut held = false;
         updated_rows(|rows| {
             for &(id, text) in &keys {
-                match rows.get(&(self.name, id, text.to_owned())) {
-                    Some(&by) if still_active(by) => held = true,
-                    Some(_) => again.push((id, text)),
-                    None => new.push((id, text)),
+                match self.known(rows, id, text) {
+                    Known::Held => held = true,
+                    Known::Again => again.push((id, text)),
+                    Known::New => new.push((id, text)),
                 }
             }
         });
@@ -188,28 +218,18 @@ impl LockTable {
     /// Records lock rows this transaction has updated (or locked again) by a statement of its
     /// own (a rebuild's update of every scope of a ledger), in the subtransaction running now.
     pub fn note_updated(&'static self, keys: impl IntoIterator<Item = (i32, String)>) {
-        let width = self.key.len();
         let by = current_subtransaction();
         updated_rows(|rows| {
-            rows.extend(keys.into_iter().map(|(id, text)| {
-                (
-                    (self.name, id, if width > 1 { text } else { String::new() }),
-                    by,
-                )
-            }))
+            rows.extend(keys.into_iter().map(|(id, text)| (self.row(id, &text), by)))
         });
     }
 
     /// Whether this transaction holds the locks of all of `keys` for sure (taken in a
     /// subtransaction still active), so that [`LockTable::lock`] would run nothing.
     pub fn holds(&'static self, keys: &[(i32, &str)]) -> bool {
-        let width = self.key.len();
         updated_rows(|rows| {
-            keys.iter().all(|&(id, text)| {
-                let text = if width > 1 { text } else { "" };
-                rows.get(&(self.name, id, text.to_owned()))
-                    .is_some_and(|&by| still_active(by))
-            })
+            keys.iter()
+                .all(|&(id, text)| matches!(self.known(rows, id, text), Known::Held))
         })
     }
 

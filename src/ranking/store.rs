@@ -120,9 +120,17 @@ thread_local! {
     /// a ranking: (extension, transaction, subtransaction, version). While that subtransaction is
     /// active its locks are held, so no other transaction's change of rankings can commit
     /// (it takes every ranking's lock first); this transaction's own changes forget it.
-    static VERIFIED: Cell<(pg_sys::Oid, pg_sys::LocalTransactionId, pg_sys::SubTransactionId, i64)> =
-        const { Cell::new((pg_sys::InvalidOid, 0, 0, 0)) };
+    static VERIFIED: Cell<Verified> = const { Cell::new(NOT_VERIFIED) };
 }
+
+/// (extension, transaction, subtransaction, version): see [`VERIFIED`].
+type Verified = (
+    pg_sys::Oid,
+    pg_sys::LocalTransactionId,
+    pg_sys::SubTransactionId,
+    i64,
+);
+const NOT_VERIFIED: Verified = (pg_sys::InvalidOid, 0, 0, 0);
 
 use crate::error::internal;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
@@ -443,7 +451,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// Records that the rankings change: a new `ranking_writes.rankings_version`.
     pub fn note_rankings_change(&mut self) {
-        VERIFIED.set((pg_sys::InvalidOid, 0, 0, 0));
+        VERIFIED.set(NOT_VERIFIED);
         self.query(
             "UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')",
             &[],
