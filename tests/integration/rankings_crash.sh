@@ -58,8 +58,15 @@ stale=$(q -c "SELECT count(*) FROM ranking_players p
                                          ORDER BY e.game_date DESC, e.game_id DESC LIMIT 1)
                  OR p.games <> (SELECT count(*) FROM elo_history e
                                 WHERE e.ranking_id = p.ranking_id AND e.user_id_in_service = p.user_id_in_service)")
+# previous_entry is the id of the account's preceding entry in the ranking (no foreign key says so)
+unchained=$(q -c "SELECT count(*) FROM (
+                      SELECT e.previous_entry, lag(e.id) OVER (PARTITION BY e.ranking_id, e.user_id_in_service
+                                                               ORDER BY e.game_date, e.game_id) AS preceding
+                      FROM elo_history e) c
+                  WHERE c.previous_entry IS DISTINCT FROM c.preceding")
 echo "after recovery: $games games committed, $pairs (game, ranking) pairs, $entries entries"
-echo "pairs without their two entries: $missing, entries without a pair: $strays, stale standings: $stale"
+echo "pairs without their two entries: $missing, entries without a pair: $strays, stale standings: $stale," \
+     "entries not chained to the preceding one: $unchained"
 
 history="SELECT e.ranking_id, e.game_id, e.user_id_in_service, e.elo, p.game_id
          FROM elo_history e LEFT JOIN elo_history p ON p.id = e.previous_entry ORDER BY 1, 2, 3"
@@ -70,4 +77,4 @@ same=$([[ "$before" == "$after" ]] && echo yes || echo no)
 echo "history equals recalculate_ranking's rebuild: $same"
 
 ((games >= 300 && games < 4000)) || { echo "the kill did not land in the middle of the load"; exit 1; }
-((entries == 2 * pairs && missing == 0 && strays == 0 && stale == 0)) && [[ $same == yes ]]
+((entries == 2 * pairs && missing == 0 && strays == 0 && stale == 0 && unchained == 0)) && [[ $same == yes ]]

@@ -5,7 +5,9 @@ The same 600 random games (explicit ids, many equal dates, bots, the app's nine 
 into three databases: in (creation_date, id) order, in a random order one game per statement,
 and in a random order split over four concurrent sessions. All three histories and standings
 must be identical, must equal recalculate_ranking's rebuild, and must match an independent
-replay of the Random Chess Elo rule written here in Python (the oracle).
+replay of the Random Chess Elo rule written here in Python (the oracle). In each, every entry's
+previous_entry is the id of the same account's preceding entry in the same ranking (no foreign key
+says so since 0.11.0: pg_rating's writes must).
 """
 import os
 import random
@@ -75,6 +77,13 @@ HISTORY = """SELECT e.ranking_id, e.game_id, e.user_id_in_service, e.elo, coales
 FROM elo_history e LEFT JOIN elo_history p ON p.id = e.previous_entry ORDER BY 1, 2, 3"""
 STANDINGS = """SELECT ranking_id, user_id_in_service, rating, games, wins, draws, losses, peak_rating, last_game_id
 FROM ranking_players ORDER BY 1, 2"""
+# Entries whose previous_entry is not the id of the account's preceding entry in the ranking (by
+# game date, then game id), NULL for its first.
+BROKEN_LINKS = """SELECT count(*) FROM (
+    SELECT e.previous_entry, lag(e.id) OVER (PARTITION BY e.ranking_id, e.service_id, e.user_id_in_service
+                                             ORDER BY e.game_date, e.game_id) AS preceding
+    FROM elo_history e) c
+WHERE c.previous_entry IS DISTINCT FROM c.preceding"""
 
 
 def snapshot(db):
@@ -142,6 +151,10 @@ def main():
 
     reference = snapshot(dbs["serial"])
     failures = 0
+    for kind, db in dbs.items():
+        broken = int(psql(db, BROKEN_LINKS))
+        print(f"{kind}: {broken} entries not chained to the account's preceding entry")
+        failures += broken != 0
     for kind in ("shuffled", "concurrent"):
         got = snapshot(dbs[kind])
         diff = len(set(got[0]) ^ set(reference[0])) + len(set(got[1]) ^ set(reference[1]))
@@ -152,8 +165,9 @@ def main():
         psql(dbs["concurrent"], f"CALL recalculate_ranking({rid})")
     rebuilt = snapshot(dbs["concurrent"])
     diff = len(set(rebuilt[0]) ^ set(reference[0])) + len(set(rebuilt[1]) ^ set(reference[1]))
-    print(f"recalculate_ranking of every ranking: {diff} differences")
-    failures += diff != 0
+    broken = int(psql(dbs["concurrent"], BROKEN_LINKS))
+    print(f"recalculate_ranking of every ranking: {diff} differences, {broken} entries not chained")
+    failures += diff != 0 or broken != 0
 
     expected = oracle(games)
     worst, missing = 0.0, 0

@@ -24,7 +24,7 @@ schema() {
                   FROM pg_extension x, unnest(x.extconfig, x.extcondition) AS u(oid, condition)
                   JOIN pg_class c ON c.oid = u.oid
                   WHERE x.extname IN ('pg_rating', 'pg_rating_random_chess') ORDER BY x.extname, 1"
-    # (stderr: pg_dump warns of elo_history's foreign key to itself)
+    # (stderr dropped: pg_dump's warnings are not part of the schema)
     pg_dump --schema-only --binary-upgrade -d "$1" 2>/dev/null \
         | sed -e "s/\(binary_upgrade_create_empty_extension(.*\)'{[0-9,]*}', '{[^}]*}'/\1'{config tables}', '{their filters}'/" \
         | grep -v -e '^--' -e '^$' -e 'binary_upgrade_set_next_' -e '^UPDATE pg_catalog.pg_class' \

@@ -1,0 +1,4 @@
+-- pg_rating 0.10.0 -> 0.11.0: no change of the engine's SQL. The library rates a Random Chess game
+-- with fewer statements (a lock the transaction holds is not taken again; a game's entries and
+-- standings are written by one statement), and pg_rating_random_chess 0.11.0 drops elo_history's
+-- foreign key previous_entry_fkey. No row changes.
