@@ -58,12 +58,7 @@ stale=$(q -c "SELECT count(*) FROM ranking_players p
                                          ORDER BY e.game_date DESC, e.game_id DESC LIMIT 1)
                  OR p.games <> (SELECT count(*) FROM elo_history e
                                 WHERE e.ranking_id = p.ranking_id AND e.user_id_in_service = p.user_id_in_service)")
-# previous_entry is the id of the account's preceding entry in the ranking (no foreign key says so)
-unchained=$(q -c "SELECT count(*) FROM (
-                      SELECT e.previous_entry, lag(e.id) OVER (PARTITION BY e.ranking_id, e.user_id_in_service
-                                                               ORDER BY e.game_date, e.game_id) AS preceding
-                      FROM elo_history e) c
-                  WHERE c.previous_entry IS DISTINCT FROM c.preceding")
+unchained=$(q -f "$(dirname "$0")/unchained_entries.sql")
 echo "after recovery: $games games committed, $pairs (game, ranking) pairs, $entries entries"
 echo "pairs without their two entries: $missing, entries without a pair: $strays, stale standings: $stale," \
      "entries not chained to the preceding one: $unchained"
