@@ -14,6 +14,13 @@
 //! triggers to honour (their statement trigger refuses writes by anyone but pg_rating, and this
 //! is pg_rating). A table that has been given a row trigger or a check of its own is refused
 //! (55000) rather than written past it; a NULL for a NOT NULL column is an internal error.
+//!
+//! The one exception is rows whose foreign keys the caller vouches for
+//! ([`BulkInsert::open_vouching_keys`]): their table's checks are evaluated, its foreign keys'
+//! checks (a query per key and row) are skipped, and a table with anything else to run is left to
+//! the caller's SQL.
+
+use std::ffi::CStr;
 
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
@@ -43,29 +50,57 @@ pub struct BulkInsert {
     command: pg_sys::CommandId,
     /// Index entries added without the unique check (see the module's comment).
     unchecked: bool,
+    /// The table's checks, evaluated for each row (rows with vouched keys only).
+    checks: bool,
     econtext: *mut pg_sys::ExprContext,
 }
 
-/// 55000 when the table has row triggers, transition tables, checks or generated columns: an
-/// INSERT would run them, this writer would not.
+/// What a table asks of an insert that this writer does not do: row triggers, transition tables,
+/// checks or generated columns. With `vouched_keys`, the table's checks are evaluated, its
+/// foreign keys' insert checks are the caller's and its deferrable unique keys are checked at
+/// once; anything else is still too much.
+///
+/// # Safety
+/// `rel` is an open relation.
+unsafe fn unhonoured(rel: pg_sys::Relation, vouched_keys: bool) -> bool {
+    // SAFETY: the relation's trigger and constraint descriptions, which may be NULL; a trigger
+    // description has numtriggers entries.
+    unsafe {
+        let t = (*rel).trigdesc;
+        let c = (*(*rel).rd_att).constr;
+        let generated = !c.is_null() && (*c).has_generated_stored;
+        let checks = !c.is_null() && (*c).num_check > 0;
+        if t.is_null() {
+            return generated || (checks && !vouched_keys);
+        }
+        let row_triggers = (*t).trig_insert_before_row
+            || (*t).trig_insert_after_row
+            || (*t).trig_insert_instead_row
+            || (*t).trig_insert_new_table;
+        if !vouched_keys {
+            return generated || checks || row_triggers;
+        }
+        let triggers = std::slice::from_raw_parts((*t).triggers, (*t).numtriggers as usize);
+        let row_insert = pg_sys::TRIGGER_TYPE_ROW as i16 | pg_sys::TRIGGER_TYPE_INSERT as i16;
+        // the foreign keys' checks, and the recheck of a deferrable unique key, which
+        // refuse_possible_duplicate does at once
+        let ours =
+            [pg_sys::F_RI_FKEY_CHECK_INS, pg_sys::F_UNIQUE_KEY_RECHECK].map(pg_sys::Oid::from);
+        let others = triggers.iter().any(|trigger| {
+            trigger.tgtype & row_insert == row_insert && !ours.contains(&trigger.tgfoid)
+        });
+        generated || others || (*t).trig_insert_new_table
+    }
+}
+
+/// 55000 when the table asks for what this writer does not do ([`unhonoured`]): an INSERT would
+/// do it, this writer would not.
 ///
 /// # Safety
 /// `rel` is an open relation.
 unsafe fn refuse_what_it_cannot_honour(rel: pg_sys::Relation, table: &str) {
-    // SAFETY: the relation's trigger and constraint descriptions, which may be NULL.
-    let (triggers, checks) = unsafe {
-        let t = (*rel).trigdesc;
-        let c = (*(*rel).rd_att).constr;
-        (
-            !t.is_null()
-                && ((*t).trig_insert_before_row
-                    || (*t).trig_insert_after_row
-                    || (*t).trig_insert_instead_row
-                    || (*t).trig_insert_new_table),
-            !c.is_null() && ((*c).num_check > 0 || (*c).has_generated_stored),
-        )
-    };
-    if triggers || checks {
+    // SAFETY: as the function's contract says.
+    if unsafe { unhonoured(rel, false) } {
         raise(
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             format!(
@@ -157,6 +192,33 @@ unsafe fn insert_index_entries_unchecked(
     }
 }
 
+/// A deferrable unique index reports a key that may clash (`recheck`, the indexes' ids) instead of
+/// refusing it, for a trigger to check again at the statement's end. These rows are written
+/// outside any statement, and nothing removes the clashing row before the check: refused now,
+/// as the check would (23505).
+///
+/// # Safety
+/// `recheck` is NIL or a list of index oids.
+unsafe fn refuse_possible_duplicate(recheck: *mut pg_sys::List) {
+    if recheck.is_null() {
+        return;
+    }
+    // SAFETY: a non-empty list of oids; the name is copied before any error.
+    let name = unsafe {
+        let index = pg_sys::list_nth_oid(recheck, 0);
+        let name = pg_sys::get_rel_name(index);
+        if name.is_null() {
+            format!("{index:?}")
+        } else {
+            CStr::from_ptr(name).to_string_lossy().into_owned()
+        }
+    };
+    raise(
+        pgrx::PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+        format!("duplicate key value violates unique constraint \"{name}\""),
+    );
+}
+
 impl BulkInsert {
     /// Opens `table` (found by the pinned search path of pg_rating's writers) for inserting rows
     /// of `columns`; an internal error if a column is missing (a value of another type than its
@@ -173,24 +235,58 @@ impl BulkInsert {
         Self::opened(table, columns, true)
     }
 
+    /// For rows whose foreign keys the caller vouches for: every row it references exists, and no
+    /// other transaction can delete it or change its key before this one ends (a row this
+    /// transaction inserted, say, of a table that refuses deletes). The foreign keys' insert checks
+    /// are skipped (each is a query per key and row); the table's checks are evaluated. `None` when
+    /// the table has a row trigger of another kind, a transition table or a generated column: the
+    /// caller writes the rows by SQL, which runs them.
+    pub fn open_vouching_keys(table: &str, columns: &[Column]) -> Option<Self> {
+        let rel = relation::open(table, pg_sys::RowExclusiveLock);
+        // SAFETY: the relation was just opened.
+        if unsafe { unhonoured(rel, true) } {
+            // SAFETY: opened above; its lock is kept, as the caller's SQL takes it again.
+            unsafe { pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE) };
+            return None;
+        }
+        Some(Self::prepared(rel, columns, false, true))
+    }
+
     fn opened(table: &str, columns: &[Column], emptied: bool) -> Self {
         let rel = relation::open(table, pg_sys::RowExclusiveLock);
+        // SAFETY: the relation was just opened.
+        unsafe { refuse_what_it_cannot_honour(rel, table) };
+        Self::prepared(rel, columns, emptied, false)
+    }
+
+    fn prepared(rel: pg_sys::Relation, columns: &[Column], emptied: bool, vouched: bool) -> Self {
         // SAFETY: the executor's own setup for inserting into a relation, as COPY FROM does;
         // everything is released by finish(), or by the transaction's abort.
         unsafe {
-            refuse_what_it_cannot_honour(rel, table);
+            let table = CStr::from_ptr((*(*rel).rd_rel).relname.data.as_ptr())
+                .to_string_lossy()
+                .into_owned();
             let attrs = relation::attributes(rel);
             let natts = attrs.len();
             let not_null = attrs.iter().map(|a| a.attnotnull).collect();
             let columns = columns
                 .iter()
-                .zip(relation::positions(table, attrs, columns))
-                .map(|(&column, i)| (column, i, attrs[i].atttypid))
+                .zip(relation::positions(&table, attrs, columns))
+                .map(|(&column, i)| {
+                    if attrs[i].atttypid == pg_sys::VARCHAROID && attrs[i].atttypmod >= 0 {
+                        internal(format!("{table}.{}: a varchar of limited length", column.0));
+                    }
+                    (column, i, attrs[i].atttypid)
+                })
                 .collect();
+            let constr = (*(*rel).rd_att).constr;
+            let checks = vouched && !constr.is_null() && (*constr).num_check > 0;
             let estate = pg_sys::CreateExecutorState();
             let rri = pg_sys::palloc0(std::mem::size_of::<pg_sys::ResultRelInfo>())
                 as *mut pg_sys::ResultRelInfo;
-            pg_sys::InitResultRelInfo(rri, rel, 1, std::ptr::null_mut(), 0);
+            // Not in a range table (index 0): a failed check then describes the row without
+            // looking one up.
+            pg_sys::InitResultRelInfo(rri, rel, 0, std::ptr::null_mut(), 0);
             pg_sys::ExecOpenIndices(rri, false);
             let unchecked = emptied && uncheckable_indexes(rri, estate);
             // the context index predicates and expressions are evaluated in
@@ -207,6 +303,7 @@ impl BulkInsert {
                 values: PgMemoryContexts::new("pg_rating bulk insert"),
                 command: pg_sys::GetCurrentCommandId(true),
                 unchecked,
+                checks,
                 econtext,
             }
         }
@@ -236,8 +333,11 @@ impl BulkInsert {
             self.values.switch_to(|_| {
                 for (value, &((name, kind), i, type_oid)) in row.into_iter().zip(columns) {
                     // the value checked against its column's kind, then against the table
-                    let arg = value.into_arg(kind, name);
-                    if arg.oid() != type_oid {
+                    let arg = value.into_stored(kind, name);
+                    // text goes into a varchar of no length as it is (the same representation)
+                    let fits = arg.oid() == type_oid
+                        || (arg.oid() == pg_sys::TEXTOID && type_oid == pg_sys::VARCHAROID);
+                    if !fits {
                         internal(format!(
                             "column {name}: a value of type {} for a column of type {type_oid}",
                             arg.oid()
@@ -256,6 +356,10 @@ impl BulkInsert {
                 ));
             }
             pg_sys::ExecStoreVirtualTuple(slot);
+            if self.checks {
+                pg_sys::ExecConstraints(self.rri, slot, self.estate);
+                pg_sys::MemoryContextReset((*self.econtext).ecxt_per_tuple_memory);
+            }
         }
         self.used += 1;
         if self.used == BATCH {
@@ -292,7 +396,7 @@ impl BulkInsert {
                         slot,
                     );
                 } else {
-                    pg_sys::ExecInsertIndexTuples(
+                    let recheck = pg_sys::ExecInsertIndexTuples(
                         self.rri,
                         slot,
                         self.estate,
@@ -301,6 +405,7 @@ impl BulkInsert {
                         std::ptr::null_mut(),
                         std::ptr::null_mut(),
                     );
+                    refuse_possible_duplicate(recheck);
                 }
                 pg_sys::MemoryContextReset((*self.econtext).ecxt_per_tuple_memory);
             }

@@ -174,6 +174,20 @@ impl Value {
         }
     }
 
+    /// The value as a datum of its column's own type, for a writer below SQL, where no cast
+    /// follows: a decimal as numeric, read from its text as the SQL cast reads it.
+    pub fn into_stored(self, kind: Kind, column: &str) -> DatumWithOid<'static> {
+        match (kind, self.for_column(kind, column)) {
+            (Kind::Decimal, Value::Text(text)) => text
+                .map(|t| {
+                    t.parse::<AnyNumeric>()
+                        .unwrap_or_else(|e| internal(format!("column {column}: {e}")))
+                })
+                .into(),
+            (_, value) => value.into_arg(kind, column),
+        }
+    }
+
     /// The value as a column of `kind` takes it (a decimal as its text, which SQL casts exactly);
     /// an internal error when it is of another type. The one rule of which value fits which kind.
     fn for_column(self, kind: Kind, column: &str) -> Value {

@@ -119,3 +119,40 @@ VALUES ('unknown system', '0', NULL, 0, 800, true, 40, 'trueskill');
 INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
 VALUES ('{}', '2024-02-01', '(1-0,UNKNOWN)', '(5 minutes, 0)', 1, '2', '2', true);
 SELECT count(*) AS games, (SELECT count(*) FROM elo_history) AS entries FROM service_games;
+
+-- The entries of new games are written below SQL, without a query per foreign key and entry:
+-- pg_rating makes their keys good itself. A game whose id a trigger of the same statement
+-- changed before it was rated is refused (23503), and nothing of the statement is kept.
+CREATE FUNCTION renumber_game() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE service_games SET id = NEW.id + 1000 WHERE id = NEW.id;
+    RETURN NULL;
+END $$;
+CREATE TRIGGER renumber_game AFTER INSERT ON service_games FOR EACH ROW EXECUTE FUNCTION renumber_game();
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', '2024-03-01', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true);
+DROP TRIGGER renumber_game ON service_games;
+DROP FUNCTION renumber_game();
+SELECT count(*) AS games, (SELECT count(*) FROM elo_history) AS entries FROM service_games;
+-- a row trigger of the DBA's own on elo_history runs for every entry written (those entries go
+-- by SQL, which runs it)
+CREATE TABLE entries_seen (entry int, game int);
+CREATE FUNCTION see_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO entries_seen VALUES (NEW.id, NEW.game_id);
+    RETURN NULL;
+END $$;
+CREATE TRIGGER see_entry AFTER INSERT ON elo_history FOR EACH ROW EXECUTE FUNCTION see_entry();
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', '2024-03-02', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true);
+SELECT (SELECT count(*) FROM entries_seen) AS seen,
+       (SELECT count(*) FROM elo_history WHERE game_id = (SELECT max(id) FROM service_games)) AS written,
+       (SELECT count(*) FROM entries_seen s JOIN elo_history e ON e.id = s.entry AND e.game_id = s.game) AS same;
+DROP TRIGGER see_entry ON elo_history;
+DROP FUNCTION see_entry();
+DROP TABLE entries_seen;
+-- and every entry's game and ranking exist
+SELECT count(*) AS entries_without_game_or_ranking
+FROM elo_history e
+WHERE NOT EXISTS (SELECT FROM service_games g WHERE g.id = e.game_id)
+   OR NOT EXISTS (SELECT FROM rankings r WHERE r.id = e.ranking_id);
