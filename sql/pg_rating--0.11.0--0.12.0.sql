@@ -1,0 +1,4 @@
+-- pg_rating 0.11.0 -> 0.12.0: no change of the engine's SQL. The library writes the history
+-- entries of a Random Chess statement's new games below SQL (the bulk writer of ledger entries),
+-- without the per-row checks of elo_history's foreign keys, which it makes good itself. No row
+-- changes.

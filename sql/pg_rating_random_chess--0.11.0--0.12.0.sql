@@ -1,0 +1,5 @@
+-- pg_rating_random_chess 0.11.0 -> 0.12.0 (update pg_rating to 0.12.0 first): no change of the
+-- schema. The 0.12.0 library writes elo_history's new entries without the per-row insert checks
+-- of its foreign keys game_id and ranking_id, which stay in the catalog: the ranking is locked by
+-- its writer and the games are the statement's own, their ids checked once per statement
+-- (23503 when a trigger of the same statement changed one before it was rated). No row changes.
