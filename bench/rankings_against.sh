@@ -15,24 +15,16 @@ runs=${2:-3}
 games=${3:-100000}
 
 ensure_setup
-work=$(mktemp -d /tmp/pg_rating_against.XXXXXX)
-chmod 755 "$work"   # the cluster's tools run as postgres from the old tree
-tree="$work/tree"
 logs="$REPO_ROOT/target/rankings_against/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$logs"
-cleanup() {
-    git worktree remove --force "$tree" >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-git worktree add --detach "$tree" "$commit" >/dev/null 2>&1
-their_target="$REPO_ROOT/target/against-$(git rev-parse --short "$commit")"
+trap against_cleanup EXIT
+against_worktree "$commit"
 
 # Runs a tree's bench and prints "sustained ratio" (games/s and the ratio to PL/pgSQL).
 bench() {
     local log="$logs/$1.$2.log"
     if [[ $1 == theirs ]]; then
-        CARGO_TARGET_DIR=$their_target "$tree/bench/rankings.sh" "$games" >"$log" 2>&1
+        CARGO_TARGET_DIR=$AGAINST_TARGET "$AGAINST_TREE/bench/rankings.sh" "$games" >"$log" 2>&1
     else
         bench/rankings.sh "$games" >"$log" 2>&1
     fi || { echo "bench/rankings.sh of $1 failed:" >&2; tail -20 "$log" >&2; exit 1; }
@@ -55,5 +47,4 @@ for ((i = 1; i <= runs; i++)); do
     ratios+=("$r")
     printf '%-4s %18s %9sx %18s %9sx %12s\n' "$i" "$t_rate" "$t_ratio" "$o_rate" "$o_ratio" "$r"
 done
-median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')
-echo "median ours/theirs: $median (the runs' output: $logs)"
+echo "median ours/theirs: $(median_of "${ratios[@]}") (the runs' output: $logs)"

@@ -26,16 +26,9 @@ if perf stat -e instructions -x, -a -- true 2>&1 | grep -q 'not supported'; then
 fi
 
 ensure_setup
-work=$(mktemp -d /tmp/pg_rating_instructions.XXXXXX)
-chmod 755 "$work"
-tree="$work/tree"
-cleanup() {
-    git worktree remove --force "$tree" >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-git worktree add --detach "$tree" "$commit" >/dev/null 2>&1
-their_target="$REPO_ROOT/target/against-$(git rev-parse --short "$commit")"
+trap against_cleanup EXIT
+against_worktree "$commit"
+work=$AGAINST_WORK
 lib=$("$PG_CONFIG" --pkglibdir)
 share=$("$PG_CONFIG" --sharedir)/extension
 
@@ -54,9 +47,9 @@ put_back() {
     cp "$work/$1/pg_rating.so" "$lib/"
     cp "$work/$1"/pg_rating*.control "$work/$1"/pg_rating*.sql "$share/"
 }
-keep theirs "$tree" "$their_target"
+keep theirs "$AGAINST_TREE" "$AGAINST_TARGET"
 keep ours "$REPO_ROOT" "$REPO_ROOT/target"
-trap 'put_back ours; cleanup' EXIT
+trap 'put_back ours; against_cleanup' EXIT
 
 # One measurement of the installed build: "instructions cycles games/s digest" per game.
 measure() {
@@ -94,6 +87,5 @@ for ((r = 1; r <= rounds; r++)); do
     [[ $counting == yes ]] && ratios+=("$(awk -v o="$ins" -v t="$theirs_ins" 'BEGIN { printf "%.3f", o / t }')")
     rate_ratios+=("$(awk -v o="$rate" -v t="$theirs_rate" 'BEGIN { printf "%.2f", o / t }')")
 done
-median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-[[ $counting == yes ]] && echo "instructions per game, ours/theirs: ${ratios[*]} (median $(median "${ratios[@]}"))"
-echo "games/s, ours/theirs: ${rate_ratios[*]} (median $(median "${rate_ratios[@]}"))"
+[[ $counting == yes ]] && echo "instructions per game, ours/theirs: ${ratios[*]} (median $(median_of "${ratios[@]}"))"
+echo "games/s, ours/theirs: ${rate_ratios[*]} (median $(median_of "${rate_ratios[@]}"))"

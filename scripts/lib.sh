@@ -90,3 +90,26 @@ fresh_database() {
     psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
     psql -X -q -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" >/dev/null
 }
+
+# For a bench of this tree against an earlier commit: checks the commit out in a git worktree and
+# sets AGAINST_WORK (a scratch directory readable by postgres, holding the worktree), AGAINST_TREE
+# and AGAINST_TARGET (the commit's cargo target directory, kept in target/against-<commit> for the
+# next run). against_cleanup removes the worktree and the scratch directory.
+against_worktree() {
+    AGAINST_WORK=$(mktemp -d /tmp/pg_rating_against.XXXXXX)
+    AGAINST_TREE="$AGAINST_WORK/tree"
+    chmod 755 "$AGAINST_WORK"   # the cluster's tools run as postgres from the old tree
+    AGAINST_TARGET="$REPO_ROOT/target/against-$(git -C "$REPO_ROOT" rev-parse --short "$1")"
+    git -C "$REPO_ROOT" worktree add --detach "$AGAINST_TREE" "$1" >/dev/null 2>&1
+}
+
+against_cleanup() {
+    [[ -n "${AGAINST_WORK:-}" ]] || return 0
+    git -C "$REPO_ROOT" worktree remove --force "$AGAINST_TREE" >/dev/null 2>&1 || true
+    rm -rf "$AGAINST_WORK"
+}
+
+# The median of the numbers given.
+median_of() {
+    printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}

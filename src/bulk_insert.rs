@@ -69,7 +69,7 @@ unsafe fn unhonoured(rel: pg_sys::Relation, vouched_keys: bool) -> bool {
         let t = (*rel).trigdesc;
         let c = (*(*rel).rd_att).constr;
         let generated = !c.is_null() && (*c).has_generated_stored;
-        let checks = !c.is_null() && (*c).num_check > 0;
+        let checks = has_checks(rel);
         if t.is_null() {
             return generated || (checks && !vouched_keys);
         }
@@ -90,6 +90,18 @@ unsafe fn unhonoured(rel: pg_sys::Relation, vouched_keys: bool) -> bool {
             trigger.tgtype & row_insert == row_insert && !ours.contains(&trigger.tgfoid)
         });
         generated || others || (*t).trig_insert_new_table
+    }
+}
+
+/// Whether the table has CHECK constraints.
+///
+/// # Safety
+/// `rel` is an open relation.
+unsafe fn has_checks(rel: pg_sys::Relation) -> bool {
+    // SAFETY: the relation's constraint description, which may be NULL.
+    unsafe {
+        let c = (*(*rel).rd_att).constr;
+        !c.is_null() && (*c).num_check > 0
     }
 }
 
@@ -249,29 +261,33 @@ impl BulkInsert {
             unsafe { pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE) };
             return None;
         }
-        Some(Self::prepared(rel, columns, false, true))
+        Some(Self::prepared(rel, table, columns, false, true))
     }
 
     fn opened(table: &str, columns: &[Column], emptied: bool) -> Self {
         let rel = relation::open(table, pg_sys::RowExclusiveLock);
         // SAFETY: the relation was just opened.
         unsafe { refuse_what_it_cannot_honour(rel, table) };
-        Self::prepared(rel, columns, emptied, false)
+        Self::prepared(rel, table, columns, emptied, false)
     }
 
-    fn prepared(rel: pg_sys::Relation, columns: &[Column], emptied: bool, vouched: bool) -> Self {
+    /// `rel` is `table`, just opened.
+    fn prepared(
+        rel: pg_sys::Relation,
+        table: &str,
+        columns: &[Column],
+        emptied: bool,
+        vouched: bool,
+    ) -> Self {
         // SAFETY: the executor's own setup for inserting into a relation, as COPY FROM does;
         // everything is released by finish(), or by the transaction's abort.
         unsafe {
-            let table = CStr::from_ptr((*(*rel).rd_rel).relname.data.as_ptr())
-                .to_string_lossy()
-                .into_owned();
             let attrs = relation::attributes(rel);
             let natts = attrs.len();
             let not_null = attrs.iter().map(|a| a.attnotnull).collect();
             let columns = columns
                 .iter()
-                .zip(relation::positions(&table, attrs, columns))
+                .zip(relation::positions(table, attrs, columns))
                 .map(|(&column, i)| {
                     if attrs[i].atttypid == pg_sys::VARCHAROID && attrs[i].atttypmod >= 0 {
                         internal(format!("{table}.{}: a varchar of limited length", column.0));
@@ -279,8 +295,7 @@ impl BulkInsert {
                     (column, i, attrs[i].atttypid)
                 })
                 .collect();
-            let constr = (*(*rel).rd_att).constr;
-            let checks = vouched && !constr.is_null() && (*constr).num_check > 0;
+            let checks = vouched && has_checks(rel);
             let estate = pg_sys::CreateExecutorState();
             let rri = pg_sys::palloc0(std::mem::size_of::<pg_sys::ResultRelInfo>())
                 as *mut pg_sys::ResultRelInfo;
