@@ -1,0 +1,1 @@
+-- pg_rating 0.12.0 -> 0.13.0: several applications in one database (security between apps).

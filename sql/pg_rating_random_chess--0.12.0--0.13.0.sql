@@ -1,0 +1,1 @@
+-- pg_rating_random_chess 0.12.0 -> 0.13.0 (update pg_rating to 0.13.0 first).
