@@ -12,3 +12,19 @@ COMMENT ON FUNCTION refuse_foreign_write() IS
     'Trigger of the derived tables (elo_history, ranking_players, ranking_writes, the '
     'swiss_tournament_* tables and the ledgers'' derived tables): refuses, with 42501, every write that '
     'does not come from pg_rating''s own triggers and functions.';
+
+-- The derived tables whose rows a foreign key's ON DELETE CASCADE removes with their parent
+-- (ledger_attachments, elo_history, the swiss_tournament_* tables) also carry this row trigger
+-- (BEFORE DELETE): outside pg_rating's own writers a row goes only once its parent row is gone,
+-- so a DELETE that a role runs from a trigger of its own tables during a cascade of its own
+-- removes nothing.
+CREATE FUNCTION check_cascaded_delete() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'check_cascaded_delete_wrapper';
+REVOKE ALL ON FUNCTION check_cascaded_delete() FROM PUBLIC;
+ALTER FUNCTION check_cascaded_delete() SET search_path = pg_catalog, pg_temp;
+
+COMMENT ON FUNCTION check_cascaded_delete() IS
+    'Row trigger (BEFORE DELETE) of the derived tables that a foreign key''s cascade empties with their parent '
+    '(ledger_attachments, elo_history, swiss_tournament_progress, swiss_tournament_entrants, '
+    'swiss_tournament_standings): outside pg_rating''s own code a row is deleted only once its parent row is gone '
+    '(42501 otherwise).';

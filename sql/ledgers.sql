@@ -134,7 +134,7 @@ CREATE FUNCTION reseed_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME',
 REVOKE ALL ON FUNCTION reseed_ledger() FROM PUBLIC;
 CREATE TRIGGER reseed_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
     FOR EACH ROW EXECUTE FUNCTION reseed_ledger();
-ALTER FUNCTION reseed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION reseed_ledger() SET search_path = pg_catalog, pg_temp;
 
 -- Seasons (seed 003, section 13): at a season's end every rating is pulled toward the start by
 -- rating_pull (0 keeps it, 1 resets it) and every RD raised to at least rd_floor. The reset is an
@@ -155,7 +155,7 @@ CREATE FUNCTION reseason_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME
 REVOKE ALL ON FUNCTION reseason_ledger() FROM PUBLIC;
 CREATE TRIGGER reseason_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seasons
     FOR EACH ROW EXECUTE FUNCTION reseason_ledger();
-ALTER FUNCTION reseason_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION reseason_ledger() SET search_path = pg_catalog, pg_temp;
 
 -- One row per (ledger, scope): the lock its writers take, so that writers of different ledgers
 -- and scopes never wait for each other.
@@ -179,6 +179,8 @@ CREATE TRIGGER rebuild_changed_ledger AFTER UPDATE ON ledgers
     FOR EACH ROW EXECUTE FUNCTION rebuild_changed_ledger();
 CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_attachments
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER check_cascaded_delete BEFORE DELETE ON ledger_attachments
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
 CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_entries
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
 CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_standings
@@ -201,17 +203,21 @@ CREATE FUNCTION ledger_detach(ledger text) RETURNS void
 CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
     VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rebuild_wrapper';
 
--- Trigger functions and the writers run as the extension's owner, with a pinned search_path;
--- they read the attached table as its owner, in a security-restricted context.
-ALTER FUNCTION check_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION rebuild_changed_ledger() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION ledger_games_changed() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+-- Every function runs with search_path = pg_catalog, pg_temp (no schema a non-superuser can
+-- create in) and names pg_rating's objects with their schema. The triggers that derive rows run
+-- as the extension's owner (SECURITY DEFINER); the functions that check who acts (attach, detach,
+-- rebuild, what-if, the checks of ledgers, seeds and seasons) run as the role that acts and take
+-- the owner's rights in the library only after the check. An attached table's filter is read as
+-- the table's owner, in a security-restricted operation (src/security.rs).
+ALTER FUNCTION check_ledger() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION rebuild_changed_ledger() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION ledger_games_changed() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text)
-    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+    SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text)
-    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION ledger_detach(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION ledger_rebuild(text) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION ledger_detach(text) SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION ledger_rebuild(text) SET search_path = pg_catalog, pg_temp;
 
 -- Every rating change.
 CREATE VIEW ledger_history AS
@@ -452,9 +458,9 @@ CREATE FUNCTION ledger_what_if(ledger text, k_factors float8[] DEFAULT NULL, tau
 RETURNS TABLE (k_factor float8, tau float8, entries bigint, accuracy float8, brier float8, log_loss float8,
                upset_rate float8)
     STABLE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_what_if_wrapper';
-ALTER FUNCTION ledger_prediction_quality(text, text, interval, float8) SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION ledger_prediction_quality(text, text, interval, float8) SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_what_if(text, float8[], float8[])
-    SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+    SET search_path = pg_catalog, pg_temp;
 
 SELECT pg_catalog.pg_extension_config_dump('ledgers', '');
 SELECT pg_catalog.pg_extension_config_dump('ledgers_id_seq', '');

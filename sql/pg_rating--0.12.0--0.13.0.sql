@@ -1,1 +1,47 @@
 -- pg_rating 0.12.0 -> 0.13.0: several applications in one database (security between apps).
+
+-- Every function runs with search_path = pg_catalog, pg_temp: no schema a non-superuser can
+-- create in (the extension's schema is usually public, where a database owner may create) is
+-- searched while pg_rating's code runs; its SQL names pg_rating's objects with their schema.
+DO $$
+DECLARE
+    f regprocedure;
+BEGIN
+    FOR f IN
+        SELECT p.oid
+        FROM pg_catalog.pg_proc p
+        JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+                                   AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        JOIN pg_catalog.pg_extension x ON x.oid OPERATOR(pg_catalog.=) d.refobjid
+        WHERE x.extname OPERATOR(pg_catalog.=) 'pg_rating'
+          AND EXISTS (SELECT FROM pg_catalog.unnest(p.proconfig) c WHERE c OPERATOR(pg_catalog.~~) 'search_path=%')
+    LOOP
+        EXECUTE pg_catalog.format('ALTER FUNCTION %s SET search_path = pg_catalog, pg_temp', f);
+    END LOOP;
+END
+$$;
+
+-- The functions that check who acts run as the role that acts (the library takes the owner's
+-- rights for their writes after the check).
+ALTER FUNCTION check_ledger() SECURITY INVOKER;
+ALTER FUNCTION reseed_ledger() SECURITY INVOKER;
+ALTER FUNCTION reseason_ledger() SECURITY INVOKER;
+ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text) SECURITY INVOKER;
+ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text)
+    SECURITY INVOKER;
+ALTER FUNCTION ledger_detach(text) SECURITY INVOKER;
+ALTER FUNCTION ledger_rebuild(text) SECURITY INVOKER;
+ALTER FUNCTION ledger_what_if(text, float8[], float8[]) SECURITY INVOKER;
+
+-- Derived rows of a cascade: deleted only once their parent row is gone.
+CREATE FUNCTION check_cascaded_delete() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'check_cascaded_delete_wrapper';
+REVOKE ALL ON FUNCTION check_cascaded_delete() FROM PUBLIC;
+ALTER FUNCTION check_cascaded_delete() SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION check_cascaded_delete() IS
+    'Row trigger (BEFORE DELETE) of the derived tables that a foreign key''s cascade empties with their parent '
+    '(ledger_attachments, elo_history, swiss_tournament_progress, swiss_tournament_entrants, '
+    'swiss_tournament_standings): outside pg_rating''s own code a row is deleted only once its parent row is gone '
+    '(42501 otherwise).';
+CREATE TRIGGER check_cascaded_delete BEFORE DELETE ON ledger_attachments
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();

@@ -25,12 +25,11 @@ where
 
 fn user_exists(user_id: i32) -> bool {
     Spi::get_one_with_args::<bool>(
-        "SELECT EXISTS (SELECT 1 FROM users WHERE id = $1)",
+        &crate::security::qualify("SELECT EXISTS (SELECT 1 FROM @extschema@.users WHERE id = $1)"),
         &[user_id.into()],
     )
-    .ok()
-    .flatten()
-    .unwrap_or(false)
+    .unwrap_or_else(|e| crate::error::internal(e))
+    .unwrap_or_else(|| crate::error::internal("EXISTS gave NULL"))
 }
 
 /// AFTER INSERT ON users: the user's own Random Chess account (not while restoring a dump,
@@ -47,8 +46,10 @@ fn add_default_service_to_user<'a>(
     let id: i32 = field(&user, "id").expect("users.id is NOT NULL");
     let email: String = field::<&str>(&user, "email").unwrap_or_default().to_owned();
     Spi::run_with_args(
-        "INSERT INTO service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
-         VALUES ($1, 1, $1::text, NULL, left($2, 256), false)",
+        &crate::security::qualify(
+            "INSERT INTO @extschema@.service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
+             VALUES ($1, 1, $1::text, NULL, left($2, 256), false)",
+        ),
         &[id.into(), email.into()],
     )
     .unwrap_or_else(|e| crate::error::internal(e));

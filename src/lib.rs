@@ -17,6 +17,7 @@ mod rating;
 mod relation;
 mod restore;
 mod rows;
+mod security;
 mod spi;
 mod tournament;
 mod trigger;

@@ -1,7 +1,7 @@
-//! pg_rating's own tables opened below SQL (by the bulk writers): found by the pinned search path
-//! of pg_rating's functions, their columns found by name.
+//! pg_rating's own tables opened below SQL (by the bulk writers): found in the engine's schema
+//! (never by a search path, where a temporary table could stand in), their columns found by name.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 
 use pgrx::pg_sys;
 
@@ -10,15 +10,12 @@ use crate::error::internal;
 
 /// Opens `table` with `lock`, held until the transaction ends; an internal error if there is none.
 pub fn open(table: &str, lock: u32) -> pg_sys::Relation {
-    let name = CString::new(table).unwrap_or_else(|e| internal(e));
-    // SAFETY: a catalog lookup, then opening the relation found.
-    unsafe {
-        let relid = pg_sys::RelnameGetRelid(name.as_ptr());
-        if relid == pg_sys::InvalidOid {
-            internal(format!("no table {table}"));
-        }
-        pg_sys::table_open(relid, lock as pg_sys::LOCKMODE)
+    let relid = crate::security::own_relation(table);
+    if relid == pg_sys::InvalidOid {
+        internal(format!("no table {table}"));
     }
+    // SAFETY: opening a relation found in the catalog.
+    unsafe { pg_sys::table_open(relid, lock as pg_sys::LOCKMODE) }
 }
 
 /// The attributes of an open relation.

@@ -42,7 +42,11 @@ impl RowWriter {
     }
 
     fn column_list(&self) -> String {
-        format!("INSERT INTO {} ({})", self.table, names(self.columns))
+        format!(
+            "INSERT INTO @extschema@.{} ({})",
+            self.table,
+            names(self.columns)
+        )
     }
 
     fn tail(&self) -> String {

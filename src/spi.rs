@@ -12,7 +12,9 @@ use pgrx::prelude::*;
 use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiHeapTupleData, SpiTupleTable};
 use pgrx::PgOid;
 
-type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, Rc<OwnedPreparedStatement>)>>;
+/// Plans by statement text: for each, the argument types, the engine's schema its names were
+/// qualified with (see [`crate::security::qualify`]) and the plan.
+type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, String, Rc<OwnedPreparedStatement>)>>;
 
 thread_local! {
     static PLANS: RefCell<Plans> = RefCell::new(HashMap::new());
@@ -22,25 +24,30 @@ fn same_types(types: &[pg_sys::Oid], args: &[DatumWithOid]) -> bool {
     types.len() == args.len() && types.iter().zip(args).all(|(t, a)| *t == a.oid())
 }
 
-/// The saved plan of `sql` with the types of `args` (planned now if it is new).
+/// The saved plan of `sql` (pg_rating's names written `@extschema@.name`) with the types of
+/// `args` (planned now if it is new).
 pub fn saved_plan(
     client: &SpiClient<'_>,
     sql: &str,
     args: &[DatumWithOid],
 ) -> Rc<OwnedPreparedStatement> {
+    let schema = crate::security::engine().schema;
     // the borrow ends before the statement runs: its triggers may run statements of their own
     let found = PLANS.with_borrow(|plans| {
         plans
             .get(sql)
-            .and_then(|kept| kept.iter().find(|(types, _)| same_types(types, args)))
-            .map(|(_, plan)| Rc::clone(plan))
+            .and_then(|kept| {
+                kept.iter()
+                    .find(|(types, s, _)| *s == schema && same_types(types, args))
+            })
+            .map(|(_, _, plan)| Rc::clone(plan))
     });
     found.unwrap_or_else(|| {
         let types: Vec<pg_sys::Oid> = args.iter().map(DatumWithOid::oid).collect();
         let pg_types: Vec<PgOid> = types.iter().map(|&o| PgOid::from(o)).collect();
         let plan = Rc::new(
             client
-                .prepare_mut(sql, &pg_types)
+                .prepare_mut(&*crate::security::qualify(sql), &pg_types)
                 .unwrap_or_else(|e| crate::error::internal(e))
                 .keep(),
         );
@@ -48,7 +55,7 @@ pub fn saved_plan(
             plans
                 .entry(sql.to_owned())
                 .or_default()
-                .push((types, Rc::clone(&plan)))
+                .push((types, schema, Rc::clone(&plan)))
         });
         plan
     })
@@ -69,6 +76,18 @@ pub fn run<'conn>(
         client.update(&*plan, None, args)
     };
     rows.unwrap_or_else(|e| crate::error::internal(e))
+}
+
+/// [`run`] of a read.
+pub fn run_read<'conn>(
+    client: &SpiClient<'conn>,
+    sql: &str,
+    args: &[DatumWithOid],
+) -> SpiTupleTable<'conn> {
+    let plan = saved_plan(client, sql, args);
+    client
+        .select(&*plan, None, args)
+        .unwrap_or_else(|e| crate::error::internal(e))
 }
 
 /// A column of a row, by name; an internal error (never a default) when it is missing or NULL.

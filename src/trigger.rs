@@ -177,20 +177,54 @@ macro_rules! trigger_function {
 }
 pub(crate) use trigger_function;
 
+/// The derived tables whose rows a foreign key's ON DELETE CASCADE removes with their parent:
+/// (table, its key column, the parent table, the parent's key column).
+const CASCADED: [(&str, &str, &str, &str); 5] = [
+    ("ledger_attachments", "ledger_id", "ledgers", "id"),
+    ("elo_history", "ranking_id", "rankings", "id"),
+    (
+        "swiss_tournament_progress",
+        "tournament_id",
+        "swiss_tournaments",
+        "tournament_id",
+    ),
+    (
+        "swiss_tournament_entrants",
+        "tournament_id",
+        "swiss_tournaments",
+        "tournament_id",
+    ),
+    (
+        "swiss_tournament_standings",
+        "tournament_id",
+        "swiss_tournaments",
+        "tournament_id",
+    ),
+];
+
+/// Whether a referential action is under way (a foreign key's cascade, or a statement any role
+/// runs from a trigger of its own tables during one).
+fn in_referential_action() -> bool {
+    // SAFETY: reads a flag of this backend's security context; only referential actions set it.
+    unsafe { pg_sys::InNoForceRLSOperation() }
+}
+
 /// BEFORE INSERT, UPDATE, DELETE or TRUNCATE of a derived table, per statement: only pg_rating's
-/// own code writes it. A restore (superuser, row_security off) loads its rows, and the cascade
-/// of a deleted tournament removes its standings.
+/// own code writes it. A restore (superuser, row_security off) loads its rows. A DELETE during a
+/// referential action passes only on the tables of [`CASCADED`], whose row trigger
+/// [`check_cascaded_delete`] lets a row go only once its parent is gone: a role that runs a
+/// DELETE from a trigger of its own tables during a cascade of its own deletes nothing here.
 fn refuse_foreign_write<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let op = trigger.op()?;
-    // SAFETY: reads a flag of this backend's security context; only referential actions set it.
-    let referential_action = unsafe { pg_sys::InNoForceRLSOperation() };
-    if writing() || restoring() || (matches!(op, PgTriggerOperation::Delete) && referential_action)
-    {
+    let table = trigger.table_name()?;
+    let cascade = matches!(op, PgTriggerOperation::Delete)
+        && in_referential_action()
+        && CASCADED.iter().any(|(t, ..)| *t == table);
+    if writing() || restoring() || cascade {
         return Ok(None);
     }
-    let table = trigger.table_name()?;
     raise(
         PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
         format!(
@@ -216,6 +250,57 @@ trigger_function!(
         "ledger_entries",
         "ledger_standings",
         "ledger_scopes"
+    ]
+);
+
+/// BEFORE DELETE of a derived table of [`CASCADED`], per row: outside pg_rating's own writers
+/// (and a restore), a row goes only when its parent row is gone (the cascade of its foreign key);
+/// 42501 otherwise.
+fn check_cascaded_delete<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    let old = trigger.old();
+    if writing() || restoring() {
+        return Ok(old);
+    }
+    let table = trigger.table_name()?;
+    let Some(&(_, column, parent, key)) = CASCADED.iter().find(|(t, ..)| *t == table) else {
+        crate::error::internal(format!("check_cascaded_delete() on {table}"));
+    };
+    let row = old
+        .as_ref()
+        .unwrap_or_else(|| crate::error::internal("no old row"));
+    let id: i32 = crate::accounts::field(row, column)
+        .unwrap_or_else(|| crate::error::internal(format!("{table}.{column} is NULL")));
+    // (as the extension's owner: a row-level policy must not hide the parent from the check)
+    let _owner = crate::security::RunAs::extension_owner();
+    let parent_exists = Spi::connect(|client| {
+        let sql = format!(
+            "SELECT 1 FROM @extschema@.{parent} WHERE {key} OPERATOR(pg_catalog.=) $1 LIMIT 1"
+        );
+        !crate::spi::run_read(client, &sql, &[id.into()]).is_empty()
+    });
+    if parent_exists {
+        raise(
+            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+            format!(
+                "permission denied: DELETE on {table}: it holds derived rows, deleted only with their {parent} row"
+            ),
+        );
+    }
+    Ok(old)
+}
+
+trigger_function!(
+    check_only check_cascaded_delete,
+    check_cascaded_delete_wrapper,
+    pg_finfo_check_cascaded_delete_wrapper,
+    [
+        "ledger_attachments",
+        "elo_history",
+        "swiss_tournament_progress",
+        "swiss_tournament_entrants",
+        "swiss_tournament_standings"
     ]
 );
 

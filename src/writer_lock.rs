@@ -169,7 +169,7 @@ impl LockTable {
                 let key: Vec<String> = self.key.iter().map(|c| format!("t.{c}")).collect();
                 let key = key.join(", ");
                 format!(
-                    "SELECT {key} FROM {} t WHERE ({key}) IN ({rows}) ORDER BY {} FOR UPDATE OF t",
+                    "SELECT {key} FROM @extschema@.{} t WHERE ({key}) IN ({rows}) ORDER BY {} FOR UPDATE OF t",
                     self.name,
                     self.ordered_key(),
                 )
@@ -203,7 +203,7 @@ impl LockTable {
         let columns = self.key.join(", ");
         let text = shaped(&self.upsert, new.len(), width, |rows| {
             format!(
-                "INSERT INTO {} AS t ({columns}) {rows}
+                "INSERT INTO @extschema@.{} AS t ({columns}) {rows}
                  ON CONFLICT ({columns}) DO UPDATE SET writes = t.writes + 1
                  RETURNING (t.xmax <> 0) AS existed",
                 self.name

@@ -52,6 +52,16 @@ impl Interval {
         self.ordering_key() < 0
     }
 
+    /// The length in microseconds of a period (a rating period) that is positive however it is
+    /// measured: no part negative (a month is 30 days to PostgreSQL's ordering but 30.4375 to
+    /// `extract(epoch ...)`, so `-1 year 360 days` is positive to one and negative to the other)
+    /// and not zero; `None` for any other interval.
+    pub fn period_micros(self) -> Option<i64> {
+        let parts_positive = self.months >= 0 && self.days >= 0 && self.micros >= 0;
+        let length = self.ordering_key();
+        (parts_positive && length > 0).then(|| length.min(i64::MAX as i128) as i64)
+    }
+
     pub fn checked_add(self, other: Interval) -> Result<Interval, IntervalOverflow> {
         Ok(Interval {
             months: self
@@ -112,6 +122,24 @@ impl Clock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_period_is_positive_in_every_part() {
+        let p = |months, days, micros| {
+            Interval {
+                months,
+                days,
+                micros,
+            }
+            .period_micros()
+        };
+        assert_eq!(p(0, 7, 0), Some(7 * 86_400_000_000));
+        assert_eq!(p(1, 0, 1), Some(30 * 86_400_000_000 + 1));
+        // positive in 30-day months, negative in 365.25-day years: refused
+        assert_eq!(p(-12, 360, 1_000_000), None);
+        assert_eq!(p(0, 0, 0), None);
+        assert_eq!(p(0, 1, -1), None);
+    }
 
     #[test]
     fn base_time_adds_the_weighted_increment() {

@@ -48,6 +48,22 @@ pub trait Classified: fmt::Display {
     }
 }
 
+/// How many characters of a value an error message quotes.
+pub const QUOTED_CHARS: usize = 100;
+
+/// `value` as an error message quotes it: whole when short, else its first [`QUOTED_CHARS`]
+/// characters, an ellipsis and its length, so that a 2 MB input does not come back in full.
+pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.char_indices().nth(QUOTED_CHARS) {
+        None => std::borrow::Cow::Borrowed(value),
+        Some((end, _)) => std::borrow::Cow::Owned(format!(
+            "{}... ({} characters)",
+            &value[..end],
+            value.chars().count()
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +110,15 @@ mod tests {
             "22023"
         );
         assert_eq!(pgn(PgnErrorKind::TooManyMoves).sqlstate(), "54000");
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        assert_eq!(shorten("short"), "short");
+        let long = "é".repeat(5000);
+        let cut = shorten(&long);
+        assert!(cut.starts_with(&"é".repeat(QUOTED_CHARS)));
+        assert!(cut.ends_with("... (5000 characters)"));
+        assert_eq!(shorten(&"x".repeat(QUOTED_CHARS)).len(), QUOTED_CHARS);
     }
 }

@@ -58,11 +58,16 @@ INSERT INTO ledger_seasons (ledger_id, name, ends_at) SELECT id, 's1', '2024-06-
 -- the views of the ledgers' own tables show none of it
 SELECT count(*) AS rows_in_ledger_views FROM ledger_history WHERE ledger LIKE 'random_chess ranking %';
 
--- 5. an application's own ledger of that name keeps its name: the new ranking is refused (23505)
+-- 5. the rankings' ledger names are reserved: an application may not take the name of the next
+-- ranking's ledger (42939, also as a role that may create ledgers), and the new ranking gets it
 INSERT INTO ledgers (name) VALUES ('random_chess ranking 3');
+GRANT USAGE ON SEQUENCE ledgers_id_seq TO regress_ledger_app;
+SET ROLE regress_ledger_app;
+INSERT INTO ledgers (name) VALUES ('random_chess ranking 3');
+RESET ROLE;
 INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
 VALUES ('Third', '0', NULL, 0, 800, true, 40);
-DELETE FROM ledgers WHERE name = 'random_chess ranking 3';
+SELECT name FROM ledgers WHERE name = 'random_chess ranking 3';
 
 -- 6. a deleted ranking takes its ledger and the ledger's lock rows with it
 DELETE FROM rankings WHERE name = 'Glicko';

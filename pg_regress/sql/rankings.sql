@@ -135,11 +135,12 @@ DROP TRIGGER renumber_game ON service_games;
 DROP FUNCTION renumber_game();
 SELECT count(*) AS games, (SELECT count(*) FROM elo_history) AS entries FROM service_games;
 -- a row trigger of the DBA's own on elo_history runs for every entry written (those entries go
--- by SQL, which runs it)
+-- by SQL, which runs it); it runs within pg_rating's writer, whose search_path is pg_catalog,
+-- pg_temp, so it names its table with its schema
 CREATE TABLE entries_seen (entry int, game int);
 CREATE FUNCTION see_entry() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO entries_seen VALUES (NEW.id, NEW.game_id);
+    INSERT INTO public.entries_seen VALUES (NEW.id, NEW.game_id);
     RETURN NULL;
 END $$;
 CREATE TRIGGER see_entry AFTER INSERT ON elo_history FOR EACH ROW EXECUTE FUNCTION see_entry();

@@ -76,6 +76,6 @@ COMMENT ON FUNCTION prevent_default_service_deletion() IS
     'Trigger: refuses to delete the service-1 account of an existing user.';
 
 -- The trigger functions run SQL: their search_path is pinned to this extension's schema.
-ALTER FUNCTION add_default_service_to_user() SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION prevent_default_service_modification() SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION prevent_default_service_deletion() SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION add_default_service_to_user() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION prevent_default_service_modification() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION prevent_default_service_deletion() SET search_path = pg_catalog, pg_temp;

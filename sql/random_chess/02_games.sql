@@ -96,8 +96,8 @@ SELECT pg_catalog.pg_extension_config_dump('service_games_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('pgn_games', '');
 SELECT pg_catalog.pg_extension_config_dump('pgn_games_id_seq', '');
 
-ALTER FUNCTION prevent_service_game_modification() SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION prevent_service_game_deletion() SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION prevent_service_game_modification() SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION prevent_service_game_deletion() SET search_path = pg_catalog, pg_temp;
 
 COMMENT ON TABLE service_games IS
     'Games of every service (service 1: played here). Cannot be deleted; result type, clock, players, '

@@ -19,7 +19,7 @@ CREATE FUNCTION openings_cache_loads() RETURNS bigint
     LANGUAGE c AS 'MODULE_PATHNAME', 'openings_cache_loads_wrapper';
 CREATE FUNCTION load_lichess_openings(tsv text) RETURNS bigint
     STRICT VOLATILE PARALLEL UNSAFE
-    SET search_path = pg_catalog, @extschema@, pg_temp
+    SET search_path = pg_catalog, pg_temp
     LANGUAGE c AS 'MODULE_PATHNAME', 'load_lichess_openings_wrapper';
 
 CREATE FUNCTION openings_changed() RETURNS trigger

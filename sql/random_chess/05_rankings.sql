@@ -130,6 +130,10 @@ WHERE g.service_id = 1
   AND @extschema@.clock_base_time(g.clock, r.extra_move_multiplier) >= r.playtime_min
   AND (r.playtime_max IS NULL OR @extschema@.clock_base_time(g.clock, r.extra_move_multiplier) < r.playtime_max);
 
+-- The SQL functions below are inlined into the caller's query and so resolve names with the
+-- caller's search_path: where pg_catalog has no operator for exactly the types compared (varchar
+-- = varchar, numeric <= float8) they name pg_catalog's, which no operator of another schema can
+-- stand in for.
 CREATE FUNCTION ranking_at_timestamp(t timestamptz)
 RETURNS TABLE (service_id int, user_id_in_service varchar, ranking_id int, elo numeric, elo_history_id int)
 LANGUAGE sql STABLE STRICT PARALLEL SAFE
@@ -140,7 +144,7 @@ CROSS JOIN @extschema@.rankings r
 LEFT JOIN LATERAL (
     SELECT e.id, e.elo
     FROM @extschema@.elo_history e
-    WHERE e.ranking_id = r.id AND e.user_id_in_service = a.user_id_in_service
+    WHERE e.ranking_id = r.id AND e.user_id_in_service OPERATOR(pg_catalog.=) a.user_id_in_service
       AND e.service_id = a.service_id AND e.game_date <= t
     ORDER BY e.game_date DESC, e.game_id DESC
     LIMIT 1
@@ -199,15 +203,16 @@ LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
 SELECT (rank() OVER (ORDER BY p.rating DESC))::int, p.service_id, p.user_id_in_service, a.display_name,
        p.rating, p.rd, p.volatility, p.games, p.wins, p.draws, p.losses, p.peak_rating,
-       (p.games < r.provisional_games OR coalesce(p.rd > r.provisional_rd, false)), p.last_game_date
+       (p.games < r.provisional_games OR coalesce(p.rd OPERATOR(pg_catalog.>) r.provisional_rd, false)), p.last_game_date
 FROM @extschema@.ranking_players p
 JOIN @extschema@.rankings r ON r.id = p.ranking_id
-JOIN @extschema@.service_accounts a ON a.service_id = p.service_id AND a.user_id_in_service = p.user_id_in_service
+JOIN @extschema@.service_accounts a
+  ON a.service_id = p.service_id AND a.user_id_in_service OPERATOR(pg_catalog.=) p.user_id_in_service
 WHERE p.ranking_id = ranking
   AND p.games >= coalesce(min_games, 0)
-  AND (max_rd IS NULL OR p.rd IS NULL OR p.rd <= max_rd)
+  AND (max_rd IS NULL OR p.rd IS NULL OR p.rd OPERATOR(pg_catalog.<=) max_rd)
   AND (coalesce(include_provisional, true)
-       OR NOT (p.games < r.provisional_games OR coalesce(p.rd > r.provisional_rd, false)))
+       OR NOT (p.games < r.provisional_games OR coalesce(p.rd OPERATOR(pg_catalog.>) r.provisional_rd, false)))
 ORDER BY p.rating DESC, p.user_id_in_service
 $$;
 
@@ -220,8 +225,8 @@ FROM @extschema@.ranking_players me
 JOIN @extschema@.ranking_players o
   ON o.ranking_id = me.ranking_id
  AND o.games >= coalesce(min_games, 0)
- AND (max_rd IS NULL OR o.rd IS NULL OR o.rd <= max_rd)
-WHERE me.ranking_id = ranking AND me.service_id = 1 AND me.user_id_in_service = player
+ AND (max_rd IS NULL OR o.rd IS NULL OR o.rd OPERATOR(pg_catalog.<=) max_rd)
+WHERE me.ranking_id = ranking AND me.service_id = 1 AND me.user_id_in_service OPERATOR(pg_catalog.=) player
 GROUP BY me.rating
 $$;
 
@@ -266,6 +271,9 @@ CREATE TRIGGER forget_deleted_rankings
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON elo_history
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER check_cascaded_delete
+    BEFORE DELETE ON elo_history
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ranking_players
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
@@ -275,13 +283,13 @@ CREATE TRIGGER refuse_foreign_write
 
 -- The functions that write the history run as the extension's owner, so applications need no
 -- write privilege on elo_history or ranking_players; their search_path is pinned.
-ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp
+ALTER FUNCTION rate_service_games() SECURITY DEFINER SET search_path = pg_catalog, pg_temp
     SET plan_cache_mode = force_generic_plan;
-ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION note_rankings_change() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION forget_deleted_rankings() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION rerate_redated_service_game() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION recalculate_changed_ranking() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION rebuild_ranking(int) SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION note_rankings_change() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION forget_deleted_rankings() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_ranking(int) FROM PUBLIC;
 REVOKE ALL ON PROCEDURE recalculate_ranking(int) FROM PUBLIC;
 

@@ -247,28 +247,37 @@ CREATE TRIGGER rebuild_standings_after_truncate_of_players
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_progress
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER check_cascaded_delete
+    BEFORE DELETE ON swiss_tournament_progress
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_entrants
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER check_cascaded_delete
+    BEFORE DELETE ON swiss_tournament_entrants
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
 CREATE TRIGGER refuse_foreign_write
     BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON swiss_tournament_standings
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER check_cascaded_delete
+    BEFORE DELETE ON swiss_tournament_standings
+    FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
 
 -- The trigger functions run as the extension's owner (applications need no privilege on the
 -- derived tables) with a pinned search_path.
-ALTER FUNCTION check_swiss_tournament() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION check_tournament_player() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION check_tournament_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION check_bye() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_standings_of_tournament() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_standings_of_player() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_standings_of_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_standings_of_bye() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION refresh_standings_of_service_game() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION rebuild_truncated_tournaments() SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, @extschema@, pg_temp;
-ALTER FUNCTION tournament_pair_round(int, int, boolean, varchar[]) SET search_path = pg_catalog, @extschema@, pg_temp;
+ALTER FUNCTION check_swiss_tournament() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION check_tournament_player() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION check_tournament_game() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION check_bye() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION refresh_standings_of_tournament() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION refresh_standings_of_player() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION refresh_standings_of_game() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION refresh_standings_of_bye() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION refresh_standings_of_service_game() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION rebuild_truncated_tournaments() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION rebuild_tournament_standings(int, boolean) SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION tournament_trf(int) SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION tournament_pair_round(int, int, boolean, varchar[]) SET search_path = pg_catalog, pg_temp;
 REVOKE ALL ON FUNCTION rebuild_tournament_standings(int, boolean) FROM PUBLIC;
 
 SELECT pg_catalog.pg_extension_config_dump('swiss_tournaments', '');

@@ -8,7 +8,7 @@
 
 CREATE FUNCTION random_chess_day_one() RETURNS void
 LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, @extschema@, pg_temp
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     INSERT INTO @extschema@.game_services (id, name) VALUES (2, 'chess.com'), (3, 'lichess.org')

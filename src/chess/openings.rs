@@ -92,11 +92,13 @@ fn load_map() -> (FenMap, bool) {
     let found = Spi::connect(|client| {
         client
             .select(
-                "SELECT c.oid, format('SELECT partial_fen::text, id FROM %I.openings', n.nspname)
+                // (it runs with the caller's search_path: every name and operator is qualified)
+                "SELECT c.oid, pg_catalog.format('SELECT partial_fen::pg_catalog.text, id FROM %I.openings', n.nspname)
                  FROM pg_catalog.pg_extension e
-                 JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace
-                 JOIN pg_catalog.pg_class c ON c.relnamespace = n.oid AND c.relname = 'openings'
-                 WHERE e.extname = 'pg_rating_random_chess'",
+                 JOIN pg_catalog.pg_namespace n ON n.oid OPERATOR(pg_catalog.=) e.extnamespace
+                 JOIN pg_catalog.pg_class c ON c.relnamespace OPERATOR(pg_catalog.=) n.oid
+                                           AND c.relname OPERATOR(pg_catalog.=) 'openings'::pg_catalog.name
+                 WHERE e.extname OPERATOR(pg_catalog.=) 'pg_rating_random_chess'::pg_catalog.name",
                 Some(1),
                 &[],
             )
@@ -300,9 +302,11 @@ fn load_lichess_openings(tsv: &str) -> i64 {
         return 0;
     }
     Spi::run_with_args(
-        "INSERT INTO openings (eco, name, partial_fen)
-         SELECT e, n, f FROM unnest($1::text[], $2::text[], $3::text[]) AS t(e, n, f)
-         ON CONFLICT (partial_fen) DO UPDATE SET eco = EXCLUDED.eco, name = EXCLUDED.name",
+        &crate::security::qualify(
+            "INSERT INTO @extschema@.openings (eco, name, partial_fen)
+             SELECT e, n, f FROM unnest($1::text[], $2::text[], $3::text[]) AS t(e, n, f)
+             ON CONFLICT (partial_fen) DO UPDATE SET eco = EXCLUDED.eco, name = EXCLUDED.name",
+        ),
         &[eco.into(), names.into(), fens.into()],
     )
     .unwrap_or_else(|e| crate::error::internal(e));

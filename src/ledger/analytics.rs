@@ -71,15 +71,15 @@ fn ledger_prediction_quality(
         }
         let rows = client
             .select(
-                "SELECT CASE WHEN $3::interval IS NULL THEN NULL
+                &*crate::security::qualify("SELECT CASE WHEN $3::interval IS NULL THEN NULL
                              ELSE date_bin($3, e.game_date, timestamptz '2000-01-01') END AS period_start,
                         CASE WHEN $4::float8 IS NULL THEN NULL
                              ELSE floor(e.rating_before / $4) * $4 END AS band_low,
                         e.expected, e.score
-                 FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id
+                 FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id
                  WHERE l.name = $1 AND ($2::text IS NULL OR e.scope = $2)
                  -- one order, so that the sums are the same to the last bit wherever they run
-                 ORDER BY e.scope, e.player, e.game_date, e.game_key",
+                 ORDER BY e.scope, e.player, e.game_date, e.game_key"),
                 None,
                 &[ledger.into(), scope.into(), period.into(), rating_band.into()],
             )
@@ -138,10 +138,12 @@ fn ledger_what_if(
             "ledger must not be NULL",
         )
     };
+    let actor = crate::security::acting_role();
+    let _owner = crate::security::RunAs::extension_owner();
     let rows = Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named(ledger);
-        super::attach::require_owner(&l, "replay");
+        super::attach::require_owner(actor, &l, "replay");
         let att = super::attach::attached(&mut store, &l);
         // each scope's games, of either kind, sorted
         let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();

@@ -12,11 +12,12 @@ use super::attachment::{self, Attachment};
 use super::rebuild;
 use super::store::{self, Ledger, LedgerStore};
 use crate::error::raise;
+use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::{writes_allowed, DerivedWrite};
 
-/// 42501 unless the caller is a member of the ledger's owner.
-pub(super) fn require_owner(l: &Ledger, action: &str) {
-    if !is_member(caller(), l.owner) {
+/// 42501 unless `actor` (the role that acts: [`acting_role`]) is a member of the ledger's owner.
+pub(super) fn require_owner(actor: pg_sys::Oid, l: &Ledger, action: &str) {
+    if !is_member(actor, l.owner) {
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             format!(
@@ -35,17 +36,6 @@ pub(super) fn attached(store: &mut LedgerStore<'_, '_>, l: &Ledger) -> Attachmen
             format!("ledger \"{}\" is not attached to a games table", l.name),
         )
     })
-}
-
-/// The role a session acts as outside SECURITY DEFINER functions (the caller).
-pub(super) fn caller() -> pg_sys::Oid {
-    // SAFETY: reads this backend's outer user id.
-    unsafe { pg_sys::GetOuterUserId() }
-}
-
-pub(super) fn is_member(role: pg_sys::Oid, of: pg_sys::Oid) -> bool {
-    // SAFETY: a catalog lookup of role membership.
-    unsafe { pg_sys::has_privs_of_role(role, of) }
 }
 
 /// The statement triggers on a games table with ledgers attached: one set per table, whatever
@@ -91,16 +81,17 @@ fn need(v: Option<&str>, what: &str) -> String {
     })
 }
 
-/// The ledger and the table's owner, once the caller may attach them (42501) and the ledger is
-/// not attached yet (42710).
+/// The ledger and the table's owner, once `actor` may attach them (42501) and the ledger is not
+/// attached yet (42710).
 fn attachable(
     store: &mut LedgerStore<'_, '_>,
+    actor: pg_sys::Oid,
     ledger: &str,
     table: pg_sys::Oid,
 ) -> (Ledger, pg_sys::Oid) {
     let l = store.ledger_named(ledger);
     let owner = store.table_owner(table);
-    if !is_member(caller(), l.owner) || !is_member(caller(), owner) {
+    if !is_member(actor, l.owner) || !is_member(actor, owner) {
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             format!("permission denied: attaching ledger \"{ledger}\" takes a member of the ledger's owner and of the table's owner"),
@@ -232,10 +223,12 @@ fn ledger_attach(
         columns.push(("scope_column", c.to_owned()));
     }
     writes_allowed("ledger_attach()");
+    let actor = acting_role();
+    let _owner = RunAs::extension_owner();
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        let (l, owner) = attachable(&mut store, &ledger, table);
+        let (l, owner) = attachable(&mut store, actor, &ledger, table);
         let types = column_types(&mut store, table, &columns);
         check_type(
             &types,
@@ -314,10 +307,12 @@ fn ledger_attach_multiplayer(
         columns.push(("scope_column", c.to_owned()));
     }
     writes_allowed("ledger_attach_multiplayer()");
+    let actor = acting_role();
+    let _owner = RunAs::extension_owner();
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        let (l, owner) = attachable(&mut store, &ledger, table);
+        let (l, owner) = attachable(&mut store, actor, &ledger, table);
         if rule == MultiplayerRule::Period && l.settings.rating_system != "glicko2" {
             raise(
                 PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
@@ -389,11 +384,13 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn ledger_detach(ledger: &str) {
     writes_allowed("ledger_detach()");
+    let actor = acting_role();
+    let _owner = RunAs::extension_owner();
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named(ledger);
-        require_owner(&l, "detach");
+        require_owner(actor, &l, "detach");
         detach(&mut store, l.id);
     })
 }
@@ -402,11 +399,13 @@ fn ledger_detach(ledger: &str) {
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn ledger_rebuild(ledger: &str) -> i64 {
     writes_allowed("ledger_rebuild()");
+    let actor = acting_role();
+    let _owner = RunAs::extension_owner();
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let l = store.ledger_named_to_write(ledger);
-        require_owner(&l, "rebuild");
+        require_owner(actor, &l, "rebuild");
         // the attachment as it is once the scopes are locked (see `locked_for_replay`)
         store.lock_all_scopes(l.id);
         let att = attached(&mut store, &l);

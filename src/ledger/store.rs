@@ -184,38 +184,6 @@ pub(super) fn run<'conn>(
     crate::spi::run(client, sql, args, sql.trim_start().starts_with("SELECT"))
 }
 
-/// Restores the user id and security context when dropped (also when an error unwinds).
-struct AsOwner {
-    user: pg_sys::Oid,
-    context: i32,
-}
-
-impl AsOwner {
-    /// Runs what follows as `owner`, in a security-restricted operation.
-    fn begin(owner: pg_sys::Oid) -> Self {
-        let (mut user, mut context) = (pg_sys::InvalidOid, 0);
-        // SAFETY: reading and setting this backend's user id, as PostgreSQL does around
-        // maintenance commands that run a table owner's code.
-        unsafe {
-            pg_sys::GetUserIdAndSecContext(&mut user, &mut context);
-            pg_sys::SetUserIdAndSecContext(
-                owner,
-                context
-                    | pg_sys::SECURITY_LOCAL_USERID_CHANGE as i32
-                    | pg_sys::SECURITY_RESTRICTED_OPERATION as i32,
-            );
-        }
-        AsOwner { user, context }
-    }
-}
-
-impl Drop for AsOwner {
-    fn drop(&mut self) {
-        // SAFETY: restores what begin() read.
-        unsafe { pg_sys::SetUserIdAndSecContext(self.user, self.context) };
-    }
-}
-
 pub struct LedgerStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     pub(super) batch: Batch,
@@ -245,7 +213,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
         let rows = self.run(
             &format!(
-                "SELECT {LEDGER_COLUMNS} FROM ledgers l WHERE {condition} ORDER BY l.id{}",
+                "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l WHERE {condition} ORDER BY l.id{}",
                 if to_write { " FOR SHARE" } else { "" }
             ),
             &[arg],
@@ -256,6 +224,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// A ledger by id, share-locked to write its rows (see [`Self::ledgers_where`]).
     pub fn ledger_to_write(&mut self, id: i32) -> Option<Ledger> {
         self.ledgers_where("id = $1", id.into(), true).pop()
+    }
+
+    /// A ledger by id, not locked.
+    pub fn ledger_by_id(&mut self, id: i32) -> Option<Ledger> {
+        self.ledgers_where("id = $1", id.into(), false).pop()
     }
 
     /// The ledger of that name, if there is one.
@@ -292,7 +265,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// 0.10.0 has no such column, and no such ledger.)
     pub fn kept_in(&mut self, ledger_id: i32) -> Option<String> {
         self.run(
-            "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM ledgers l WHERE l.id = $1",
+            "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1",
             &[ledger_id.into()],
         )
         .next()
@@ -327,7 +300,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let text = TEXT.get_or_init(|| {
             format!(
                 "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-                 FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
+                 FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
                  WHERE a.games = $1 ORDER BY a.ledger_id FOR SHARE OF l"
             )
         });
@@ -340,7 +313,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
         let rows = self.run(
             &format!(
-                "SELECT {ATTACHMENT_COLUMNS} FROM ledger_attachments a JOIN pg_class c ON c.oid = a.games
+                "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a JOIN pg_class c ON c.oid = a.games
                  WHERE {condition}"
             ),
             &[arg],
@@ -355,7 +328,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         sql: &str,
         args: &[DatumWithOid],
     ) -> SpiTupleTable<'conn> {
-        let _as_owner = AsOwner::begin(att.owner);
+        // SAFETY: a catalog lookup by oid.
+        let schema = unsafe { pg_sys::get_rel_namespace(att.table) };
+        let _as_owner = crate::security::RunAs::table_owner(att.owner, schema);
         let _foreign = crate::trigger::ForeignCode::begin();
         let plan = crate::spi::saved_plan(self.client, sql, args);
         self.client
@@ -449,7 +424,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
         self.run(
-            "INSERT INTO ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
+            "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
                                              black_column, result_column, result_map, scope_column, filter,
                                              placement_column, higher_is_better, multiplayer_rule)
              VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
@@ -476,7 +451,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn forget(&mut self, ledger: i32) {
         self.clear(ledger);
         self.run(
-            "DELETE FROM ledger_scopes WHERE ledger_id = $1",
+            "DELETE FROM @extschema@.ledger_scopes WHERE ledger_id = $1",
             &[ledger.into()],
         );
         SCOPE_LOCKS.forget_held();
@@ -484,7 +459,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     pub fn delete_attachment(&mut self, ledger: i32) {
         self.run(
-            "DELETE FROM ledger_attachments WHERE ledger_id = $1",
+            "DELETE FROM @extschema@.ledger_attachments WHERE ledger_id = $1",
             &[ledger.into()],
         );
     }
@@ -519,7 +494,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Locks every scope a ledger has (a rebuild rewrites them all); returns them.
     pub fn lock_all_scopes(&mut self, ledger: i32) -> BTreeSet<String> {
         let rows = self.run(
-            "UPDATE ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
+            "UPDATE @extschema@.ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
             &[ledger.into()],
         );
         let scopes: BTreeSet<String> = rows
@@ -534,7 +509,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn clear_scopes(&mut self, ledger: i32, scopes: &[&str]) {
         for table in ["ledger_entries", "ledger_standings"] {
             self.run(
-                &format!("DELETE FROM {table} WHERE ledger_id = $1 AND scope = ANY ($2)"),
+                &format!(
+                    "DELETE FROM @extschema@.{table} WHERE ledger_id = $1 AND scope = ANY ($2)"
+                ),
                 &[ledger.into(), scopes.to_vec().into()],
             );
         }
@@ -618,7 +595,7 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
         starting_rd: get(row, "starting_rd"),
         starting_volatility: get(row, "starting_volatility"),
         tau: get(row, "tau"),
-        rating_period: opt::<Interval>(row, "rating_period").map(interval_micros),
+        rating_period: opt::<Interval>(row, "rating_period").map(period_micros),
         max_change: opt(row, "max_change"),
         rating_floor: opt(row, "rating_floor"),
         provisional_games: get(row, "provisional_games"),
@@ -626,15 +603,16 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
     }
 }
 
-/// An interval's length in microseconds as PostgreSQL orders intervals (30-day months).
-pub fn interval_micros(i: Interval) -> i64 {
-    let core = pg_rating_core::clock::Interval {
+/// A rating period's length in microseconds; 0 (which the settings' check refuses) for an
+/// interval that is not a period ([`pg_rating_core::clock::Interval::period_micros`]).
+pub fn period_micros(i: Interval) -> i64 {
+    pg_rating_core::clock::Interval {
         months: i.months(),
         days: i.days(),
         micros: i.micros(),
-    };
-    core.ordering_key()
-        .clamp(i64::MIN as i128, i64::MAX as i128) as i64
+    }
+    .period_micros()
+    .unwrap_or(0)
 }
 
 /// The settings of a `ledgers` row given to a trigger.
@@ -648,7 +626,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         starting_rd: number("starting_rd"),
         starting_volatility: number("starting_volatility"),
         tau: number("tau"),
-        rating_period: field::<Interval>(row, "rating_period").map(interval_micros),
+        rating_period: field::<Interval>(row, "rating_period").map(period_micros),
         max_change: field(row, "max_change"),
         rating_floor: field(row, "rating_floor"),
         provisional_games: field(row, "provisional_games").unwrap_or(0),

@@ -25,7 +25,7 @@ type Game = (f64, f64, f64);
 /// Strict: a NULL argument gives NULL. Errors: width or height outside 100..4096 or an unknown
 /// ledger 22023, a NULL player 22004, a players array of more than one dimension 2202E.
 #[pg_extern(stable, strict, parallel_safe)]
-#[search_path(pg_catalog, @extschema@, pg_temp)]
+#[search_path(pg_catalog, pg_temp)]
 fn ledger_rating_svg(
     ledger: &str,
     players: Array<&str>,
@@ -74,11 +74,13 @@ fn read_games(ledger: &str, scope: &str, players: &[String]) -> HashMap<String, 
         let id = LedgerStore::new(client).ledger_named(ledger).id;
         let rows = client
             .select(
-                "SELECT e.player, extract(epoch FROM e.game_date::timestamp)::float8 AS seconds,
-                        e.rating_before, e.rating
-                 FROM ledger_entries e
-                 WHERE e.ledger_id = $1 AND e.scope = $2 AND e.player = ANY ($3)
-                 ORDER BY e.player, e.game_date, e.game_key",
+                &*crate::security::qualify(
+                    "SELECT e.player, extract(epoch FROM e.game_date::timestamp)::float8 AS seconds,
+                            e.rating_before, e.rating
+                     FROM @extschema@.ledger_entries e
+                     WHERE e.ledger_id = $1 AND e.scope = $2 AND e.player = ANY ($3)
+                     ORDER BY e.player, e.game_date, e.game_key",
+                ),
                 None,
                 &[id.into(), scope.into(), players.to_vec().into()],
             )

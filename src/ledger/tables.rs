@@ -161,7 +161,7 @@ impl LedgerStore<'_, '_> {
             format!(
                 "SELECT s.* FROM ({rows}) AS u(ledger_id, scope, player)
                  CROSS JOIN LATERAL (
-                     SELECT * FROM ledger_standings x
+                     SELECT * FROM @extschema@.ledger_standings x
                      WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
                      LIMIT 1) s"
             )
@@ -203,7 +203,7 @@ impl LedgerStore<'_, '_> {
         let rows = self.run(
             "SELECT e.* FROM unnest($3::text[]) AS u(player)
              CROSS JOIN LATERAL (
-                 SELECT * FROM ledger_entries x
+                 SELECT * FROM @extschema@.ledger_entries x
                  WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
                    AND (x.game_date, x.game_key) < ($4, $5)
                  ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
@@ -237,7 +237,7 @@ impl LedgerStore<'_, '_> {
         // by a probe each (1M probes: 1.6 s).
         if players.len() > 1000 {
             let rows = self.run(
-                "SELECT * FROM ledger_seeds WHERE ledger_id = $1 AND scope = $2",
+                "SELECT * FROM @extschema@.ledger_seeds WHERE ledger_id = $1 AND scope = $2",
                 &[ledger.into(), scope.into()],
             );
             if rows.is_empty() {
@@ -253,7 +253,7 @@ impl LedgerStore<'_, '_> {
         let rows = self.run(
             "SELECT s.* FROM unnest($3::text[]) AS u(player)
              CROSS JOIN LATERAL (
-                 SELECT * FROM ledger_seeds x
+                 SELECT * FROM @extschema@.ledger_seeds x
                  WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
             &[ledger.into(), scope.into(), players.into()],
         );
@@ -281,7 +281,7 @@ impl LedgerStore<'_, '_> {
             format!(
                 "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
                  CROSS JOIN LATERAL (
-                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM ledger_seasons x
+                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM @extschema@.ledger_seasons x
                      WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
             )
         });
@@ -304,7 +304,7 @@ impl LedgerStore<'_, '_> {
     /// The key of the first entry of a scope dated at or after `at`.
     pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
         let rows = self.run(
-            "SELECT game_date, game_key FROM ledger_entries
+            "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
              ORDER BY game_date, game_key LIMIT 1",
             &[
@@ -323,7 +323,7 @@ impl LedgerStore<'_, '_> {
     /// The key of a player's first entry in a scope.
     pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
         let rows = self.run(
-            "SELECT game_date, game_key FROM ledger_entries
+            "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND player = $3
              ORDER BY player, game_date, game_key LIMIT 1",
             &[ledger.into(), scope.into(), player.into()],
@@ -351,11 +351,11 @@ impl LedgerStore<'_, '_> {
         // Each entry by a probe of the primary key, then deleted by its tuple id: a generic plan
         // of a join would scan the scope.
         let rows = self.run(
-            "DELETE FROM ledger_entries e
+            "DELETE FROM @extschema@.ledger_entries e
              WHERE e.ctid = ANY (ARRAY(
                  SELECT x.ctid FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
                  CROSS JOIN LATERAL (
-                     SELECT ctid FROM ledger_entries y
+                     SELECT ctid FROM @extschema@.ledger_entries y
                      WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
                        AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x))
              RETURNING e.player",
@@ -374,7 +374,7 @@ impl LedgerStore<'_, '_> {
     pub fn clear(&mut self, ledger: i32) {
         for table in ["ledger_entries", "ledger_standings"] {
             self.run(
-                &format!("DELETE FROM {table} WHERE ledger_id = $1"),
+                &format!("DELETE FROM @extschema@.{table} WHERE ledger_id = $1"),
                 &[ledger.into()],
             );
         }
@@ -428,7 +428,7 @@ impl LedgerStore<'_, '_> {
         // (a rebuild's replacement removes the rows of players it has no row for)
         if !without_games.is_empty() && writes != Writes::Rebuilt {
             self.run(
-                "DELETE FROM ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
+                "DELETE FROM @extschema@.ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
                 &[ledger.into(), scope.into(), without_games.into()],
             );
         }

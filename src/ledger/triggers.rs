@@ -8,7 +8,7 @@ use pg_rating_core::ledger::writer;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::attach::{caller, detach, is_member};
+use super::attach::detach;
 use super::attachment::Attachment;
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
@@ -17,18 +17,49 @@ use super::{
 };
 use crate::error::raise;
 use crate::restore::restoring;
+use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::{trigger_function, writing, DerivedWrite};
 
-/// 42501 with `message` unless the session is a member of the owner of this `ledgers` row (a
-/// row without one has none); a restore may write any row.
+/// 42501 with `message` unless the role that acts (the trigger function is SECURITY INVOKER:
+/// the role whose statement, or whose filter, writes the row) is a member of the owner of this
+/// `ledgers` row; a restore may write any row.
 fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: &str) {
-    let owner: pg_sys::Oid = row
-        .get_by_name("owner")
-        .ok()
-        .flatten()
-        .unwrap_or(pg_sys::InvalidOid);
-    if !restoring() && !is_member(caller(), owner) {
+    let owner: pg_sys::Oid = read(row, "owner");
+    if !restoring() && !is_member(acting_role(), owner) {
         raise(PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE, message);
+    }
+}
+
+/// A NOT NULL column of a trigger's row; an internal error (never a default) when it cannot be read.
+fn read<'a, T>(row: &'a PgHeapTuple<'_, AllocatedByPostgres>, column: &str) -> T
+where
+    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    crate::accounts::field(row, column)
+        .unwrap_or_else(|| internal(format!("column {column} is NULL")))
+}
+
+/// 23514 for a seed that the ledger could not start a player from (the core's bounds).
+fn check_seed(row: &PgHeapTuple<'_, AllocatedByPostgres>) {
+    let rating: f64 = read(row, "rating");
+    let rd: Option<f64> = crate::accounts::field(row, "rd");
+    let volatility: Option<f64> = crate::accounts::field(row, "volatility");
+    if let Err(e) = pg_rating_core::ledger::check_seed(rating, rd, volatility) {
+        raise(
+            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+            format!("seed rejected: {e}"),
+        );
+    }
+}
+
+/// 42501 unless the role that acts is a member of the owner of each of `ledgers` (seeds and
+/// seasons are changed by their ledger's owner only), checked before any scope is locked.
+fn require_owner_of_each(store: &mut LedgerStore<'_, '_>, ledgers: impl Iterator<Item = i32>) {
+    let actor = acting_role();
+    for id in ledgers {
+        if let Some(l) = store.ledger_by_id(id) {
+            super::attach::require_owner(actor, &l, "seed or season");
+        }
     }
 }
 
@@ -91,10 +122,11 @@ fn check_ledger<'a>(
         }
     }
     if deleted {
-        let id: i32 = trigger
-            .old()
-            .and_then(|o| o.get_by_name("id").ok().flatten())
-            .unwrap_or(0);
+        let id: i32 = read(
+            &trigger.old().unwrap_or_else(|| internal("no old row")),
+            "id",
+        );
+        let _owner = RunAs::extension_owner();
         let _writing = DerivedWrite::begin();
         Spi::connect_mut(|client| {
             let mut store = LedgerStore::new(client);
@@ -111,6 +143,17 @@ fn check_ledger<'a>(
         &new,
         "permission denied: a ledger's owner must be a role the session is a member of",
     );
+    let name: String = read(&new, "name");
+    if kept.is_none() && !by_pg_rating && pg_rating_core::ledger::reserved_name(&name) {
+        raise(
+            PgSqlErrorCode::ERRCODE_RESERVED_NAME,
+            format!(
+                "ledger name \"{}\" is reserved: names starting with \"{}\" are the Random Chess rankings'",
+                pg_rating_core::error::shorten(&name),
+                pg_rating_core::ledger::RESERVED_PREFIX
+            ),
+        );
+    }
     let settings = store::settings_of_tuple(&new);
     if let Err(e) = settings.rules() {
         raise(
@@ -182,13 +225,20 @@ fn reseed_ledger<'a>(
     }
     let mut seeds = Vec::new();
     for row in [trigger.old(), trigger.new()].into_iter().flatten() {
-        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
-        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
-        let player: String = row.get_by_name("player").ok().flatten().unwrap_or_default();
+        let ledger: i32 = read(&row, "ledger_id");
+        let scope: String = read(&row, "scope");
+        let player: String = read(&row, "player");
         if !seeds.contains(&(ledger, scope.clone(), player.clone())) {
             seeds.push((ledger, scope, player));
         }
     }
+    if let Some(new) = trigger.new() {
+        check_seed(&new);
+    }
+    Spi::connect_mut(|client| {
+        require_owner_of_each(&mut LedgerStore::new(client), seeds.iter().map(|s| s.0));
+    });
+    let _owner = RunAs::extension_owner();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for (id, scope, player) in seeds {
@@ -224,13 +274,16 @@ fn reseason_ledger<'a>(
     }
     let mut ends: BTreeMap<(i32, String), i64> = BTreeMap::new();
     for row in [trigger.old(), trigger.new()].into_iter().flatten() {
-        let ledger: i32 = row.get_by_name("ledger_id").ok().flatten().unwrap_or(0);
-        let scope: String = row.get_by_name("scope").ok().flatten().unwrap_or_default();
-        let at: Option<TimestampWithTimeZone> = row.get_by_name("ends_at").ok().flatten();
-        let at = at.map_or(i64::MIN, |t| t.into_inner());
-        let end = ends.entry((ledger, scope)).or_insert(at);
-        *end = (*end).min(at);
+        let ledger: i32 = read(&row, "ledger_id");
+        let scope: String = read(&row, "scope");
+        let at: TimestampWithTimeZone = read(&row, "ends_at");
+        let end = ends.entry((ledger, scope)).or_insert(at.into_inner());
+        *end = (*end).min(at.into_inner());
     }
+    Spi::connect_mut(|client| {
+        require_owner_of_each(&mut LedgerStore::new(client), ends.keys().map(|k| k.0));
+    });
+    let _owner = RunAs::extension_owner();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {

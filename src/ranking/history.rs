@@ -21,6 +21,7 @@ use crate::bulk_insert::BulkInsert;
 use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
 use crate::rows::{RowPair, RowWriter};
+use crate::security::qualify;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 
 impl Book for Ranking {
@@ -193,13 +194,13 @@ fn merge_text() -> &'static str {
             .collect();
         format!(
             "WITH gone AS (
-                 DELETE FROM elo_history WHERE id = ANY ($1::int4[])
+                 DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])
              ), changed AS (
-                 UPDATE elo_history e SET {}
+                 UPDATE @extschema@.elo_history e SET {}
                  FROM {} AS u({})
                  WHERE e.id = u.id
              )
-             INSERT INTO elo_history ({}) SELECT * FROM {}",
+             INSERT INTO @extschema@.elo_history ({}) SELECT * FROM {}",
             sets.join(", "),
             unnest(&changed, 2),
             names(&changed),
@@ -418,7 +419,7 @@ impl History<Ranking> for RankingStore<'_, '_> {
         self.write_standings(&rows);
         if !without_games.is_empty() {
             self.query(
-                "DELETE FROM ranking_players
+                "DELETE FROM @extschema@.ranking_players
                  WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
                 &[ranking.id.into(), without_games.into()],
             );
@@ -512,7 +513,7 @@ impl RankingStore<'_, '_> {
         // by 10,000 games, until an ANALYZE replaced the plan).
         let rows = self.query(
             "SELECT array_agg(g.id) AS found FROM unnest($1::int4[]) AS k(id) \
-             CROSS JOIN LATERAL (SELECT id FROM service_games WHERE id = k.id LIMIT 1) g",
+             CROSS JOIN LATERAL (SELECT id FROM @extschema@.service_games WHERE id = k.id LIMIT 1) g",
             &[games.clone().into()],
         );
         let mut found: Vec<i32> = rows
@@ -533,7 +534,7 @@ impl RankingStore<'_, '_> {
 
     fn next_ids(&mut self, n: usize) -> Vec<i32> {
         let rows = self.query(
-            "SELECT nextval('elo_history_id_seq')::int4 AS id FROM generate_series(1, $1)",
+            "SELECT nextval('@extschema@.elo_history_id_seq')::int4 AS id FROM generate_series(1, $1)",
             &[(n as i32).into()],
         );
         rows.map(|r| column::<i32>(&r, "id")).collect()
@@ -551,10 +552,12 @@ impl RankingStore<'_, '_> {
         let rows = self
             .client
             .update(
-                "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
-                        volatility::float8 AS volatility, previous_entry, game_date
-                 FROM elo_history
-                 WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+                &*qualify(
+                    "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
+                            volatility::float8 AS volatility, previous_entry, game_date
+                     FROM @extschema@.elo_history
+                     WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
+                ),
                 None,
                 &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
             )
@@ -614,7 +617,7 @@ impl RankingStore<'_, '_> {
         args.extend(new.into_args());
         // planned for its arrays (a rebuild's sizes differ widely): no saved plan
         self.client
-            .update(merge_text(), None, &args)
+            .update(&*qualify(merge_text()), None, &args)
             .unwrap_or_else(|e| internal(e));
     }
 }

@@ -102,7 +102,7 @@ pub const START: GameKey = GameKey {
 
 /// Ledger `l` is ranking `r`'s (sql/random_chess/glue/ranking_ledger.sql makes it so).
 const LEDGER_OF_RANKING: &str =
-    "l.name = 'random_chess ranking ' || r.id AND l.kept_in = 'elo_history'::regclass";
+    "l.name = 'random_chess ranking ' || r.id AND l.kept_in = '@extschema@.elo_history'::regclass";
 
 /// The writers' locks of the rankings in a schema of 0.9.0: one row per ranking.
 static RANKING_LOCKS: LockTable = LockTable::new("ranking_locks", &["ranking_id"]);
@@ -315,12 +315,12 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         let first = SINGLE_LOCK_IN.replace(transaction) != transaction;
         let rows = if first {
             self.query(
-                "UPDATE ranking_writes SET writes = writes + 1 RETURNING rankings_version",
+                "UPDATE @extschema@.ranking_writes SET writes = writes + 1 RETURNING rankings_version",
                 &[],
             )
         } else {
             self.query(
-                "SELECT rankings_version FROM ranking_writes FOR UPDATE",
+                "SELECT rankings_version FROM @extschema@.ranking_writes FOR UPDATE",
                 &[],
             )
         };
@@ -338,12 +338,15 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
     fn rankings_version(&mut self) -> i64 {
-        self.query("SELECT rankings_version FROM ranking_writes", &[])
-            .first()
-            .get_one::<i64>()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("ranking_writes has no row"))
+        self.query(
+            "SELECT rankings_version FROM @extschema@.ranking_writes",
+            &[],
+        )
+        .first()
+        .get_one::<i64>()
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| internal("ranking_writes has no row"))
     }
 
     /// Waits for, then holds until commit, the locks of the writers of these rankings: the
@@ -453,7 +456,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub fn note_rankings_change(&mut self) {
         VERIFIED.set(NOT_VERIFIED);
         self.query(
-            "UPDATE ranking_writes SET rankings_version = nextval('ranking_versions')",
+            "UPDATE @extschema@.ranking_writes SET rankings_version = nextval('@extschema@.ranking_versions')",
             &[],
         );
     }
@@ -467,8 +470,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 // a ledger's delete removes its lock rows too (check_ledger)
                 self.query(
                     &format!(
-                        "DELETE FROM ledgers l WHERE l.kept_in = 'elo_history'::regclass
-                           AND NOT EXISTS (SELECT FROM rankings r WHERE {LEDGER_OF_RANKING})"
+                        "DELETE FROM @extschema@.ledgers l WHERE l.kept_in = '@extschema@.elo_history'::regclass
+                           AND NOT EXISTS (SELECT FROM @extschema@.rankings r WHERE {LEDGER_OF_RANKING})"
                     ),
                     &[],
                 );
@@ -478,7 +481,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         for table in tables {
             self.query(
                 &format!(
-                    "DELETE FROM {table} t WHERE NOT EXISTS (SELECT FROM rankings r WHERE r.id = t.ranking_id)"
+                    "DELETE FROM @extschema@.{table} t WHERE NOT EXISTS (SELECT FROM @extschema@.rankings r WHERE r.id = t.ranking_id)"
                 ),
                 &[],
             );
@@ -511,7 +514,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             "SELECT k.player, a.is_bot
              FROM unnest($1::text[]) AS k(player)
              CROSS JOIN LATERAL (
-                 SELECT is_bot FROM service_accounts a
+                 SELECT is_bot FROM @extschema@.service_accounts a
                  WHERE a.service_id = 1 AND a.user_id_in_service = k.player LIMIT 1) a",
             &[players.into()],
         );
@@ -549,14 +552,16 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub(super) fn ranked_games_from(&mut self, from: GameKey) -> Vec<ServiceGame> {
         let bots: HashSet<String> = self
             .query(
-                "SELECT user_id_in_service::text AS player FROM service_accounts WHERE service_id = 1 AND is_bot",
+                "SELECT user_id_in_service::text AS player FROM @extschema@.service_accounts WHERE service_id = 1 AND is_bot",
                 &[],
             )
             .map(|row| column::<String>(&row, "player"))
             .collect();
         // Planned for the actual bound: a tail of a few games and a whole ranking want different plans.
         let rows = self.client.update(
-            include_str!("../../sql/random_chess/glue/ranked_games_from.sql"),
+            &*crate::security::qualify(include_str!(
+                "../../sql/random_chess/glue/ranked_games_from.sql"
+            )),
             None,
             &[timestamp(from.played_at).into(), from.game_id.into()],
         );
@@ -571,7 +576,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// All rankings, or the one with this id.
     pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
         let ledger = match self.lock_rows {
-            LockRows::Ledger => format!("(SELECT l.id FROM ledgers l WHERE {LEDGER_OF_RANKING})"),
+            LockRows::Ledger => {
+                format!("(SELECT l.id FROM @extschema@.ledgers l WHERE {LEDGER_OF_RANKING})")
+            }
             _ => "NULL::int".to_owned(),
         };
         let rows = self.query(
@@ -581,7 +588,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                         r.rating_system::text AS rating_system, r.glicko2_tau::float8 AS tau,
                         r.starting_rd::float8 AS starting_rd, r.starting_volatility::float8 AS starting_volatility,
                         r.rating_period
-                 FROM rankings r WHERE $1 IS NULL OR r.id = $1 ORDER BY r.id"
+                 FROM @extschema@.rankings r WHERE $1 IS NULL OR r.id = $1 ORDER BY r.id"
             ),
             &[id.into()],
         );

@@ -93,21 +93,23 @@ fn assignments(columns: &[Column]) -> String {
 }
 
 /// Rows made with their entries, values and ranks.
-pub(super) static INSERT_ROWS: ArrayStatement =
-    ArrayStatement::new(&[KEY, ENTRY, VALUES, RANKS], |c| {
+pub(super) static INSERT_ROWS: ArrayStatement = ArrayStatement::new(
+    &[KEY, ENTRY, VALUES, RANKS],
+    |c| {
         format!(
-            "INSERT INTO swiss_tournament_standings (tournament_id, {}) SELECT $1, v.* FROM {}",
+            "INSERT INTO @extschema@.swiss_tournament_standings (tournament_id, {}) SELECT $1, v.* FROM {}",
             names(c),
             unnest(c)
         )
-    });
+    },
+);
 
 /// New values of existing rows. The players and first round are index conditions too: the
 /// planner has no estimate of unnest's rows.
 pub(super) static WRITE_VALUES: ArrayStatement = ArrayStatement::new(&[KEY, VALUES], |c| {
     let players = c.len() + 2;
     format!(
-        "UPDATE swiss_tournament_standings s SET {} FROM {}
+        "UPDATE @extschema@.swiss_tournament_standings s SET {} FROM {}
          WHERE s.tournament_id = $1 AND s.player_no = ANY(${players}) AND s.round >= ${}
            AND {}",
         assignments(VALUES),
@@ -124,7 +126,7 @@ pub(super) static WRITE_RANKS: ArrayStatement = ArrayStatement::new(&[KEY, RANKS
         .map(|(n, _)| format!("s.{n} IS DISTINCT FROM v.{n}"))
         .collect();
     format!(
-        "UPDATE swiss_tournament_standings s SET {} FROM {}
+        "UPDATE @extschema@.swiss_tournament_standings s SET {} FROM {}
          WHERE s.tournament_id = $1 AND {} AND ({})",
         assignments(RANKS),
         unnest(c),

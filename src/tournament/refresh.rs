@@ -59,7 +59,7 @@ fn resize(store: &mut TournamentStore<'_, '_>, info: &Info, new_last: i32) -> Ve
         store.add_rows(info.id, info.last_round + 1, new_last, None);
         // every player's values of the new rounds
         let rows = store.query(
-            "SELECT player_no FROM swiss_tournament_entrants WHERE tournament_id = $1",
+            "SELECT player_no FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1",
             &[info.id.into()],
         );
         let from = (info.last_round + 1) as u32;

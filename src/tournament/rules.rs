@@ -47,11 +47,11 @@ fn busy_players(
     };
     let rows = store.query(
         "SELECT p.player FROM unnest($3::text[]) p(player)
-         WHERE EXISTS (SELECT 1 FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+         WHERE EXISTS (SELECT 1 FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
                        WHERE tg.tournament_id = $1 AND tg.round = $2
                          AND NOT (tg.tournament_id IS NOT DISTINCT FROM $4 AND tg.game_id IS NOT DISTINCT FROM $5)
                          AND p.player IN (g.white_player, g.black_player))
-            OR EXISTS (SELECT 1 FROM byes b WHERE b.tournament_id = $1 AND b.round = $2
+            OR EXISTS (SELECT 1 FROM @extschema@.byes b WHERE b.tournament_id = $1 AND b.round = $2
                          AND b.user_id_in_service = p.player
                          AND NOT (b.tournament_id IS NOT DISTINCT FROM $6 AND b.round IS NOT DISTINCT FROM $7
                                   AND b.user_id_in_service IS NOT DISTINCT FROM $8))
@@ -74,7 +74,7 @@ fn busy_players(
 
 fn round_count(store: &mut TournamentStore<'_, '_>, t: i32) -> Option<i32> {
     let rows = store.query(
-        "SELECT round_count FROM swiss_tournaments WHERE tournament_id = $1",
+        "SELECT round_count FROM @extschema@.swiss_tournaments WHERE tournament_id = $1",
         &[t.into()],
     );
     rows.into_iter()
@@ -84,7 +84,7 @@ fn round_count(store: &mut TournamentStore<'_, '_>, t: i32) -> Option<i32> {
 
 fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> bool {
     let rows = store.query(
-        "SELECT 1 FROM tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
+        "SELECT 1 FROM @extschema@.tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
         &[t.into(), user.into()],
     );
     !rows.is_empty()
@@ -108,7 +108,7 @@ pub(super) fn check_game(
                  AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase) AS same_clock,
                 coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
                 g.white_player::text AS white, g.black_player::text AS black
-         FROM swiss_tournaments t JOIN service_games g ON g.id = $2 WHERE t.tournament_id = $1",
+         FROM @extschema@.swiss_tournaments t JOIN @extschema@.service_games g ON g.id = $2 WHERE t.tournament_id = $1",
         &[t.into(), game.into()],
     );
     let Some(row) = rows.into_iter().next() else {
@@ -192,15 +192,15 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
     let rows = store.query(
         "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
                 round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
-                (SELECT count(*) FROM elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
+                (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
                    AND h.user_id_in_service = $2) AS rated_games
-         FROM tournaments_reqs q JOIN rankings k ON k.id = q.ranking_type
-         LEFT JOIN ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
+         FROM @extschema@.tournaments_reqs q JOIN @extschema@.rankings k ON k.id = q.ranking_type
+         LEFT JOIN @extschema@.ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
          WHERE q.tournament_id = $1
-           AND NOT EXISTS (SELECT 1 FROM service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
+           AND NOT EXISTS (SELECT 1 FROM @extschema@.service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
                              AND a.is_bot)
            AND ((q.required_value IS NOT NULL AND coalesce(p.rating, k.starting_elo) < q.required_value)
-             OR (q.game_count IS NOT NULL AND (SELECT count(*) FROM elo_history h WHERE h.ranking_id = q.ranking_type
+             OR (q.game_count IS NOT NULL AND (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type
                    AND h.service_id = 1 AND h.user_id_in_service = $2) < q.game_count))
          ORDER BY q.ranking_type, q.game_count NULLS FIRST LIMIT 1",
         &[t.into(), user.into()],
@@ -236,13 +236,13 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
 pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     let rows = store.query(
         "SELECT t.is_ranked, k.name::text AS ranking_name, t.time_control::text AS time_control,
-                coalesce(clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
+                coalesce(@extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
                          AND (k.playtime_max IS NULL
-                              OR clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false)
+                              OR @extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false)
                     AS fits,
                 k.playtime_min::text AS playtime_min, coalesce(k.playtime_max::text, 'no limit') AS playtime_max,
                 k.id AS ranking_id
-         FROM swiss_tournaments t JOIN rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
+         FROM @extschema@.swiss_tournaments t JOIN @extschema@.rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
@@ -261,16 +261,16 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
         });
     }
     let rows = store.query(
-        "SELECT tg.game_id, tg.round FROM tournaments_games tg
-         JOIN swiss_tournaments t ON t.tournament_id = tg.tournament_id
-         JOIN service_games g ON g.id = tg.game_id
+        "SELECT tg.game_id, tg.round FROM @extschema@.tournaments_games tg
+         JOIN @extschema@.swiss_tournaments t ON t.tournament_id = tg.tournament_id
+         JOIN @extschema@.service_games g ON g.id = tg.game_id
          WHERE tg.tournament_id = $1
            AND NOT (tg.round <= t.round_count AND g.is_ranked = t.is_ranked
                     AND g.starting_position = t.starting_position
                     AND (g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
                     AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase)
          UNION ALL
-         SELECT NULL, b.round FROM byes b JOIN swiss_tournaments t ON t.tournament_id = b.tournament_id
+         SELECT NULL, b.round FROM @extschema@.byes b JOIN @extschema@.swiss_tournaments t ON t.tournament_id = b.tournament_id
          WHERE b.tournament_id = $1 AND b.round > t.round_count
          ORDER BY 2, 1 LIMIT 1",
         &[t.into()],

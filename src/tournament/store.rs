@@ -132,12 +132,12 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// plain), as a change of the tournament does.
     pub fn lock(&mut self, id: i32) -> Option<Info> {
         self.query(
-            "SELECT FROM swiss_tournaments WHERE tournament_id = $1 FOR SHARE",
+            "SELECT FROM @extschema@.swiss_tournaments WHERE tournament_id = $1 FOR SHARE",
             &[id.into()],
         );
         let rows = self.query(
             "SELECT t.tie_breaks::text AS tie_breaks, p.started_at, p.last_round
-             FROM swiss_tournaments t JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
+             FROM @extschema@.swiss_tournaments t JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = t.tournament_id
              WHERE t.tournament_id = $1 FOR UPDATE OF p",
             &[id.into()],
         );
@@ -157,7 +157,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT white_player::text AS white, black_player::text AS black,
                     (result).game_end_type::text AS end_type, (result).game_end_reason::text AS reason,
                     coalesce(cardinality(moves), 0) AS moves, creation_date
-             FROM service_games WHERE id = $1",
+             FROM @extschema@.service_games WHERE id = $1",
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;
@@ -179,7 +179,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {
         let rows = self.query(
-            "SELECT player_no FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
+            "SELECT player_no FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
             &[t.into(), user.into()],
         );
         rows.into_iter()
@@ -190,8 +190,8 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// The highest round with a game or a bye.
     pub fn max_round(&mut self, t: i32) -> i32 {
         let rows = self.query(
-            "SELECT greatest((SELECT max(round) FROM tournaments_games WHERE tournament_id = $1),
-                             (SELECT max(round) FROM byes WHERE tournament_id = $1), 0) AS last_round",
+            "SELECT greatest((SELECT max(round) FROM @extschema@.tournaments_games WHERE tournament_id = $1),
+                             (SELECT max(round) FROM @extschema@.byes WHERE tournament_id = $1), 0) AS last_round",
             &[t.into()],
         );
         rows.into_iter()
@@ -202,7 +202,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// The creation date of the tournament's earliest game.
     pub fn first_game_date(&mut self, t: i32) -> Option<TimestampWithTimeZone> {
         let rows = self.query(
-            "SELECT min(g.creation_date) AS first_date FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+            "SELECT min(g.creation_date) AS first_date FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1",
             &[t.into()],
         );
@@ -218,7 +218,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         last_round: i32,
     ) {
         self.query(
-            "UPDATE swiss_tournament_progress SET started_at = $2, last_round = $3 WHERE tournament_id = $1",
+            "UPDATE @extschema@.swiss_tournament_progress SET started_at = $2, last_round = $3 WHERE tournament_id = $1",
             &[t.into(), started_at.into(), last_round.into()],
         );
     }
@@ -230,18 +230,18 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
                 SELECT e.tournament_id, e.user_id_in_service,
                        CASE WHEN p.started_at IS NULL OR k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
                        ELSE round(coalesce((
-                           SELECT h.elo FROM elo_history h
+                           SELECT h.elo FROM @extschema@.elo_history h
                            WHERE h.ranking_id = k.id AND h.service_id = 1
                              AND h.user_id_in_service = e.user_id_in_service AND h.game_date < p.started_at
                            ORDER BY h.game_date DESC, h.game_id DESC LIMIT 1), k.starting_elo))::int
                        END AS rating
-                FROM swiss_tournament_entrants e
-                JOIN swiss_tournament_progress p ON p.tournament_id = e.tournament_id
-                JOIN swiss_tournaments t ON t.tournament_id = e.tournament_id
-                LEFT JOIN rankings k ON k.id = t.ranking_id
-                JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+                FROM @extschema@.swiss_tournament_entrants e
+                JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = e.tournament_id
+                JOIN @extschema@.swiss_tournaments t ON t.tournament_id = e.tournament_id
+                LEFT JOIN @extschema@.rankings k ON k.id = t.ranking_id
+                JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
                 WHERE e.tournament_id = $1 AND ($2::text IS NULL OR e.user_id_in_service = $2))
-             UPDATE swiss_tournament_entrants e SET start_rating = r.rating
+             UPDATE @extschema@.swiss_tournament_entrants e SET start_rating = r.rating
              FROM r WHERE e.tournament_id = r.tournament_id AND e.user_id_in_service = r.user_id_in_service
                AND e.start_rating IS DISTINCT FROM r.rating
              RETURNING 1",
@@ -257,11 +257,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             return;
         }
         self.query(
-            "INSERT INTO swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
+            "INSERT INTO @extschema@.swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
                  opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2,
                  sb_x4, sb_c1_x4, sort_key)
              SELECT $1, r, e.player_no, e.user_id_in_service, NULL, '-', 'Z', 0, 0, 0, 0, 0, 0, 0, 0, 0, '\\x'
-             FROM swiss_tournament_entrants e CROSS JOIN generate_series($2, $3) r
+             FROM @extschema@.swiss_tournament_entrants e CROSS JOIN generate_series($2, $3) r
              WHERE e.tournament_id = $1 AND ($4::int IS NULL OR e.player_no = $4)",
             &[t.into(), from.into(), to.into(), only.map(|p| p as i32).into()],
         );
@@ -269,7 +269,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     pub fn drop_rounds_after(&mut self, t: i32, last: i32) {
         self.query(
-            "DELETE FROM swiss_tournament_standings WHERE tournament_id = $1 AND round > $2",
+            "DELETE FROM @extschema@.swiss_tournament_standings WHERE tournament_id = $1 AND round > $2",
             &[t.into(), last.into()],
         );
     }
@@ -277,7 +277,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: RoundEntry) {
         let (opp, colour, result) = encode(e);
         self.query(
-            "UPDATE swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
+            "UPDATE @extschema@.swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
              WHERE tournament_id = $1 AND round = $2 AND player_no = $3",
             &[
                 t.into(),
@@ -340,11 +340,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT e.player_no,
                     CASE WHEN k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
                     ELSE round(coalesce(r.rating, k.starting_elo))::int END AS rating
-             FROM swiss_tournament_entrants e
-             JOIN swiss_tournaments t ON t.tournament_id = e.tournament_id
-             LEFT JOIN rankings k ON k.id = t.ranking_id
-             JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
-             LEFT JOIN ranking_players r
+             FROM @extschema@.swiss_tournament_entrants e
+             JOIN @extschema@.swiss_tournaments t ON t.tournament_id = e.tournament_id
+             LEFT JOIN @extschema@.rankings k ON k.id = t.ranking_id
+             JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+             LEFT JOIN @extschema@.ranking_players r
                ON r.ranking_id = k.id AND r.service_id = 1 AND r.user_id_in_service = e.user_id_in_service
              WHERE e.tournament_id = $1",
             &[t.into()],
@@ -365,10 +365,10 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT t.round_count, t.tie_breaks::text AS tie_breaks, p.last_round,
                     to_char(min(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS first_date,
                     to_char(max(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS last_date
-             FROM swiss_tournaments t
-             JOIN swiss_tournament_progress p ON p.tournament_id = t.tournament_id
-             LEFT JOIN tournaments_games tg ON tg.tournament_id = t.tournament_id
-             LEFT JOIN service_games g ON g.id = tg.game_id
+             FROM @extschema@.swiss_tournaments t
+             JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = t.tournament_id
+             LEFT JOIN @extschema@.tournaments_games tg ON tg.tournament_id = t.tournament_id
+             LEFT JOIN @extschema@.service_games g ON g.id = tg.game_id
              WHERE t.tournament_id = $1 GROUP BY t.round_count, t.tie_breaks, p.last_round",
             &[t.into()],
         );
@@ -381,8 +381,8 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         let rows = self.query(
             "SELECT e.player_no, e.user_id_in_service::text AS user_id, e.start_rating,
                     a.display_name::text AS display_name
-             FROM swiss_tournament_entrants e
-             JOIN service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
+             FROM @extschema@.swiss_tournament_entrants e
+             JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
              WHERE e.tournament_id = $1 ORDER BY e.player_no",
             &[t.into()],
         );
@@ -404,7 +404,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT tg.round, g.white_player::text AS white, g.black_player::text AS black,
                     (g.result).game_end_type::text AS end_type, (g.result).game_end_reason::text AS reason,
                     coalesce(cardinality(g.moves), 0) AS moves
-             FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+             FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
             &[t.into()],
         );
@@ -442,7 +442,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             // (a 0.4.0 schema, before its update, has no points: every bye is worth one)
             "SELECT round, user_id_in_service::text AS user_id,
                     round(coalesce((to_jsonb(b) ->> 'points')::numeric, 1) * 2)::int AS half_points
-             FROM byes b WHERE tournament_id = $1 ORDER BY b.round",
+             FROM @extschema@.byes b WHERE tournament_id = $1 ORDER BY b.round",
             &[t.into()],
         );
         for row in rows {
@@ -470,7 +470,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// Rewrites every standings row of the tournament from `loaded` (rounds 1..=last).
     pub fn write_all(&mut self, t: i32, loaded: &Loaded, last: u32) -> i64 {
         self.query(
-            "DELETE FROM swiss_tournament_standings WHERE tournament_id = $1",
+            "DELETE FROM @extschema@.swiss_tournament_standings WHERE tournament_id = $1",
             &[t.into()],
         );
         let mut arrays = INSERT_ROWS.arrays();
@@ -569,8 +569,8 @@ impl CardSource for StoredCards<'_, '_, '_> {
                     coalesce(array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round)
                              FILTER (WHERE s.round IS NOT NULL), '{}') AS opponents,
                     coalesce(string_agg(s.colour::text || s.result::text, '' ORDER BY s.round), '') AS codes
-             FROM swiss_tournament_entrants e
-             LEFT JOIN swiss_tournament_standings s ON s.tournament_id = e.tournament_id AND s.player_no = e.player_no
+             FROM @extschema@.swiss_tournament_entrants e
+             LEFT JOIN @extschema@.swiss_tournament_standings s ON s.tournament_id = e.tournament_id AND s.player_no = e.player_no
              WHERE e.tournament_id = $1 AND e.player_no = ANY($2)
              GROUP BY e.player_no, e.start_rating",
             &[self.tournament.into(), ids.into()],

@@ -186,7 +186,7 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
                 return; // the tournament is being deleted
             }
             let rows = store.query(
-                "SELECT tg.game_id, tg.round FROM tournaments_games tg JOIN service_games g ON g.id = tg.game_id
+                "SELECT tg.game_id, tg.round FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
                  WHERE tg.tournament_id = $1 AND $2 IN (g.white_player, g.black_player)
                  ORDER BY tg.round, tg.game_id LIMIT 1",
                 &[t.into(), user.as_str().into()],
@@ -203,7 +203,7 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
             }
             // the player's byes go first, each refreshing the standings
             store.query(
-                "DELETE FROM byes WHERE tournament_id = $1 AND user_id_in_service = $2",
+                "DELETE FROM @extschema@.byes WHERE tournament_id = $1 AND user_id_in_service = $2",
                 &[t.into(), user.as_str().into()],
             );
         }),
@@ -341,7 +341,7 @@ fn tournament_changed(
     check_tournament(store, t);
     if matches!(op, PgTriggerOperation::Insert) {
         store.query(
-            "INSERT INTO swiss_tournament_progress (tournament_id) VALUES ($1)",
+            "INSERT INTO @extschema@.swiss_tournament_progress (tournament_id) VALUES ($1)",
             &[t.into()],
         );
         return;
@@ -367,9 +367,9 @@ fn registration_changed(
         let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
         let Some(info) = store.lock(t) else { return };
         let rows = store.query(
-            "WITH n AS (UPDATE swiss_tournament_progress SET next_player_no = next_player_no + 1
+            "WITH n AS (UPDATE @extschema@.swiss_tournament_progress SET next_player_no = next_player_no + 1
                         WHERE tournament_id = $1 RETURNING next_player_no - 1 AS no)
-             INSERT INTO swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
+             INSERT INTO @extschema@.swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
              SELECT $1, $2, n.no FROM n RETURNING player_no",
             &[t.into(), user.as_str().into()],
         );
@@ -388,13 +388,13 @@ fn registration_changed(
         return;
     };
     store.query(
-        "DELETE FROM swiss_tournament_standings s USING swiss_tournament_entrants e
+        "DELETE FROM @extschema@.swiss_tournament_standings s USING @extschema@.swiss_tournament_entrants e
          WHERE s.tournament_id = $1 AND e.tournament_id = $1 AND e.user_id_in_service = $2
            AND s.player_no = e.player_no",
         &[t.into(), user.as_str().into()],
     );
     store.query(
-        "DELETE FROM swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
+        "DELETE FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
         &[t.into(), user.as_str().into()],
     );
     let (new_last, _) = move_last_round(store, &mut info, 0, false);
@@ -462,7 +462,7 @@ fn service_game_changed(
         .as_ref()
         .and_then(|o| field::<TimestampWithTimeZone>(o, "creation_date"));
     let rows = store.query(
-        "SELECT tournament_id, round FROM tournaments_games WHERE game_id = $1 ORDER BY tournament_id",
+        "SELECT tournament_id, round FROM @extschema@.tournaments_games WHERE game_id = $1 ORDER BY tournament_id",
         &[id.into()],
     );
     let places: Vec<(i32, i32)> = rows
@@ -489,7 +489,7 @@ fn rebuild_truncated_tournaments<'a>(
         if table == "tournaments_players" {
             // as a DELETE of the registrations would: players with games cannot leave
             let rows = store.query(
-                "SELECT tournament_id, game_id, round FROM tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
+                "SELECT tournament_id, game_id, round FROM @extschema@.tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
                 &[],
             );
             if let Some(r) = rows.into_iter().next() {
@@ -507,7 +507,7 @@ fn rebuild_truncated_tournaments<'a>(
             }
         }
         let rows = store.query(
-            "SELECT tournament_id FROM swiss_tournaments ORDER BY tournament_id",
+            "SELECT tournament_id FROM @extschema@.swiss_tournaments ORDER BY tournament_id",
             &[],
         );
         let ids: Vec<i32> = rows
@@ -519,8 +519,8 @@ fn rebuild_truncated_tournaments<'a>(
                 continue;
             }
             store.query(
-                "DELETE FROM swiss_tournament_entrants e WHERE e.tournament_id = $1 AND NOT EXISTS (
-                     SELECT 1 FROM tournaments_players p
+                "DELETE FROM @extschema@.swiss_tournament_entrants e WHERE e.tournament_id = $1 AND NOT EXISTS (
+                     SELECT 1 FROM @extschema@.tournaments_players p
                      WHERE p.tournament_id = e.tournament_id AND p.user_id_in_service = e.user_id_in_service)",
                 &[t.into()],
             );

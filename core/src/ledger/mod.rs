@@ -15,7 +15,10 @@ pub mod writer;
 pub use multiplayer::{replay_multiplayer, replay_multiplayer_seasons, MultiGame, MultiplayerRule};
 pub use quality::{quality, Quality, QualitySum};
 pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
-pub use rules::{LedgerRules, LedgerSettings, Limits, Provisional};
+pub use rules::{
+    check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, Provisional, MAX_RD, MIN_RD,
+    RESERVED_PREFIX,
+};
 pub use standing::{SeasonEnd, Standing};
 
 /// Where a game stands in its ledger: its date (microseconds), then its key, compared byte by

@@ -30,6 +30,48 @@ pub struct LedgerRules {
     pub provisional: Provisional,
 }
 
+/// The smallest RD a ledger starts a player with (a setting or a seed): below it the Glicko-2
+/// scale's φ² underflows towards 0 and the next game of the player could not be rated.
+pub const MIN_RD: f64 = 1e-3;
+/// The largest RD a ledger starts a player with.
+pub const MAX_RD: f64 = 10_000.0;
+
+fn rd_in_range(rd: f64) -> bool {
+    (MIN_RD..=MAX_RD).contains(&rd)
+}
+
+/// The prefix of the names of ledgers whose history a client of pg_rating keeps in its own
+/// tables (the Random Chess rankings: `random_chess ranking <id>`): no other ledger may take
+/// such a name, or a client's next ledger would find it taken.
+pub const RESERVED_PREFIX: &str = "random_chess ";
+
+/// Whether a ledger name is reserved for ledgers that clients of pg_rating keep.
+pub fn reserved_name(name: &str) -> bool {
+    name.starts_with(RESERVED_PREFIX)
+}
+
+/// Checks an imported starting rating (a row of `ledger_seeds`) by the bounds of a ledger's own
+/// start: a finite rating, an RD in [[`MIN_RD`], [`MAX_RD`]] and a volatility the Glicko-2 step
+/// accepts.
+pub fn check_seed(
+    rating: f64,
+    rd: Option<f64>,
+    volatility: Option<f64>,
+) -> Result<(), RatingError> {
+    finite("a seed's rating", rating)?;
+    if let Some(rd) = rd.filter(|rd| !rd_in_range(*rd)) {
+        return Err(bad(format!(
+            "a seed's rd must be in [{MIN_RD}, {MAX_RD}], got {rd:e}"
+        )));
+    }
+    if let Some(v) = volatility.filter(|v| !(MIN_VOLATILITY..=10.0).contains(v)) {
+        return Err(bad(format!(
+            "a seed's volatility must be in [{MIN_VOLATILITY:e}, 10], got {v:e}"
+        )));
+    }
+    Ok(())
+}
+
 fn bad(message: String) -> RatingError {
     RatingError::invalid(message)
 }
@@ -122,9 +164,9 @@ impl LedgerRules {
                 bounds,
             } => {
                 finite("starting rating", starting.rating)?;
-                if !(starting.rd > 0.0 && starting.rd <= 10_000.0) {
+                if !rd_in_range(starting.rd) {
                     return Err(bad(format!(
-                        "starting_rd must be in (0, 10000], got {}",
+                        "starting_rd must be in [{MIN_RD}, {MAX_RD}], got {}",
                         starting.rd
                     )));
                 }
@@ -138,7 +180,9 @@ impl LedgerRules {
                     return Err(bad(format!("tau must be in (0, 10], got {tau:e}")));
                 }
                 if period_micros.is_some_and(|p| p <= 0) {
-                    return Err(bad("rating_period must be positive".into()));
+                    return Err(bad(
+                        "rating_period must be positive, with no negative part (months, days, time)".into(),
+                    ));
                 }
                 bounds.validate()?;
             }
@@ -281,5 +325,21 @@ mod tests {
             ..before
         };
         assert_eq!(rules.limit(&before, down).rating, 1495.0);
+    }
+
+    #[test]
+    fn seeds_have_the_bounds_of_a_start() {
+        assert!(check_seed(2100.0, Some(120.0), Some(0.06)).is_ok());
+        assert!(check_seed(2100.0, None, None).is_ok());
+        assert!(check_seed(2100.0, Some(1e-300), None).is_err());
+        assert!(check_seed(2100.0, Some(10_001.0), None).is_err());
+        assert!(check_seed(f64::NAN, None, None).is_err());
+        assert!(check_seed(2100.0, None, Some(0.0)).is_err());
+    }
+
+    #[test]
+    fn client_ledger_names_are_reserved() {
+        assert!(reserved_name("random_chess ranking 2"));
+        assert!(!reserved_name("random chess club"));
     }
 }

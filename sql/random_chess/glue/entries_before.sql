@@ -7,7 +7,7 @@ SELECT u.player, l.id AS entry, l.elo::float8 AS rating, l.rd::float8 AS rd, l.v
 FROM unnest($2::text[]) AS u(player)
 CROSS JOIN LATERAL (
     SELECT e.id, e.elo, e.rd, e.volatility, e.game_date, e.game_id
-    FROM elo_history e
+    FROM @extschema@.elo_history e
     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
       AND (e.game_date, e.game_id) < ($3, $4)
     ORDER BY e.game_date DESC, e.game_id DESC
@@ -18,8 +18,8 @@ CROSS JOIN LATERAL (
            count(*) FILTER (WHERE s.score = 0.5)::int4 AS draws,
            count(*) FILTER (WHERE s.score = 0)::int4 AS losses,
            max(e.elo) AS peak
-    FROM elo_history e
-    JOIN service_games g ON g.id = e.game_id
-    CROSS JOIN LATERAL (SELECT game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
+    FROM @extschema@.elo_history e
+    JOIN @extschema@.service_games g ON g.id = e.game_id
+    CROSS JOIN LATERAL (SELECT @extschema@.game_score(g.result, g.white_player = e.user_id_in_service)) AS s(score)
     WHERE e.ranking_id = $1 AND e.user_id_in_service = u.player AND e.service_id = 1
       AND (e.game_date, e.game_id) < ($3, $4)) a

@@ -6,6 +6,6 @@ SELECT k.ranking, k.player, p.elo_history_id AS entry, p.rating::float8 AS ratin
        p.peak_rating::float8 AS peak, p.last_game_date, p.last_game_id
 FROM unnest($1::int4[], $2::text[]) AS k(ranking, player)
 CROSS JOIN LATERAL (
-    SELECT * FROM ranking_players p
+    SELECT * FROM @extschema@.ranking_players p
     WHERE p.ranking_id = k.ranking AND p.service_id = 1 AND p.user_id_in_service = k.player
     LIMIT 1) p

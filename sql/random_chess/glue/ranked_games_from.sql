@@ -4,6 +4,6 @@
 SELECT g.id, g.creation_date, g.white_player::text AS white, g.black_player::text AS black,
        (g.result).game_end_type::text AS end_type, (g.clock).starting_time, (g.clock).move_increase,
        false AS white_is_bot, false AS black_is_bot
-FROM service_games g
+FROM @extschema@.service_games g
 WHERE g.service_id = 1 AND g.is_ranked AND (g.creation_date, g.id) >= ($1, $2)
 ORDER BY g.creation_date, g.id
