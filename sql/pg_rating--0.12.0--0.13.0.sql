@@ -45,3 +45,48 @@ COMMENT ON FUNCTION check_cascaded_delete() IS
     '(42501 otherwise).';
 CREATE TRIGGER check_cascaded_delete BEFORE DELETE ON ledger_attachments
     FOR EACH ROW EXECUTE FUNCTION check_cascaded_delete();
+
+-- Isolation between applications: row-level security on the ledgers' tables, the views read with
+-- the reader's privileges (sql/ledger_policies.sql).
+ALTER TABLE ledgers ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_attachments ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_entries ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_standings ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_scopes ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_seeds ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_seasons ENABLE ROW LEVEL SECURITY;
+
+-- An attachment: seen by the roles that may read its games table (a dropped table: by none).
+CREATE POLICY games_readable ON ledger_attachments FOR SELECT
+    USING (coalesce(pg_catalog.has_table_privilege(games::pg_catalog.oid, 'SELECT'), false));
+
+-- A ledger: seen by the members of its owner and by the roles that see its attachment; changed
+-- by the members of its owner (check_ledger says so with 42501 before this hides the row).
+CREATE POLICY owner_or_games_readable ON ledgers FOR SELECT
+    USING (pg_catalog.pg_has_role(owner, 'USAGE')
+           OR EXISTS (SELECT FROM @extschema@.ledger_attachments a WHERE a.ledger_id OPERATOR(pg_catalog.=) id));
+CREATE POLICY owner_inserts ON ledgers FOR INSERT WITH CHECK (pg_catalog.pg_has_role(owner, 'USAGE'));
+CREATE POLICY owner_updates ON ledgers FOR UPDATE USING (pg_catalog.pg_has_role(owner, 'USAGE'));
+CREATE POLICY owner_deletes ON ledgers FOR DELETE USING (pg_catalog.pg_has_role(owner, 'USAGE'));
+
+-- The derived rows of the ledgers a role sees (they are written by pg_rating only).
+CREATE POLICY ledger_visible ON ledger_entries FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY ledger_visible ON ledger_standings FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY ledger_visible ON ledger_scopes FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+
+-- Seeds and seasons: seen with their ledger, written by the members of its owner.
+CREATE POLICY ledger_visible ON ledger_seeds FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY owner_writes ON ledger_seeds FOR ALL
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l WHERE pg_catalog.pg_has_role(l.owner, 'USAGE')));
+CREATE POLICY ledger_visible ON ledger_seasons FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY owner_writes ON ledger_seasons FOR ALL
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l WHERE pg_catalog.pg_has_role(l.owner, 'USAGE')));
+
+ALTER VIEW ledger_history SET (security_invoker = true);
+ALTER VIEW ledger_standings_now SET (security_invoker = true);
+ALTER VIEW ledger_season_standings SET (security_invoker = true);

@@ -157,3 +157,6 @@ SELECT count(*) AS entries_without_game_or_ranking
 FROM elo_history e
 WHERE NOT EXISTS (SELECT FROM service_games g WHERE g.id = e.game_id)
    OR NOT EXISTS (SELECT FROM rankings r WHERE r.id = e.ranking_id);
+-- a ranked game dated infinity has no place in a ranking (22008), as in a ledger
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{}', 'infinity', '(1-0,CHECKMATE)', '(5 minutes, 0)', 1, '1', '2', true);

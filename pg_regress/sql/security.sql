@@ -131,7 +131,36 @@ UPDATE ranking_players SET rating = 1;
 RESET ROLE;
 SELECT * FROM ratings;
 
+-- derived rows deleted from a trigger of the role's own temporary tables during a cascade of its
+-- own (a referential action): refused (42501); the cascade of a deleted ranking still deletes them
+-- (terse: the context would name this session's temporary schema)
+\set VERBOSITY terse
+SET ROLE regress_web_app;
+CREATE TEMP TABLE parent (id int PRIMARY KEY);
+CREATE TEMP TABLE child (id int REFERENCES parent ON DELETE CASCADE);
+CREATE FUNCTION pg_temp.wipe() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('DELETE FROM public.%I', TG_ARGV[0]);
+    RETURN OLD;
+END
+$$;
+INSERT INTO parent VALUES (1);
+INSERT INTO child VALUES (1);
+CREATE TRIGGER wipe BEFORE DELETE ON child FOR EACH ROW EXECUTE FUNCTION pg_temp.wipe('elo_history');
+DELETE FROM parent;
+DROP TRIGGER wipe ON child;
+CREATE TRIGGER wipe BEFORE DELETE ON child FOR EACH ROW EXECUTE FUNCTION pg_temp.wipe('ranking_players');
+DELETE FROM parent;
+DROP TRIGGER wipe ON child;
+CREATE TRIGGER wipe BEFORE DELETE ON child FOR EACH ROW EXECUTE FUNCTION pg_temp.wipe('swiss_tournament_standings');
+DELETE FROM parent;
+\set VERBOSITY default
+RESET ROLE;
+SELECT count(*) AS history, (SELECT count(*) FROM ranking_players) AS standings,
+       (SELECT count(*) FROM swiss_tournament_standings) AS tournament_standings FROM elo_history;
+
 DROP OWNED BY regress_web_app;
 DROP ROLE regress_web_app;
 DROP OWNED BY regress_random_chess_app;
 DROP ROLE regress_random_chess_app;
+

@@ -97,6 +97,17 @@ fn attachable(
             format!("permission denied: attaching ledger \"{ledger}\" takes a member of the ledger's owner and of the table's owner"),
         );
     }
+    if let Some(why) = store.not_attachable(table) {
+        raise(
+            PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+            format!(
+                "ledger \"{}\" cannot be attached to {}: {why} (rows written into a partition or child \
+                 table directly would not reach its triggers); attach a plain table",
+                pg_rating_core::error::shorten(ledger),
+                store::table_label(table)
+            ),
+        );
+    }
     if store.attachment(l.id).is_some() {
         raise(
             PgSqlErrorCode::ERRCODE_DUPLICATE_OBJECT,

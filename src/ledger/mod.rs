@@ -46,6 +46,12 @@ extension_sql_file!(
     ]
 );
 
+extension_sql_file!(
+    "../../sql/ledger_policies.sql",
+    name = "ledger_policies",
+    requires = ["ledgers"]
+);
+
 pub(crate) use crate::error::internal;
 
 /// The checked rules of a ledger (its settings were checked when written: an error here is 22023).
@@ -163,29 +169,13 @@ fn old_entries<'a>(olds: &[&'a GameRow]) -> Vec<(&'a str, &'a LedgerKey)> {
         .collect()
 }
 
-/// The multiplayer games of participant rows: each game with two rated participants or more
-/// (one with fewer is not rated yet), sorted by key, its players by name.
+/// The multiplayer games of participant rows ([`pg_rating_core::ledger::games_of_participants`]).
 fn multi_games(rows: &[&ParticipantRow]) -> Vec<MultiGame> {
-    let mut by_key: BTreeMap<&LedgerKey, Vec<(String, f64)>> = BTreeMap::new();
-    for r in rows {
-        if let Some(place) = r.placement {
-            by_key
-                .entry(&r.key)
-                .or_default()
-                .push((r.player.clone(), place));
-        }
-    }
-    by_key
-        .into_iter()
-        .filter(|(_, places)| places.len() >= 2)
-        .map(|(key, mut places)| {
-            places.sort_by(|a, b| a.0.cmp(&b.0));
-            MultiGame {
-                key: key.clone(),
-                places,
-            }
-        })
-        .collect()
+    pg_rating_core::ledger::games_of_participants(
+        rows.iter()
+            .map(|r| (&r.key, r.player.as_str(), r.placement)),
+    )
+    .unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {

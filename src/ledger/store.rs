@@ -464,6 +464,30 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         );
     }
 
+    /// Why `table` cannot have ledgers (its rows may be written past its statement triggers): it is
+    /// partitioned, has inheritance children or is one; `None` for a plain table.
+    pub fn not_attachable(&mut self, table: pg_sys::Oid) -> Option<&'static str> {
+        let row = self
+            .run(
+                "SELECT c.relkind::text AS kind,
+                        EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid) AS parent,
+                        EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) AS child
+                 FROM pg_catalog.pg_class c WHERE c.oid = $1",
+                &[table.into()],
+            )
+            .next()?;
+        let kind: String = get(&row, "kind");
+        if kind == "p" {
+            Some("it is partitioned")
+        } else if get::<bool>(&row, "parent") {
+            Some("it has inheritance children")
+        } else if get::<bool>(&row, "child") {
+            Some("it is a partition or inheritance child")
+        } else {
+            None
+        }
+    }
+
     /// Whether `table` has a trigger of that name.
     pub fn has_trigger(&mut self, table: pg_sys::Oid, name: &str) -> bool {
         let rows = self.run(
@@ -641,5 +665,28 @@ pub fn type_name(t: pg_sys::Oid) -> String {
         std::ffi::CStr::from_ptr(pg_sys::format_type_be(t))
             .to_string_lossy()
             .into_owned()
+    }
+}
+
+/// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
+/// oid when it no longer exists.
+pub fn table_label(table: pg_sys::Oid) -> String {
+    // SAFETY: catalog lookups by oid; NULL (a dropped table) is checked.
+    unsafe {
+        let name = pg_sys::get_rel_name(table);
+        if name.is_null() {
+            return format!("table {}", table.to_u32());
+        }
+        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(table));
+        let quote = |s: *const std::ffi::c_char| {
+            std::ffi::CStr::from_ptr(pg_sys::quote_identifier(s))
+                .to_string_lossy()
+                .into_owned()
+        };
+        if schema.is_null() {
+            quote(name)
+        } else {
+            format!("{}.{}", quote(schema), quote(name))
+        }
     }
 }

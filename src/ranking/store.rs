@@ -182,6 +182,17 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     }
 }
 
+/// 22008 for a ranked game dated `infinity` or `-infinity`, which has no place in a ranking's
+/// order (the ledgers refuse one alike).
+pub(super) fn refuse_infinite_date(game: i32, micros: i64) {
+    if !pg_rating_core::ledger::rateable_date(micros) {
+        crate::error::raise(
+            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+            format!("service game {game}: a ranked game needs a finite creation_date"),
+        );
+    }
+}
+
 fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
     let mut games = Vec::with_capacity(rows.len());
     if rows.is_empty() {
@@ -203,6 +214,7 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
     for row in rows {
         let id: i32 = column_at(&row, id, "id");
         let date: TimestampWithTimeZone = column_at(&row, date, "creation_date");
+        refuse_infinite_date(id, date.into_inner());
         let end_type: GameEndType = column_at::<String>(&row, end_type, "end_type")
             .parse()
             .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));

@@ -86,11 +86,13 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
             };
             let result = PgHeapTuple::from_composite_datum(value(4).expect("result is NOT NULL"));
             let clock = value(5).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));
+            let key = GameKey {
+                played_at: value(1).expect("creation_date is NOT NULL").value() as i64,
+                game_id: value(0).expect("id is NOT NULL").value() as i32,
+            };
+            super::store::refuse_infinite_date(key.game_id, key.played_at);
             games.push(NewGame {
-                key: GameKey {
-                    played_at: value(1).expect("creation_date is NOT NULL").value() as i64,
-                    game_id: value(0).expect("id is NOT NULL").value() as i32,
-                },
+                key,
                 white: text(2),
                 black: text(3),
                 end_type: read_game_result(&result).end_type(),

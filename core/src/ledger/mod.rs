@@ -12,7 +12,10 @@ mod rules;
 mod standing;
 pub mod writer;
 
-pub use multiplayer::{replay_multiplayer, replay_multiplayer_seasons, MultiGame, MultiplayerRule};
+pub use multiplayer::{
+    games_of_participants, replay_multiplayer, replay_multiplayer_seasons, MultiGame,
+    MultiplayerRule,
+};
 pub use quality::{quality, Quality, QualitySum};
 pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{
@@ -27,6 +30,12 @@ pub use standing::{SeasonEnd, Standing};
 pub struct LedgerKey {
     pub at: i64,
     pub id: String,
+}
+
+/// Whether a game dated `micros` (PostgreSQL's microseconds; `-infinity` and `infinity` are
+/// `i64::MIN` and `i64::MAX`) can be rated: an infinite date has no place in the order of games.
+pub fn rateable_date(micros: i64) -> bool {
+    micros != i64::MIN && micros != i64::MAX
 }
 
 /// The text of an integer game key whose byte order is its numeric order: 20 digits of the key

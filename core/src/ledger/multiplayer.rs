@@ -40,6 +40,47 @@ pub struct MultiGame {
     pub places: Vec<(String, f64)>,
 }
 
+/// The games of participant rows (key, player, placement; `None`: not rated yet): each game with
+/// two rated participants or more (one with fewer is not rated yet), sorted by key, its players
+/// by name. The participants of one game share its date: rows of one game id with different
+/// dates are an error (22023), since no one date could order it.
+pub fn games_of_participants<'a>(
+    rows: impl IntoIterator<Item = (&'a LedgerKey, &'a str, Option<f64>)>,
+) -> Result<Vec<MultiGame>, RatingError> {
+    let mut by_key: std::collections::BTreeMap<&LedgerKey, Vec<(String, f64)>> = Default::default();
+    let mut dates: HashMap<&str, i64> = HashMap::new();
+    for (key, player, place) in rows {
+        crate::interrupt::check();
+        if dates.insert(&key.id, key.at).is_some_and(|at| at != key.at) {
+            let game = super::integer_key_id(&key.id).map_or_else(
+                || crate::error::shorten(&key.id).into_owned(),
+                |n| n.to_string(),
+            );
+            return Err(RatingError::invalid(format!(
+                "the participants of game {game} have different dates: give every participant of a \
+                 game its date, in one statement"
+            )));
+        }
+        if let Some(place) = place {
+            by_key
+                .entry(key)
+                .or_default()
+                .push((player.to_owned(), place));
+        }
+    }
+    Ok(by_key
+        .into_iter()
+        .filter(|(_, places)| places.len() >= 2)
+        .map(|(key, mut places)| {
+            places.sort_by(|a, b| a.0.cmp(&b.0));
+            MultiGame {
+                key: key.clone(),
+                places,
+            }
+        })
+        .collect())
+}
+
 /// 1 for a better (lower) placement, ½ for the same, 0 for a worse one.
 fn pairwise_score(mine: f64, theirs: f64) -> f64 {
     if mine < theirs {
@@ -217,6 +258,26 @@ mod tests {
     use super::*;
     use crate::ledger::{Limits, Provisional};
     use crate::rating::glicko2::{Bounds, Rating};
+
+    #[test]
+    fn a_games_participants_share_its_date() {
+        let (a, b) = (
+            LedgerKey {
+                at: 1,
+                id: "g1".into(),
+            },
+            LedgerKey {
+                at: 2,
+                id: "g1".into(),
+            },
+        );
+        let rows = [(&a, "x", Some(1.0)), (&a, "y", Some(2.0)), (&a, "z", None)];
+        let games = games_of_participants(rows).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].places, vec![("x".into(), 1.0), ("y".into(), 2.0)]);
+        let err = games_of_participants([(&a, "x", Some(1.0)), (&b, "y", Some(2.0))]).unwrap_err();
+        assert!(err.to_string().contains("different dates"), "{err}");
+    }
 
     fn glicko() -> LedgerRules {
         LedgerRules {
