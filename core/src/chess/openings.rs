@@ -59,7 +59,10 @@ fn parse_line(line_no: usize, line: &str) -> Result<Opening, OpeningError> {
     let (eco, name, pgn) = (fields[0].trim(), fields[1].trim(), fields[2].trim());
     let b = eco.as_bytes();
     if !(b.len() == 3 && (b'A'..=b'E').contains(&b[0]) && b[1..].iter().all(u8::is_ascii_digit)) {
-        return Err(err(format!("\"{eco}\" is not an ECO code (A00 to E99)")));
+        return Err(err(format!(
+            "{} is not an ECO code (A00 to E99)",
+            crate::error::Quoted(eco)
+        )));
     }
     if name.is_empty() || name.chars().count() > 256 {
         return Err(err("the name must have 1 to 256 characters".into()));
