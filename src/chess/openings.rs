@@ -205,6 +205,7 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
     unsafe {
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 0);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
+        crate::error::one_dimension(arr, "partial_fens");
         let mut elems: Vec<Option<&[u8]>> = Vec::new();
         array_elements(arr, &mut elems);
         let found = with_map(|map| {
