@@ -99,6 +99,10 @@ pub fn cut_message(message: &str) -> std::borrow::Cow<'_, str> {
         // the odd parts are quoted, but for a last quote without its partner
         let quoted = i % 2 == 1 && i + 1 < parts.len();
         match part.char_indices().nth(SHOWN_CHARS) {
+            // (a value Quoted has cut already: its first characters and the ellipsis)
+            Some((cut, '…')) if quoted && cut + '…'.len_utf8() == part.len() => {
+                out.push_str(part)
+            }
             Some((cut, _)) if quoted => {
                 out.push_str(&part[..cut]);
                 out.push('…');
@@ -188,6 +192,13 @@ mod tests {
         );
 
         assert_eq!(cut_message("short \"one\""), "short \"one\"");
+        // a value cut already is left as it is
+        let once = format!(
+            "invalid FEN {}: cannot parse {}",
+            Quoted(&long),
+            Quoted(&long)
+        );
+        assert_eq!(cut_message(&once), once);
         let m = format!("ledger \"{long}\" does not exist");
         assert_eq!(
             cut_message(&m),

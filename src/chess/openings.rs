@@ -263,8 +263,7 @@ fn openings_cache_loads() -> i64 {
 /// lichess files).
 #[pg_extern(immutable, strict, parallel_safe)]
 fn opening_partial_fen(pgn: &str) -> String {
-    core_opening_fen(pgn)
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))
+    core_opening_fen(pgn).unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 /// Loads the text of one or more lichess openings TSV files into `openings`: inserts new

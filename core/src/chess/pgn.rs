@@ -673,6 +673,10 @@ mod tests {
         );
         let e = write_pgn(STANDARD_FEN, [Some(token.as_str())], None, &[]).unwrap_err();
         assert!(e.to_string().len() < 400, "{e}");
+        // the net under every message leaves these as they are
+        for e in [e.to_string(), parse_start(&fen).unwrap_err().to_string()] {
+            assert_eq!(crate::error::cut_message(&e), e);
+        }
     }
 
     #[test]
