@@ -1,15 +1,74 @@
 //! One way to raise an SQL error from the glue: a precise SQLSTATE and a message. The core's
 //! errors carry their class (`pg_rating_core::error`); this is the one place that turns a class
-//! into PostgreSQL's error code.
+//! into PostgreSQL's error code, and that cuts long inputs quoted in a message
+//! (`pg_rating_core::error::cut_message`). The rules every function applies to its inputs before
+//! its work are here too: arrays of one dimension ([`require_one_dimension`]), and a long
+//! computation of the core that a cancel stops ([`cancellable`]).
 
-use pg_rating_core::error::{Classified, ErrorClass};
+use pg_rating_core::error::{cut_message, Classified, ErrorClass};
+use pgrx::pg_sys;
 use pgrx::pg_sys::panic::ErrorReport;
 use pgrx::{PgLogLevel, PgSqlErrorCode};
 
-/// Raises an ERROR with the given SQLSTATE; never returns.
+/// Raises an ERROR with the given SQLSTATE; never returns. A quoted value longer than
+/// `pg_rating_core::error::SHOWN_CHARS` characters is cut in the message.
 pub fn raise(code: PgSqlErrorCode, message: impl Into<String>) -> ! {
-    ErrorReport::new(code, message.into(), "pg_rating").report(PgLogLevel::ERROR);
+    let message = message.into();
+    let message = match cut_message(&message) {
+        std::borrow::Cow::Borrowed(_) => message,
+        std::borrow::Cow::Owned(cut) => cut,
+    };
+    ErrorReport::new(code, message, "pg_rating").report(PgLogLevel::ERROR);
     unreachable!("an ERROR report does not return")
+}
+
+/// Refuses (2202E) argument `argno` of the call when it is an array of more than one dimension
+/// (see [`one_dimension`]). A NULL argument passes (the function decides about NULL).
+///
+/// # Safety
+/// `fcinfo` is the call's information and argument `argno` is an array.
+pub unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usize, what: &str) {
+    unsafe {
+        let Some(raw) = pgrx::fcinfo::pg_getarg_datum(fcinfo, argno) else {
+            return;
+        };
+        let value = raw.cast_mut_ptr::<pg_sys::varlena>();
+        let header = if pgrx::varatt_is_4b_u(value) {
+            value as *const pg_sys::ArrayType
+        } else {
+            // (compressed, stored apart or with a short header) the header is enough: ndim is
+            // its second field
+            pg_sys::pg_detoast_datum_slice(value, 0, 16) as *const pg_sys::ArrayType
+        };
+        one_dimension(header, what);
+    }
+}
+
+/// Refuses (2202E) an array of more than one dimension: every function taking arrays reads them
+/// as lists, and would read `'{{1,2},{3,4}}'` as the list of four. The one rule of array
+/// arguments, for functions that detoast their array themselves.
+///
+/// # Safety
+/// `arr` points to an array's header (detoasted).
+pub unsafe fn one_dimension(arr: *const pg_sys::ArrayType, what: &str) {
+    if unsafe { (*arr).ndim } > 1 {
+        // 2202E, array_subscript_error (pgrx names the code by its other name)
+        raise(
+            PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
+            format!("{what} must be a one-dimensional array"),
+        );
+    }
+}
+
+/// Lets a cancel or `statement_timeout` stop a long computation of the core: sets the core's
+/// interrupt hook (`pg_rating_core::interrupt`) to PostgreSQL's check for interrupts. Called by
+/// every function whose core work loops over its input (once per backend is enough; calling it
+/// again costs nothing).
+pub fn cancellable() {
+    fn check() {
+        pgrx::check_for_interrupts!();
+    }
+    pg_rating_core::interrupt::set_hook(check);
 }
 
 /// An error that only a bug of pg_rating or a damaged table can cause (XX000).

@@ -48,19 +48,86 @@ pub trait Classified: fmt::Display {
     }
 }
 
-/// How many characters of a value an error message quotes.
-pub const QUOTED_CHARS: usize = 100;
+/// The most characters of a user's value that a message shows; a longer value is cut (see
+/// [`Quoted`]), so that a 2 MB FEN or PGN does not come back whole in an error.
+pub const SHOWN_CHARS: usize = 100;
 
-/// `value` as an error message quotes it: whole when short, else its first [`QUOTED_CHARS`]
-/// characters, an ellipsis and its length, so that a 2 MB input does not come back in full.
-pub fn shorten(value: &str) -> std::borrow::Cow<'_, str> {
-    match value.char_indices().nth(QUOTED_CHARS) {
-        None => std::borrow::Cow::Borrowed(value),
-        Some((end, _)) => std::borrow::Cow::Owned(format!(
-            "{}... ({} characters)",
-            &value[..end],
-            value.chars().count()
-        )),
+/// A value of the user as a message quotes it: `"value"`, or for a value longer than
+/// [`SHOWN_CHARS`] characters its first ones, an ellipsis and its length:
+/// `"rnbq…" (2000000 characters)`. Every message that quotes an input quotes it this way.
+#[derive(Clone, Copy, Debug)]
+pub struct Quoted<'a>(pub &'a str);
+
+impl fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.char_indices().nth(SHOWN_CHARS) {
+            None => write!(f, "\"{}\"", self.0),
+            Some((cut, _)) => write!(
+                f,
+                "\"{}…\" ({} characters)",
+                &self.0[..cut],
+                self.0.chars().count()
+            ),
+        }
+    }
+}
+
+/// The longest message [`cut_message`] leaves whole, in characters.
+pub const MESSAGE_CHARS: usize = 2000;
+
+/// A message with every quoted part (between two `"`) longer than [`SHOWN_CHARS`] characters
+/// cut as [`Quoted`] cuts it, and the whole cut in its middle if it is still longer than
+/// [`MESSAGE_CHARS`]: the net under every message the SQL layer reports, so that no input comes
+/// back whole, whoever wrote the message.
+pub fn cut_message(message: &str) -> std::borrow::Cow<'_, str> {
+    use std::borrow::Cow;
+    if message.len() <= SHOWN_CHARS {
+        return Cow::Borrowed(message);
+    }
+    let parts: Vec<&str> = message.split('"').collect();
+    let mut out = String::with_capacity(message.len().min(4 * MESSAGE_CHARS));
+    let mut changed = false;
+    // what follows the closing quote of a part cut
+    let mut after_quote = None;
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            out.push('"');
+            if let Some(length) = after_quote.take() {
+                out.push_str(&format!(" ({length} characters)"));
+            }
+        }
+        // the odd parts are quoted, but for a last quote without its partner
+        let quoted = i % 2 == 1 && i + 1 < parts.len();
+        match part.char_indices().nth(SHOWN_CHARS) {
+            // (a value Quoted has cut already: its first characters and the ellipsis)
+            Some((cut, '…')) if quoted && cut + '…'.len_utf8() == part.len() => {
+                out.push_str(part)
+            }
+            Some((cut, _)) if quoted => {
+                out.push_str(&part[..cut]);
+                out.push('…');
+                after_quote = Some(part.chars().count());
+                changed = true;
+            }
+            _ => out.push_str(part),
+        }
+    }
+    let total = out.chars().count();
+    if total > MESSAGE_CHARS {
+        let (head, tail) = (MESSAGE_CHARS / 2, MESSAGE_CHARS / 4);
+        let byte = |n: usize| out.char_indices().nth(n).map_or(out.len(), |(b, _)| b);
+        out = format!(
+            "{} … ({} characters cut) … {}",
+            &out[..byte(head)],
+            total - head - tail,
+            &out[byte(total - tail)..]
+        );
+        changed = true;
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(message)
     }
 }
 
@@ -114,11 +181,48 @@ mod tests {
 
     #[test]
     fn long_values_are_cut_in_messages() {
-        assert_eq!(shorten("short"), "short");
-        let long = "é".repeat(5000);
-        let cut = shorten(&long);
-        assert!(cut.starts_with(&"é".repeat(QUOTED_CHARS)));
-        assert!(cut.ends_with("... (5000 characters)"));
-        assert_eq!(shorten(&"x".repeat(QUOTED_CHARS)).len(), QUOTED_CHARS);
+        assert_eq!(Quoted("e4").to_string(), "\"e4\"");
+        let exact = "x".repeat(SHOWN_CHARS);
+        assert_eq!(Quoted(&exact).to_string(), format!("\"{exact}\""));
+        let long = "é".repeat(2_000_000);
+        let shown = Quoted(&long).to_string();
+        assert_eq!(
+            shown,
+            format!("\"{}…\" (2000000 characters)", "é".repeat(SHOWN_CHARS))
+        );
+
+        assert_eq!(cut_message("short \"one\""), "short \"one\"");
+        // a value cut already is left as it is
+        let once = format!(
+            "invalid FEN {}: cannot parse {}",
+            Quoted(&long),
+            Quoted(&long)
+        );
+        assert_eq!(cut_message(&once), once);
+        let m = format!("ledger \"{long}\" does not exist");
+        assert_eq!(
+            cut_message(&m),
+            format!(
+                "ledger \"{}…\" (2000000 characters) does not exist",
+                "é".repeat(SHOWN_CHARS)
+            )
+        );
+        // two quoted values, the second short; a lone quote at the end
+        let m = format!("a \"{long}\" b \"c\" d \"{}", "z".repeat(150));
+        let cut = cut_message(&m);
+        assert!(cut.starts_with("a \"éé"), "{cut}");
+        assert!(
+            cut.contains("…\" (2000000 characters) b \"c\" d \"zzz"),
+            "{cut}"
+        );
+        assert!(cut.chars().count() <= MESSAGE_CHARS + 100);
+        // nothing quoted: cut in the middle
+        let m = format!("start {} end", "y".repeat(10_000));
+        let cut = cut_message(&m);
+        assert!(
+            cut.starts_with("start yyy") && cut.ends_with("yyy end"),
+            "{cut}"
+        );
+        assert!(cut.contains(" … (") && cut.chars().count() < MESSAGE_CHARS + 50);
     }
 }

@@ -18,12 +18,7 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 1);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
-        if (*arr).ndim > 1 {
-            crate::error::raise(
-                pgrx::PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
-                "moves must be a one-dimensional array",
-            );
-        }
+        crate::error::one_dimension(arr, "moves");
         let mut elems: Vec<Option<&[u8]>> = Vec::new();
         array_elements(arr, &mut elems);
         // A move that is not UTF-8 cannot be UCI: pass it on as "" (reported as unparsable).
@@ -46,7 +41,7 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
 ) -> pg_sys::Datum {
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
-        super::require_one_dimension(fcinfo, 1, "san");
+        crate::error::require_one_dimension(fcinfo, 1, "san");
         let san: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
         let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_chess(e));
         varchar_array(&moves)
@@ -62,7 +57,7 @@ pub fn moves_to_san(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Vec<String> {
     // SAFETY: this call's fcinfo; argument 1 is the moves array.
-    unsafe { super::require_one_dimension(fcinfo, 1, "moves") };
+    unsafe { crate::error::require_one_dimension(fcinfo, 1, "moves") };
     chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))
 }
 

@@ -93,31 +93,6 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
     }
 }
 
-/// Refuses (2202E) argument `argno` of the call when it is an array of more than one dimension.
-///
-/// # Safety
-/// `fcinfo` is the call's information and argument `argno` is an array.
-pub(crate) unsafe fn require_one_dimension(
-    fcinfo: pg_sys::FunctionCallInfo,
-    argno: usize,
-    what: &str,
-) {
-    unsafe {
-        let Some(raw) = pgrx::fcinfo::pg_getarg_datum(fcinfo, argno) else {
-            return;
-        };
-        // the header is enough: ndim is its second field
-        let header =
-            pg_sys::pg_detoast_datum_slice(raw.cast_mut_ptr(), 0, 16) as *mut pg_sys::ArrayType;
-        if (*header).ndim > 1 {
-            crate::error::raise(
-                pgrx::PgSqlErrorCode::ERRCODE_ARRAY_ELEMENT_ERROR,
-                format!("{what} must be a one-dimensional array"),
-            );
-        }
-    }
-}
-
 /// Walks a one-dimensional text-like array without copying: element bytes or None.
 pub(crate) unsafe fn array_elements(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&[u8]>>) {
     unsafe {

@@ -207,6 +207,7 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
     unsafe {
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 0);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
+        crate::error::one_dimension(arr, "partial_fens");
         let mut elems: Vec<Option<&[u8]>> = Vec::new();
         array_elements(arr, &mut elems);
         let found = with_map(|map| {
@@ -264,8 +265,7 @@ fn openings_cache_loads() -> i64 {
 /// lichess files).
 #[pg_extern(immutable, strict, parallel_safe)]
 fn opening_partial_fen(pgn: &str) -> String {
-    core_opening_fen(pgn)
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e))
+    core_opening_fen(pgn).unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 /// Loads the text of one or more lichess openings TSV files into `openings`: inserts new

@@ -66,7 +66,7 @@ pub fn game_to_pgn(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Option<String> {
     // SAFETY: this call's fcinfo; argument 1 is the moves array.
-    unsafe { super::require_one_dimension(fcinfo, 1, "moves") };
+    unsafe { crate::error::require_one_dimension(fcinfo, 1, "moves") };
     let (start, moves) = (starting_position?, moves?);
     let result = result.as_ref().map(read_game_result);
     let mut tag_list = Vec::new();

@@ -11,7 +11,7 @@ use pgrx::PgSqlErrorCode;
 
 use super::store::LedgerStore;
 use super::{ledger_game, rated, rules_of};
-use crate::error::raise;
+use crate::error::{raise, require_one_dimension};
 
 type QualityRow = (
     name!(entries, i64),
@@ -111,15 +111,20 @@ fn ledger_prediction_quality(
     TableIterator::new(rows)
 }
 
+/// The most K factors and taus together that one `ledger_what_if` call replays (each is a replay
+/// of the whole ledger): 54000 past it.
+pub const MAX_WHAT_IF_VARIANTS: usize = 100;
+
 /// The prediction quality the ledger's rating system would have had with other K factors or
 /// taus, replayed in memory over the ledger's games (nothing is written). The first row is the
-/// ledger's own setting.
+/// ledger's own setting. The replays can be cancelled (`statement_timeout`, a cancel).
 #[pg_extern(stable, parallel_unsafe, sql = false)]
 #[allow(clippy::type_complexity)]
 fn ledger_what_if(
     ledger: Option<&str>,
-    k_factors: Option<Vec<f64>>,
-    taus: Option<Vec<f64>>,
+    k_factors: Option<Array<'_, f64>>,
+    taus: Option<Array<'_, f64>>,
+    fcinfo: pg_sys::FunctionCallInfo,
 ) -> TableIterator<
     'static,
     (
@@ -138,6 +143,29 @@ fn ledger_what_if(
             "ledger must not be NULL",
         )
     };
+    // SAFETY: this call's fcinfo; arguments 1 and 2 are arrays.
+    unsafe {
+        require_one_dimension(fcinfo, 1, "k_factors");
+        require_one_dimension(fcinfo, 2, "taus");
+    }
+    let count = |a: &Option<Array<'_, f64>>| a.as_ref().map_or(0, |a| a.len());
+    if count(&k_factors) + count(&taus) > MAX_WHAT_IF_VARIANTS {
+        raise(
+            PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
+            format!(
+                "ledger_what_if replays at most {MAX_WHAT_IF_VARIANTS} K factors and taus together, \
+                 not {}",
+                count(&k_factors) + count(&taus)
+            ),
+        );
+    }
+    let values = |a: &Option<Array<'_, f64>>, what: &str| -> Vec<f64> {
+        a.as_ref()
+            .map_or_else(Vec::new, |a| crate::rating::elements(a, what).into_owned())
+    };
+    let k_factors = values(&k_factors, "a K factor");
+    let taus = values(&taus, "a tau");
+    crate::error::cancellable();
     let actor = crate::security::acting_role();
     let _owner = crate::security::RunAs::extension_owner();
     let rows = Spi::connect_mut(|client| {
@@ -172,13 +200,8 @@ fn ledger_what_if(
             .collect();
         let own = (l.settings.k_factor, l.settings.tau);
         let mut variants = vec![own];
-        variants.extend(
-            k_factors
-                .unwrap_or_default()
-                .into_iter()
-                .map(|k| (k, own.1)),
-        );
-        variants.extend(taus.unwrap_or_default().into_iter().map(|t| (own.0, t)));
+        variants.extend(k_factors.iter().map(|&k| (k, own.1)));
+        variants.extend(taus.iter().map(|&t| (own.0, t)));
         let mut out = Vec::with_capacity(variants.len());
         for (k, tau) in variants {
             let mut settings = l.settings.clone();

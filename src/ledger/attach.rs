@@ -101,9 +101,9 @@ fn attachable(
         raise(
             PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
             format!(
-                "ledger \"{}\" cannot be attached to {}: {why} (rows written into a partition or child \
+                "ledger {} cannot be attached to {}: {why} (rows written into a partition or child \
                  table directly would not reach its triggers); attach a plain table",
-                pg_rating_core::error::shorten(ledger),
+                pg_rating_core::error::Quoted(ledger),
                 store::table_label(table)
             ),
         );
@@ -209,10 +209,12 @@ fn ledger_attach(
     white_column: Option<&str>,
     black_column: Option<&str>,
     result_column: Option<&str>,
-    result_map: Option<JsonB>,
+    // jsonb, read by attachment::result_map_arg (pgrx's JsonB fails on 1e400 with XX000)
+    result_map: Option<pgrx::AnyElement>,
     scope_column: Option<&str>,
     filter: Option<&str>,
 ) -> i64 {
+    let result_map = result_map.map(attachment::result_map_arg);
     let ledger = need(ledger, "ledger");
     let table = games.unwrap_or_else(|| {
         raise(

@@ -98,6 +98,29 @@ pub fn score_type_supported(t: pg_sys::Oid) -> bool {
     is_integer(t) || [pg_sys::NUMERICOID, pg_sys::FLOAT4OID, pg_sys::FLOAT8OID].contains(&t)
 }
 
+/// A `result_map` argument (jsonb) as JSON: 22023 for a number beyond what a score can be (`1e400`:
+/// read as a double, it would be infinite), rather than pgrx's internal error while reading it.
+pub fn result_map_arg(map: pgrx::AnyElement) -> pgrx::JsonB {
+    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
+    let text: &std::ffi::CStr = unsafe {
+        pgrx::direct_function_call(pg_sys::jsonb_out, &[Some(map.datum())])
+            .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
+    };
+    let text = text.to_string_lossy();
+    match serde_json::from_str(&text) {
+        Ok(v) => pgrx::JsonB(v),
+        Err(e) => raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!(
+                "result_map {}: {}, not a score in [0, 1]",
+                pg_rating_core::error::Quoted(&text),
+                // (serde_json says where: "number out of range at line 1 column 11")
+                e.to_string().split(" at line").next().unwrap_or_default()
+            ),
+        ),
+    }
+}
+
 /// The meaning of each value of a result map; 22023 for anything else.
 pub fn parse_result_map(map: &Value) -> serde_json::Map<String, Value> {
     let Value::Object(entries) = map else {
@@ -242,11 +265,25 @@ impl Attachment {
     }
 
     /// The ledger's text of a key (integers written so that their text order is their order).
+    /// 42804 for a key that is not an integer in a column attached as one: its type was changed
+    /// since (to `numeric`, say) and the ledger cannot order its games by it.
     pub fn ledger_key_id(&self, text: &str) -> String {
         if is_integer(self.key_type) {
-            let id: i64 = text
-                .parse()
-                .unwrap_or_else(|_| crate::ledger::internal(format!("key {text}")));
+            let id: i64 = text.parse().unwrap_or_else(|_| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+                    format!(
+                        "ledger {}: the key {} of column \"{}\" of {} is not an integer: the \
+                         column was attached as an integer key and its type changed since; a key \
+                         column must be smallint, integer, bigint, text, varchar or uuid \
+                         (change it back, or detach the ledger and attach it again)",
+                        self.ledger_id,
+                        pg_rating_core::error::Quoted(text),
+                        self.key_column,
+                        self.table_name()
+                    ),
+                )
+            });
             integer_key(id)
         } else {
             text.to_owned()
@@ -274,7 +311,8 @@ impl Attachment {
                 raise(
                     PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
                     format!(
-                        "game {key}: the result \"{result}\" is not in the ledger's result_map"
+                        "game {key}: the result {} is not in the ledger's result_map",
+                        pg_rating_core::error::Quoted(result)
                     ),
                 )
             }),

@@ -148,8 +148,8 @@ fn check_ledger<'a>(
         raise(
             PgSqlErrorCode::ERRCODE_RESERVED_NAME,
             format!(
-                "ledger name \"{}\" is reserved: names starting with \"{}\" are the Random Chess rankings'",
-                pg_rating_core::error::shorten(&name),
+                "ledger name {} is reserved: names starting with \"{}\" are the Random Chess rankings'",
+                pg_rating_core::error::Quoted(&name),
                 pg_rating_core::ledger::RESERVED_PREFIX
             ),
         );

@@ -1,9 +1,11 @@
 //! fide_expected, fide_k_factor, fide_rating_change, fide_tpr, fide_ptp.
 
 use pg_rating_core::rating::fide;
+use pgrx::pg_sys;
 use pgrx::prelude::*;
 
 use super::{check, elements};
+use crate::error::require_one_dimension;
 
 extension_sql_file!(
     "../../sql/rating_fide.sql",
@@ -46,14 +48,22 @@ fn fide_rating_change(
     k: i32,
     opponents: Array<'_, i32>,
     scores: Array<'_, f64>,
+    fcinfo: pg_sys::FunctionCallInfo,
 ) -> i32 {
+    // SAFETY: this call's fcinfo; arguments 2 and 3 are arrays.
+    unsafe {
+        require_one_dimension(fcinfo, 2, "opponents");
+        require_one_dimension(fcinfo, 3, "scores");
+    }
     let o = elements(&opponents, "opponent rating");
     let s = elements(&scores, "score");
     check(fide::rating_change(rating, k, &o, &s))
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
-fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
+fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64, fcinfo: pg_sys::FunctionCallInfo) -> i32 {
+    // SAFETY: this call's fcinfo; argument 0 is an array.
+    unsafe { require_one_dimension(fcinfo, 0, "opponent_ratings") };
     check(fide::tpr(
         &elements(&opponent_ratings, "opponent rating"),
         score,
@@ -61,7 +71,9 @@ fn fide_tpr(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]
-fn fide_ptp(opponent_ratings: Array<'_, i32>, score: f64) -> i32 {
+fn fide_ptp(opponent_ratings: Array<'_, i32>, score: f64, fcinfo: pg_sys::FunctionCallInfo) -> i32 {
+    // SAFETY: this call's fcinfo; argument 0 is an array.
+    unsafe { require_one_dimension(fcinfo, 0, "opponent_ratings") };
     check(fide::ptp(
         &elements(&opponent_ratings, "opponent rating"),
         score,

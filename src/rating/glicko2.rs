@@ -14,7 +14,7 @@ use pgrx::{
 };
 
 use super::{check, elements, null_not_allowed, out_descs, ResultShape};
-use crate::error::raise;
+use crate::error::{raise, require_one_dimension};
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
 
@@ -169,6 +169,11 @@ fn glicko2_update(
     max_change: default!(f64, "'Infinity'"),
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_rating") {
+    // SAFETY: this call's fcinfo; arguments 1 and 2 are arrays.
+    unsafe {
+        require_one_dimension(fcinfo, 1, "opponents");
+        require_one_dimension(fcinfo, 2, "scores");
+    }
     let p = read(&player, "player");
     let (opps, _) = read_array(opponents, "opponent");
     let s = elements(&scores, "score");
@@ -256,6 +261,11 @@ fn glicko2_multiplayer(
     max_change: default!(f64, "'Infinity'"),
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Vec<composite_type!('static, "glicko2_rating")> {
+    // SAFETY: this call's fcinfo; arguments 0 and 1 are arrays.
+    unsafe {
+        require_one_dimension(fcinfo, 0, "players");
+        require_one_dimension(fcinfo, 1, "placements");
+    }
     let (ps, _) = read_array(players, "player");
     let pl = elements(&placements, "placement");
     let out = check(glicko2::multiplayer(
@@ -341,6 +351,7 @@ fn glicko2_rate_period(
     rd_max: default!(f64, 350.0),
     volatility_max: default!(f64, "'Infinity'"),
     max_change: default!(f64, "'Infinity'"),
+    fcinfo: pg_sys::FunctionCallInfo,
 ) -> TableIterator<
     'static,
     (
@@ -348,6 +359,15 @@ fn glicko2_rate_period(
         name!(rating, composite_type!('static, "glicko2_rating")),
     ),
 > {
+    // SAFETY: this call's fcinfo; arguments 0 to 4 are arrays.
+    unsafe {
+        for (argno, what) in ["player_ids", "ratings", "white", "black", "white_scores"]
+            .into_iter()
+            .enumerate()
+        {
+            require_one_dimension(fcinfo, argno, what);
+        }
+    }
     let ids = elements(&player_ids, "player id");
     if ids.len() != ratings.len() {
         check::<()>(Err(pg_rating_core::rating::RatingError::length_mismatch(

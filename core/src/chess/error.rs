@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::error::{Classified, ErrorClass};
+use crate::error::{Classified, ErrorClass, Quoted};
 
 /// The FEN field that is wrong.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,12 +43,12 @@ pub struct FenError {
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.field == FenField::Fields {
-            write!(f, "invalid FEN \"{}\": {}", self.fen, self.reason)
+            write!(f, "invalid FEN {}: {}", Quoted(&self.fen), self.reason)
         } else {
             write!(
                 f,
-                "invalid FEN \"{}\": {} field: {}",
-                self.fen,
+                "invalid FEN {}: {} field: {}",
+                Quoted(&self.fen),
                 self.field.as_str(),
                 self.reason
             )
@@ -84,8 +84,10 @@ impl fmt::Display for MoveError {
         };
         write!(
             f,
-            "{what} move \"{}\" at ply {} in position \"{}\"",
-            self.mv, self.ply, self.position
+            "{what} move {} at ply {} in position {}",
+            Quoted(&self.mv),
+            self.ply,
+            Quoted(&self.position)
         )
     }
 }
@@ -108,7 +110,7 @@ impl fmt::Display for ChessError {
             Self::Fen(e) => e.fmt(f),
             Self::Move(e) => e.fmt(f),
             Self::NullMove(ply) => write!(f, "move at ply {ply} is NULL"),
-            Self::Variant(v) => write!(f, "unsupported variant \"{v}\""),
+            Self::Variant(v) => write!(f, "unsupported variant {}", Quoted(v)),
             Self::TooManyMoves => write!(
                 f,
                 "a game has at most {} moves (a legal game ends within 8,849 plies)",

@@ -5,6 +5,8 @@
 
 use pgn_reader::SanPlus;
 
+use super::pgn::PgnErrorKind;
+
 /// Bytes that end a movetext token (as pgn-reader reads them).
 fn ends_token(b: u8) -> bool {
     matches!(
@@ -145,12 +147,18 @@ fn number_or_result(text: &[u8], pos: usize) -> Option<usize> {
     text.get(end).is_none_or(|&b| ends_token(b)).then_some(end)
 }
 
-/// The first token of a movetext that is not PGN: not a move in SAN (with at most one suffix
-/// annotation attached: `!`, `?`, `!!`, `??`, `!?`, `?!`), a move number, a NAG (`$n`), a
-/// comment, a variation, an escape line or a result.
-pub fn invalid_token(movetext: &[u8]) -> Option<String> {
+/// The first thing of a movetext that is not PGN: a token that is not a move in SAN (with at most
+/// one suffix annotation attached: `!`, `?`, `!!`, `??`, `!?`, `?!`), a move number, a NAG
+/// (`$n`), a comment, a variation, an escape line or a result ([`PgnErrorKind::Token`]); or a
+/// variation that is not closed, or a `)` that closes none ([`PgnErrorKind::Syntax`]: pgn-reader
+/// would drop the moves after either). Variations nest to any depth: they are counted, not
+/// recursed into.
+pub fn invalid_token(movetext: &[u8]) -> Option<PgnErrorKind> {
     let text = movetext;
     let mut pos = 0;
+    // Variations open, and where the outermost one opened.
+    let mut depth = 0usize;
+    let mut outermost = 0;
     // Whether the previous token was a move (a suffix annotation must be attached to one).
     let mut after_move = false;
     while pos < text.len() {
@@ -165,7 +173,24 @@ pub fn invalid_token(movetext: &[u8]) -> Option<String> {
                     pos += 1;
                 }
             }
-            b'.' | b'(' | b')' | b'*' => pos += 1,
+            b'(' => {
+                if depth == 0 {
+                    outermost = pos;
+                }
+                depth += 1;
+                pos += 1;
+            }
+            b')' => {
+                let Some(d) = depth.checked_sub(1) else {
+                    return Some(PgnErrorKind::Syntax(format!(
+                        "unbalanced variation: the \")\" at byte {} of the movetext closes no \"(\"",
+                        pos + 1
+                    )));
+                };
+                depth = d;
+                pos += 1;
+            }
+            b'.' | b'*' => pos += 1,
             b'{' => pos = (find(text, pos, b'}') + 1).min(text.len()),
             b';' => pos = find(text, pos, b'\n'),
             b'%' if pos == 0 => pos = find(text, pos, b'\n'),
@@ -176,7 +201,7 @@ pub fn invalid_token(movetext: &[u8]) -> Option<String> {
                     .count();
                 pos += 1 + digits;
                 if digits == 0 || text.get(pos).is_some_and(|&b| !ends_token(b)) {
-                    return Some(token_at(text, token_start));
+                    return Some(PgnErrorKind::Token(token_at(text, token_start)));
                 }
             }
             b'!' | b'?' => {
@@ -186,7 +211,7 @@ pub fn invalid_token(movetext: &[u8]) -> Option<String> {
                     .count();
                 pos += glyph;
                 if !was_move || glyph > 2 {
-                    return Some(token_at(text, token_start));
+                    return Some(PgnErrorKind::Token(token_at(text, token_start)));
                 }
             }
             b'0'..=b'9' => match number_or_result(text, pos) {
@@ -199,7 +224,7 @@ pub fn invalid_token(movetext: &[u8]) -> Option<String> {
                         token,
                         b"0-0" | b"0-0+" | b"0-0#" | b"0-0-0" | b"0-0-0+" | b"0-0-0#"
                     ) {
-                        return Some(token_at(text, token_start));
+                        return Some(PgnErrorKind::Token(token_at(text, token_start)));
                     }
                     pos = end;
                     after_move = true;
@@ -209,12 +234,23 @@ pub fn invalid_token(movetext: &[u8]) -> Option<String> {
             _ => {
                 let end = token_end(text, pos);
                 if end == pos || SanPlus::from_ascii(&text[pos..end]).is_err() {
-                    return Some(token_at(text, token_start));
+                    return Some(PgnErrorKind::Token(token_at(text, token_start)));
                 }
                 pos = end;
                 after_move = true;
             }
         }
+    }
+    if depth > 0 {
+        return Some(PgnErrorKind::Syntax(format!(
+            "unbalanced variation: the \"(\" at byte {} of the movetext is never closed{}",
+            outermost + 1,
+            if depth > 1 {
+                format!(" ({depth} variations open at the end)")
+            } else {
+                String::new()
+            }
+        )));
     }
     None
 }
@@ -225,13 +261,14 @@ fn token_end(text: &[u8], pos: usize) -> usize {
     pos + len
 }
 
-/// The token starting at `pos`, up to the next blank, for an error message.
+/// The token starting at `pos`, up to the next blank, for an error message (which cuts a long
+/// one: `crate::error::Quoted`).
 fn token_at(text: &[u8], pos: usize) -> String {
     let len = text[pos..]
         .iter()
         .take_while(|&&b| !is_blank(b))
         .count()
-        .clamp(1, 40);
+        .max(1);
     String::from_utf8_lossy(&text[pos..(pos + len).min(text.len())]).into_owned()
 }
 
@@ -240,7 +277,53 @@ mod tests {
     use super::*;
 
     fn invalid(movetext: &str) -> Option<String> {
-        invalid_token(movetext.as_bytes())
+        invalid_token(movetext.as_bytes()).map(|kind| match kind {
+            PgnErrorKind::Token(t) => t,
+            other => panic!("{other:?} for {movetext}"),
+        })
+    }
+
+    fn syntax(movetext: &[u8]) -> String {
+        match invalid_token(movetext) {
+            Some(PgnErrorKind::Syntax(s)) => s,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn variations_must_be_balanced() {
+        for ok in [
+            "1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 *",
+            "1. e4 e5 {a ( in a comment} 2. Nf3 ; and ) here\n2... Nc6 *",
+            "1. e4 ((((1. d4)))) e5 *",
+        ] {
+            assert_eq!(invalid_token(ok.as_bytes()), None, "{ok}");
+        }
+        assert_eq!(
+            syntax(b"1. e4 (1. d4 d5 2. c4 e5 *"),
+            "unbalanced variation: the \"(\" at byte 7 of the movetext is never closed"
+        );
+        assert_eq!(
+            syntax(b"1. e4 e5) 2. Nf3 *"),
+            "unbalanced variation: the \")\" at byte 9 of the movetext closes no \"(\""
+        );
+        assert_eq!(
+            syntax(b"1. e4 (1. d4) ) e5"),
+            "unbalanced variation: the \")\" at byte 15 of the movetext closes no \"(\""
+        );
+        // deep nesting is counted, not recursed into
+        let deep = format!("1. e4 {} e5 *", "(".repeat(100_000));
+        assert_eq!(
+            syntax(deep.as_bytes()),
+            "unbalanced variation: the \"(\" at byte 7 of the movetext is never closed \
+             (100000 variations open at the end)"
+        );
+        let closed = format!(
+            "1. e4 {}1. d4{} e5 *",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        assert_eq!(invalid_token(closed.as_bytes()), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::pgn::movetext_position;
 use super::position::partial_fen;
+use crate::error::{Classified, ErrorClass};
 
 /// One opening of a TSV file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,15 +33,38 @@ impl fmt::Display for OpeningError {
 
 impl std::error::Error for OpeningError {}
 
+/// A movetext that gives no position: its message (the move or FEN error alone, a movetext's
+/// other errors with their game number) and the class of the PGN error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovetextError {
+    pub message: String,
+    pub class: ErrorClass,
+}
+
+impl fmt::Display for MovetextError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl Classified for MovetextError {
+    fn class(&self) -> ErrorClass {
+        self.class
+    }
+}
+
 /// The partial FEN after a movetext such as `1. e4 e5 2. Nf3`.
-pub fn opening_partial_fen(pgn: &str) -> Result<String, String> {
+pub fn opening_partial_fen(pgn: &str) -> Result<String, MovetextError> {
     use super::pgn::PgnErrorKind;
     movetext_position(pgn)
         .map(|g| partial_fen(&g.end))
-        .map_err(|e| match e.kind {
-            PgnErrorKind::Move(m) => m.to_string(),
-            PgnErrorKind::Fen(f) => f.to_string(),
-            _ => e.to_string(),
+        .map_err(|e| MovetextError {
+            class: e.class(),
+            message: match e.kind {
+                PgnErrorKind::Move(m) => m.to_string(),
+                PgnErrorKind::Fen(f) => f.to_string(),
+                _ => e.to_string(),
+            },
         })
 }
 
@@ -59,12 +83,15 @@ fn parse_line(line_no: usize, line: &str) -> Result<Opening, OpeningError> {
     let (eco, name, pgn) = (fields[0].trim(), fields[1].trim(), fields[2].trim());
     let b = eco.as_bytes();
     if !(b.len() == 3 && (b'A'..=b'E').contains(&b[0]) && b[1..].iter().all(u8::is_ascii_digit)) {
-        return Err(err(format!("\"{eco}\" is not an ECO code (A00 to E99)")));
+        return Err(err(format!(
+            "{} is not an ECO code (A00 to E99)",
+            crate::error::Quoted(eco)
+        )));
     }
     if name.is_empty() || name.chars().count() > 256 {
         return Err(err("the name must have 1 to 256 characters".into()));
     }
-    let partial_fen = opening_partial_fen(pgn).map_err(err)?;
+    let partial_fen = opening_partial_fen(pgn).map_err(|e| err(e.message))?;
     Ok(Opening {
         line: line_no,
         eco: eco.to_owned(),

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, KnownOutcome, Position};
 use super::error::{ChessError, FenError, MoveError, MoveErrorKind};
 use super::movetext::{invalid_token, GameTexts};
 use super::position::{full_fen, parse_start, uci_of, STANDARD_FEN};
-use crate::error::{Classified, ErrorClass};
+use crate::error::{Classified, ErrorClass, Quoted};
 use crate::result::{GameEndReason, GameEndType, GameResult};
 
 /// One game read from a PGN text.
@@ -36,7 +36,8 @@ pub enum PgnErrorKind {
     Move(MoveError),
     /// A `[Variant]` other than standard chess or Chess960.
     Variant(String),
-    /// The text cannot be read as PGN (unterminated tag or comment, no game at all).
+    /// The text cannot be read as PGN (unterminated tag or comment, unbalanced variation, no
+    /// game at all).
     Syntax(String),
     /// A movetext token that is not PGN (`Zz`, `N`, `=Q`, `1-`).
     Token(String),
@@ -69,12 +70,13 @@ impl fmt::Display for PgnError {
         match &self.kind {
             PgnErrorKind::Fen(e) => write!(f, "{e}"),
             PgnErrorKind::Move(e) => write!(f, "{e}"),
-            PgnErrorKind::Variant(v) => write!(f, "unsupported variant \"{v}\""),
+            PgnErrorKind::Variant(v) => write!(f, "unsupported variant {}", Quoted(v)),
             PgnErrorKind::Syntax(s) => write!(f, "{s}"),
             PgnErrorKind::TooManyMoves => write!(f, "{}", ChessError::TooManyMoves),
             PgnErrorKind::Token(t) => write!(
                 f,
-                "\"{t}\" is not a move, a move number, a NAG, a comment, a variation or a result"
+                "{} is not a move, a move number, a NAG, a comment, a variation or a result",
+                Quoted(t)
             ),
         }
     }
@@ -363,11 +365,11 @@ impl Iterator for PgnGames<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {
             let game = self.games.next()?;
-            if let Some(token) = invalid_token(&game.text[game.movetext..]) {
+            if let Some(kind) = invalid_token(&game.text[game.movetext..]) {
                 self.number += 1;
                 return Some(Err(PgnError {
                     game: self.number,
-                    kind: PgnErrorKind::Token(token),
+                    kind,
                 }));
             }
             let mut visitor = GameVisitor {
@@ -627,6 +629,54 @@ mod tests {
             PgnErrorKind::Syntax(_)
         ));
         assert!(games("  \n\n ").is_empty());
+    }
+
+    #[test]
+    fn unbalanced_variations_are_syntax_errors_and_reading_goes_on() {
+        let g = games(
+            "[Event \"1\"]\n\n1. e4 (1. d4 e5 *\n\n[Event \"2\"]\n\n1. e4 e5) 2. Nf3 *\n\n\
+             [Event \"3\"]\n\n1. e4 (1. d4) e5 *\n",
+        );
+        assert_eq!(g.len(), 3);
+        let e = g[0].as_ref().unwrap_err();
+        assert_eq!(e.sqlstate(), "22P02");
+        assert_eq!(
+            e.to_string(),
+            "game 1: unbalanced variation: the \"(\" at byte 7 of the movetext is never closed"
+        );
+        let e = g[1].as_ref().unwrap_err();
+        assert_eq!((e.game, e.sqlstate()), (2, "22P02"));
+        assert_eq!(g[2].as_ref().unwrap().moves, ["e2e4", "e7e5"]);
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        let fen = format!("{} w - - 0 1", "8/".repeat(1_000_000));
+        let e = parse_start(&fen).unwrap_err().to_string();
+        assert!(e.len() < 500, "{e}");
+        assert!(
+            e.contains("…\" (2000010 characters): piece placement"),
+            "{e}"
+        );
+        let token = "Z".repeat(1_000_000);
+        let e = games(&format!("1. e4 {token} *"))
+            .pop()
+            .unwrap()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "game 1: \"{}…\" (1000000 characters) is not a move, a move number, a NAG, a \
+                 comment, a variation or a result",
+                "Z".repeat(100)
+            )
+        );
+        let e = write_pgn(STANDARD_FEN, [Some(token.as_str())], None, &[]).unwrap_err();
+        assert!(e.to_string().len() < 400, "{e}");
+        // the net under every message leaves these as they are
+        for e in [e.to_string(), parse_start(&fen).unwrap_err().to_string()] {
+            assert_eq!(crate::error::cut_message(&e), e);
+        }
     }
 
     #[test]

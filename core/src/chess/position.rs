@@ -9,6 +9,7 @@ use shakmaty::{
 };
 
 use super::error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
+use crate::error::Quoted;
 
 /// The standard starting position as a full FEN.
 pub const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -36,7 +37,7 @@ fn check_castling_field(fen: &str, field: &str) -> Result<(), FenError> {
             return Err(fen_error(
                 fen,
                 FenField::Castling,
-                format!("cannot parse \"{field}\""),
+                format!("cannot parse {}", Quoted(field)),
             ));
         }
         seen.push(c);
@@ -46,7 +47,10 @@ fn check_castling_field(fen: &str, field: &str) -> Result<(), FenError> {
         return Err(fen_error(
             fen,
             FenField::Castling,
-            format!("\"{field}\" gives a colour more than two castling rights"),
+            format!(
+                "{} gives a colour more than two castling rights",
+                Quoted(field)
+            ),
         ));
     }
     Ok(())
@@ -72,7 +76,11 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
         for (i, field) in [(4, FenField::HalfmoveClock), (5, FenField::FullmoveNumber)] {
             let v = fields[i];
             if v.is_empty() || v.len() > 9 || !v.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(fen_error(fen, field, format!("\"{v}\" is not a number")));
+                return Err(fen_error(
+                    fen,
+                    field,
+                    format!("{} is not a number", Quoted(v)),
+                ));
             }
         }
     }
@@ -96,14 +104,14 @@ pub fn parse_start(fen: &str) -> Result<Chess, FenError> {
             ),
             _ => (FenField::Fields, fen),
         };
-        fen_error(fen, field, format!("cannot parse \"{value}\""))
+        fen_error(fen, field, format!("cannot parse {}", Quoted(value)))
     })?;
     // The placement must be exactly 8 ranks of pieces: no crazyhouse pockets.
     if fields[0].contains('[') || fields[0].split('/').count() != 8 {
         return Err(fen_error(
             fen,
             FenField::Placement,
-            format!("cannot parse \"{}\"", fields[0]),
+            format!("cannot parse {}", Quoted(fields[0])),
         ));
     }
     // Castling rights that no king and rook back, and an en passant square no double step

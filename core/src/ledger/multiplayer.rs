@@ -53,7 +53,7 @@ pub fn games_of_participants<'a>(
         crate::interrupt::check();
         if dates.insert(&key.id, key.at).is_some_and(|at| at != key.at) {
             let game = super::integer_key_id(&key.id).map_or_else(
-                || crate::error::shorten(&key.id).into_owned(),
+                || crate::error::Quoted(&key.id).to_string(),
                 |n| n.to_string(),
             );
             return Err(RatingError::invalid(format!(
@@ -174,6 +174,8 @@ pub fn replay_multiplayer_seasons(
     let mut entries = Vec::new();
     let mut previous: Option<&LedgerKey> = None;
     for game in games {
+        // a replay of a whole history (a rebuild, ledger_what_if) can be cancelled
+        crate::interrupt::check();
         if previous.is_some_and(|p| p >= &game.key) {
             return Err(at_game(
                 RatingError::invalid("games must be replayed in (date, key) order"),

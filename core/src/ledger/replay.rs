@@ -87,6 +87,8 @@ pub fn replay_seasons(
     let mut entries = Vec::with_capacity(2 * games.len());
     let mut previous: Option<&LedgerKey> = None;
     for game in games {
+        // a replay of a whole history (a rebuild, ledger_what_if) can be cancelled
+        crate::interrupt::check();
         if previous.is_some_and(|p| p >= &game.key) {
             return Err(at_game(
                 RatingError::invalid("games must be replayed in (date, key) order"),
