@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
 use pg_rating_core::ranking::{
-    chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
+    appended_order, chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
 };
 use pg_rating_core::rating::RatingError;
 use pgrx::datum::DatumWithOid;
@@ -453,14 +453,20 @@ fn player_rows(
 
 impl RankingStore<'_, '_> {
     /// Writes the appended replays ([`Writes::Batched`]) of every ranking at once: their ids in
-    /// one statement, then their entries and their standings in another ([`APPENDED`]).
+    /// one statement, numbered in the original schema's order (`appended_order`: game by game,
+    /// ranking by ranking, black before white), then their entries and their standings in
+    /// another ([`APPENDED`]).
     pub fn flush(&mut self) {
         let batch = std::mem::take(&mut self.kept.batch);
         if batch.is_empty() {
             return;
         }
         let total = batch.iter().map(|a| a.entries.len()).sum();
-        let mut ids = self.next_ids(total).into_iter();
+        let ids = self.next_ids(total);
+        let replays: Vec<(i32, &[Entry])> =
+            batch.iter().map(|a| (a.ranking, a.entries.as_slice())).collect();
+        let places = appended_order(&replays)
+            .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
         let (mut entries, mut players) = (Vec::with_capacity(total), Vec::new());
         for Appended {
             ranking,
@@ -469,8 +475,10 @@ impl RankingStore<'_, '_> {
         } in batch
         {
             let mut latest = self.kept.latest.remove(&ranking).unwrap_or_default();
-            let history = chain(replayed, &mut latest, |_, _| {
-                ids.next()
+            let history = chain(replayed, &mut latest, |player, game| {
+                places
+                    .get(&(ranking, game.game_id, player.to_owned()))
+                    .and_then(|&place| ids.get(place).copied())
                     .unwrap_or_else(|| internal("ran out of history ids"))
             })
             .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
