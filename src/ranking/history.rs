@@ -463,8 +463,10 @@ impl RankingStore<'_, '_> {
         }
         let total = batch.iter().map(|a| a.entries.len()).sum();
         let ids = self.next_ids(total);
-        let replays: Vec<(i32, &[Entry])> =
-            batch.iter().map(|a| (a.ranking, a.entries.as_slice())).collect();
+        let replays: Vec<(i32, &[Entry])> = batch
+            .iter()
+            .map(|a| (a.ranking, a.entries.as_slice()))
+            .collect();
         let places = appended_order(&replays)
             .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
         let (mut entries, mut players) = (Vec::with_capacity(total), Vec::new());

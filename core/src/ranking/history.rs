@@ -416,7 +416,10 @@ mod tests {
         let players = |v: &[Entry]| v.iter().map(|e| e.player.clone()).collect::<Vec<_>>();
         assert_eq!(players(&black_first(entries.clone())), ["b", "a", "d", "c"]);
         // a lone entry (not a pair) stays where it is
-        assert_eq!(players(&black_first(entries[1..].to_vec())), ["b", "d", "c"]);
+        assert_eq!(
+            players(&black_first(entries[1..].to_vec())),
+            ["b", "d", "c"]
+        );
     }
 
     #[test]
