@@ -38,6 +38,10 @@ DELIBERATE_KEYS = {
     ("elo_history",
      "service_id,user_id_in_service,ranking_id,previous_entry -> elo_history(service_id,user_id_in_service,ranking_id,id)"):
         "left out: pg_rating writes previous_entry as the account's preceding entry in the ranking",
+    ("elo_history", "service_id -> game_services(id)"):
+        "left out: the CHECK service_id = 1 pins it, and the entry's game (a local game) references service 1",
+    ("tournaments_players", "service_id -> game_services(id)"):
+        "left out: the CHECK service_id = 1 pins it, and the key to service_accounts implies it",
     ("elo_history", "ranking_id -> rankings(id)"):
         "on delete cascade: deleting a ranking deletes its history (the original refused while it had entries)",
     ("byes", "tournament_id,user_id_in_service -> tournaments_players(tournament_id,user_id_in_service)"):
@@ -45,14 +49,14 @@ DELIBERATE_KEYS = {
 }
 # routines of the original that pg_rating has not: what replaces each
 GONE_ROUTINES = {
-    "apply_move": "generate_fen_array (shakmaty, in Rust); chess_apply_move of the engine",
-    "board_to_fen": "none needed: positions are read and written by the chess library",
-    "fen_to_board": "none needed: positions are read and written by the chess library",
-    "get_piece_at": "none needed: positions are read and written by the chess library",
-    "id_to_square": "none needed: positions are read and written by the chess library",
-    "place_piece": "none needed: positions are read and written by the chess library",
-    "remove_letter": "none needed: positions are read and written by the chess library",
-    "square_to_id": "none needed: positions are read and written by the chess library",
+    "apply_move": "generate_fen_array (the moves applied in Rust, illegal ones refused)",
+    "board_to_fen": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "fen_to_board": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "get_piece_at": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "id_to_square": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "place_piece": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "remove_letter": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
+    "square_to_id": "nothing: helpers of apply_move; the Rust chess library reads and writes positions",
     "verify_time_control": "the view games_rankings (RankingWindow::counts in the core)",
     "calculate_performance_rating": "FIDE's TPR in swiss_tournaments_players_points.performance_rating",
     "update_ranking_after_game": "the trigger rate_service_games (rates a statement's games at once)",
