@@ -34,13 +34,20 @@ INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, s
 VALUES ('Blitz again', '3 minutes', '10 minutes', 60, 800, false, 40);
 SELECT e.id, e.game_id, e.user_id_in_service, round(e.elo, 4) AS elo, e.previous_entry
 FROM elo_history e JOIN rankings r ON r.id = e.ranking_id WHERE r.name = 'Blitz again' ORDER BY e.id;
--- recalculate_ranking keeps the ids of the entries it rewrites (a deliberate difference)
+-- recalculate_ranking numbers the ranking's history anew, as the original does (it deletes the
+-- history and rates the games again): date order, each game black's first, ids from the sequence;
+-- the other rankings' entries keep theirs
 CREATE TEMP TABLE before_recalc AS SELECT id, user_id_in_service, game_id, previous_entry FROM elo_history;
 CALL recalculate_ranking(1);
-SELECT count(*) AS entries, count(*) FILTER (WHERE b.id IS NULL) AS renumbered_or_relinked
+SELECT e.id, e.game_id, e.user_id_in_service, round(e.elo, 4) AS elo, e.previous_entry
+FROM elo_history e WHERE e.ranking_id = 1 ORDER BY e.id;
+SELECT e.ranking_id, count(*) AS entries, count(*) FILTER (WHERE b.id IS NULL) AS renumbered_or_relinked
 FROM elo_history e
 LEFT JOIN before_recalc b ON (b.id, b.user_id_in_service, b.game_id) = (e.id, e.user_id_in_service, e.game_id)
-                         AND b.previous_entry IS NOT DISTINCT FROM e.previous_entry;
+                         AND b.previous_entry IS NOT DISTINCT FROM e.previous_entry
+GROUP BY e.ranking_id ORDER BY e.ranking_id;
+SELECT ranking_id, user_id_in_service, elo_history_id
+FROM current_ranking WHERE ranking_id = 1 AND elo_history_id IS NOT NULL ORDER BY user_id_in_service;
 
 -- users_games: one row per (user, game), also for a game between two accounts of one user;
 -- no rows for players without a user, no games of other services by name

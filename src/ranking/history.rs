@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
 use pg_rating_core::ranking::{
-    appended_order, chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
+    appended_order, chain, name_games_by_id, newcomer, renumbers, GameKey, HistoryEntry,
+    PlayerState, Tip,
 };
 use pg_rating_core::rating::RatingError;
 use pgrx::datum::DatumWithOid;
@@ -51,6 +52,8 @@ pub struct Kept {
     taken: HashMap<i32, StoredEntries>,
     /// Appended replays waiting for [`RankingStore::flush`].
     batch: Vec<Appended>,
+    /// The rankings replayed from the start, whose entries are numbered anew (`renumbers`).
+    renumbered: BTreeSet<i32>,
 }
 
 impl Kept {
@@ -357,7 +360,8 @@ impl History<Ranking> for RankingStore<'_, '_> {
     }
 
     /// Reads the ranking's entries from `from` on and keeps them for [`History::write`], which
-    /// keeps their ids and rewrites only those that differ.
+    /// keeps their ids and rewrites only those that differ; or, for a replay from the start
+    /// (`renumbers`), deletes them and numbers the replay's entries anew, as the original does.
     fn take_from(
         &mut self,
         ranking: i32,
@@ -365,7 +369,11 @@ impl History<Ranking> for RankingStore<'_, '_> {
         from: &LedgerKey,
         _doomed: &[(&str, &LedgerKey)],
     ) -> Vec<String> {
-        let taken = self.entries_from(ranking, game_of(from));
+        let from = game_of(from);
+        let taken = self.entries_from(ranking, from);
+        if renumbers(from) {
+            self.kept.renumbered.insert(ranking);
+        }
         let players = taken.players();
         self.kept.taken.insert(ranking, taken);
         players
@@ -389,6 +397,17 @@ impl History<Ranking> for RankingStore<'_, '_> {
             return;
         }
         let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
+        if self.kept.renumbered.remove(&ranking.id) {
+            // the ranking's history goes, and the replay's entries take new ids (before they are
+            // inserted: their keys are the deleted entries')
+            let gone = std::mem::take(&mut stored).left();
+            if !gone.is_empty() {
+                self.query(
+                    "DELETE FROM elo_history WHERE id = ANY ($1::int4[])",
+                    &[gone.into()],
+                );
+            }
+        }
         let fresh_needed = entries
             .iter()
             .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())

@@ -22,6 +22,12 @@ pub struct GameKey {
 }
 
 impl GameKey {
+    /// Before every game: a replay from it rebuilds the ranking from scratch.
+    pub const START: GameKey = GameKey {
+        played_at: i64::MIN,
+        game_id: i32::MIN,
+    };
+
     /// The key of the game in the ledgers' order: the id as an [`integer_key`], so that byte
     /// order is numeric order.
     pub fn ledger_key(self) -> LedgerKey {
@@ -104,6 +110,16 @@ pub fn black_first(mut entries: Vec<Entry>) -> Vec<Entry> {
         }
     }
     entries
+}
+
+/// Whether a replay of a ranking from `from` numbers every entry anew, as the original schema
+/// does: a replay from the start ([`GameKey::START`]: `recalculate_ranking`, which the original
+/// also runs on every insert or update of a ranking row) deletes the ranking's history and numbers
+/// the replay's entries from the sequence in replay order, each game black's first ([`chain`]); a
+/// replay from a game (a backdated or re-dated game, which the original never replays) keeps the
+/// id of every entry it rewrites and numbers only new ones.
+pub fn renumbers(from: GameKey) -> bool {
+    from == GameKey::START
 }
 
 /// Numbers the entries of a replay of a ranking's games (in replay order) and chains each to the
@@ -404,6 +420,20 @@ mod tests {
         let mut foreign = r2.clone();
         foreign[0].key.id = "g1".into();
         assert_eq!(appended_order(&[(1, &foreign)]), None);
+    }
+
+    #[test]
+    fn only_a_replay_from_the_start_renumbers() {
+        assert!(renumbers(GameKey::START));
+        let first = GameKey {
+            played_at: i64::MIN,
+            game_id: i32::MIN + 1,
+        };
+        assert!(!renumbers(first));
+        assert!(!renumbers(GameKey {
+            played_at: 0,
+            game_id: 1
+        }));
     }
 
     #[test]
