@@ -74,22 +74,26 @@ SELECT p.id, 'pgn'::text, p.starting_position, p.moves, p.partial_fens, p.creati
        p.owner_id, p.black_player_name, p.white_player_name
 FROM @extschema@.pgn_games p;
 
--- The games a user owns (imported) or plays in (with any of their accounts).
+-- The games a user owns (imported) or plays in (with any of their accounts): one row per
+-- (user, game), also when both players are accounts of the same user.
 CREATE VIEW users_games AS
-SELECT p.owner_id AS user_id, p.id AS game_id, 'pgn'::varchar AS kind, p.moves, p.creation_date, p.result, p.metadata
+SELECT p.owner_id AS user_id, p.id AS game_id, 'pgn'::text AS kind, p.moves, p.creation_date, p.result, p.metadata
 FROM @extschema@.pgn_games p
 UNION ALL
-SELECT a.user_id, g.id, 'service'::varchar, g.moves, g.creation_date, g.result, g.metadata
+SELECT a.user_id, g.id, 'service'::text, g.moves, g.creation_date, g.result, g.metadata
 FROM @extschema@.service_games g
 JOIN @extschema@.service_accounts a
   ON a.service_id = g.service_id AND a.user_id_in_service = g.white_player
 WHERE a.user_id IS NOT NULL
 UNION ALL
-SELECT a.user_id, g.id, 'service'::varchar, g.moves, g.creation_date, g.result, g.metadata
+SELECT a.user_id, g.id, 'service'::text, g.moves, g.creation_date, g.result, g.metadata
 FROM @extschema@.service_games g
 JOIN @extschema@.service_accounts a
   ON a.service_id = g.service_id AND a.user_id_in_service = g.black_player
-WHERE a.user_id IS NOT NULL AND g.black_player <> g.white_player;
+WHERE a.user_id IS NOT NULL AND g.black_player <> g.white_player
+  AND NOT EXISTS (SELECT FROM @extschema@.service_accounts w
+                  WHERE w.service_id = g.service_id AND w.user_id_in_service = g.white_player
+                    AND w.user_id = a.user_id);
 
 SELECT pg_catalog.pg_extension_config_dump('service_games', '');
 SELECT pg_catalog.pg_extension_config_dump('service_games_id_seq', '');
@@ -106,7 +110,8 @@ COMMENT ON COLUMN service_games.partial_fens IS
     'Generated: generate_fen_array(starting_position, moves), the start and the position after each move.';
 COMMENT ON TABLE pgn_games IS 'Games a user imported from PGN; deleted with their owner.';
 COMMENT ON VIEW games IS 'service_games UNION ALL pgn_games; (id, kind) identifies a game.';
-COMMENT ON VIEW users_games IS 'Games each user owns (pgn) or plays in with one of their accounts (service).';
+COMMENT ON VIEW users_games IS
+    'Games each user owns (pgn) or plays in with one of their accounts (service): one row per (user, game).';
 COMMENT ON FUNCTION prevent_service_game_modification() IS
     'Trigger: refuses changes of a service game''s result type, clock, players, service or is_ranked.';
 COMMENT ON FUNCTION prevent_service_game_deletion() IS 'Trigger: service games are never deleted.';

@@ -72,14 +72,14 @@ CREATE INDEX byes_by_round ON byes (tournament_id, round);
 
 CREATE TABLE tournaments_ranking_reqs (
     tournament_id  int NOT NULL REFERENCES swiss_tournaments ON DELETE CASCADE,
-    ranking_type   int NOT NULL DEFAULT 1 REFERENCES rankings,
+    ranking_type   int NOT NULL DEFAULT 1 REFERENCES rankings ON DELETE CASCADE,
     required_value int NOT NULL CONSTRAINT required_value_positive CHECK (required_value > 0),
     CONSTRAINT one_rating_requirement_per_ranking UNIQUE (tournament_id, ranking_type)
 );
 
 CREATE TABLE tournaments_ranked_games_reqs (
     tournament_id int NOT NULL REFERENCES swiss_tournaments ON DELETE CASCADE,
-    ranking_type  int NOT NULL DEFAULT 1 REFERENCES rankings,
+    ranking_type  int NOT NULL DEFAULT 1 REFERENCES rankings ON DELETE CASCADE,
     game_count    int NOT NULL CONSTRAINT game_count_positive CHECK (game_count > 0),
     CONSTRAINT one_games_requirement_per_ranking UNIQUE (tournament_id, ranking_type)
 );
@@ -156,7 +156,7 @@ SELECT s.tournament_id, s.user_id_in_service, s.round, s.points_x2 * 0.5 AS poin
 FROM @extschema@.swiss_tournament_standings s;
 
 CREATE VIEW swiss_tournaments_round_standings AS
-SELECT (row_number() OVER w)::int AS place, s.points_x2 * 0.5 AS points, s.tpr::numeric AS performance_rating,
+SELECT row_number() OVER w AS place, s.points_x2 * 0.5 AS points, s.tpr::numeric AS performance_rating,
        s.user_id_in_service, s.tournament_id, s.round
 FROM @extschema@.swiss_tournament_standings s
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);

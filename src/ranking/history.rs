@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
 use pg_rating_core::ranking::{
-    chain, name_games_by_id, newcomer, GameKey, HistoryEntry, PlayerState, Tip,
+    appended_order, chain, name_games_by_id, newcomer, renumbers, GameKey, HistoryEntry,
+    PlayerState, Tip,
 };
 use pg_rating_core::rating::RatingError;
 use pgrx::datum::DatumWithOid;
@@ -52,6 +53,8 @@ pub struct Kept {
     taken: HashMap<i32, StoredEntries>,
     /// Appended replays waiting for [`RankingStore::flush`].
     batch: Vec<Appended>,
+    /// The rankings replayed from the start, whose entries are numbered anew (`renumbers`).
+    renumbered: BTreeSet<i32>,
 }
 
 impl Kept {
@@ -358,7 +361,8 @@ impl History<Ranking> for RankingStore<'_, '_> {
     }
 
     /// Reads the ranking's entries from `from` on and keeps them for [`History::write`], which
-    /// keeps their ids and rewrites only those that differ.
+    /// keeps their ids and rewrites only those that differ; or, for a replay from the start
+    /// (`renumbers`), deletes them and numbers the replay's entries anew, as the original does.
     fn take_from(
         &mut self,
         ranking: i32,
@@ -366,7 +370,11 @@ impl History<Ranking> for RankingStore<'_, '_> {
         from: &LedgerKey,
         _doomed: &[(&str, &LedgerKey)],
     ) -> Vec<String> {
-        let taken = self.entries_from(ranking, game_of(from));
+        let from = game_of(from);
+        let taken = self.entries_from(ranking, from);
+        if renumbers(from) {
+            self.kept.renumbered.insert(ranking);
+        }
         let players = taken.players();
         self.kept.taken.insert(ranking, taken);
         players
@@ -390,6 +398,17 @@ impl History<Ranking> for RankingStore<'_, '_> {
             return;
         }
         let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
+        if self.kept.renumbered.remove(&ranking.id) {
+            // the ranking's history goes, and the replay's entries take new ids (before they are
+            // inserted: their keys are the deleted entries')
+            let gone = std::mem::take(&mut stored).left();
+            if !gone.is_empty() {
+                self.query(
+                    "DELETE FROM elo_history WHERE id = ANY ($1::int4[])",
+                    &[gone.into()],
+                );
+            }
+        }
         let fresh_needed = entries
             .iter()
             .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())
@@ -454,14 +473,22 @@ fn player_rows(
 
 impl RankingStore<'_, '_> {
     /// Writes the appended replays ([`Writes::Batched`]) of every ranking at once: their ids in
-    /// one statement, then their entries and their standings in another ([`APPENDED`]).
+    /// one statement, numbered in the original schema's order (`appended_order`: game by game,
+    /// ranking by ranking, black before white), then their entries and their standings in
+    /// another ([`APPENDED`]).
     pub fn flush(&mut self) {
         let batch = std::mem::take(&mut self.kept.batch);
         if batch.is_empty() {
             return;
         }
         let total = batch.iter().map(|a| a.entries.len()).sum();
-        let mut ids = self.next_ids(total).into_iter();
+        let ids = self.next_ids(total);
+        let replays: Vec<(i32, &[Entry])> = batch
+            .iter()
+            .map(|a| (a.ranking, a.entries.as_slice()))
+            .collect();
+        let places = appended_order(&replays)
+            .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
         let (mut entries, mut players) = (Vec::with_capacity(total), Vec::new());
         for Appended {
             ranking,
@@ -470,8 +497,10 @@ impl RankingStore<'_, '_> {
         } in batch
         {
             let mut latest = self.kept.latest.remove(&ranking).unwrap_or_default();
-            let history = chain(replayed, &mut latest, |_, _| {
-                ids.next()
+            let history = chain(replayed, &mut latest, |player, game| {
+                places
+                    .get(&(ranking, game.game_id, player.to_owned()))
+                    .and_then(|&place| ids.get(place).copied())
                     .unwrap_or_else(|| internal("ran out of history ids"))
             })
             .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));

@@ -95,10 +95,7 @@ pub struct RankingStore<'c, 'conn> {
 }
 
 /// The first possible game: a rebuild from scratch replays from it.
-pub const START: GameKey = GameKey {
-    played_at: i64::MIN,
-    game_id: i32::MIN,
-};
+pub const START: GameKey = GameKey::START;
 
 /// Ledger `l` is ranking `r`'s (sql/random_chess/glue/ranking_ledger.sql makes it so).
 const LEDGER_OF_RANKING: &str =

@@ -43,9 +43,12 @@ wait
 n=$(q -c "SELECT count(*) FROM elo_history e JOIN rankings r ON r.id = e.ranking_id
           WHERE r.name = 'Global' AND e.game_id = (SELECT max(id) FROM service_games)")
 [[ $n == 2 ]] || fail "the game that waited for the new ranking has $n entries in it, not 2"
+# (a recalculation numbers a ranking's entries anew, as the original does: the history is compared
+# by game, each entry with its previous entry's game)
 history() {
-    q -c "SELECT string_agg(format('%s %s %s %s', ranking_id, game_id, user_id_in_service, elo), ',' ORDER BY id)
-          FROM elo_history"
+    q -c "SELECT string_agg(format('%s %s %s %s %s', e.ranking_id, e.game_id, e.user_id_in_service, e.elo, p.game_id),
+                            ',' ORDER BY e.ranking_id, e.game_id, e.user_id_in_service)
+          FROM elo_history e LEFT JOIN elo_history p ON p.id = e.previous_entry"
 }
 unchanged_by_rebuild "every ranking recalculated" history \
     "$(q -c "SELECT string_agg(format('CALL recalculate_ranking(%s)', id), '; ' ORDER BY id) FROM rankings")" \

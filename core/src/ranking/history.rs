@@ -22,6 +22,12 @@ pub struct GameKey {
 }
 
 impl GameKey {
+    /// Before every game: a replay from it rebuilds the ranking from scratch.
+    pub const START: GameKey = GameKey {
+        played_at: i64::MIN,
+        game_id: i32::MIN,
+    };
+
     /// The key of the game in the ledgers' order: the id as an [`integer_key`], so that byte
     /// order is numeric order.
     pub fn ledger_key(self) -> LedgerKey {
@@ -89,16 +95,46 @@ pub fn rules(system: &RatingSystem) -> LedgerRules {
     }
 }
 
+/// Puts each game's two entries in the order the original Random Chess schema numbers them:
+/// black's first. Its trigger inserts black's row, then white's, both numbered from
+/// `elo_history_id_seq`; the ledgers' replay lists a game's entries white's first. Entries of one
+/// game are consecutive (same key); any other run is left as it is.
+pub fn black_first(mut entries: Vec<Entry>) -> Vec<Entry> {
+    let mut i = 0;
+    while i + 1 < entries.len() {
+        if entries[i].key == entries[i + 1].key {
+            entries.swap(i, i + 1);
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    entries
+}
+
+/// Whether a replay of a ranking from `from` numbers every entry anew, as the original schema
+/// does: a replay from the start ([`GameKey::START`]: `recalculate_ranking`, which the original
+/// also runs on every insert or update of a ranking row) deletes the ranking's history and numbers
+/// the replay's entries from the sequence in replay order, each game black's first ([`chain`]); a
+/// replay from a game (a backdated or re-dated game, which the original never replays) keeps the
+/// id of every entry it rewrites and numbers only new ones.
+pub fn renumbers(from: GameKey) -> bool {
+    from == GameKey::START
+}
+
 /// Numbers the entries of a replay of a ranking's games (in replay order) and chains each to the
-/// same player's previous entry. `latest` holds each player's latest entry id before the replay
-/// (a player without one has none) and is left holding the latest after. `id_of(player, game)`
-/// gives an entry's id (a stored entry's, or a new one). `None` when an entry's key is not a
-/// ranking's ([`GameKey::ledger_key`]).
+/// same player's previous entry. Each game's entries come out black's first ([`black_first`]),
+/// and `id_of` is asked for black's id before white's, so that ids drawn in that order from the
+/// sequence number a game as the original does (black's entry `n`, white's `n + 1`). `latest`
+/// holds each player's latest entry id before the replay (a player without one has none) and is
+/// left holding the latest after. `id_of(player, game)` gives an entry's id (a stored entry's, or
+/// a new one). `None` when an entry's key is not a ranking's ([`GameKey::ledger_key`]).
 pub fn chain(
     entries: Vec<Entry>,
     latest: &mut HashMap<String, i32>,
     mut id_of: impl FnMut(&str, GameKey) -> i32,
 ) -> Option<Vec<HistoryEntry>> {
+    let entries = black_first(entries);
     let mut out = Vec::with_capacity(entries.len());
     for entry in entries {
         let game = GameKey::of(&entry.key)?;
@@ -115,8 +151,36 @@ pub fn chain(
     Some(out)
 }
 
+/// The place of each new entry of one statement in the original schema's numbering, for
+/// entries appended to several rankings at once: its row trigger rates the statement's games
+/// one by one (in the order of their ids, the order a serial gives a multi-row INSERT's rows),
+/// each game in its rankings one by one (in the order of their ids), and inserts black's entry
+/// before white's. `batches` holds each ranking's id and its replayed entries (as the replay
+/// gives them, a game's white's first). Returns `(ranking, game id, player) → place` (0, 1, ...):
+/// the entry at place `i` takes the `i`-th id drawn from the sequence. `None` when an entry's key
+/// is not a ranking's.
+pub fn appended_order(batches: &[(i32, &[Entry])]) -> Option<HashMap<(i32, i32, String), usize>> {
+    let mut keyed = Vec::with_capacity(batches.iter().map(|(_, e)| e.len()).sum());
+    for (ranking, entries) in batches {
+        for (i, entry) in entries.iter().enumerate() {
+            let game = GameKey::of(&entry.key)?;
+            // the second entry of a game is black's
+            let black = i > 0 && entries[i - 1].key == entry.key;
+            keyed.push((game.game_id, *ranking, !black, entry.player.as_str()));
+        }
+    }
+    keyed.sort_unstable();
+    Some(
+        keyed
+            .into_iter()
+            .enumerate()
+            .map(|(place, (game, ranking, _, player))| ((ranking, game, player.to_owned()), place))
+            .collect(),
+    )
+}
+
 /// Rates `games` (sorted by key) after the players' `tips` (a player without one is a
-/// newcomer) and returns their entries, two per game, white's first: the replay by [`rules`],
+/// newcomer) and returns their entries, two per game, black's first: the replay by [`rules`],
 /// then [`chain`], the steps the writer takes for a ranking (`crate::ledger::writer`), at once
 /// for the tests. `id_of(player, game)` gives each entry's id (a stored entry's, or a new one);
 /// `tips` is left holding every player's latest entry.
@@ -228,11 +292,14 @@ mod tests {
         let games = [game(1, 10, "a", "b", 1.0), game(2, 20, "a", "c", 0.5)];
         let mut tips = HashMap::new();
         let out = rate_numbered(&ELO, &mut tips, &games, &mut 0);
-        assert_eq!((out[0].state.rating, out[1].state.rating), (820.0, 780.0));
+        // each game's entries black's first
+        assert_eq!((out[0].player.as_str(), out[0].state.rating), ("b", 780.0));
+        assert_eq!((out[1].player.as_str(), out[1].state.rating), ("a", 820.0));
         let q = |r: f64| 10f64.powf(r / 400.0);
         let want = 820.0 + 40.0 * (0.5 - q(820.0) / (q(820.0) + q(800.0)));
-        assert!((out[2].state.rating - want).abs() < 1e-9);
-        assert_eq!(out[3].player, "c");
+        assert_eq!(out[3].player, "a");
+        assert!((out[3].state.rating - want).abs() < 1e-9);
+        assert_eq!(out[2].player, "c");
     }
 
     /// `chain` over a replay: ids as `id_of` gives them, each entry after the player's latest
@@ -262,16 +329,16 @@ mod tests {
         assert_eq!(
             got,
             [
-                (41, "a", 1, None),
-                (42, "b", 1, Some(7)),
-                (43, "b", 2, Some(42)),
+                (41, "b", 1, Some(7)),
+                (42, "a", 1, None),
                 (99, "c", 2, None),
+                (44, "b", 2, Some(41)),
             ]
         );
-        assert_eq!(out[1].state, entries[1].after.state);
+        assert_eq!(out[1].state, entries[0].after.state);
         assert_eq!(
             latest,
-            HashMap::from([("a".into(), 41), ("b".into(), 43), ("c".into(), 99)])
+            HashMap::from([("a".into(), 42), ("b".into(), 44), ("c".into(), 99)])
         );
         // an entry of a game keyed otherwise than a ranking's is refused
         let mut foreign = entries;
@@ -295,16 +362,94 @@ mod tests {
         assert_eq!(
             chain,
             [
-                (101, "a", None),
-                (102, "b", None),
-                (103, "b", Some(102)),
-                (104, "c", None),
-                (105, "c", Some(104)),
-                (106, "a", Some(101)),
+                (101, "b", None),
+                (102, "a", None),
+                (103, "c", None),
+                (104, "b", Some(101)),
+                (105, "a", Some(102)),
+                (106, "c", Some(103)),
             ]
         );
-        assert_eq!(tips["a"].entry, 106);
+        assert_eq!(tips["a"].entry, 105);
         assert_eq!(tips["b"].last.game_id, 2);
+    }
+
+    /// The original schema's smallest case: white '2' beats black '3' in the first ranked game:
+    /// '3' has entry 1, '2' entry 2.
+    #[test]
+    fn a_game_is_numbered_black_then_white() {
+        let mut tips = HashMap::new();
+        let out = rate_numbered(&ELO, &mut tips, &[game(1, 10, "2", "3", 1.0)], &mut 0);
+        let got: Vec<(i32, &str, f64)> = out
+            .iter()
+            .map(|e| (e.id, e.player.as_str(), e.state.rating))
+            .collect();
+        assert_eq!(got, [(1, "3", 780.0), (2, "2", 820.0)]);
+    }
+
+    /// A statement's appended entries of several rankings: game by game in id order, each
+    /// game's rankings in id order, black's entry before white's.
+    #[test]
+    fn appended_entries_are_placed_game_by_game_then_ranking_then_black() {
+        let replay = |games: &[RatedGame<String>]| {
+            let games: Vec<LedgerGame> = games.iter().map(RatedGame::ledger_game).collect();
+            crate::ledger::replay(&rules(&ELO), &mut HashMap::new(), &games).unwrap()
+        };
+        // game 8 is dated before game 7: the replay rates 8 first, the numbering takes 7 first
+        let g7 = game(7, 20, "a", "b", 1.0);
+        let g8 = game(8, 10, "c", "d", 0.0);
+        let r3 = replay(&[g8.clone(), g7.clone()]);
+        let r2 = replay(&[g7]);
+        let order = appended_order(&[(3, &r3), (2, &r2)]).unwrap();
+        let mut places: Vec<(usize, i32, i32, &str)> = order
+            .iter()
+            .map(|((r, g, p), &i)| (i, *g, *r, p.as_str()))
+            .collect();
+        places.sort_unstable();
+        assert_eq!(
+            places,
+            [
+                (0, 7, 2, "b"),
+                (1, 7, 2, "a"),
+                (2, 7, 3, "b"),
+                (3, 7, 3, "a"),
+                (4, 8, 3, "d"),
+                (5, 8, 3, "c"),
+            ]
+        );
+        let mut foreign = r2.clone();
+        foreign[0].key.id = "g1".into();
+        assert_eq!(appended_order(&[(1, &foreign)]), None);
+    }
+
+    #[test]
+    fn only_a_replay_from_the_start_renumbers() {
+        assert!(renumbers(GameKey::START));
+        let first = GameKey {
+            played_at: i64::MIN,
+            game_id: i32::MIN + 1,
+        };
+        assert!(!renumbers(first));
+        assert!(!renumbers(GameKey {
+            played_at: 0,
+            game_id: 1
+        }));
+    }
+
+    #[test]
+    fn black_first_swaps_each_games_pair_only() {
+        let games: Vec<LedgerGame> = [game(1, 10, "a", "b", 1.0), game(2, 20, "c", "d", 1.0)]
+            .iter()
+            .map(RatedGame::ledger_game)
+            .collect();
+        let entries = crate::ledger::replay(&rules(&ELO), &mut HashMap::new(), &games).unwrap();
+        let players = |v: &[Entry]| v.iter().map(|e| e.player.clone()).collect::<Vec<_>>();
+        assert_eq!(players(&black_first(entries.clone())), ["b", "a", "d", "c"]);
+        // a lone entry (not a pair) stays where it is
+        assert_eq!(
+            players(&black_first(entries[1..].to_vec())),
+            ["b", "d", "c"]
+        );
     }
 
     #[test]
@@ -320,10 +465,11 @@ mod tests {
         let b = tips["b"].standing;
         assert_eq!((b.games, b.wins, b.draws, b.losses), (3, 0, 1, 2));
         let b_ratings = [
-            out[1].state.rating,
-            out[2].state.rating,
-            out[5].state.rating,
+            out[0].state.rating,
+            out[3].state.rating,
+            out[4].state.rating,
         ];
+        assert!([0, 3, 4].iter().all(|&i| out[i].player == "b"));
         assert!(b_ratings.iter().all(|&r| r < 800.0));
         assert_eq!(b.peak, b_ratings.iter().copied().fold(f64::MIN, f64::max));
         let a = tips["a"].standing;

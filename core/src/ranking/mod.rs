@@ -9,7 +9,8 @@ pub mod window;
 #[cfg(test)]
 pub(crate) use history::{appendable, rate};
 pub use history::{
-    chain, name_games_by_id, newcomer, rules, GameKey, HistoryEntry, RatedGame, Tip,
+    appended_order, black_first, chain, name_games_by_id, newcomer, renumbers, rules, GameKey,
+    HistoryEntry, RatedGame, Tip,
 };
 pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};
