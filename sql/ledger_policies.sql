@@ -15,6 +15,21 @@ ALTER TABLE ledger_scopes ENABLE ROW LEVEL SECURITY;
 ALTER TABLE ledger_seeds ENABLE ROW LEVEL SECURITY;
 ALTER TABLE ledger_seasons ENABLE ROW LEVEL SECURITY;
 
+-- Whether a role may read the games table of a ledger: what makes a ledger visible to a reader
+-- who is not a member of its owner. (SECURITY DEFINER, so that the policy of ledgers needs no
+-- privilege on ledger_attachments: it reveals only what has_table_privilege does.)
+CREATE FUNCTION ledger_games_readable(ledger_id int, reader name) RETURNS boolean
+LANGUAGE sql STABLE PARALLEL SAFE SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT coalesce(pg_catalog.has_table_privilege(reader, a.games::pg_catalog.oid, 'SELECT'), false)
+FROM @extschema@.ledger_attachments a
+WHERE a.ledger_id OPERATOR(pg_catalog.=) ledger_games_readable.ledger_id
+$$;
+COMMENT ON FUNCTION ledger_games_readable(int, name) IS
+    'Whether the role reader may read the games table ledger ledger_id is attached to (NULL when it is not '
+    'attached): the row-level security of ledgers shows a ledger to the members of its owner and to such readers.';
+
 -- An attachment: seen by the roles that may read its games table (a dropped table: by none).
 CREATE POLICY games_readable ON ledger_attachments FOR SELECT
     USING (coalesce(pg_catalog.has_table_privilege(games::pg_catalog.oid, 'SELECT'), false));
@@ -22,8 +37,7 @@ CREATE POLICY games_readable ON ledger_attachments FOR SELECT
 -- A ledger: seen by the members of its owner and by the roles that see its attachment; changed
 -- by the members of its owner (check_ledger says so with 42501 before this hides the row).
 CREATE POLICY owner_or_games_readable ON ledgers FOR SELECT
-    USING (pg_catalog.pg_has_role(owner, 'USAGE')
-           OR EXISTS (SELECT FROM @extschema@.ledger_attachments a WHERE a.ledger_id OPERATOR(pg_catalog.=) id));
+    USING (pg_catalog.pg_has_role(owner, 'USAGE') OR @extschema@.ledger_games_readable(id, CURRENT_USER));
 CREATE POLICY owner_inserts ON ledgers FOR INSERT WITH CHECK (pg_catalog.pg_has_role(owner, 'USAGE'));
 CREATE POLICY owner_updates ON ledgers FOR UPDATE USING (pg_catalog.pg_has_role(owner, 'USAGE'));
 CREATE POLICY owner_deletes ON ledgers FOR DELETE USING (pg_catalog.pg_has_role(owner, 'USAGE'));

@@ -404,7 +404,7 @@ impl History<Ranking> for RankingStore<'_, '_> {
             let gone = std::mem::take(&mut stored).left();
             if !gone.is_empty() {
                 self.query(
-                    "DELETE FROM elo_history WHERE id = ANY ($1::int4[])",
+                    "DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])",
                     &[gone.into()],
                 );
             }
