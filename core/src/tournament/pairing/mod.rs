@@ -41,7 +41,7 @@ use crate::tournament::{ByeKind, PlayerNo, RoundEntry, Tournament};
 pub use acceleration::{
     baku_accelerated_rounds, baku_group_a_size, baku_round_points, baku_virtual_points,
 };
-pub use from_trf::{pair_trf, pair_trf_forbidding, trf_round_options};
+pub use from_trf::{inferred_first_colour_white, pair_trf, pair_trf_forbidding, trf_round_options};
 
 use acceleration::{baku_table, check_table, Acceleration};
 
