@@ -236,6 +236,7 @@ impl Round<'_> {
         let odd = vertices.len() % 2 == 1;
         let mut adj = vec![Vec::new(); vertices.len() + usize::from(odd)];
         for (a, &i) in vertices.iter().enumerate() {
+            crate::interrupt::check();
             for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
                 if ctx.compatible(i, j) {
                     adj[a].push(b);
@@ -260,6 +261,7 @@ impl Round<'_> {
         let mut whole = br.whole.take().unwrap_or_else(|| {
             let mut whole = IncrementalMatching::new(n);
             for i in 0..n {
+                crate::interrupt::check();
                 for j in (i + 1..n).filter(|&j| !(br.is_member(i) && br.is_member(j))) {
                     let flags = Flags {
                         with_top: true,
@@ -277,6 +279,7 @@ impl Round<'_> {
         }
         let shift = br.layout.top_shift(ctx.played_rounds);
         for (pj, &j) in br.members.iter().enumerate() {
+            crate::interrupt::check();
             for (pi, &i) in br.members[..pj].iter().enumerate() {
                 let w = br.weight(pi, pj);
                 let w = if w > Wide::ZERO {
@@ -327,6 +330,7 @@ impl Round<'_> {
         let odd = n % 2 == 1;
         let mut adj = vec![Vec::new(); n + usize::from(odd)];
         for i in 0..n {
+            crate::interrupt::check();
             for j in i + 1..n {
                 if ctx.compatible(i, j) {
                     adj[i].push(j);
@@ -388,6 +392,7 @@ impl Round<'_> {
         let n = ctx.n();
         let mut adj = vec![Vec::new(); n + 1];
         for i in 0..n {
+            crate::interrupt::check();
             for j in i + 1..n {
                 if ctx.compatible(i, j) && in_top(i) == in_top(j) {
                     adj[i].push(j);
@@ -458,6 +463,7 @@ impl Round<'_> {
             whole: None,
         };
         for j in 0..size {
+            crate::interrupt::check();
             for i in 0..j {
                 let w = edge_weight(
                     ctx,
