@@ -25,8 +25,8 @@ use super::wide::Wide;
 pub struct Context<'a> {
     /// Players to pair, by score (descending) then pairing number.
     pub players: &'a [Entrant],
-    /// `compatible[i * n + j]`: i and j may meet (C.04.3 article 3).
-    pub compatible: &'a [bool],
+    /// Bit `i * n + j`: i and j may meet (C.04.3 article 3); one bit a pair.
+    pub compatible: &'a [u64],
     /// Rounds already played before this one.
     pub played_rounds: u32,
 }
@@ -37,7 +37,8 @@ impl Context<'_> {
     }
 
     pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
-        self.compatible[i * self.n() + j]
+        let k = i * self.n() + j;
+        self.compatible[k / 64] >> (k % 64) & 1 == 1
     }
 }
 

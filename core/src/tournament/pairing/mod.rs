@@ -235,11 +235,15 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
     let outcome = match shortcut {
         Some(outcome) => outcome,
         None => {
-            let mut compatible = vec![false; m * m];
+            // (one bit a pair: m²/8 bytes, 3 MiB for 5,000 players)
+            let mut compatible = vec![0u64; (m * m).div_ceil(64)];
             for i in 0..m {
                 crate::interrupt::check();
                 for j in 0..m {
-                    compatible[i * m + j] = compatible_at(i, j);
+                    if compatible_at(i, j) {
+                        let k = i * m + j;
+                        compatible[k / 64] |= 1 << (k % 64);
+                    }
                 }
             }
             let ctx = Context {
@@ -247,7 +251,7 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
                 compatible: &compatible,
                 played_rounds,
             };
-            pair(&ctx).map_err(|_| no_pairing(round, &players, &compatible))?
+            pair(&ctx).map_err(|_| no_pairing(round, &ctx))?
         }
     };
     let mut boards: Vec<(&Entrant, &Entrant)> = outcome
@@ -299,10 +303,10 @@ fn board_order(&(w, b): &(&Entrant, &Entrant)) -> (Reverse<i32>, Reverse<i32>, u
 
 /// The error for a round without a pairing, naming the players who can meet nobody (the usual
 /// reason).
-fn no_pairing(round: u32, players: &[Entrant], compatible: &[bool]) -> PairingError {
-    let m = players.len();
+fn no_pairing(round: u32, ctx: &Context) -> PairingError {
+    let (players, m) = (ctx.players, ctx.n());
     let stuck: Vec<String> = (0..m)
-        .filter(|&i| !(0..m).any(|j| compatible[i * m + j]))
+        .filter(|&i| !(0..m).any(|j| ctx.compatible(i, j)))
         .map(|i| (players[i].id + 1).to_string())
         .collect();
     let why = if stuck.is_empty() {
