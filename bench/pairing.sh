@@ -3,7 +3,8 @@
 #   BBP=/path/to/bbpPairings.exe bench/pairing.sh [sizes] [rounds]
 #       (default sizes "50 300 1000 5000", 9 rounds; ROUNDS_<size>=k pairs only rounds 1..k of
 #       that size, e.g. ROUNDS_5000=3; BBP_TIMEOUT seconds per bbpPairings run, default 600;
-#       SQL=0 skips part 2)
+#       BBP_SIZES="50 300" runs bbpPairings only at those sizes, SQL=0 skips part 2,
+#       SQL_SIZES="50 300" limits it to those sizes)
 # bbpPairings v6.0.0 (C++, its own Makefile: -O3 -flto) is the baseline; this script does not build
 # it: give its executable in BBP (without BBP only pg_rating is measured).
 #
@@ -126,7 +127,7 @@ for n in $sizes; do
         f="$work/${n}_r$r.trf"
         read -r ot om _ <<<"$(run 3600 "$work/ours.out" "$ours" "$f") -"
         bt=- bm=- same=- ratio=-
-        if [[ -n "$bbp" ]]; then
+        if [[ -n "$bbp" && " ${BBP_SIZES:-$sizes} " == *" $n "* ]]; then
             read -r bt bm _ <<<"$(run "$bbp_timeout" /dev/null "$bbp" --dutch "$f" -p "$work/bbp.out") -"
             if [[ "$bt" != - ]]; then
                 cmp -s "$work/ours.out" "$work/bbp.out" && same=yes || same=NO
@@ -152,7 +153,7 @@ psql -X -q -d bench_pairing -c "CREATE EXTENSION pg_rating"
 echo
 echo "2. through SQL: SELECT count(*) FROM tournament_pairings_from_trf(trf), median of 3 in one"
 echo "   session, and the backend's peak memory after them (VmHWM)"
-for n in $sizes; do
+for n in ${SQL_SIZES:-$sizes}; do
     last_var="ROUNDS_$n"
     last=${!last_var:-$rounds}
     for r in $(printf '%s\n' 1 2 "$last" | sort -un); do

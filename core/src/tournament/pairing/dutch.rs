@@ -364,7 +364,7 @@ impl Round<'_> {
         let outside: Vec<usize> = (0..ctx.n())
             .filter(|&i| self.open[i] && !inside[i])
             .collect();
-        if members.len() % 2 == 0 {
+        if members.len().is_multiple_of(2) {
             return self.pairable_set(members) && self.pairable_set(&outside);
         }
         if next.len() % 2 == 1
