@@ -160,11 +160,11 @@ for n in ${SQL_SIZES:-$sizes}; do
         f="$work/${n}_r$r.trf"
         [[ -f "$f" ]] || continue
         # the text read by psql itself (a large file is too long for an argument)
-        out=$(printf '%s\n' "\\set trf \`cat $f\`" 'SELECT pg_backend_pid() AS pid \gset' '\timing on' \
+        out=$(printf '%s\n' "\\set trf \`cat $f\`" 'SELECT pg_backend_pid() AS pid \gset' '\setenv BACKEND :pid' '\timing on' \
                 "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
                 "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
                 "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
-                '\timing off' '\! grep VmHWM /proc/:pid/status' \
+                '\timing off' '\! grep VmHWM /proc/$BACKEND/status' \
             | psql -X -q -v ON_ERROR_STOP=1 -d bench_pairing)
         ms=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | sed -n 2p)
         kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' <<<"$out")
