@@ -6,7 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, pair_trf, trf_round_options, Pairing, PairingOptions,
+    inferred_first_colour_white, pair_next_round, pair_trf, trf_round_options, Pairing,
+    PairingOptions,
 };
 use pg_rating_core::tournament::trf_read::{read_trf16, TrfTournament};
 use pg_rating_core::tournament::{ByeKind, Colour, PlayerNo, RoundEntry, Tournament};
@@ -31,16 +32,12 @@ fn data_dir() -> Option<PathBuf> {
     }
 }
 
-/// The colour of the top seed in round 1: `XXC`, else the one the file shows (bbpPairings'
-/// generator draws it).
+/// The colour of the top seed in round 1: `XXC`, else the one the whole file shows (bbpPairings'
+/// generator draws it), as bbpPairings infers it.
 fn first_colour_white(trf: &TrfTournament) -> bool {
     trf.first_colour_white
-        .unwrap_or_else(|| match trf.tournament.card(0).first() {
-            Some(RoundEntry::Game { colour, .. } | RoundEntry::Forfeit { colour, .. }) => {
-                *colour == Colour::White
-            }
-            _ => true,
-        })
+        .or_else(|| inferred_first_colour_white(trf))
+        .unwrap_or(true)
 }
 
 /// The tournament of rounds 1..round-1 of `trf` and the options for pairing `round`.
@@ -114,17 +111,22 @@ fn bbp_test_cases_pair_the_next_round_as_expected() {
     // Dutch one: nothing to compare.
 }
 
-#[test]
-fn generated_tournaments_pair_every_round_as_bbp_pairings() {
-    let Some(dir) = data_dir() else { return };
-    let mut files: Vec<PathBuf> = fs::read_dir(dir.join("generated"))
-        .expect("generated/")
+/// Pairs every round of every `*.trf` file in `dir` from the rounds before it and compares with
+/// the file's pairing; prints a line per file and the differences. Returns (equal, total).
+fn compare_dir(dir: &Path) -> (usize, usize) {
+    let mut files: Vec<PathBuf> = fs::read_dir(dir)
+        .expect("TRF directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "trf"))
         .collect();
     files.sort_by_key(|p| {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-        stem.trim_start_matches('t').parse::<u32>().unwrap_or(0)
+        let digits: String = stem.chars().filter(char::is_ascii_digit).collect();
+        (
+            stem.trim_end_matches(|c: char| c.is_ascii_digit())
+                .to_string(),
+            digits.parse::<u32>().unwrap_or(0),
+        )
     });
     let (mut equal, mut total) = (0, 0);
     for path in &files {
@@ -161,14 +163,82 @@ fn generated_tournaments_pair_every_round_as_bbp_pairings() {
             }
         }
         let players = trf.tournament.player_count();
-        println!("{name:>8} {players:>3} players  {marks}");
+        println!("{name:>12} {players:>4} players  {marks}");
         for d in diffs {
             println!("{d}");
         }
     }
     println!("rounds equal: {equal} of {total}");
+    (equal, total)
+}
+
+#[test]
+fn generated_tournaments_pair_every_round_as_bbp_pairings() {
+    let Some(dir) = data_dir() else { return };
+    let (equal, total) = compare_dir(&dir.join("generated"));
     assert!(
         equal >= GENERATED_ROUNDS_EQUAL_AT_LEAST,
         "rounds equal: {equal} of {total}"
     );
+}
+
+/// `PAIRING_TRF_DIR=dir cargo test --test pairing_data -- --nocapture any_directory`: the same
+/// comparison for the `*.trf` files of any directory (tournaments made with bbpPairings'
+/// generator, `--dutch -g CONFIG -o FILE -s SEED`); nothing when the variable is unset.
+#[test]
+fn any_directory_of_generated_tournaments() {
+    let Ok(dir) = std::env::var("PAIRING_TRF_DIR") else {
+        return;
+    };
+    let (equal, total) = compare_dir(Path::new(&dir));
+    assert_eq!(equal, total, "rounds equal: {equal} of {total}");
+}
+
+/// The forfeit-heavy and bye-heavy tournaments of `core/tests/data/pairing` (made by
+/// bbpPairings' generator, see its README): every round as bbpPairings paired it.
+fn own_data_dir() -> PathBuf {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/pairing")).to_path_buf()
+}
+
+#[test]
+fn forfeit_and_bye_heavy_tournaments_pair_every_round_as_bbp_pairings() {
+    let (equal, total) = compare_dir(&own_data_dir());
+    assert!(total > 60, "only {total} rounds");
+    assert_eq!(equal, total, "rounds equal: {equal} of {total}");
+}
+
+/// `pair_trf` (what `tournament_pairings_from_trf` runs) on the file as it stood before each
+/// round, without `XXC`: the initial colour comes from the file's first round (issue 34, item
+/// 2: players without a colour history, after a forfeit or a bye, get the colours bbpPairings
+/// gives them only when the initial colour is read from the file, not taken as White).
+#[test]
+fn pair_trf_reads_the_initial_colour_from_the_file() {
+    let mut checked = 0;
+    for name in ["bye_6", "bye_10", "ff_3", "g_40"] {
+        let path = own_data_dir().join(format!("{name}.trf"));
+        let trf = read_trf16(&fs::read_to_string(&path).expect("file")).expect("readable TRF");
+        assert_eq!(trf.first_colour_white, None, "{name} has no XXC");
+        for round in 2..=trf.tournament.round_count() {
+            let cut = trf.file_before_round(round);
+            let pairing = pair_trf(&cut).unwrap_or_else(|e| panic!("{name} round {round}: {e}"));
+            assert_eq!(pairing.round, round);
+            assert_eq!(
+                as_sets(&pairing),
+                recorded(&trf, round),
+                "{name} round {round}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 20);
+}
+
+#[test]
+fn the_initial_colour_is_inferred_past_players_without_a_colour() {
+    // bye_6: the top seed has a half-point bye in round 1 (no pairing), the second player is
+    // the highest player paired and has Black: the initial colour is Black.
+    let text = fs::read_to_string(own_data_dir().join("bye_6.trf")).expect("file");
+    let trf = read_trf16(&text).expect("readable TRF");
+    assert_eq!(inferred_first_colour_white(&trf), Some(false));
+    assert_eq!(inferred_first_colour_white(&trf.file_before_round(1)), None);
 }

@@ -158,3 +158,10 @@ SELECT * FROM tournament_pairings_from_trf('001    1      A                     
 001    6      F                                 1900
 XXR 3', ARRAY[1, NULL]);
 \set VERBOSITY default
+-- a text without a player line is not a tournament (22023), not an empty pairing
+\set VERBOSITY sqlstate
+SELECT * FROM tournament_pairings_from_trf('');
+SELECT * FROM tournament_pairings_from_trf('garbage');
+SELECT * FROM tournament_pairings_from_trf(E'012 Tournament\nXXR 5');
+\set VERBOSITY default
+SELECT * FROM tournament_pairings_from_trf('garbage');

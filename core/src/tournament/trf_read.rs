@@ -58,6 +58,30 @@ impl TrfTournament {
         }
         t
     }
+
+    /// The file as it was when `round` (1-based) was to be paired: the rounds before it, and of
+    /// `round` only the entries no pairing makes (requested byes, known absences), listed as they
+    /// were; later rounds not at all.
+    pub fn file_before_round(&self, round: u32) -> TrfTournament {
+        let keep = (round.max(1) - 1) as usize;
+        let mut out = self.clone();
+        for (p, card) in out.tournament.cards.iter_mut().enumerate() {
+            let listed = &mut out.listed[p];
+            for (r, e) in card.iter_mut().enumerate().skip(keep) {
+                let preset = r == keep
+                    && e.opponent().is_none()
+                    && *e != RoundEntry::Bye(super::ByeKind::PairingAllocated)
+                    && listed.get(r).is_some_and(|&b| b);
+                if !preset {
+                    *e = RoundEntry::Absent;
+                    if let Some(l) = listed.get_mut(r) {
+                        *l = false;
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 struct PlayerLine {
@@ -213,6 +237,9 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
     let mut accelerations = Vec::new();
     let mut baku_acceleration = false;
     for (i, line) in text.split(['\r', '\n']).enumerate() {
+        if i % 256 == 0 {
+            crate::interrupt::check();
+        }
         let line_no = i + 1;
         if line.starts_with("001") {
             players.push((line_no, parse_player(line, line_no)?));
@@ -236,6 +263,11 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
                 }
             }
         }
+    }
+    if players.is_empty() {
+        return Err(TournamentError::invalid(
+            "TRF: no player line (a line starting with 001): not a tournament report file",
+        ));
     }
     let n = players.len();
     let mut by_rank: Vec<Option<usize>> = vec![None; n];
@@ -278,6 +310,7 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
     let ratings = ordered.iter().map(|(_, p)| p.rating).collect();
     let mut t = Tournament::new(round_count, ratings)?;
     for (p, (line_no, line)) in ordered.iter().enumerate() {
+        crate::interrupt::check();
         for (r, block) in line.blocks.iter().enumerate() {
             let Some((opponent, colour, result)) = *block else {
                 continue;
@@ -299,6 +332,7 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
     }
     // Both sides of every game must agree.
     for p in 0..n {
+        crate::interrupt::check();
         for r in 0..round_count as usize {
             if let Some(o) = t.cards[p][r].opponent() {
                 if t.cards[o as usize][r].opponent() != Some(p as PlayerNo) {
@@ -376,6 +410,18 @@ mod tests {
         assert!(e.to_string().contains("not a number of points"), "{e}");
         let e = read_trf16(&format!("{players}XXR 1\nXXA    1  1.0  1.0\n")).unwrap_err();
         assert!(e.to_string().contains("XXA"), "{e}");
+    }
+
+    #[test]
+    fn a_text_without_players_is_an_error() {
+        for text in ["", "garbage", "012 Tournament\nXXR 5\n", "\r\n\r\n"] {
+            let e = read_trf16(text).unwrap_err();
+            assert!(e.to_string().contains("no player line"), "{text:?}: {e}");
+            assert_eq!(
+                crate::error::Classified::class(&e),
+                crate::error::ErrorClass::InvalidParameter
+            );
+        }
     }
 
     #[test]

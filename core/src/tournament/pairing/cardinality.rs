@@ -25,6 +25,8 @@ pub fn maximum_matching(adj: &[Vec<usize>], mate: &mut [usize]) {
         queue: Vec::new(),
     };
     for root in 0..n {
+        // (a search is O(edges): the host may cancel between searches)
+        crate::interrupt::check();
         if mate[root] == NONE {
             if let Some(end) = search.augmenting_path(root, mate) {
                 let mut v = end;

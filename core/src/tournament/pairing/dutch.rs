@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::cardinality::has_perfect_matching;
+use super::cardinality::{has_perfect_matching, maximum_matching};
 use super::criteria::Entrant;
 use super::incremental::IncrementalMatching;
 use super::weights::{edge_weight, ByeInfo, Flags, Layout};
@@ -25,8 +25,8 @@ use super::wide::Wide;
 pub struct Context<'a> {
     /// Players to pair, by score (descending) then pairing number.
     pub players: &'a [Entrant],
-    /// `compatible[i * n + j]`: i and j may meet (C.04.3 article 3).
-    pub compatible: &'a [bool],
+    /// Bit `i * n + j`: i and j may meet (C.04.3 article 3); one bit a pair.
+    pub compatible: &'a [u64],
     /// Rounds already played before this one.
     pub played_rounds: u32,
 }
@@ -37,7 +37,8 @@ impl Context<'_> {
     }
 
     pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
-        self.compatible[i * self.n() + j]
+        let k = i * self.n() + j;
+        self.compatible[k / 64] >> (k % 64) & 1 == 1
     }
 }
 
@@ -140,6 +141,30 @@ pub fn pair(ctx: &Context) -> Result<Paired, NoPairing> {
     let mut members: Vec<usize> = groups.first().cloned().unwrap_or_default();
     let mut mdps = 0;
     while members.len() > 1 || g < groups.len() {
+        if mdps == 0
+            && g < groups.len()
+            && round.bye.score.is_none()
+            && round.closed(&members, &groups[g])
+        {
+            // A score group that can pair within itself (but for one player when odd) while the
+            // players below pair among themselves (with any one of its players): every pairing
+            // best by C.6 (the most pairs in the bracket) pairs it within itself and leaves the
+            // next scoregroup whole (with any one downfloater, who can meet one of it while the
+            // rest of it pairs among itself), so C.4 and C.8 (the next bracket's pairs and scores)
+            // are the same for all of them and the next scoregroup adds nothing but size to the
+            // bracket's graph: it is left out (see `closed`).
+            let end = members.len();
+            let (carried, _) = round.pair_bracket(members, 0, end, None);
+            if carried.is_empty() {
+                members = groups[g].clone();
+                g += 1;
+            } else {
+                // (not expected: the players left over float down as MDPs)
+                mdps = carried.len();
+                members = carried;
+            }
+            continue;
+        }
         let residents_end = members.len();
         let mut next_score = None;
         if let Some(next) = groups.get(g) {
@@ -236,6 +261,7 @@ impl Round<'_> {
         let odd = vertices.len() % 2 == 1;
         let mut adj = vec![Vec::new(); vertices.len() + usize::from(odd)];
         for (a, &i) in vertices.iter().enumerate() {
+            crate::interrupt::check();
             for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
                 if ctx.compatible(i, j) {
                     adj[a].push(b);
@@ -260,6 +286,7 @@ impl Round<'_> {
         let mut whole = br.whole.take().unwrap_or_else(|| {
             let mut whole = IncrementalMatching::new(n);
             for i in 0..n {
+                crate::interrupt::check();
                 for j in (i + 1..n).filter(|&j| !(br.is_member(i) && br.is_member(j))) {
                     let flags = Flags {
                         with_top: true,
@@ -277,6 +304,7 @@ impl Round<'_> {
         }
         let shift = br.layout.top_shift(ctx.played_rounds);
         for (pj, &j) in br.members.iter().enumerate() {
+            crate::interrupt::check();
             for (pi, &i) in br.members[..pj].iter().enumerate() {
                 let w = br.weight(pi, pj);
                 let w = if w > Wide::ZERO {
@@ -320,6 +348,65 @@ impl Round<'_> {
         }
     }
 
+    /// Whether the score group `members` (no MDPs) can be paired without the next scoregroup
+    /// `next` in its bracket (an even count of players: no bye):
+    /// * even: `members` can all be paired among themselves, the other open players too;
+    /// * odd: `next` (even) can be paired among itself, every member can meet one of `next` (the
+    ///   next bracket pairs as many, and the same scores, whoever floats down, C.8), and the other
+    ///   open players have a matching leaving one player alone whom every member can meet (so
+    ///   any downfloater leaves a complete pairing, C.4).
+    fn closed(&self, members: &[usize], next: &[usize]) -> bool {
+        let ctx = self.ctx;
+        let mut inside = vec![false; ctx.n()];
+        for &i in members {
+            inside[i] = true;
+        }
+        let outside: Vec<usize> = (0..ctx.n())
+            .filter(|&i| self.open[i] && !inside[i])
+            .collect();
+        if members.len().is_multiple_of(2) {
+            return self.pairable_set(members) && self.pairable_set(&outside);
+        }
+        if next.len() % 2 == 1
+            || !members
+                .iter()
+                .all(|&d| next.iter().any(|&x| ctx.compatible(d, x)))
+            || !self.pairable_set(next)
+        {
+            return false;
+        }
+        let mut mate = vec![usize::MAX; outside.len()];
+        maximum_matching(&self.adjacency(&outside), &mut mate);
+        let alone: Vec<usize> = (0..outside.len())
+            .filter(|&k| mate[k] == usize::MAX)
+            .map(|k| outside[k])
+            .collect();
+        // (members odd and the count even: the outside is odd)
+        matches!(alone.as_slice(), [u] if members.iter().all(|&d| ctx.compatible(d, *u)))
+            && members.len() > 1
+    }
+
+    /// The graph of the players `set` (positions in `set`): an edge where two may meet.
+    fn adjacency(&self, set: &[usize]) -> Vec<Vec<usize>> {
+        let ctx = self.ctx;
+        let mut adj = vec![Vec::new(); set.len()];
+        for (a, &i) in set.iter().enumerate() {
+            crate::interrupt::check();
+            for (b, &j) in set.iter().enumerate().skip(a + 1) {
+                if ctx.compatible(i, j) {
+                    adj[a].push(b);
+                    adj[b].push(a);
+                }
+            }
+        }
+        adj
+    }
+
+    /// Whether the players `set` can all be paired among themselves.
+    fn pairable_set(&self, set: &[usize]) -> bool {
+        has_perfect_matching(&self.adjacency(set))
+    }
+
     /// Whether all players can be paired when the bye may go only to `bye_to` players.
     fn pairable(&self, bye_to: impl Fn(&Entrant) -> bool) -> bool {
         let ctx = self.ctx;
@@ -327,6 +414,7 @@ impl Round<'_> {
         let odd = n % 2 == 1;
         let mut adj = vec![Vec::new(); n + usize::from(odd)];
         for i in 0..n {
+            crate::interrupt::check();
             for j in i + 1..n {
                 if ctx.compatible(i, j) {
                     adj[i].push(j);
@@ -388,6 +476,7 @@ impl Round<'_> {
         let n = ctx.n();
         let mut adj = vec![Vec::new(); n + 1];
         for i in 0..n {
+            crate::interrupt::check();
             for j in i + 1..n {
                 if ctx.compatible(i, j) && in_top(i) == in_top(j) {
                     adj[i].push(j);
@@ -458,6 +547,7 @@ impl Round<'_> {
             whole: None,
         };
         for j in 0..size {
+            crate::interrupt::check();
             for i in 0..j {
                 let w = edge_weight(
                     ctx,

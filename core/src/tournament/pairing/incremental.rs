@@ -247,6 +247,7 @@ impl<const N: usize> IncrementalMatching<N> {
             self.is_changed[x] = false;
         }
         for v in 0..n {
+            crate::interrupt::check();
             let heaviest = (0..n)
                 .filter(|&w| self.active[v] && self.is_edge(v, w))
                 .map(|w| self.twice[v * n + w])
@@ -391,11 +392,14 @@ impl<const N: usize> IncrementalMatching<N> {
         self.assign_label(root, S, NONE);
         'stage: loop {
             while let Some(v) = self.queue.pop() {
+                // (a scan is O(n): the host may cancel between scans, not only between stages)
+                crate::interrupt::check();
                 if self.scan(v) {
                     break 'stage;
                 }
             }
             // No tight edge leads further: change the duals.
+            crate::interrupt::check();
             match self.change_duals() {
                 Event::Zero(v) => {
                     self.expose(v);

@@ -28,11 +28,13 @@ mod from_trf;
 mod incremental;
 #[cfg(test)]
 mod matching;
+mod plain;
 mod weights;
 mod wide;
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::fmt;
 
 use crate::error::{Classified, ErrorClass};
@@ -41,7 +43,7 @@ use crate::tournament::{ByeKind, PlayerNo, RoundEntry, Tournament};
 pub use acceleration::{
     baku_accelerated_rounds, baku_group_a_size, baku_round_points, baku_virtual_points,
 };
-pub use from_trf::{pair_trf, pair_trf_forbidding, trf_round_options};
+pub use from_trf::{inferred_first_colour_white, pair_trf, pair_trf_forbidding, trf_round_options};
 
 use acceleration::{baku_table, check_table, Acceleration};
 
@@ -157,6 +159,12 @@ pub fn round_to_pair(t: &Tournament) -> u32 {
 
 /// Pairs the next round of `t` by the Dutch system.
 pub fn pair_next_round(t: &Tournament, opts: &PairingOptions) -> Result<Pairing, PairingError> {
+    pair_round(t, opts, true)
+}
+
+/// [`pair_next_round`]; `plain`: a round the rules make plain is paired without the matching
+/// (module `plain`; the tests compare both ways).
+fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pairing, PairingError> {
     let round = round_to_pair(t);
     if round > t.round_count() {
         return Err(PairingError::new(
@@ -187,13 +195,20 @@ pub fn pair_next_round(t: &Tournament, opts: &PairingOptions) -> Result<Pairing,
         ));
     }
     let r = round as usize;
-    let to_pair = |p: PlayerNo| t.card(p)[r - 1] == RoundEntry::Absent && !opts.absent.contains(&p);
+    let mut absent = vec![false; n];
+    for &p in &opts.absent {
+        absent[p as usize] = true;
+    }
+    let to_pair = |p: PlayerNo| t.card(p)[r - 1] == RoundEntry::Absent && !absent[p as usize];
     let took_part = |p: PlayerNo| to_pair(p) || t.card(p)[..r - 1].iter().any(|&e| paired_entry(e));
     let table = virtual_points(t, round, opts, &to_pair);
     let acc = Acceleration::new(&table);
     let mut players = Vec::new();
     let mut rank = 0;
     for p in 0..n as PlayerNo {
+        if p % 1024 == 0 {
+            crate::interrupt::check();
+        }
         if took_part(p) {
             if to_pair(p) {
                 players.push(entrant(t, acc, p, r, rank));
@@ -205,42 +220,40 @@ pub fn pair_next_round(t: &Tournament, opts: &PairingOptions) -> Result<Pairing,
     let played_rounds = round - 1;
     let last_round = round == t.round_count();
     let m = players.len();
-    let mut compatible = vec![false; m * m];
-    for i in 0..m {
-        for j in 0..m {
-            compatible[i * m + j] = i != j
-                && may_meet(t, &players[i], &players[j], r, opts)
-                && colours_compatible(&players[i], &players[j], last_round, played_rounds);
-        }
-    }
-    let ctx = Context {
-        players: &players,
-        compatible: &compatible,
-        played_rounds,
+    let forbidden = forbidden_set(opts);
+    let met = opponents_met(t, r);
+    let compatible_at = |i: usize, j: usize| {
+        i != j
+            && may_meet(&met, &forbidden, &players[i], &players[j])
+            && colours_compatible(&players[i], &players[j], last_round, played_rounds)
     };
-    let outcome = pair(&ctx).map_err(|_| {
-        // Name the players who can meet nobody, the usual reason.
-        let stuck: Vec<String> = (0..m)
-            .filter(|&i| !(0..m).any(|j| compatible[i * m + j]))
-            .map(|i| (players[i].id + 1).to_string())
-            .collect();
-        let why = if stuck.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; starting rank(s) {} may meet none of the others",
-                stuck.join(", ")
-            )
-        };
-        PairingError::new(
-            PairingErrorKind::NoValidPairing,
-            format!(
-                "no pairing of round {round} satisfies the absolute criteria (no rematch, no \
-                 forbidden pair, no two players with the same absolute colour preference, at \
-                 most one bye per player) for its {m} players{why}"
-            ),
-        )
-    })?;
+    let shortcut = if plain {
+        plain::plain_pairing(&players, compatible_at)
+    } else {
+        None
+    };
+    let outcome = match shortcut {
+        Some(outcome) => outcome,
+        None => {
+            // (one bit a pair: m²/8 bytes, 3 MiB for 5,000 players)
+            let mut compatible = vec![0u64; (m * m).div_ceil(64)];
+            for i in 0..m {
+                crate::interrupt::check();
+                for j in 0..m {
+                    if compatible_at(i, j) {
+                        let k = i * m + j;
+                        compatible[k / 64] |= 1 << (k % 64);
+                    }
+                }
+            }
+            let ctx = Context {
+                players: &players,
+                compatible: &compatible,
+                played_rounds,
+            };
+            pair(&ctx).map_err(|_| no_pairing(round, &ctx))?
+        }
+    };
     let mut boards: Vec<(&Entrant, &Entrant)> = outcome
         .pairs
         .iter()
@@ -288,16 +301,68 @@ fn board_order(&(w, b): &(&Entrant, &Entrant)) -> (Reverse<i32>, Reverse<i32>, u
     )
 }
 
+/// The error for a round without a pairing, naming the players who can meet nobody (the usual
+/// reason).
+fn no_pairing(round: u32, ctx: &Context) -> PairingError {
+    let (players, m) = (ctx.players, ctx.n());
+    let stuck: Vec<String> = (0..m)
+        .filter(|&i| !(0..m).any(|j| ctx.compatible(i, j)))
+        .map(|i| (players[i].id + 1).to_string())
+        .collect();
+    let why = if stuck.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; starting rank(s) {} may meet none of the others",
+            stuck.join(", ")
+        )
+    };
+    PairingError::new(
+        PairingErrorKind::NoValidPairing,
+        format!(
+            "no pairing of round {round} satisfies the absolute criteria (no rematch, no \
+             forbidden pair, no two players with the same absolute colour preference, at \
+             most one bye per player) for its {m} players{why}"
+        ),
+    )
+}
+
+/// The forbidden pairs, each as (lower, higher) player number.
+fn forbidden_set(opts: &PairingOptions) -> HashSet<(PlayerNo, PlayerNo)> {
+    opts.forbidden_pairs
+        .iter()
+        .map(|&(a, b)| (a.min(b), a.max(b)))
+        .collect()
+}
+
+/// Per player, the opponents of the games played over the board before round `r` (1-based),
+/// sorted (a forfeit is no game, C.04.2).
+fn opponents_met(t: &Tournament, r: usize) -> Vec<Vec<PlayerNo>> {
+    (0..t.player_count() as PlayerNo)
+        .map(|p| {
+            let mut met: Vec<PlayerNo> = t.card(p)[..r - 1]
+                .iter()
+                .filter_map(|&e| match e {
+                    RoundEntry::Game { opponent, .. } => Some(opponent),
+                    _ => None,
+                })
+                .collect();
+            met.sort_unstable();
+            met
+        })
+        .collect()
+}
+
 /// No rematch of a game played over the board (C.04.3 3.1; forfeits do not count, C.04.2) and
 /// no forbidden pair.
-fn may_meet(t: &Tournament, a: &Entrant, b: &Entrant, r: usize, opts: &PairingOptions) -> bool {
-    let rematch = t.card(a.id)[..r - 1]
-        .iter()
-        .any(|&e| matches!(e, RoundEntry::Game { opponent, .. } if opponent == b.id));
-    let forbidden = opts
-        .forbidden_pairs
-        .iter()
-        .any(|&(x, y)| (x == a.id && y == b.id) || (x == b.id && y == a.id));
+fn may_meet(
+    met: &[Vec<PlayerNo>],
+    forbidden: &HashSet<(PlayerNo, PlayerNo)>,
+    a: &Entrant,
+    b: &Entrant,
+) -> bool {
+    let rematch = met[a.id as usize].binary_search(&b.id).is_ok();
+    let forbidden = !forbidden.is_empty() && forbidden.contains(&(a.id.min(b.id), a.id.max(b.id)));
     !rematch && !forbidden
 }
 

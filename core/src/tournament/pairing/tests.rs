@@ -255,3 +255,89 @@ fn pair_trf_reads_baku_and_xxa_acceleration() {
     let explicit = read_trf16(&format!("{players}XXR 9\n{xxa}")).unwrap();
     assert_eq!(pair_trf(&explicit).unwrap().boards, expected);
 }
+
+/// Rounds the rules make plain (module `plain`) pair as the full procedure pairs them: random
+/// tournaments whose players all have the same score before the round (draws and half-point
+/// byes only, random earlier pairings, absent players, odd counts, forbidden pairs, the last
+/// round), each paired with and without the shortcut.
+#[test]
+fn the_plain_shortcut_pairs_as_the_full_procedure() {
+    let mut rng = crate::test_rng::Rng::new(34);
+    let (mut plain, mut plain_later, mut cases) = (0, 0, 0);
+    for case in 0..400 {
+        let n = 2 + rng.below(if case % 10 == 0 { 120 } else { 30 });
+        let rounds_played = rng.below(3) as u32;
+        let mut t = tournament(n, rounds_played + 1 + rng.below(3) as u32);
+        let bye_one_in = 2 + rng.below(5);
+        for round in 1..=rounds_played {
+            // random pairs of an even and an odd number (then their colours make preferences
+            // by parity: many natural pairings without two equal preferences)
+            let mut shuffled = |parity: PlayerNo| {
+                let mut v: Vec<PlayerNo> = (0..n as PlayerNo).filter(|p| p % 2 == parity).collect();
+                for i in (1..v.len()).rev() {
+                    v.swap(i, rng.below(i + 1));
+                }
+                v
+            };
+            let (evens, odds) = (shuffled(0), shuffled(1));
+            let mut order: Vec<PlayerNo> = evens
+                .iter()
+                .zip(&odds)
+                .flat_map(|(&e, &o)| [e, o])
+                .collect();
+            let zipped = odds.len().min(evens.len());
+            order.extend(evens[zipped..].iter().chain(&odds[zipped..]));
+            let mut k = 0;
+            while k < n {
+                // a half-point bye for some (and the odd one out), a drawn game for the others
+                if k + 1 == n || rng.one_in(bye_one_in) {
+                    t.add_bye(round, order[k], ByeKind::Half).unwrap();
+                    k += 1;
+                } else {
+                    // (White mostly to even numbers in odd rounds: many natural pairings
+                    // without two equal colour preferences)
+                    let (mut w, mut b) = (order[k], order[k + 1]);
+                    if (w + round) % 2 == 1 {
+                        (w, b) = (b, w);
+                    }
+                    t.add_game(round, w, b, Outcome::Draw, GameKind::Played)
+                        .unwrap();
+                    k += 2;
+                }
+            }
+        }
+        let mut opts = PairingOptions {
+            first_colour_white: rng.one_in(2),
+            ..PairingOptions::default()
+        };
+        if rng.one_in(5) {
+            opts.absent.push(rng.below(n) as PlayerNo);
+        }
+        if rng.one_in(8) {
+            let a = rng.below(n) as PlayerNo;
+            let b = rng.below(n) as PlayerNo;
+            if a != b {
+                opts.forbidden_pairs.push((a, b));
+            }
+        }
+        let full = pair_round(&t, &opts, false);
+        let before = plain::TAKEN.with(|c| c.get());
+        let fast = pair_round(&t, &opts, true);
+        let taken = plain::TAKEN.with(|c| c.get()) - before;
+        plain += taken;
+        if rounds_played > 0 {
+            plain_later += taken;
+        }
+        assert_eq!(
+            fast, full,
+            "case {case}: {n} players after {rounds_played} rounds"
+        );
+        cases += 1;
+    }
+    // (enough cases take the shortcut for the comparison to mean something)
+    println!("{plain} of {cases} cases plain, {plain_later} after round 1");
+    assert!(
+        plain > 100 && plain_later > 10,
+        "{plain} of {cases} plain, {plain_later} later"
+    );
+}
