@@ -109,6 +109,14 @@ SELECT count(*) > 0 AS quality FROM ledger_prediction_quality('club', period => 
 SELECT count(*) > 0 AS what_if FROM ledger_what_if('club', k_factors => '{16,32}');
 SELECT length(ledger_rating_svg('club', '{p1,p2}', scope => 'east')) > 0 AS svg;
 SELECT count(*) >= 0 AS seasons FROM ledger_season_standings;
+-- a reader that is not a superuser: the ledgers' row-level security runs (ledger_games_readable)
+CREATE ROLE hostile_reader;
+GRANT SELECT ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seasons, ledger_standings_now
+    TO hostile_reader;
+GRANT SELECT ON public.matches TO hostile_reader;
+SET ROLE hostile_reader;
+SELECT count(*) > 0 AS visible FROM ledger_standings_now;
+RESET ROLE;
 CREATE TABLE public.plays (play_id int, played_at timestamptz, player varchar, place int);
 INSERT INTO ledgers (name, rating_system) VALUES ('meeple', 'glicko2');
 SELECT ledger_attach_multiplayer('meeple', 'public.plays', 'play_id', 'played_at', 'player', 'place',
@@ -128,3 +136,5 @@ SELECT count(*) > 0 AS pairs FROM tournament_pairings_from_trf('012 Two
 001    1      A                                 2400
 001    2      B                                 2300
 XXR 2');
+DROP OWNED BY hostile_reader;
+DROP ROLE hostile_reader;
