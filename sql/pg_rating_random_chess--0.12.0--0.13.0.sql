@@ -8,7 +8,7 @@ BEGIN
     FOR f IN
         SELECT p.oid
         FROM pg_catalog.pg_proc p
-        JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+        JOIN pg_catalog.pg_depend d ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
                                    AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
         JOIN pg_catalog.pg_extension x ON x.oid OPERATOR(pg_catalog.=) d.refobjid
         WHERE x.extname OPERATOR(pg_catalog.=) 'pg_rating_random_chess'
@@ -94,10 +94,11 @@ $$;
 -- which drops the grants given on them (grant_random_chess_app gives SELECT): say so.
 DO $$
 DECLARE
-    granted text := (SELECT string_agg(c.relname, ', ' ORDER BY c.relname)
+    granted text := (SELECT pg_catalog.string_agg(c.relname::pg_catalog.text, ', ' ORDER BY c.relname)
                      FROM pg_catalog.pg_class c
-                     WHERE c.oid IN ('@extschema@.users_games'::regclass,
-                                     '@extschema@.swiss_tournaments_round_standings'::regclass)
+                     WHERE c.oid OPERATOR(pg_catalog.=) ANY (ARRAY[
+                               '@extschema@.users_games'::pg_catalog.regclass::pg_catalog.oid,
+                               '@extschema@.swiss_tournaments_round_standings'::pg_catalog.regclass::pg_catalog.oid])
                        AND c.relacl IS NOT NULL);
 BEGIN
     IF granted IS NOT NULL THEN
