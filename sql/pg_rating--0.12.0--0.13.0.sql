@@ -104,3 +104,79 @@ CREATE POLICY owner_writes ON ledger_seasons FOR ALL
 ALTER VIEW ledger_history SET (security_invoker = true);
 ALTER VIEW ledger_standings_now SET (security_invoker = true);
 ALTER VIEW ledger_season_standings SET (security_invoker = true);
+
+-- Privileges only a table's owner keeps: TRIGGER, and the writes and locks of derived tables (issue 31)
+CREATE FUNCTION restrict_table_privileges() RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    held record;
+    revoked text[] := '{}';
+BEGIN
+    -- Two passes: a privilege that a grantee passed on WITH GRANT OPTION goes with the grantee's
+    -- own (CASCADE), which the first pass may meet after the one passed on.
+    FOR pass IN 1..2 LOOP
+        FOR held IN
+            SELECT t.oid::regclass AS table_name,
+                   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
+                       AS grantee,
+                   string_agg(acl.privilege_type, ', ' ORDER BY acl.privilege_type) AS privileges
+            FROM (SELECT c.oid, c.relowner, c.relacl, e.extname,
+                         EXISTS (SELECT FROM pg_trigger tg
+                                 WHERE tg.tgrelid = c.oid AND tg.tgname = 'refuse_foreign_write') AS derived
+                  FROM pg_depend d
+                  JOIN pg_extension e ON e.oid = d.refobjid
+                  JOIN pg_class c ON c.oid = d.objid
+                  WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_extension'::regclass
+                    AND d.deptype = 'e' AND c.relkind = 'r'
+                    AND e.extname IN ('pg_rating', 'pg_rating_random_chess')) t
+            CROSS JOIN LATERAL aclexplode(t.relacl) acl
+            WHERE acl.grantee <> t.relowner
+              AND (acl.privilege_type = 'TRIGGER'
+                   OR (t.derived AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES'))
+                   OR (t.extname = 'pg_rating' AND acl.privilege_type IN ('TRUNCATE', 'REFERENCES')))
+            GROUP BY t.oid, acl.grantee
+            ORDER BY t.oid, 2
+        LOOP
+            EXECUTE format('REVOKE %s ON TABLE %s FROM %s CASCADE', held.privileges, held.table_name, held.grantee);
+            revoked := revoked || format('%s on %s from %s', held.privileges, held.table_name, held.grantee);
+        END LOOP;
+    END LOOP;
+    IF cardinality(revoked) > 0 THEN
+        RAISE WARNING 'pg_rating keeps some privileges on its tables to their owner'
+            USING DETAIL = 'Revoked ' || array_to_string(revoked, '; ') || '.',
+                  HINT = 'TRIGGER would run code as the extension''s owner; UPDATE, DELETE and TRUNCATE of a '
+                         'derived table would only let a role lock it. See "Roles for ledgers" in docs/operations.md.';
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION restrict_table_privileges() FROM PUBLIC;
+
+COMMENT ON FUNCTION restrict_table_privileges() IS
+    'Revokes from every role but the owner TRIGGER on the tables of pg_rating and pg_rating_random_chess, '
+    'UPDATE, DELETE, TRUNCATE and REFERENCES on their derived tables, and TRUNCATE and REFERENCES on the '
+    'engine''s other tables (a WARNING lists what it took back). Run after every GRANT by the event trigger '
+    'pg_rating_restrict_table_privileges.';
+
+CREATE FUNCTION restrict_table_privileges_after_grant() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM @extschema@.restrict_table_privileges();
+END
+$$;
+REVOKE ALL ON FUNCTION restrict_table_privileges_after_grant() FROM PUBLIC;
+
+COMMENT ON FUNCTION restrict_table_privileges_after_grant() IS
+    'Event trigger function of pg_rating_restrict_table_privileges: calls restrict_table_privileges() '
+    'after every GRANT.';
+
+CREATE EVENT TRIGGER pg_rating_restrict_table_privileges ON ddl_command_end
+    WHEN TAG IN ('GRANT')
+    EXECUTE FUNCTION restrict_table_privileges_after_grant();
+
+COMMENT ON EVENT TRIGGER pg_rating_restrict_table_privileges IS
+    'After every GRANT, takes back the privileges that only the owner of a pg_rating table may hold '
+    '(restrict_table_privileges).';
+
+SELECT @extschema@.restrict_table_privileges();

@@ -148,3 +148,6 @@ ALTER TABLE tournaments_ranked_games_reqs
     DROP CONSTRAINT tournaments_ranked_games_reqs_ranking_type_fkey,
     ADD CONSTRAINT tournaments_ranked_games_reqs_ranking_type_fkey
         FOREIGN KEY (ranking_type) REFERENCES rankings ON DELETE CASCADE;
+
+-- Privileges only a table's owner keeps on the Random Chess tables (issue 31)
+SELECT @extschema@.restrict_table_privileges();

@@ -22,6 +22,14 @@ use pgrx::PgSqlErrorCode;
 
 use crate::error::{internal, raise};
 
+// The privileges only a table's owner keeps (TRIGGER, and writes and locks of derived tables),
+// taken back after every GRANT: last in the install script, once every table exists.
+pgrx::extension_sql_file!(
+    "../sql/table_privileges.sql",
+    name = "table_privileges",
+    finalize
+);
+
 /// The role whose rights pg_rating's code has at this point: the caller of a SECURITY INVOKER
 /// function, the owner of an application's table while its filter runs.
 pub fn acting_role() -> pg_sys::Oid {

@@ -1,0 +1,5 @@
+-- The privileges only a table's owner keeps on the Random Chess tables (TRIGGER everywhere;
+-- UPDATE, DELETE, TRUNCATE and REFERENCES on the derived ones), as for the engine's tables:
+-- taken back from default privileges now, and after every GRANT by the engine's event trigger
+-- (sql/table_privileges.sql).
+SELECT @extschema@.restrict_table_privileges();
