@@ -84,6 +84,13 @@ pub fn still_active(subtransaction: pg_sys::SubTransactionId) -> bool {
     unsafe { pg_sys::SubTransactionIsActive(subtransaction) }
 }
 
+/// Whether this transaction reads with one snapshot for all its statements (REPEATABLE READ or
+/// SERIALIZABLE), so that a row it reads may have changed since without its knowing.
+pub fn snapshot_per_transaction() -> bool {
+    // SAFETY: reads this backend's isolation level.
+    unsafe { pg_sys::XactIsoLevel >= pg_sys::XACT_REPEATABLE_READ as i32 }
+}
+
 /// The order locks are taken in: by the int, then the text byte by byte.
 fn in_key_order(a: &(i32, &str), b: &(i32, &str)) -> std::cmp::Ordering {
     a.0.cmp(&b.0).then(a.1.as_bytes().cmp(b.1.as_bytes()))

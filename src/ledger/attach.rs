@@ -144,11 +144,11 @@ fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, 
 
 /// Waits for the statements writing a games table under way to end with their transactions, and
 /// holds off new ones until commit (SHARE ROW EXCLUSIVE, as CREATE TRIGGER takes: reads go on,
-/// and two attaches to one table run one after the other): the ledgers attached to a table
-/// change only while nothing writes it, so every game is rated by the ledgers attached when its
-/// statement ran, and a ledger's first rebuild sees every game written before it (under READ
+/// and two attaches to one table run one after the other): the ledgers attached to a table, and
+/// their settings, change only while nothing writes it, so every game is rated by the ledgers
+/// and settings in force when its statement ran, and a ledger's first rebuild sees every game written before it (under READ
 /// COMMITTED; a REPEATABLE READ snapshot taken before the wait does not).
-fn hold_off_writers(table: pg_sys::Oid) {
+pub(super) fn hold_off_writers(table: pg_sys::Oid) {
     // SAFETY: a lock of a relation by oid, held to the end of the transaction.
     unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
 }

@@ -15,7 +15,7 @@ use super::internal;
 use super::tables::Batch;
 use crate::error::raise;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
-use crate::writer_lock::LockTable;
+use crate::writer_lock::{snapshot_per_transaction, LockTable};
 
 /// A `ledgers` row as the writer needs it.
 pub struct Ledger {
@@ -292,18 +292,30 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .pop()
     }
 
-    /// The ledgers attached to a table and their attachments, by ledger id; the ledgers
-    /// share-locked to write their rows (see [`Self::ledgers_where`]). One statement: a game's
-    /// trigger runs it for every statement.
+    /// The ledgers attached to a table and their attachments, by ledger id, to write their rows.
+    /// One statement: a game's trigger runs it for every statement.
+    ///
+    /// Under READ COMMITTED the ledgers are read as they are: the statement that fired the trigger
+    /// holds its table's ROW EXCLUSIVE lock since before this read, and a change of a ledger's
+    /// settings rebuilds it under that table's SHARE ROW EXCLUSIVE lock (`rebuild_changed_ledger`),
+    /// so a writer either read the settings before the change waited for it, or waited for the
+    /// change and reads the new ones. The lock manager queues a change ahead of the writers that
+    /// come after it; a row lock here would let every new writer in ahead of it. Under REPEATABLE
+    /// READ the ledgers are share-locked (see [`Self::ledgers_where`]): a writer whose snapshot
+    /// missed a change gets 40001.
     pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
-        static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-        let text = TEXT.get_or_init(|| {
-            format!(
-                "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-                 FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
-                 WHERE a.games = $1 ORDER BY a.ledger_id FOR SHARE OF l"
-            )
+        static TEXTS: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
+        let texts = TEXTS.get_or_init(|| {
+            [false, true].map(|locked| {
+                format!(
+                    "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
+                     FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
+                     WHERE a.games = $1 ORDER BY a.ledger_id{}",
+                    if locked { " FOR SHARE OF l" } else { "" }
+                )
+            })
         });
+        let text = &texts[usize::from(snapshot_per_transaction())];
         let rows = self.run(text, &[table.into()]);
         rows.into_iter()
             .map(|row| (ledger_of(&row), attachment_of(&row)))
@@ -515,8 +527,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         self.run(sql, &[]);
     }
 
-    /// Locks every scope a ledger has (a rebuild rewrites them all); returns them.
+    /// Locks every scope a ledger has (a rebuild rewrites them all), in the writers' key order
+    /// (`writer_lock`): taken in the table's order instead, a rebuild and a writer of several
+    /// scopes each held a scope the other waited for (40P01). Returns them.
     pub fn lock_all_scopes(&mut self, ledger: i32) -> BTreeSet<String> {
+        self.run(
+            "SELECT s.scope FROM @extschema@.ledger_scopes s WHERE s.ledger_id = $1
+             ORDER BY s.scope COLLATE \"C\" FOR UPDATE",
+            &[ledger.into()],
+        );
         let rows = self.run(
             "UPDATE @extschema@.ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
             &[ledger.into()],

@@ -8,7 +8,7 @@ use pg_rating_core::ledger::writer;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::attach::detach;
+use super::attach::{detach, hold_off_writers};
 use super::attachment::Attachment;
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
@@ -190,6 +190,9 @@ fn rebuild_changed_ledger<'a>(
         let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
             return;
         };
+        // The games table's writers wait for the rebuild, queued behind it: those under way
+        // finish by the old settings first (see `LedgerStore::ledgers_on`).
+        hold_off_writers(att.table);
         rebuild(&mut store, &l, &att);
     });
     Ok(None)
