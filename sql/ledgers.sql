@@ -126,8 +126,8 @@ CREATE TABLE ledger_seeds (
     player     text NOT NULL,
     rating     float8 NOT NULL
         CONSTRAINT seed_rating_finite CHECK (rating > '-Infinity' AND rating < 'Infinity'),
-    rd         float8 CONSTRAINT seed_rd_positive CHECK (rd > 0 AND rd <= 10000),
-    volatility float8 CONSTRAINT seed_volatility_stored CHECK (volatility >= 1e-10 AND volatility <= 10),
+    rd         float8 CONSTRAINT seed_rd_positive CHECK (rd > 0::float8 AND rd <= 10000::float8),
+    volatility float8 CONSTRAINT seed_volatility_stored CHECK (volatility >= 1e-10::float8 AND volatility <= 10::float8),
     PRIMARY KEY (ledger_id, scope, player)
 );
 CREATE FUNCTION reseed_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseed_ledger_wrapper';
@@ -146,8 +146,8 @@ CREATE TABLE ledger_seasons (
     scope       text NOT NULL DEFAULT '',
     name        text NOT NULL,
     ends_at     timestamptz NOT NULL CONSTRAINT season_end_finite CHECK (isfinite(ends_at)),
-    rating_pull float8 NOT NULL DEFAULT 0 CONSTRAINT season_pull_fraction CHECK (rating_pull BETWEEN 0 AND 1),
-    rd_floor    float8 CONSTRAINT season_rd_floor_positive CHECK (rd_floor > 0 AND rd_floor <= 10000),
+    rating_pull float8 NOT NULL DEFAULT 0 CONSTRAINT season_pull_fraction CHECK (rating_pull BETWEEN 0::float8 AND 1::float8),
+    rd_floor    float8 CONSTRAINT season_rd_floor_positive CHECK (rd_floor > 0::float8 AND rd_floor <= 10000::float8),
     PRIMARY KEY (ledger_id, scope, name),
     CONSTRAINT one_season_end_at_a_time UNIQUE (ledger_id, scope, ends_at)
 );
@@ -253,11 +253,13 @@ SELECT l.name AS ledger, s.scope, s.player,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
        (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
-       s.opponents_sum / s.games AS opponents_average,
-       s.opponents_sum / s.games + 400.0 * (s.wins - s.losses) / s.games AS performance
+       s.opponents_sum / s.games::float8 AS opponents_average,
+       s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
+           AS performance
 FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
 LEFT JOIN LATERAL (
-    SELECT CASE WHEN bool_or(x.rating_pull = 1) THEN 0 ELSE exp(sum(ln(nullif(1 - x.rating_pull, 0)))) END AS keep,
+    SELECT CASE WHEN bool_or(x.rating_pull = 1::float8) THEN 0::float8
+                ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
            max(x.rd_floor) AS rd_floor
     FROM @extschema@.ledger_seasons x
     WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
@@ -299,6 +301,7 @@ CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games
 RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
                draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
 LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
     l @extschema@.ledgers;

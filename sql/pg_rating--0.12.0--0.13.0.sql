@@ -180,3 +180,6 @@ COMMENT ON EVENT TRIGGER pg_rating_restrict_table_privileges IS
     '(restrict_table_privileges).';
 
 SELECT @extschema@.restrict_table_privileges();
+
+-- The one PL/pgSQL function that searched the caller's path (issue 31, hole 1)
+ALTER FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) SET search_path = pg_catalog, pg_temp;

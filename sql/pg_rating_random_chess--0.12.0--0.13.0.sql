@@ -151,3 +151,16 @@ ALTER TABLE tournaments_ranked_games_reqs
 
 -- Privileges only a table's owner keeps on the Random Chess tables (issue 31)
 SELECT @extschema@.restrict_table_privileges();
+
+-- The condition of refresh_standings_of_service_game names pg_catalog's array equality: a
+-- varchar[] = varchar[] operator in public, present when the trigger was created, would have been
+-- bound to it (issue 31, hole 1). The other expressions of both extensions that named no schema
+-- now name pg_catalog's operators, which PostgreSQL stores as they were (no change here).
+DROP TRIGGER refresh_standings_of_service_game ON service_games;
+CREATE TRIGGER refresh_standings_of_service_game
+    AFTER UPDATE OF result, moves, creation_date ON service_games
+    FOR EACH ROW
+    WHEN (OLD.result IS DISTINCT FROM NEW.result OR NOT OLD.moves OPERATOR(pg_catalog.=) NEW.moves
+          OR OLD.creation_date IS DISTINCT FROM NEW.creation_date)
+    EXECUTE FUNCTION refresh_standings_of_service_game();
+ALTER FUNCTION openings_changed() SET search_path = pg_catalog, pg_temp;

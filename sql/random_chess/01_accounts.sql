@@ -31,7 +31,7 @@ CREATE TABLE service_accounts (
     CONSTRAINT valid_system_account CHECK (
         service_id <> 1
         OR (is_bot AND user_id IS NULL)
-        OR (NOT is_bot AND (user_id IS NULL OR user_id_in_service = user_id::text))
+        OR (NOT is_bot AND (user_id IS NULL OR user_id_in_service OPERATOR(pg_catalog.=) user_id::text))
     ),
     -- Only linked accounts of other services keep a synchronisation token.
     CONSTRAINT token_only_for_linked_accounts CHECK ((token IS NULL) = (service_id = 1 OR user_id IS NULL))

@@ -24,7 +24,7 @@ CREATE TABLE service_games (
     -- Local games are identified by id alone; other services' games by their own id, and never ranked.
     CONSTRAINT valid_game_id_in_service CHECK ((service_id = 1) = (game_id_in_service IS NULL)),
     CONSTRAINT only_local_games_are_ranked CHECK (service_id = 1 OR NOT is_ranked),
-    CONSTRAINT ranked_games_have_two_players CHECK (NOT is_ranked OR white_player <> black_player)
+    CONSTRAINT ranked_games_have_two_players CHECK (NOT is_ranked OR white_player OPERATOR(pg_catalog.<>) black_player)
 );
 -- The rankings replay games in (creation_date, id) order.
 CREATE INDEX service_games_by_date ON service_games (creation_date, id);
@@ -83,16 +83,16 @@ UNION ALL
 SELECT a.user_id, g.id, 'service'::text, g.moves, g.creation_date, g.result, g.metadata
 FROM @extschema@.service_games g
 JOIN @extschema@.service_accounts a
-  ON a.service_id = g.service_id AND a.user_id_in_service = g.white_player
+  ON a.service_id = g.service_id AND a.user_id_in_service OPERATOR(pg_catalog.=) g.white_player
 WHERE a.user_id IS NOT NULL
 UNION ALL
 SELECT a.user_id, g.id, 'service'::text, g.moves, g.creation_date, g.result, g.metadata
 FROM @extschema@.service_games g
 JOIN @extschema@.service_accounts a
-  ON a.service_id = g.service_id AND a.user_id_in_service = g.black_player
-WHERE a.user_id IS NOT NULL AND g.black_player <> g.white_player
+  ON a.service_id = g.service_id AND a.user_id_in_service OPERATOR(pg_catalog.=) g.black_player
+WHERE a.user_id IS NOT NULL AND g.black_player OPERATOR(pg_catalog.<>) g.white_player
   AND NOT EXISTS (SELECT FROM @extschema@.service_accounts w
-                  WHERE w.service_id = g.service_id AND w.user_id_in_service = g.white_player
+                  WHERE w.service_id = g.service_id AND w.user_id_in_service OPERATOR(pg_catalog.=) g.white_player
                     AND w.user_id = a.user_id);
 
 SELECT pg_catalog.pg_extension_config_dump('service_games', '');

@@ -23,7 +23,7 @@ CREATE FUNCTION load_lichess_openings(tsv text) RETURNS bigint
     LANGUAGE c AS 'MODULE_PATHNAME', 'load_lichess_openings_wrapper';
 
 CREATE FUNCTION openings_changed() RETURNS trigger
-    LANGUAGE plpgsql AS $$
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
 BEGIN
     PERFORM @extschema@.openings_cache_invalidate(TG_RELID);
     RETURN NULL;

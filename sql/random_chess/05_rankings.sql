@@ -14,36 +14,36 @@ CREATE TABLE rankings (
     playtime_max          interval CONSTRAINT playtime_max_positive CHECK (playtime_max > interval '0'),
     extra_move_multiplier int NOT NULL CONSTRAINT extra_move_multiplier_not_negative CHECK (extra_move_multiplier >= 0),
     starting_elo          numeric NOT NULL
-        CONSTRAINT starting_elo_positive CHECK (starting_elo > 0 AND starting_elo < 100000),
+        CONSTRAINT starting_elo_positive CHECK (starting_elo > 0::numeric AND starting_elo < 100000::numeric),
     include_bots          bool NOT NULL,
     k_factor              numeric NOT NULL
-        CONSTRAINT k_factor_finite CHECK (k_factor >= 0 AND k_factor < 100000),
+        CONSTRAINT k_factor_finite CHECK (k_factor >= 0::numeric AND k_factor < 100000::numeric),
     -- Added by pg_rating: the rating system of the ranking and its parameters.
     rating_system         varchar NOT NULL DEFAULT 'elo'
         CONSTRAINT known_rating_system CHECK (@extschema@.rating_system_known(rating_system)),
     -- Glickman: 0.3 to 1.2 is reasonable; far beyond 10 the volatility of a period falls
     -- below what is stored and the next game could not be rated.
     glicko2_tau           float8 NOT NULL DEFAULT 0.5
-        CONSTRAINT glicko2_tau_positive CHECK (glicko2_tau > 0 AND glicko2_tau < 'Infinity')
-        CONSTRAINT glicko2_tau_at_most_10 CHECK (glicko2_tau <= 10),
+        CONSTRAINT glicko2_tau_positive CHECK (glicko2_tau > 0::float8 AND glicko2_tau < 'Infinity')
+        CONSTRAINT glicko2_tau_at_most_10 CHECK (glicko2_tau <= 10::float8),
     starting_rd           float8 NOT NULL DEFAULT 350
-        CONSTRAINT starting_rd_positive CHECK (starting_rd > 0 AND starting_rd < 'Infinity'),
+        CONSTRAINT starting_rd_positive CHECK (starting_rd > 0::float8 AND starting_rd < 'Infinity'),
     starting_volatility   float8 NOT NULL DEFAULT 0.06
-        CONSTRAINT starting_volatility_positive CHECK (starting_volatility > 0 AND starting_volatility < 'Infinity')
+        CONSTRAINT starting_volatility_positive CHECK (starting_volatility > 0::float8 AND starting_volatility < 'Infinity')
         -- the smallest volatility kept by the 10 decimals of elo_history.volatility
-        CONSTRAINT starting_volatility_stored CHECK (starting_volatility >= 1e-10),
+        CONSTRAINT starting_volatility_stored CHECK (starting_volatility >= 1e-10::float8),
     rating_period         interval
         CONSTRAINT rating_period_positive CHECK (rating_period > interval '0'),
     provisional_rd        float8 NOT NULL DEFAULT 110
-        CONSTRAINT provisional_rd_not_negative CHECK (provisional_rd >= 0 AND provisional_rd < 'Infinity'),
+        CONSTRAINT provisional_rd_not_negative CHECK (provisional_rd >= 0::float8 AND provisional_rd < 'Infinity'),
     provisional_games     int NOT NULL DEFAULT 0
         CONSTRAINT provisional_games_not_negative CHECK (provisional_games >= 0),
     CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max),
     -- Skèmino's K makes K² − K <= 0 from a mean rating of 721.35 · ln 160 = 3660.98 on: no game
     -- between two players starting there could be rated (pg_rating_core::rating::skemino).
-    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system <> 'skemino' OR starting_elo < 3660.97),
+    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system OPERATOR(pg_catalog.<>) 'skemino' OR starting_elo < 3660.97),
     -- FIDE's table of expected scores reads ratings from 0 to 4000 (pg_rating_core::rating::fide).
-    CONSTRAINT fide_starting_elo_in_range CHECK (rating_system <> 'fide' OR starting_elo <= 4000)
+    CONSTRAINT fide_starting_elo_in_range CHECK (rating_system OPERATOR(pg_catalog.<>) 'fide' OR starting_elo <= 4000::numeric)
 );
 
 CREATE TABLE elo_history (
@@ -121,8 +121,10 @@ CREATE SEQUENCE ranking_versions;
 CREATE VIEW games_rankings AS
 SELECT g.id AS game_id, r.id AS ranking_id
 FROM @extschema@.service_games g
-JOIN @extschema@.service_accounts w ON w.service_id = g.service_id AND w.user_id_in_service = g.white_player
-JOIN @extschema@.service_accounts b ON b.service_id = g.service_id AND b.user_id_in_service = g.black_player
+JOIN @extschema@.service_accounts w
+  ON w.service_id = g.service_id AND w.user_id_in_service OPERATOR(pg_catalog.=) g.white_player
+JOIN @extschema@.service_accounts b
+  ON b.service_id = g.service_id AND b.user_id_in_service OPERATOR(pg_catalog.=) g.black_player
 CROSS JOIN @extschema@.rankings r
 WHERE g.service_id = 1
   AND g.is_ranked
@@ -174,13 +176,14 @@ SELECT e.id AS elo_history_id, e.ranking_id, e.game_id, e.game_date, e.service_i
        p.rd AS rd_before, e.rd AS rd_after,
        o.user_id_in_service AS opponent,
        coalesce(op.elo, r.starting_elo) AS opponent_rating_before,
-       @extschema@.game_score(g.result, g.white_player = e.user_id_in_service) AS score
+       @extschema@.game_score(g.result, g.white_player OPERATOR(pg_catalog.=) e.user_id_in_service) AS score
 FROM @extschema@.elo_history e
 JOIN @extschema@.rankings r ON r.id = e.ranking_id
 JOIN @extschema@.service_games g ON g.id = e.game_id
 LEFT JOIN @extschema@.elo_history p ON p.id = e.previous_entry
 JOIN @extschema@.elo_history o
-  ON o.game_id = e.game_id AND o.ranking_id = e.ranking_id AND o.user_id_in_service <> e.user_id_in_service
+  ON o.game_id = e.game_id AND o.ranking_id = e.ranking_id
+     AND o.user_id_in_service OPERATOR(pg_catalog.<>) e.user_id_in_service
 LEFT JOIN @extschema@.elo_history op ON op.id = o.previous_entry;
 
 -- Every ranking's players ordered by rating, with their record.
@@ -188,11 +191,12 @@ CREATE VIEW leaderboard AS
 SELECT rank() OVER (PARTITION BY p.ranking_id ORDER BY p.rating DESC)::int AS rank,
        p.ranking_id, p.service_id, p.user_id_in_service, a.display_name,
        p.rating, p.rd, p.volatility, p.games, p.wins, p.draws, p.losses, p.peak_rating,
-       (p.games < r.provisional_games OR coalesce(p.rd > r.provisional_rd, false)) AS provisional,
+       (p.games < r.provisional_games OR coalesce(p.rd OPERATOR(pg_catalog.>) r.provisional_rd, false)) AS provisional,
        p.last_game_date
 FROM @extschema@.ranking_players p
 JOIN @extschema@.rankings r ON r.id = p.ranking_id
-JOIN @extschema@.service_accounts a ON a.service_id = p.service_id AND a.user_id_in_service = p.user_id_in_service;
+JOIN @extschema@.service_accounts a
+  ON a.service_id = p.service_id AND a.user_id_in_service OPERATOR(pg_catalog.=) p.user_id_in_service;
 
 CREATE FUNCTION ranking_leaderboard(ranking int, min_games int DEFAULT 0, max_rd float8 DEFAULT NULL,
                                     include_provisional boolean DEFAULT true)

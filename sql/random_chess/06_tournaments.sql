@@ -29,7 +29,7 @@ CREATE TABLE swiss_tournaments (
     starting_position varchar NOT NULL DEFAULT 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
         -- a position games can start from (a malformed FEN is 22P02, as in service_games)
         CONSTRAINT starting_position_is_a_position
-            CHECK (cardinality(@extschema@.generate_fen_array(starting_position, '{}')) = 1),
+            CHECK (pg_catalog.cardinality(@extschema@.generate_fen_array(starting_position, '{}')) = 1),
     is_ranked         bool NOT NULL DEFAULT true,
     -- NULL: no ratings as of the start (no performance ratings, no requirements by rating)
     ranking_id        int REFERENCES rankings,
@@ -37,7 +37,7 @@ CREATE TABLE swiss_tournaments (
     -- Added by pg_rating: the tie-breaks after points, FIDE acronyms in order (C.07 article 5).
     -- The default reproduces Random Chess: points, then performance rating.
     tie_breaks        varchar NOT NULL DEFAULT 'TPR'
-        CONSTRAINT tie_breaks_valid CHECK (tie_breaks = @extschema@.tournament_tie_break_order(tie_breaks))
+        CONSTRAINT tie_breaks_valid CHECK (tie_breaks OPERATOR(pg_catalog.=) @extschema@.tournament_tie_break_order(tie_breaks))
 );
 
 CREATE TABLE tournaments_players (
@@ -151,12 +151,12 @@ CREATE INDEX swiss_tournament_standings_by_player
     ON swiss_tournament_standings (tournament_id, player_no, round);
 
 CREATE VIEW swiss_tournaments_players_points AS
-SELECT s.tournament_id, s.user_id_in_service, s.round, s.points_x2 * 0.5 AS points,
+SELECT s.tournament_id, s.user_id_in_service, s.round, s.points_x2::numeric * 0.5 AS points,
        s.tpr::numeric AS performance_rating
 FROM @extschema@.swiss_tournament_standings s;
 
 CREATE VIEW swiss_tournaments_round_standings AS
-SELECT row_number() OVER w AS place, s.points_x2 * 0.5 AS points, s.tpr::numeric AS performance_rating,
+SELECT row_number() OVER w AS place, s.points_x2::numeric * 0.5 AS points, s.tpr::numeric AS performance_rating,
        s.user_id_in_service, s.tournament_id, s.round
 FROM @extschema@.swiss_tournament_standings s
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);
@@ -164,16 +164,16 @@ WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_k
 CREATE VIEW swiss_tournaments_detailed_standings AS
 SELECT s.tournament_id, s.round, (row_number() OVER w)::int AS place,
        (rank() OVER (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC))::int AS rank,
-       s.user_id_in_service, s.player_no, s.points_x2 * 0.5 AS points, t.tie_breaks,
-       s.de, s.bh_x2 * 0.5 AS buchholz, s.bh_c1_x2 * 0.5 AS buchholz_cut1,
-       s.sb_x4 * 0.25 AS sonneborn_berger, s.sb_c1_x4 * 0.25 AS sonneborn_berger_cut1,
+       s.user_id_in_service, s.player_no, s.points_x2::numeric * 0.5 AS points, t.tie_breaks,
+       s.de, s.bh_x2::numeric * 0.5 AS buchholz, s.bh_c1_x2::numeric * 0.5 AS buchholz_cut1,
+       s.sb_x4::numeric * 0.25 AS sonneborn_berger, s.sb_c1_x4::numeric * 0.25 AS sonneborn_berger_cut1,
        s.win AS wins, s.won AS games_won, s.aro, s.aro_c1, s.tpr, s.ptp,
-       s.played AS games_played, s.adjusted_x2 * 0.5 AS adjusted_points, e.start_rating,
+       s.played AS games_played, s.adjusted_x2::numeric * 0.5 AS adjusted_points, e.start_rating,
        s.opponent_no, s.colour, s.result
 FROM @extschema@.swiss_tournament_standings s
 JOIN @extschema@.swiss_tournaments t ON t.tournament_id = s.tournament_id
 JOIN @extschema@.swiss_tournament_entrants e
-  ON e.tournament_id = s.tournament_id AND e.user_id_in_service = s.user_id_in_service
+  ON e.tournament_id = s.tournament_id AND e.user_id_in_service OPERATOR(pg_catalog.=) s.user_id_in_service
 WINDOW w AS (PARTITION BY s.tournament_id, s.round ORDER BY s.tie_rank, s.sort_key DESC, s.player_no);
 
 -- Trigger functions (src/tournament/triggers.rs): one per table and job, named like its trigger;
@@ -228,7 +228,8 @@ CREATE TRIGGER refresh_standings_of_bye
 CREATE TRIGGER refresh_standings_of_service_game
     AFTER UPDATE OF result, moves, creation_date ON service_games
     FOR EACH ROW
-    WHEN (OLD.result IS DISTINCT FROM NEW.result OR OLD.moves IS DISTINCT FROM NEW.moves
+    -- (moves: NOT NULL varchar arrays, compared with pg_catalog's array equality)
+    WHEN (OLD.result IS DISTINCT FROM NEW.result OR NOT OLD.moves OPERATOR(pg_catalog.=) NEW.moves
           OR OLD.creation_date IS DISTINCT FROM NEW.creation_date)
     EXECUTE FUNCTION refresh_standings_of_service_game();
 

@@ -24,6 +24,21 @@ names=$(cat "$here"/../../sql/*.sql "$here"/../../sql/random_chess/*.sql "$here"
 q -c "SET ROLE hostile_owner" -f "$here/hostile/objects.sql" 2>&1 | grep -v '^$' || true
 printf '%s\n' $names | q -c "SET ROLE hostile_owner" -c "COPY public.hostile_names FROM STDIN"
 q -c "SET ROLE hostile_owner" -f "$here/hostile/functions.sql" 2>&1 | grep -v '^$' || true
+# The extensions created anew while the hostile objects exist, as a superuser with the default
+# search_path: the expressions their scripts store (views, CHECK constraints, trigger conditions,
+# policies) must bind no operator or function of public either.
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "DROP EXTENSION pg_rating_random_chess, pg_rating CASCADE" \
+    -c "CREATE EXTENSION pg_rating_random_chess CASCADE" 2>&1 | grep -v '^NOTICE:  installing required' || true
+bound=$(q -c "SELECT string_agg(pg_describe_object(d.classid, d.objid, d.objsubid) || ' uses '
+                                || pg_describe_object(d.refclassid, d.refobjid, 0), '; ' ORDER BY 1)
+              FROM pg_depend d
+              WHERE (d.refclassid = 'pg_operator'::regclass
+                     AND d.refobjid IN (SELECT oid FROM pg_operator WHERE oprowner = 'hostile_owner'::regrole))
+                 OR (d.refclassid = 'pg_proc'::regclass
+                     AND d.refobjid IN (SELECT oid FROM pg_proc WHERE proowner = 'hostile_owner'::regrole)
+                     AND d.classid NOT IN ('pg_proc'::regclass, 'pg_operator'::regclass))")
+[[ -z "$bound" ]] || fail "objects of the extensions bound to hostile objects when created: $bound"
+echo "the extensions created with the hostile objects in place bind none of them"
 echo "hostile objects in public: $(q -c "SELECT count(*) FROM pg_operator WHERE oprnamespace OPERATOR(pg_catalog.=) 'public'::regnamespace") operators, $(q -c "SELECT count(*) FROM pg_proc WHERE pronamespace OPERATOR(pg_catalog.=) 'public'::regnamespace AND proname !~ '^hijack_'") functions and aggregates"
 
 # (3) every function of both extensions: a search_path of pg_catalog and pg_temp only, or none
@@ -33,9 +48,16 @@ bad=$(q -c "SELECT string_agg(p.oid::regprocedure::text || ' ' || c, ', ')
             CROSS JOIN LATERAL unnest(p.proconfig) c
             WHERE c LIKE 'search_path=%' AND c <> 'search_path=pg_catalog, pg_temp'")
 [[ -z "$bad" ]] || fail "functions that search other schemas: $bad"
+# (a PL/pgSQL function is never inlined: it has no reason to search the caller's path)
+bad=$(q -c "SELECT string_agg(p.oid::regprocedure::text, ', ')
+            FROM pg_proc p JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+            JOIN pg_extension x ON x.oid = d.refobjid AND x.extname IN ('pg_rating', 'pg_rating_random_chess')
+            WHERE p.prolang = (SELECT oid FROM pg_language WHERE lanname = 'plpgsql') AND p.proconfig IS NULL")
+[[ -z "$bad" ]] || fail "PL/pgSQL functions that search the caller's path: $bad"
 echo "every function with a search_path pins pg_catalog, pg_temp"
 
-# (1) and (2): the workload in one session, as the superuser with the default search_path
+# (1) and (2): the workload in one session, as the superuser with the default search_path, on
+# the extensions created with the hostile objects in place
 psql -X -q -v ON_ERROR_STOP=1 -At -d "$db" -f "$here/hostile/workload.sql" >/dev/null
 q -c "SELECT pg_stat_force_next_flush()" >/dev/null
 hijacks=$(q -c "SELECT count(*) FROM public.hijacked")

@@ -19,7 +19,7 @@ DECLARE
                           'float4', 'float8', 'oid', 'regclass', 'regtype', 'regrole', 'regnamespace', 'regproc',
                           'bool', 'timestamptz', 'timestamp', 'date', 'interval', 'jsonb', 'uuid', 'bytea',
                           'text[]', 'varchar[]', 'int4[]', 'name[]', 'float8[]'];
-    ops text[] := ARRAY['=', '<>', '<', '>', '<=', '>=', '||', '~~', '+', '-', '@>', '<@', '&&'];
+    ops text[] := ARRAY['=', '<>', '<', '>', '<=', '>=', '||', '~~', '+', '-', '*', '/', '@>', '<@', '&&'];
     l text; r text; op text; n int := 0;
 BEGIN
     FOREACH l IN ARRAY types LOOP
