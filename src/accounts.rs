@@ -1,4 +1,4 @@
-//! Rules of `users` and `service_accounts` that span rows (sql/accounts.sql has the tables):
+//! Rules of `users` and `service_accounts` that span rows (sql/random_chess/01_accounts.sql has the tables):
 //! every user owns one service-1 account, which keeps its identity while the user exists.
 
 use pgrx::prelude::*;

@@ -179,6 +179,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
                         .cells()
                         .into_iter()
                         .zip(stored)
+                        // SAFETY: `stored` is the row read at `tid` in the same scan, its attributes in the cells' column order (as above).
                         .all(|(c, s)| unsafe { s.is(c) }) =>
             {
                 kept[i] = Some(tid)

@@ -28,6 +28,7 @@ pub fn raise(code: PgSqlErrorCode, message: impl Into<String>) -> ! {
 /// # Safety
 /// `fcinfo` is the call's information and argument `argno` is an array.
 pub unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usize, what: &str) {
+    // SAFETY: the caller's `fcinfo` is this call's and argument `argno` is an array: it is detoasted before its header is read.
     unsafe {
         let Some(raw) = pgrx::fcinfo::pg_getarg_datum(fcinfo, argno) else {
             return;
@@ -51,6 +52,7 @@ pub unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usi
 /// # Safety
 /// `arr` points to an array's header (detoasted).
 pub unsafe fn one_dimension(arr: *const pg_sys::ArrayType, what: &str) {
+    // SAFETY: the caller's `arr` points to a detoasted array header.
     if unsafe { (*arr).ndim } > 1 {
         // 2202E, array_subscript_error (pgrx names the code by its other name)
         raise(

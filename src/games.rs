@@ -1,4 +1,4 @@
-//! Rules of `service_games` (sql/games.sql has the tables and views): a game, once recorded,
+//! Rules of `service_games` (sql/random_chess/02_games.sql has the tables and views): a game, once recorded,
 //! is not deleted, and what decides its ratings does not change.
 
 use pgrx::prelude::*;

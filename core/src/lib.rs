@@ -2,6 +2,7 @@
 //! tournament logic as plain Rust. Nothing here knows about PostgreSQL, so every rule
 //! is tested with a fast `cargo test -p pg_rating_core` and can be fuzzed or benchmarked
 //! on its own; the `pg_rating` crate only converts types and reports errors.
+#![forbid(unsafe_code)]
 
 pub mod chess;
 pub mod clock;

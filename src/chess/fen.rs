@@ -14,6 +14,7 @@ finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
 pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
+    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, varchar[]): both arguments are present and of those types; the array is detoasted before its header is read.
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 1);
@@ -39,6 +40,7 @@ finfo_v1!(pg_finfo_pg_rating_san_to_moves);
 pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
+    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, varchar[]): both arguments are present and of those types.
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         crate::error::require_one_dimension(fcinfo, 1, "san");

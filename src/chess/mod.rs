@@ -1,6 +1,6 @@
 //! Chess in SQL: the glue of `pg_rating_core::chess`. Hot functions (`generate_fen_array`,
 //! `san_to_moves`, `detect_opening`) are plain V1 C functions declared in sql/chess_functions.sql
-//! and sql/openings.sql, so they can return `varchar[]` and an OUT-parameter record exactly as
+//! and sql/random_chess/03_openings.sql, so they can return `varchar[]` and an OUT-parameter record exactly as
 //! the Random Chess schema declares them, built in one allocation.
 
 mod fen;
@@ -45,11 +45,13 @@ pub(crate) unsafe fn varchar_array_flat(buf: &str, ends: &[usize]) -> pg_sys::Da
             s
         })
         .collect();
+    // SAFETY: builds a fresh array in the current memory context from Rust strings.
     unsafe { varchar_array(&items) }
 }
 
 /// Builds a one-dimensional `varchar[]` (no NULLs) in a single palloc.
 pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum {
+    // SAFETY: the header and data are written within the one palloc'd block sized for them above; the caller gets a Datum of a valid varchar[].
     unsafe {
         let header = std::mem::size_of::<pg_sys::ArrayType>();
         if items.is_empty() {
@@ -95,6 +97,7 @@ pub(crate) unsafe fn varchar_array<S: AsRef<str>>(items: &[S]) -> pg_sys::Datum 
 
 /// Walks a one-dimensional text-like array without copying: element bytes or None.
 pub(crate) unsafe fn array_elements(arr: *mut pg_sys::ArrayType, out: &mut Vec<Option<&[u8]>>) {
+    // SAFETY: the caller's `arr` is a detoasted one-dimensional array of a varlena type: elements are read within its data area, by their own lengths, NULLs by its bitmap.
     unsafe {
         out.clear();
         let ndim = (*arr).ndim;

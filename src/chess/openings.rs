@@ -1,6 +1,6 @@
 //! The `openings` table, its loader, and `detect_opening` backed by a per-backend hash map of
 //! `partial_fen -> id`. The map is dropped whenever the relcache entry of `openings` is
-//! invalidated: a statement trigger on `openings` (sql/openings.sql) calls
+//! invalidated: a statement trigger on `openings` (sql/random_chess/03_openings.sql) calls
 //! `openings_cache_invalidate`, which queues a relcache invalidation that this backend
 //! processes at the end of the statement (or on rollback) and other backends after commit.
 
@@ -73,6 +73,7 @@ unsafe extern "C-unwind" fn relcache_callback(_arg: pg_sys::Datum, relid: pg_sys
 }
 
 fn current_lxid() -> u32 {
+    // SAFETY: this backend's PGPROC, set up before any SQL runs.
     unsafe { (*pg_sys::MyProc).lxid }
 }
 
@@ -83,6 +84,7 @@ fn current_lxid() -> u32 {
 /// rest of the session).
 fn load_map() -> (FenMap, bool) {
     if !CALLBACK_REGISTERED.swap(true, Ordering::Relaxed) {
+        // SAFETY: registers a callback for the life of the backend, once (the flag above); the callback only bumps an atomic.
         unsafe {
             pg_sys::CacheRegisterRelcacheCallback(Some(relcache_callback), pg_sys::Datum::from(0));
         }
@@ -113,6 +115,7 @@ fn load_map() -> (FenMap, bool) {
     };
     OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
     let query = std::ffi::CString::new(query).expect("no NUL in a schema name");
+    // SAFETY: SPI connected here and finished on every path below (an error unwinds through PostgreSQL, which cleans SPI up); the rows are copied into Rust strings before SPI_finish frees them.
     unsafe {
         let fresh = !pg_sys::IsInParallelMode();
         if pg_sys::SPI_connect() < 0 {
@@ -172,6 +175,7 @@ fn load_map() -> (FenMap, bool) {
 
 /// Runs `f` with an up-to-date map.
 fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
+    // SAFETY: processes pending invalidation messages, as PostgreSQL does at every lock; our callback only bumps an atomic.
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let current = GENERATION.load(Ordering::Relaxed);
     let lxid = current_lxid();
@@ -204,6 +208,7 @@ finfo_v1!(pg_finfo_pg_rating_detect_opening);
 pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
+    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar[]) returning a record: the argument is present and is detoasted before its header is read; the result's descriptor comes from the call's expected type.
     unsafe {
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 0);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
@@ -252,6 +257,7 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
 /// backend drops its map of openings.
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn openings_cache_invalidate(openings: pg_sys::Oid) {
+    // SAFETY: queues a relcache invalidation of a relation by oid, sent at commit; an oid of no relation invalidates nothing.
     unsafe { pg_sys::CacheInvalidateRelcacheByRelid(openings) };
 }
 

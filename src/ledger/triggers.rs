@@ -74,6 +74,7 @@ fn table_name(table: pg_sys::Oid) -> Option<String> {
     // SAFETY: a catalog lookup by oid, NULL when there is no such relation, else a name.
     let name = unsafe { pg_sys::get_rel_name(table) };
     (!name.is_null()).then(|| {
+        // SAFETY: `name` is a non-NULL, NUL-terminated name palloc'd by get_rel_name.
         unsafe { std::ffi::CStr::from_ptr(name) }
             .to_string_lossy()
             .into_owned()
@@ -98,11 +99,8 @@ fn check_ledger<'a>(
         .find_map(kept_in);
     let orphan = deleted && kept.is_some_and(|t| table_name(t).is_none());
     if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
-        let name: String = [trigger.old(), trigger.new()]
-            .iter()
-            .flatten()
-            .find_map(|r| r.get_by_name("name").ok().flatten())
-            .unwrap_or_default();
+        let row = [trigger.old(), trigger.new()].into_iter().flatten().next();
+        let name: String = read(&row.unwrap_or_else(|| internal("no row")), "name");
         let table = table_name(table).unwrap_or_else(|| format!("table {}", table.to_u32()));
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
@@ -184,7 +182,7 @@ fn rebuild_changed_ledger<'a>(
     {
         return Ok(None);
     }
-    let id: i32 = new.get_by_name("id").ok().flatten().unwrap_or(0);
+    let id: i32 = read(&new, "id");
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
@@ -337,6 +335,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     // SAFETY: called by the trigger manager: the context is its TriggerData.
     let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
     let trigger =
+        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
         unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
     let only: Option<i32> = match trigger.extra_args() {
         Ok(args) if args.is_empty() => None,

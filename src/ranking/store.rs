@@ -304,8 +304,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         self.query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
             .first()
             .get_one::<i32>()
-            .ok()
-            .flatten()
+            .unwrap_or_else(|e| internal(format!("reading ranking {id}'s ledger: {e}")))
             .unwrap_or_else(|| {
                 raise(
                     PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,

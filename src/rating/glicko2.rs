@@ -93,6 +93,7 @@ fn read_array(
     a: Array<'_, PgHeapTuple<'_, AllocatedByRust>>,
     what: &str,
 ) -> (Vec<Rating>, pg_sys::Oid) {
+    // SAFETY: `a` is an array of the glicko2_rating composite (checked by pgrx's argument conversion); its elements are read by the type's own layout, checked by has_plain_layout, within the detoasted array.
     unsafe {
         let arr = a.into_array_type() as *mut pg_sys::ArrayType;
         let elem_type = (*arr).elemtype;
@@ -123,6 +124,7 @@ fn read_array(
 }
 
 fn rating_tuple(desc: pg_sys::TupleDesc, r: Rating) -> PgHeapTuple<'static, AllocatedByRust> {
+    // SAFETY: `desc` is the result's descriptor of glicko2_rating (three float8 attributes), matching the three datums.
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(desc),
@@ -184,6 +186,7 @@ fn glicko2_update(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
+    // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
     rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
 }
 
@@ -208,7 +211,9 @@ fn glicko2_game(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
+    // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
     let d = unsafe { out_descs(fcinfo, ResultShape::Pair) };
+    // SAFETY: `d.pair` is the descriptor of rating_pair (two glicko2_rating attributes), matching the two datums.
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(d.pair),
@@ -235,6 +240,7 @@ fn glicko2_decay(
         ..Bounds::default()
     };
     let r = check(glicko2::decay(read(&player, "player"), periods, &b));
+    // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
     rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
 }
 
@@ -274,6 +280,7 @@ fn glicko2_multiplayer(
         tau,
         &bounds(rd_min, rd_max, volatility_max, max_change),
     ));
+    // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating[].
     let desc = unsafe { out_descs(fcinfo, ResultShape::Array) }.rating;
     out.into_iter().map(|r| rating_tuple(desc, r)).collect()
 }
@@ -412,6 +419,7 @@ fn glicko2_rate_period(
         )
     });
     // a private, non-refcounted copy that lives as long as the rows built from it
+    // SAFETY: `desc` is a valid descriptor; the copy lives in the current memory context.
     let desc = unsafe { pg_sys::CreateTupleDescCopy(desc.as_ptr()) };
     let rows: Vec<_> = ids
         .iter()
@@ -520,6 +528,7 @@ fn glicko2_period_step(
     score: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Internal {
+    // SAFETY: called as the aggregate's transition function: `state` is the aggregate's own (or NULL), `fcinfo` the call's.
     unsafe {
         period_step(
             state,
@@ -542,6 +551,7 @@ fn glicko2_period_step_tau(
     tau: Option<f64>,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Internal {
+    // SAFETY: called as the aggregate's transition function: `state` is the aggregate's own (or NULL), `fcinfo` the call's.
     unsafe { period_step(state, player, opponent, score, tau, fcinfo) }
 }
 
@@ -551,12 +561,14 @@ fn glicko2_period_final(
     state: Internal,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Option<composite_type!('static, "glicko2_rating")> {
+    // SAFETY: the state was made by period_step as a PeriodState in the aggregate's memory context.
     let st = unsafe { state.get::<PeriodState>() }?;
     let r = match st.period.finish(st.tau, &Bounds::default()) {
         Ok(r) => r,
         Err(e) => crate::error::raise_core(&e),
     };
     Some(rating_tuple(
+        // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
         unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating,
         r,
     ))

@@ -40,7 +40,9 @@ fn skemino_update(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "rating_pair") {
     let (na, nb) = check(skemino::update(a, b, score));
+    // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
     let desc = unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating;
+    // SAFETY: `desc` is the descriptor of rating_pair (two float8 attributes), matching the two datums.
     unsafe {
         PgHeapTuple::from_datums(
             PgTupleDesc::from_pg_unchecked(desc),

@@ -408,8 +408,9 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
              WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
             &[t.into()],
         );
+        // (the core's class of the error, with the tournament named)
         let fail = |e: pg_rating_core::tournament::TournamentError| {
-            internal(format!("tournament {t}: {e}"))
+            crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
         };
         for row in rows {
             let round = column::<i32>(&row, "round") as u32;

@@ -282,8 +282,8 @@ impl FenWriter {
                 n += 1;
             }
         }
-        // SAFETY: only ASCII bytes were written to buf, so `out` stays valid UTF-8.
-        unsafe { out.as_mut_vec().extend_from_slice(&buf[..n]) };
+        // (only ASCII bytes were written to buf: each is one char)
+        out.extend(buf[..n].iter().map(|&b| char::from(b)));
     }
 }
 
