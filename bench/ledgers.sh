@@ -13,7 +13,10 @@
 #    of another ledger scope (ledgers: one lock per ledger and scope);
 # 5. `games` games inserted one statement each in one transaction (a loop in PL/pgSQL), into a
 #    table with an Elo ledger: games/s of the first and the last fifth (a scope's lock row is
-#    updated once per transaction, then only locked again, so the rate holds).
+#    updated once per transaction, then only locked again, so the rate holds);
+# 6. importing seeds into the Elo ledger of section 1: 10,000 seeds (its 1,000 players with games
+#    and 9,000 without) in one INSERT, against one ledger_rebuild of it (one replay of the scope),
+#    and 20 seeds of players with games, one INSERT each (a replay each).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -145,3 +148,17 @@ BEGIN
     END LOOP;
 END $$;
 SQL
+
+echo
+echo "6. importing seeds into the Elo ledger of section 1 ($games games in one scope)"
+tr=$(ms ledgers "SELECT ledger_rebuild('elo')")
+ti=$(ms ledgers "INSERT INTO ledger_seeds (ledger_id, player, rating)
+                 SELECT l.id, p::text, 1400 + p % 400 FROM ledgers l, generate_series(1, 10000) p WHERE l.name = 'elo'")
+ts=0
+for p in $(seq 1 20); do
+    t=$(ms ledgers "UPDATE ledger_seeds SET rating = rating + 1 WHERE player = '$p'")
+    ts=$(awk -v a="$ts" -v b="$t" 'BEGIN { print a + b }')
+done
+printf '   ledger_rebuild (one replay)            %8.0f ms\n' "$tr"
+printf '   10,000 seeds in one INSERT             %8.0f ms  (%.2fx a rebuild)\n' "$ti" "$(awk -v a="$ti" -v b="$tr" 'BEGIN { print a / b }')"
+printf '   20 seeds, one UPDATE each              %8.0f ms  (%.2fx a rebuild each)\n' "$ts" "$(awk -v a="$ts" -v b="$tr" 'BEGIN { print a / b / 20 }')"

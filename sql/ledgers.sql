@@ -135,6 +135,13 @@ REVOKE ALL ON FUNCTION reseed_ledger() FROM PUBLIC;
 CREATE TRIGGER reseed_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
     FOR EACH ROW EXECUTE FUNCTION reseed_ledger();
 ALTER FUNCTION reseed_ledger() SET search_path = pg_catalog, pg_temp;
+-- The row trigger checks each seed and notes its player; this one replays each scope whose seeds
+-- the statement changed, once (an import of many seeds is one replay per scope).
+CREATE FUNCTION reseed_ledger_scopes() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseed_ledger_scopes_wrapper';
+REVOKE ALL ON FUNCTION reseed_ledger_scopes() FROM PUBLIC;
+CREATE TRIGGER reseed_ledger_scopes AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
+    FOR EACH STATEMENT EXECUTE FUNCTION reseed_ledger_scopes();
+ALTER FUNCTION reseed_ledger_scopes() SET search_path = pg_catalog, pg_temp;
 
 -- Seasons (seed 003, section 13): at a season's end every rating is pulled toward the start by
 -- rating_pull (0 keeps it, 1 resets it) and every RD raised to at least rd_floor. The reset is an
@@ -541,7 +548,8 @@ COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'over the ledger''s games; nothing is written.';
 COMMENT ON TABLE ledger_seeds IS
     'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
-COMMENT ON FUNCTION reseed_ledger() IS 'Trigger of ledger_seeds: replays a reseeded player''s scope from the player''s first game.';
+COMMENT ON FUNCTION reseed_ledger() IS 'Row trigger of ledger_seeds: checks a seed (its ledger''s owner, its bounds) and notes its player for reseed_ledger_scopes.';
+COMMENT ON FUNCTION reseed_ledger_scopes() IS 'Statement trigger of ledger_seeds: replays each scope whose seeds the statement changed, once, from the earliest first game of its reseeded players.';
 COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text) IS
     'Attaches a ledger to a participants table (one row per player per game: game key, date, player, placement; lower '
     'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '

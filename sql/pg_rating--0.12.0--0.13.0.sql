@@ -183,3 +183,12 @@ SELECT @extschema@.restrict_table_privileges();
 
 -- The one PL/pgSQL function that searched the caller's path (issue 31, hole 1)
 ALTER FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) SET search_path = pg_catalog, pg_temp;
+
+-- Seeds: one replay per scope and statement (issue 32)
+COMMENT ON FUNCTION reseed_ledger() IS 'Row trigger of ledger_seeds: checks a seed (its ledger''s owner, its bounds) and notes its player for reseed_ledger_scopes.';
+CREATE FUNCTION reseed_ledger_scopes() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseed_ledger_scopes_wrapper';
+REVOKE ALL ON FUNCTION reseed_ledger_scopes() FROM PUBLIC;
+CREATE TRIGGER reseed_ledger_scopes AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
+    FOR EACH STATEMENT EXECUTE FUNCTION reseed_ledger_scopes();
+ALTER FUNCTION reseed_ledger_scopes() SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION reseed_ledger_scopes() IS 'Statement trigger of ledger_seeds: replays each scope whose seeds the statement changed, once, from the earliest first game of its reseeded players.';

@@ -166,6 +166,17 @@ FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' ORDER BY player;
 SELECT pg_temp.same_as_rebuild('cards') AS same_with_seeds;
 DELETE FROM ledger_seeds WHERE player = 'eve';
 SELECT round(rating_before::numeric, 2) AS eve_starts_at FROM ledger_history WHERE ledger = 'cards' AND game = 'a5' AND player = 'eve';
+-- many seeds in one statement: each scope is replayed once, from the earliest first game of its
+-- reseeded players, at the statement's end
+INSERT INTO ledger_seeds (ledger_id, scope, player, rating)
+SELECT id, v.scope, v.player, v.rating FROM ledgers,
+       (VALUES ('north', 'bob', 1600), ('north', 'cid', 1400), ('south', 'dan', 1700)) v(scope, player, rating)
+WHERE name = 'cards';
+SELECT scope, player, round(rating::numeric, 2) AS rating FROM ledger_standings_now WHERE ledger = 'cards'
+ORDER BY scope, player;
+SELECT pg_temp.same_as_rebuild('cards') AS same_after_many_seeds;
+DELETE FROM ledger_seeds WHERE player IN ('bob', 'cid', 'dan');
+SELECT pg_temp.same_as_rebuild('cards') AS same_after_deleting_them;
 INSERT INTO ledger_seeds (ledger_id, player, rating) SELECT id, 'x', 'Infinity' FROM ledgers WHERE name = 'cards';
 SELECT pg_temp.same_as_rebuild('cards') AS same;
 

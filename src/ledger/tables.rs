@@ -320,13 +320,18 @@ impl LedgerStore<'_, '_> {
         })
     }
 
-    /// The key of a player's first entry in a scope.
-    pub fn first_game(&mut self, ledger: i32, scope: &str, player: &str) -> Option<LedgerKey> {
+    /// The earliest first game of any of `players` in a scope.
+    pub fn first_game_of_any(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        players: &[String],
+    ) -> Option<LedgerKey> {
         let rows = self.run(
             "SELECT game_date, game_key FROM @extschema@.ledger_entries
-             WHERE ledger_id = $1 AND scope = $2 AND player = $3
-             ORDER BY player, game_date, game_key LIMIT 1",
-            &[ledger.into(), scope.into(), player.into()],
+             WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)
+             ORDER BY game_date, game_key LIMIT 1",
+            &[ledger.into(), scope.into(), players.to_vec().into()],
         );
         let row = rows.into_iter().next()?;
         Some(LedgerKey {

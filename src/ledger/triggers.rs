@@ -2,7 +2,8 @@
 //! participants table (`ledger_games_changed`), and the triggers that check a ledger's settings
 //! and replay what a change of settings, seeds or seasons changes.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 
 use pg_rating_core::ledger::writer;
 use pgrx::prelude::*;
@@ -19,6 +20,7 @@ use crate::error::raise;
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::{trigger_function, writing, DerivedWrite};
+use crate::writer_lock::local_transaction;
 
 /// 42501 with `message` unless the role that acts (the trigger function is SECURITY INVOKER:
 /// the role whose statement, or whose filter, writes the row) is a member of the owner of this
@@ -216,8 +218,27 @@ fn locked_for_replay(
     Some((l, store.attachment(ledger)?))
 }
 
-/// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per row: the player's scope is replayed from
-/// the player's first game (which now starts from the new seed, or from the ledger's start).
+thread_local! {
+    /// The seeds that this transaction's statements changed and whose scopes are not replayed yet,
+    /// by (ledger, scope): their players. The statement trigger replays each scope once.
+    static CHANGED_SEEDS: RefCell<(pg_sys::LocalTransactionId, BTreeMap<(i32, String), BTreeSet<String>>)> =
+        RefCell::new((0, BTreeMap::new()));
+}
+
+/// The changed seeds of this transaction (forgotten when a new transaction begins).
+fn changed_seeds<T>(f: impl FnOnce(&mut BTreeMap<(i32, String), BTreeSet<String>>) -> T) -> T {
+    CHANGED_SEEDS.with_borrow_mut(|(xact, seeds)| {
+        let transaction = local_transaction();
+        if *xact != transaction {
+            *xact = transaction;
+            seeds.clear();
+        }
+        f(seeds)
+    })
+}
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per row: the seed is checked (its ledger's
+/// owner, its bounds) and its player noted; [`reseed_ledger_scopes`] replays at the statement's end.
 fn reseed_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -229,9 +250,7 @@ fn reseed_ledger<'a>(
         let ledger: i32 = read(&row, "ledger_id");
         let scope: String = read(&row, "scope");
         let player: String = read(&row, "player");
-        if !seeds.contains(&(ledger, scope.clone(), player.clone())) {
-            seeds.push((ledger, scope, player));
-        }
+        seeds.push((ledger, scope, player));
     }
     if let Some(new) = trigger.new() {
         check_seed(&new);
@@ -239,14 +258,44 @@ fn reseed_ledger<'a>(
     Spi::connect_mut(|client| {
         require_owner_of_each(&mut LedgerStore::new(client), seeds.iter().map(|s| s.0));
     });
+    changed_seeds(|changed| {
+        for (ledger, scope, player) in seeds {
+            changed.entry((ledger, scope)).or_default().insert(player);
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    reseed_ledger,
+    reseed_ledger_wrapper,
+    pg_finfo_reseed_ledger_wrapper,
+    ["ledger_seeds"]
+);
+
+/// AFTER INSERT, UPDATE or DELETE ON ledger_seeds, per statement: each scope whose seeds changed
+/// is replayed once, from the earliest first game of its changed players (which now start from
+/// their new seeds, or from the ledger's start): an import of 10,000 seeds costs one replay per
+/// scope, not one per seed.
+fn reseed_ledger_scopes<'a>(
+    _trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let changed = changed_seeds(std::mem::take);
+    if changed.is_empty() {
+        return Ok(None);
+    }
     let _owner = RunAs::extension_owner();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        for (id, scope, player) in seeds {
+        for ((id, scope), players) in changed {
+            pg_rating_core::interrupt::check();
             let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
                 continue;
             };
-            if let Some(from) = store.first_game(id, &scope, &player) {
+            let players: Vec<String> = players.into_iter().collect();
+            if let Some(from) = store.first_game_of_any(id, &scope, &players) {
                 let rules = rules_of(&l);
                 let book = LedgerBook {
                     ledger: &l,
@@ -259,9 +308,9 @@ fn reseed_ledger<'a>(
     Ok(None)
 }
 trigger_function!(
-    reseed_ledger,
-    reseed_ledger_wrapper,
-    pg_finfo_reseed_ledger_wrapper,
+    reseed_ledger_scopes,
+    reseed_ledger_scopes_wrapper,
+    pg_finfo_reseed_ledger_scopes_wrapper,
     ["ledger_seeds"]
 );
 
