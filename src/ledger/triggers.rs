@@ -103,7 +103,12 @@ fn check_ledger<'a>(
             .flatten()
             .find_map(|r| r.get_by_name("name").ok().flatten())
             .unwrap_or_default();
-        let table = table_name(table).unwrap_or_else(|| format!("table {}", table.to_u32()));
+        let Some(table) = table_name(table) else {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!("{}", super::store::DroppedClient(&name)),
+            );
+        };
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             format!(

@@ -13,7 +13,7 @@ What a page may say to this test, in HTML comments that readers do not see:
   <!-- doctest: roles=A,B -->               (page) roles the page creates: dropped before it runs, so that a
                                             page runs again on the same cluster
   <!-- doctest: skip REASON -->             (block) not run, and the reason says why (a shell command, ...)
-A page-level comment (database=, after=, role=) is one that stands before the page's first ```sql block.
+The page's first doctest comment is the page's (database=, after=, roles=); every other one is the next block's.
 Blocks run in page order, each in a session of its own, with ON_ERROR_STOP unless they show their output: an
 error that the page does not show fails the test, naming the page and the line of the statement.
 
@@ -68,13 +68,15 @@ def extract(page):
     with open(os.path.join(REPO, page), encoding="utf-8") as f:
         lines = f.read().split("\n")
     page_options, blocks, pending = {}, [], {}
+    seen_directive = False
     i = 0
     while i < len(lines):
         line = lines[i]
         m = DIRECTIVE.search(line)
         if m:
             options = parse_options(m.group(1))
-            if not blocks and not pending and ({"database", "after", "roles"} & set(options)):
+            first_directive, seen_directive = not seen_directive, True
+            if first_directive:
                 page_options.update(options)
             else:
                 pending.update(options)
