@@ -104,3 +104,6 @@ CREATE POLICY owner_writes ON ledger_seasons FOR ALL
 ALTER VIEW ledger_history SET (security_invoker = true);
 ALTER VIEW ledger_standings_now SET (security_invoker = true);
 ALTER VIEW ledger_season_standings SET (security_invoker = true);
+
+-- the extension's comment, as pg_rating.control now has it: the engine, not the Random Chess schema (issue 35)
+COMMENT ON EXTENSION pg_rating IS 'Rating engine: Elo, FIDE, Skemino and Glicko-2 ratings, ledgers kept by triggers on any games table, chess positions and openings, Swiss pairing';

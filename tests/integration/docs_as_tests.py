@@ -25,6 +25,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PAGES = [
@@ -35,9 +36,10 @@ PAGES = [
     "docs/operations.md",
     "docs/faq.md",
     "docs/troubleshooting.md",
+    "docs/uninstalling.md",
 ]
 DIRECTIVE = re.compile(r"<!--\s*doctest:\s*(.*?)\s*-->")
-PSQL_PREFIX = re.compile(r"^psql:<stdin>:(\d+): ")
+PSQL_PREFIX = re.compile(r"^psql:[^:]*:(\d+): ")
 
 
 class Block:
@@ -142,30 +144,33 @@ def normalise(lines):
 
 def run_block(block, database, role):
     sql = block.sql
-    shift = 0
     env = dict(os.environ, PGTZ="UTC", PGDATESTYLE="ISO, MDY")
     env.pop("PGDATABASE", None)
     stop = block.expected is None
     args = ["psql", "-X", "-q", "-d", database, "-v", "VERBOSITY=default", "-P", "pager=off",
             "-v", f"ON_ERROR_STOP={1 if stop else 0}"] + (["-U", role] if role else [])
-    # stdout and stderr on one pipe: results and messages in the order psql wrote them
-    done = subprocess.run(args, input=sql, text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    # read from a file, so that psql prefixes each message with the line of its statement; stdout and stderr
+    # on one pipe: results and messages in the order psql wrote them
+    with tempfile.NamedTemporaryFile("w", suffix=".sql") as f:
+        f.write(sql)
+        f.flush()
+        done = subprocess.run(args + ["-f", f.name], text=True, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              env=env)
     lines = []
     failures = []
     for line in done.stdout.split("\n"):
         m = PSQL_PREFIX.match(line)
         if m:
-            stmt_line = int(m.group(1)) - shift
+            stmt_line = int(m.group(1))
             line = line[m.end():]
             if line.startswith("ERROR:") and stop:
                 failures.append(f"{block.where(stmt_line - 1)}: {line}")
+        elif failures and line.startswith(("DETAIL:", "HINT:", "CONTEXT:")):
+            failures[-1] += "\n    " + line
         lines.append(line)
     if stop:
         if done.returncode and not failures:
             failures.append(f"{block.where()}: psql exited {done.returncode}: {done.stdout.strip()}")
-        if failures:
-            detail = [l for l in lines if l.startswith(("DETAIL:", "HINT:", "CONTEXT:"))]
-            failures[-1] += "".join("\n    " + d for d in detail)
         return failures
     got, want = normalise(lines), normalise(block.expected)
     if got != want:
