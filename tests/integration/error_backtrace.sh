@@ -16,14 +16,20 @@ CREATE TABLE g (id int PRIMARY KEY, at date NOT NULL, w text, b text, s float8);
 INSERT INTO ledgers (name) VALUES ('x');
 SELECT ledger_attach('x', 'g', 'id', 'at', 'w', 'b', 's', filter => 'w = ');
 SELECT ledger_attach('x', 'g', 'id', 'at', 'w', 'b', 's', filter => 'no_such_column');
-SELECT ledger_leaderboard('no such ledger');
+-- a filter that fails on a row: PostgreSQL's error, raised inside the trigger's SPI read
+SELECT ledger_attach('x', 'g', 'id', 'at', 'w', 'b', 's', filter => '1 / (id - id) = 1');
+INSERT INTO g VALUES (1, '2025-01-01', 'a', 'b', 1);
+SELECT ledger_detach('x');
+SELECT ledger_attach('x', 'g', 'id', 'at', 'w', 'b', 's');
+-- a refusal of the glue, from a trigger
+INSERT INTO g VALUES (2, '2025-01-01', 'a', 'a', 1);
+-- and of a plain function
 SELECT moves_to_san('not a fen', '{e2e4}');
-INSERT INTO g VALUES (1, '2025-01-01', 'a', 'a', 1);
 SQL
 )
 echo "$out"
 errors=$(grep -c '^ERROR:' <<<"$out" || true)
-[[ $errors -ge 4 ]] || { echo "expected at least 4 errors, got $errors"; exit 1; }
+[[ $errors -ge 5 ]] || { echo "expected at least 5 errors, got $errors"; exit 1; }
 # a backtrace's frames: `  12: pgrx_pg_sys::...` and `             at /path/src/x.rs:1:2`
 if grep -Eiq 'backtrace|^ +[0-9]+: [a-z_<]|^ +at /|pgrx_pg_sys::' <<<"$out"; then
     echo "FAILED: a Rust backtrace reached the client"; exit 1
