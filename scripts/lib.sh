@@ -62,7 +62,8 @@ install_extension() {
 }
 
 # Starts a throwaway cluster as the postgres OS user on a private socket directory and
-# exports PGHOST/PGPORT/PGUSER for it (CLUSTER_OPTIONS adds server settings, `-c name=value ...`).
+# exports PGHOST/PGPORT/PGUSER for it (CLUSTER_OPTIONS adds server settings, `-c name=value ...`;
+# CLUSTER_ENV environment variables of the server, `NAME=value ...`).
 # cluster_stop removes it again.
 cluster_start() {
     CLUSTER_DIR=$(mktemp -d /tmp/pg_rating_cluster.XXXXXX)
@@ -71,7 +72,7 @@ cluster_start() {
     runuser -u postgres -- "$PG_BIN/initdb" -D "$CLUSTER_DIR/data" -A trust -U postgres \
         --no-sync -E UTF8 --locale=C >/dev/null
     # The server runs without RUST_BACKTRACE, as in production: errors carry no Rust backtrace.
-    runuser -u postgres -- env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE \
+    runuser -u postgres -- env -u RUST_BACKTRACE -u RUST_LIB_BACKTRACE ${CLUSTER_ENV:-} \
         "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -l "$CLUSTER_DIR/server.log" -w \
         -o "-k $CLUSTER_DIR -p $PGPORT -c listen_addresses='' -c fsync=off -c max_connections=50 ${CLUSTER_OPTIONS:-}" \
         start >/dev/null

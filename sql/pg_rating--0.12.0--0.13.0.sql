@@ -192,3 +192,6 @@ CREATE TRIGGER reseed_ledger_scopes AFTER INSERT OR UPDATE OR DELETE ON ledger_s
     FOR EACH STATEMENT EXECUTE FUNCTION reseed_ledger_scopes();
 ALTER FUNCTION reseed_ledger_scopes() SET search_path = pg_catalog, pg_temp;
 COMMENT ON FUNCTION reseed_ledger_scopes() IS 'Statement trigger of ledger_seeds: replays each scope whose seeds the statement changed, once, from the earliest first game of its reseeded players.';
+
+-- the extension's comment, as pg_rating.control now has it: the engine, not the Random Chess schema (issue 35)
+COMMENT ON EXTENSION pg_rating IS 'Rating engine: Elo, FIDE, Skemino and Glicko-2 ratings, ledgers kept by triggers on any games table, chess positions and openings, Swiss pairing';

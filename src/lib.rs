@@ -7,6 +7,17 @@
 
 ::pgrx::pg_module_magic!(name, version);
 
+/// Called once when a backend loads the library. pgrx's panic hook captures a Rust backtrace with
+/// every error it catches and puts it in the error's DETAIL, which a client sees, when the server's
+/// environment sets `RUST_BACKTRACE` (or `RUST_LIB_BACKTRACE`): `RUST_LIB_BACKTRACE=0` turns that
+/// capture off, whatever the server was started with.
+#[pgrx::pg_guard]
+#[allow(non_snake_case)]
+pub extern "C-unwind" fn _PG_init() {
+    // (a backend runs one thread, so changing its environment races with nothing)
+    std::env::set_var("RUST_LIB_BACKTRACE", "0");
+}
+
 mod accounts;
 mod bulk_insert;
 mod bulk_replace;

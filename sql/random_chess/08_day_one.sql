@@ -51,6 +51,17 @@ BEGIN
         UPDATE @extschema@.service_accounts SET display_name = 'Admin'
         WHERE service_id = 1 AND user_id_in_service = '1';
     END IF;
+    -- In a database that had rows before, the server's look-ups by id miss: say so.
+    IF NOT EXISTS (SELECT FROM @extschema@.users WHERE id = 1 AND email = 'admin@randomchess.com') THEN
+        RAISE WARNING 'the admin user (admin@randomchess.com) was not created: user 1 is already %',
+            (SELECT email FROM @extschema@.users WHERE id = 1)
+            USING HINT = 'random_chess_day_one() sets up a new database: run it right after CREATE EXTENSION.';
+    END IF;
+    IF NOT EXISTS (SELECT FROM @extschema@.rankings WHERE id = 1 AND name = 'Global ranking') THEN
+        RAISE WARNING 'ranking 1 is not "Global ranking" (which has id %): rankings had rows before',
+            (SELECT min(id) FROM @extschema@.rankings WHERE name = 'Global ranking')
+            USING HINT = 'random_chess_day_one() sets up a new database: run it right after CREATE EXTENSION.';
+    END IF;
 END
 $$;
 REVOKE ALL ON FUNCTION random_chess_day_one() FROM PUBLIC;

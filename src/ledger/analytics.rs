@@ -69,10 +69,12 @@ fn ledger_prediction_quality(
         if let Some(l) = store.ledgers_named(ledger).pop() {
             store.refuse_kept_elsewhere(&l);
         }
+        // Periods are binned from a Monday (2000-01-03), so that weeks start on Mondays, as
+        // `date_trunc('week', ...)` does.
         let rows = client
             .select(
                 &*crate::security::qualify("SELECT CASE WHEN $3::interval IS NULL THEN NULL
-                             ELSE date_bin($3, e.game_date, timestamptz '2000-01-01') END AS period_start,
+                             ELSE date_bin($3, e.game_date, timestamptz '2000-01-03') END AS period_start,
                         CASE WHEN $4::float8 IS NULL THEN NULL
                              ELSE floor(e.rating_before / $4) * $4 END AS band_low,
                         e.expected, e.score

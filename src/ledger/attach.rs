@@ -170,10 +170,33 @@ fn attach(
     // The filter (and every column) is read once now, as the table's owner: a bad expression
     // is an error of the attach, not of the next insert.
     let probe = format!("{} LIMIT 0", att.all_rows_query());
-    match att.multiplayer {
+    let filter = att.filter.clone();
+    PgTryBuilder::new(std::panic::AssertUnwindSafe(|| match att.multiplayer {
         Some(_) => drop(store.read_participants(att, &probe, &[])),
         None => drop(store.read_games(att, &probe, &[])),
-    }
+    }))
+    .catch_others(|e| match (e, &filter) {
+        // PostgreSQL's own message ("syntax error at or near ...") does not say that it is the
+        // filter it read: the hint names it.
+        (pg_sys::panic::CaughtError::PostgresError(report), Some(filter)) => {
+            let mut out = pg_sys::panic::ErrorReport::new(
+                report.sql_error_code(),
+                report.message().to_owned(),
+                "ledger_attach",
+            );
+            if let Some(detail) = report.detail() {
+                out = out.set_detail(detail.to_owned());
+            }
+            out.set_hint(format!(
+                "the games table is read with filter => '{filter}': a boolean SQL expression over its \
+                 columns, run as the table's owner with the table's schema on its search_path"
+            ))
+            .report(PgLogLevel::ERROR);
+            unreachable!("an ERROR report does not return")
+        }
+        (e, _) => e.rethrow(),
+    })
+    .execute();
     store.insert_attachment(att, result_map);
     let schema = store.extension_schema();
     let target = att.table_name();

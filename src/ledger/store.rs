@@ -276,6 +276,13 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// rebuild, seed nor read it (its client's triggers write it, from its client's tables).
     pub fn refuse_kept_elsewhere(&mut self, l: &Ledger) {
         if let Some(table) = self.kept_in(l.id) {
+            if table.bytes().all(|b| b.is_ascii_digit()) {
+                // regclass shows a dropped table's oid
+                raise(
+                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                    format!("{}", DroppedClient(&l.name)),
+                );
+            }
             raise(
                 PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
                 format!(
@@ -687,6 +694,22 @@ pub fn type_name(t: pg_sys::Oid) -> String {
     }
 }
 
+/// The message for a ledger of a client whose table is gone (`DROP EXTENSION
+/// pg_rating_random_chess` leaves its rankings' ledgers behind): what it was, and what to do.
+pub struct DroppedClient<'a>(pub &'a str);
+
+impl std::fmt::Display for DroppedClient<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = self.0;
+        write!(
+            f,
+            "ledger \"{name}\" was kept by a client of pg_rating whose table no longer exists (its extension, \
+             e.g. pg_rating_random_chess, was dropped): delete it with DELETE FROM ledgers WHERE name = '{}'",
+            name.replace('\'', "''")
+        )
+    }
+}
+
 /// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
 /// oid when it no longer exists.
 pub fn table_label(table: pg_sys::Oid) -> String {
@@ -694,7 +717,7 @@ pub fn table_label(table: pg_sys::Oid) -> String {
     unsafe {
         let name = pg_sys::get_rel_name(table);
         if name.is_null() {
-            return format!("table {}", table.to_u32());
+            return format!("a dropped table (oid {})", table.to_u32());
         }
         let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(table));
         let quote = |s: *const std::ffi::c_char| {

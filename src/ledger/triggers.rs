@@ -103,7 +103,12 @@ fn check_ledger<'a>(
     if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
         let row = [trigger.old(), trigger.new()].into_iter().flatten().next();
         let name: String = read(&row.unwrap_or_else(|| internal("no row")), "name");
-        let table = table_name(table).unwrap_or_else(|| format!("table {}", table.to_u32()));
+        let Some(table) = table_name(table) else {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!("{}", super::store::DroppedClient(&name)),
+            );
+        };
         raise(
             PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
             format!(

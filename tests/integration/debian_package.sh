@@ -47,8 +47,9 @@ dpkg -x "$deb" "$root"
 PG_BIN=$root/usr/lib/postgresql/15/bin
 cluster_start
 export PGDATABASE=postgres
-quick_start=$(awk '/^## Quick start/ {on = 1} on && /^```sql/ {block = 1; next} block && /^```/ {exit} block' \
-    "$here/../../README.md")
+# every sql block of the README's quick start (the section up to the next heading)
+quick_start=$(awk '/^## / {on = /^## Quick start/} on && /^```sql/ {block = 1; next} block && /^```/ {block = 0}
+                   block' "$here/../../README.md")
 psql -X -q -v ON_ERROR_STOP=1 <<<"$quick_start" >/dev/null
 extensions=$(psql -X -At -c "SELECT string_agg(extname || ' ' || extversion, ', ' ORDER BY extname)
                               FROM pg_extension WHERE extname LIKE 'pg_rating%'")
