@@ -34,7 +34,7 @@ SELECT * FROM ranking_leaderboard(3, min_games => 2);
 SELECT player_rank(1, '1'), player_rank(3, '2', max_rd => 400);
 SELECT * FROM elo_history ORDER BY id;
 SELECT * FROM ranking_players ORDER BY 1, 2, 3;
-SELECT * FROM ledger_history ORDER BY ledger, scope, player, game_date, game_key;
+SELECT * FROM ledger_history ORDER BY ledger, scope, player, game_date, sort_key;
 SELECT ledger, scope, player, rating, games, provisional, opponents_average, performance
 FROM ledger_standings_now ORDER BY 1, 2, 3;
 SELECT rank, player, rating, games FROM ledger_leaderboard('club');
