@@ -39,6 +39,8 @@ SELECT ledger, scope, player, rating, games, provisional, opponents_average, per
 FROM ledger_standings_now ORDER BY 1, 2, 3;
 SELECT rank, player, rating, games FROM ledger_leaderboard('club');
 SELECT * FROM ledger_rating_at('club', '1', '2024-01-02');
-SELECT ledger_player_rank('club', '1');
+SELECT ledger_player_rank('club', '1'), ledger_player_rank('club', '1', min_games => 2);
+SELECT * FROM ledger_player_history('club', '1'::text, last_games => 2);
+SELECT * FROM ledger_player_standing('club', '1'::text);
 SELECT * FROM ledger_prediction_quality('club', period => '1 day');
 SELECT * FROM ledger_what_if('club', taus => '{0.3, 1.2}');
