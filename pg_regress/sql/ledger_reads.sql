@@ -106,6 +106,28 @@ INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull)
 SELECT id, 'one', '2025-01-05', 0.5 FROM ledgers WHERE name = 'flat';
 INSERT INTO games VALUES (1000, '2025-01-06', 1, 2, 1);
 SELECT * FROM pg_temp.ranks_agree('flat', '');
+-- ledger_player_standing shows the season's resets as ledger_standings_now does
+SELECT count(*) AS players,
+       bool_and(row(v.rating, v.rd, v.games, v.wins, v.draws, v.losses, v.peak, v.streak, v.provisional, v.last_played)
+                IS NOT DISTINCT FROM
+                row(p.rating, p.rd, p.games, p.wins, p.draws, p.losses, p.peak, p.streak, p.provisional, p.last_played))
+           AS standings_equal,
+       count(*) FILTER (WHERE v.rating <> (SELECT rating FROM ledger_standings x
+                                           WHERE x.ledger_id = (SELECT id FROM ledgers WHERE name = 'flat')
+                                             AND x.scope = '' AND x.player = v.player)) AS reset_since
+FROM ledger_standings_now v CROSS JOIN LATERAL ledger_player_standing('flat', v.player::bigint) p
+WHERE v.ledger = 'flat';
+
+-- ... and a Glicko-2 ledger's RD, grown by its rating period and raised by a season's floor
+INSERT INTO ledgers (name, rating_system, rating_period) VALUES ('g2', 'glicko2', '1 day');
+SELECT ledger_attach('g2', 'games', 'id', 'played', 'w', 'b', 's') AS g2_entries;
+INSERT INTO ledger_seasons (ledger_id, name, ends_at, rd_floor) SELECT id, 'two', '2025-01-03', 300 FROM ledgers WHERE name = 'g2';
+SELECT count(*) AS players,
+       bool_and(row(v.rating, v.rd, v.games, v.provisional) IS NOT DISTINCT FROM row(p.rating, p.rd, p.games, p.provisional))
+           AS standings_equal,
+       count(*) FILTER (WHERE v.rd IS NOT NULL) AS with_rd
+FROM ledger_standings_now v CROSS JOIN LATERAL ledger_player_standing('g2', v.player::bigint) p
+WHERE v.ledger = 'g2';
 
 -- 5. the sort key of ledger_history is named for what it is
 SELECT attname FROM pg_attribute WHERE attrelid = 'ledger_history'::regclass AND attname IN ('game_key', 'sort_key');
