@@ -41,6 +41,7 @@ SELECT rank, player, rating, games FROM ledger_leaderboard('club');
 SELECT * FROM ledger_rating_at('club', '1', '2024-01-02');
 SELECT ledger_player_rank('club', '1'), ledger_player_rank('club', '1', min_games => 2);
 SELECT * FROM ledger_player_history('club', '1'::text, last_games => 2);
-SELECT * FROM ledger_player_standing('club', '1'::text);
+-- (not the RD: it grows as of now)
+SELECT scope, player, rating, games, provisional, last_played FROM ledger_player_standing('club', '1'::text);
 SELECT * FROM ledger_prediction_quality('club', period => '1 day');
 SELECT * FROM ledger_what_if('club', taus => '{0.3, 1.2}');
