@@ -26,7 +26,11 @@ CREATE TABLE ledgers (
     -- NULL: the history is kept here (ledger_entries, ledger_standings). Else the table of a client
     -- of pg_rating that keeps it (a Random Chess ranking: elo_history); such a ledger is written
     -- only by pg_rating, with its client's settings, and its lock is its ledger_scopes row.
-    kept_in             regclass
+    kept_in             regclass,
+    -- a channel that the writers pg_notify with each changed player's standing (JSON), delivered at
+    -- commit; NULL: none (since 0.13.0)
+    notify_channel      text
+        CONSTRAINT ledger_notify_channel_name CHECK (octet_length(notify_channel) BETWEEN 1 AND 63)
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -228,7 +232,7 @@ ALTER FUNCTION ledger_rebuild(text) SET search_path = pg_catalog, pg_temp;
 
 -- Every rating change.
 CREATE VIEW ledger_history AS
-SELECT l.name AS ledger, e.scope, e.player, e.game_date, e.game, e.game_key, e.opponent, e.score, e.expected,
+SELECT l.name AS ledger, e.scope, e.player, e.game_date, e.game, e.game_key AS sort_key, e.opponent, e.score, e.expected,
        e.rating_before, e.rating, e.rating - e.rating_before AS change, e.rd_before, e.rd,
        e.volatility_before, e.volatility, e.games, e.wins, e.draws, e.losses, e.peak, e.streak, e.best_streak
 FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id;
@@ -302,6 +306,105 @@ BEGIN
 END
 $$;
 
+-- A value of the user as an error message quotes it: "value", or its first 100 characters, an
+-- ellipsis and its length (as pg_rating_core::error::Quoted does).
+CREATE FUNCTION ledger_quoted(value text) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT CASE WHEN pg_catalog.char_length(value) OPERATOR(pg_catalog.<=) 100
+            THEN '"' OPERATOR(pg_catalog.||) value OPERATOR(pg_catalog.||) '"'
+            ELSE '"' OPERATOR(pg_catalog.||) pg_catalog.left(value, 100) OPERATOR(pg_catalog.||) pg_catalog.chr(8230)
+                 OPERATOR(pg_catalog.||) '" (' OPERATOR(pg_catalog.||) pg_catalog.char_length(value)::text
+                 OPERATOR(pg_catalog.||) ' characters)'
+       END
+$$;
+
+-- The scope of a ledger scoped by several columns, as the writers write it (ROW(a, b)::text:
+-- each value quoted as a row's text quotes it); the value itself for one column.
+CREATE FUNCTION ledger_scope(VARIADIC scope_values text[]) RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+SELECT CASE WHEN pg_catalog.cardinality(scope_values) OPERATOR(pg_catalog.<=) 1
+            THEN coalesce(scope_values[1], '')
+            ELSE '(' OPERATOR(pg_catalog.||)
+                 (SELECT pg_catalog.string_agg(
+                             CASE WHEN v IS NULL THEN ''
+                                  WHEN v OPERATOR(pg_catalog.=) '' OR v OPERATOR(pg_catalog.~) '["\\(),[:space:]]'
+                                  THEN '"' OPERATOR(pg_catalog.||)
+                                       pg_catalog.replace(pg_catalog.replace(v, '\', '\\'), '"', '""')
+                                       OPERATOR(pg_catalog.||) '"'
+                                  ELSE v END, ',' ORDER BY i)
+                  FROM pg_catalog.unnest(scope_values) WITH ORDINALITY u(v, i))
+                 OPERATOR(pg_catalog.||) ')'
+       END
+$$;
+
+-- The id of a ledger that a reader names, checked: 22023 for a ledger that does not exist (or
+-- that row-level security hides), 0A000 for one whose history a client keeps, 22023 for a scope
+-- the ledger has no standings in (and for '' in a scoped ledger); 22004 for a NULL ledger, and
+-- for a NULL scope unless any_scope (then the scope is not checked). A scope exists when a player
+-- has a standing in it: one probe of ledger_standings' primary key.
+CREATE FUNCTION ledger_id_for_read(ledger text, scope text, any_scope boolean DEFAULT false) RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    kept regclass;
+    example text;
+BEGIN
+    IF ledger IS NULL THEN
+        RAISE EXCEPTION 'ledger must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.kept_in INTO found_id, kept FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF kept IS NOT NULL THEN
+        PERFORM @extschema@.ledger_kept_here(ledger);
+    END IF;
+    IF scope IS NULL THEN
+        IF any_scope THEN
+            RETURN found_id;
+        END IF;
+        RAISE EXCEPTION 'scope must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'An unscoped ledger''s scope is ''''.';
+    END IF;
+    IF EXISTS (SELECT FROM @extschema@.ledger_standings s
+               WHERE s.ledger_id = found_id AND s.scope = ledger_id_for_read.scope) THEN
+        RETURN found_id;
+    END IF;
+    -- not found: say what the ledger's scopes look like
+    SELECT s.scope INTO example FROM @extschema@.ledger_standings s
+    WHERE s.ledger_id = found_id ORDER BY s.scope DESC LIMIT 1;
+    IF example IS NULL AND scope = '' THEN
+        RETURN found_id; -- a ledger without games yet
+    ELSIF example IS NULL THEN
+        RAISE EXCEPTION 'ledger % has no scope %: it has no games', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(scope) USING ERRCODE = 'invalid_parameter_value';
+    ELSIF example = '' THEN
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'The ledger is not scoped: its scope is ''''.';
+    ELSIF scope = '' AND left(example, 1) = '(' THEN
+        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'A scope of several columns is their row as text: ledger_scope(value1, value2, ...).';
+    ELSIF scope = '' THEN
+        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value';
+    ELSIF left(example, 1) = '(' AND left(scope, 1) <> '(' THEN
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('The ledger is scoped by several columns, whose scope is their row as text (such as %s): '
+                                'pass ledger_scope(value1, value2, ...).', @extschema@.ledger_quoted(example));
+    ELSE
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+
 CREATE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
                                    max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
                                    page_size int DEFAULT 50, page int DEFAULT 1)
@@ -315,11 +418,8 @@ DECLARE
     size int := greatest(page_size, 0);
     upto int := greatest(page_size, 0) * greatest(page, 1);
 BEGIN
-    SELECT * INTO l FROM @extschema@.ledgers x WHERE x.name = ledger_leaderboard.ledger;
-    IF NOT FOUND THEN
-        RETURN;
-    END IF;
-    PERFORM @extschema@.ledger_kept_here(ledger);
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
         -- No season has ended: the ratings are those stored, and a page is read in the order of
@@ -374,20 +474,132 @@ LEFT JOIN LATERAL (
     WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
       AND x.game_date <= at
     ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
-WHERE l.name = ledger_rating_at.ledger AND @extschema@.ledger_kept_here(ledger_rating_at.ledger)
+WHERE l.id = @extschema@.ledger_id_for_read(ledger_rating_at.ledger, ledger_rating_at.scope)
 $$;
 
-CREATE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '')
+-- A player's rank on the leaderboard with the same filters: the distinct ratings above the
+-- player's among the players the filters keep (read down ledger_standings_by_rating), as
+-- ledger_leaderboard ranks them; NULL for a player the filters leave out or without games.
+CREATE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true)
 RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    mine float8;
+    above int;
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
+        SELECT s.rating INTO mine
+        FROM @extschema@.ledger_standings s
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                             l.rating_period, l.starting_rd) AS rd_now) n
+        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
+          AND s.games > 0 AND s.games >= coalesce(min_games, 0)
+          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+          AND (coalesce(include_provisional, true)
+               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        IF mine IS NULL THEN
+            RETURN NULL;
+        END IF;
+        SELECT count(DISTINCT s.rating) INTO above
+        FROM @extschema@.ledger_standings s
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                             l.rating_period, l.starting_rd) AS rd_now) n
+        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
+          AND s.games >= coalesce(min_games, 0)
+          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+          AND (coalesce(include_provisional, true)
+               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        RETURN above + 1;
+    END IF;
+    -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
+    SELECT s.rating INTO mine
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope
+      AND s.player = ledger_player_rank.player AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    IF mine IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT count(DISTINCT s.rating) INTO above
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope AND s.rating > mine
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    RETURN above + 1;
+END
+$$;
+
+-- One player's history and standing, read through the primary keys (inlined into the caller's
+-- query: a LATERAL call per user of a join is one probe each). The player is given in the type of
+-- the games table's player column; it is matched as its text, as the writers keep it.
+CREATE FUNCTION ledger_typed(value text, type_of anyelement) RETURNS anyelement
+    STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_typed_wrapper';
+
+CREATE FUNCTION ledger_player_history(ledger text, player anyelement, scope text DEFAULT '',
+                                      last_games int DEFAULT NULL)
+RETURNS TABLE (scope text, player anyelement, opponent anyelement, game_date timestamptz, game text,
+               score float8, expected float8, rating_before float8, rating float8, change float8, rd float8,
+               games int)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
--- the distinct ratings above the player's, read in order down ledger_standings_by_rating
-SELECT (SELECT count(*) FROM (SELECT DISTINCT o.rating FROM @extschema@.ledger_standings o
-                              WHERE o.ledger_id = me.ledger_id AND o.scope = me.scope AND o.games > 0
-                                AND o.rating > me.rating) above)::int + 1
-FROM @extschema@.ledger_standings me JOIN @extschema@.ledgers l ON l.id = me.ledger_id
-WHERE l.name = ledger_player_rank.ledger AND me.scope = ledger_player_rank.scope AND me.player = ledger_player_rank.player
-  AND @extschema@.ledger_kept_here(ledger_player_rank.ledger)
+SELECT e.scope, ledger_player_history.player,
+       CASE WHEN a.multiplayer_rule IS NULL THEN @extschema@.ledger_typed(e.opponent, ledger_player_history.player) END,
+       e.game_date, e.game, e.score, e.expected, e.rating_before, e.rating,
+       e.rating OPERATOR(pg_catalog.-) e.rating_before, e.rd, e.games
+FROM @extschema@.ledger_entries e
+LEFT JOIN @extschema@.ledger_attachments a ON a.ledger_id OPERATOR(pg_catalog.=) e.ledger_id
+WHERE e.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_history.ledger, ledger_player_history.scope)
+  AND e.scope OPERATOR(pg_catalog.=) ledger_player_history.scope
+  AND e.player OPERATOR(pg_catalog.=) ledger_player_history.player::text
+ORDER BY e.game_date DESC, e.game_key DESC
+LIMIT ledger_player_history.last_games
+$$;
+
+CREATE FUNCTION ledger_player_standing(ledger text, player anyelement, scope text DEFAULT '')
+RETURNS TABLE (scope text, player anyelement, rating float8, rd float8, games int, wins int, draws int,
+               losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+-- ledger_standings_now's columns for one row (the regression test compares them), read with the
+-- ledger's id as the index condition: a join by the view's ledger name would make the id a join
+-- parameter, and the planner would hash the whole scope for a few users
+SELECT s.scope, ledger_player_standing.player,
+       CASE WHEN z.keep IS NULL THEN s.rating
+            -- (operators written OPERATOR(...) share one precedence: parenthesised)
+            ELSE l.starting_rating OPERATOR(pg_catalog.+)
+                 ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
+       s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+       (s.games OPERATOR(pg_catalog.<) l.provisional_games
+        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)),
+       s.last_game_date
+FROM @extschema@.ledger_standings s
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN pg_catalog.bool_or(x.rating_pull OPERATOR(pg_catalog.=) 1::float8) THEN 0::float8
+                ELSE pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(
+                         nullif(1::float8 OPERATOR(pg_catalog.-) x.rating_pull, 0::float8)))) END AS keep,
+           pg_catalog.max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id AND x.scope OPERATOR(pg_catalog.=) s.scope
+      AND x.ends_at OPERATOR(pg_catalog.>) s.last_game_date AND x.ends_at OPERATOR(pg_catalog.<=) pg_catalog.now()
+    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0::bigint) z ON true
+WHERE s.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
 $$;
 
 -- A ledger's players as the games table types them (bigint, int, uuid, text, ...): the history
@@ -407,7 +619,8 @@ BEGIN
     LEFT JOIN pg_attribute a ON a.attrelid = t.games AND a.attname = t.white_column AND NOT a.attisdropped
     WHERE l.name = ledger_player_type.ledger;
     IF found_ledger IS NULL THEN
-        RAISE EXCEPTION 'ledger "%" does not exist', ledger USING ERRCODE = 'invalid_parameter_value';
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
     END IF;
     IF actual IS NOT NULL AND actual <> wanted
        AND NOT (SELECT bool_and(typcategory = 'S') FROM pg_type WHERE oid IN (actual, wanted)) THEN
@@ -437,7 +650,7 @@ BEGIN
     RETURN QUERY EXECUTE format(
         'SELECT h.scope, h.player::%1$s, CASE WHEN $2 THEN NULL ELSE h.opponent END::%1$s,
                 h.game_date, h.game, h.score, h.expected, h.rating_before, h.rating, h.change, h.rd, h.games
-         FROM @extschema@.ledger_history h WHERE h.ledger = $1 ORDER BY h.scope, h.player, h.game_date, h.game_key',
+         FROM @extschema@.ledger_history h WHERE h.ledger = $1 ORDER BY h.scope, h.player, h.game_date, h.sort_key',
         typed)
     USING ledger, multiplayer;
 END
@@ -537,8 +750,34 @@ COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval,
     'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; the starting rating before any.';
-COMMENT ON FUNCTION ledger_player_rank(text, text, text) IS
-    'A player''s dense rank in a ledger''s scope by rating; NULL without games.';
+COMMENT ON FUNCTION ledger_quoted(text) IS
+    'A value as error messages quote it: "value", or its first 100 characters, an ellipsis and its length.';
+COMMENT ON FUNCTION ledger_scope(text[]) IS
+    'The scope text of a ledger scoped by several columns, as the writers write it (ROW(a, b)::text), from the '
+    'columns'' values as text: ledger_scope(org_id::text, game_type); the value itself for one column.';
+COMMENT ON FUNCTION ledger_id_for_read(text, text, boolean) IS
+    'The id of a ledger a reader names, checked as the readers check it: 22023 for a ledger that does not exist or '
+    'that the reader may not see, for a scope without standings (a multi-column scope not written as a row: see '
+    'ledger_scope) and for '''' in a scoped ledger; 0A000 for a ledger a client keeps; 22004 for a NULL ledger, '
+    'or a NULL scope unless any_scope.';
+COMMENT ON FUNCTION ledger_typed(text, anyelement) IS
+    'value converted to the type of type_of (a NULL of that type) by the type''s input function.';
+COMMENT ON FUNCTION ledger_player_history(text, anyelement, text, int) IS
+    'One player''s history in a ledger''s scope, newest first (the last last_games games; NULL: all), with player '
+    'and opponent in the type of player (the games table''s player column), read through the primary key; '
+    'inlined, so a LATERAL call per row of a join is one probe each. Errors as ledger_id_for_read.';
+COMMENT ON FUNCTION ledger_player_standing(text, anyelement, text) IS
+    'One player''s row of ledger_standings_now in a ledger''s scope (none without games), player in its own type, '
+    'read through the primary key; inlined, so a LATERAL call per row of a join is one probe each. Errors as '
+    'ledger_id_for_read.';
+COMMENT ON FUNCTION ledger_player_rank(text, text, text, int, float8, boolean) IS
+    'A player''s dense rank in a ledger''s scope by rating among the players that ledger_leaderboard shows with the '
+    'same filters (min_games, max_rd, include_provisional): the rank the leaderboard''s page shows; NULL for a '
+    'player without games or left out by the filters. Errors as ledger_id_for_read.';
+COMMENT ON COLUMN ledgers.notify_channel IS
+    'A channel that the writers pg_notify (at commit) with a JSON payload per player whose standing a statement '
+    'changed: {"ledger", "scope", "player", "rating", "rd", "games", "last_played"}; a rebuild sends one '
+    '{"ledger", "rebuilt": true}. NULL: no notifications.';
 COMMENT ON FUNCTION ledger_prediction_quality(text, text, interval, float8) IS
     'How well a ledger''s ratings predicted its games, over every player''s line of every game: accuracy of the '
     'favourite in decisive games, Brier score, log-loss of the expected scores, upset rate; overall, or by period '

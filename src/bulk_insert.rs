@@ -117,7 +117,12 @@ unsafe fn refuse_what_it_cannot_honour(rel: pg_sys::Relation, table: &str) {
             pgrx::PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
             format!(
                 "{table} has a row trigger, check or generated column of its own: pg_rating writes its \
-                 derived rows as COPY does and would not run it; drop it"
+                 derived rows as COPY does and would not run it; drop it{}",
+                if table.starts_with("ledger_") {
+                    " (live rating changes: set the ledger's notify_channel)"
+                } else {
+                    ""
+                }
             ),
         );
     }

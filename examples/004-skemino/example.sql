@@ -38,7 +38,7 @@ CREATE VIEW standing AS
 SELECT s.player, s.rating, skemino_level(s.rating) AS level, s.peak, s.games, s.streak,
        (SELECT string_agg(CASE h.score WHEN 1 THEN 'W' WHEN 0 THEN 'L' ELSE 'D' END, '' ORDER BY h.game_date)
         FROM (SELECT * FROM ledger_history h WHERE h.ledger = 'skemino' AND h.player = s.player
-              ORDER BY h.game_date DESC, h.game_key DESC LIMIT 5) h) AS form
+              ORDER BY h.game_date DESC, h.sort_key DESC LIMIT 5) h) AS form
 FROM ledger_standings_now s WHERE s.ledger = 'skemino';
 DO $$
 BEGIN

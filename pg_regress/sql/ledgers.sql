@@ -17,10 +17,10 @@ VALUES ('2025-01-01 10:00', 1, 2, 1), ('2025-01-02 10:00', 2, 3, 0.5);
 CREATE FUNCTION pg_temp.same_as_rebuild(l text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE before text; after text;
 BEGIN
-  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, game_key, rating, games, streak), ',' ORDER BY scope, player, game_date, game_key)
+  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, sort_key, rating, games, streak), ',' ORDER BY scope, player, game_date, sort_key)
   INTO before FROM ledger_history WHERE ledger = l;
   PERFORM ledger_rebuild(l);
-  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, game_key, rating, games, streak), ',' ORDER BY scope, player, game_date, game_key)
+  SELECT string_agg(format('%s %s %s %s %s %s', scope, player, sort_key, rating, games, streak), ',' ORDER BY scope, player, game_date, sort_key)
   INTO after FROM ledger_history WHERE ledger = l;
   RETURN before IS NOT DISTINCT FROM after;
 END $$;
@@ -81,7 +81,7 @@ SELECT * FROM board;
 -- a player's history
 SELECT game AS match_id, opponent, score, round(expected::numeric, 4) AS expected,
        round(rating_before::numeric, 2) AS before, round(rating::numeric, 2) AS after, round(change::numeric, 2) AS change
-FROM ledger_history WHERE ledger = 'club' AND player = '1' ORDER BY game_date, game_key;
+FROM ledger_history WHERE ledger = 'club' AND player = '1' ORDER BY game_date, sort_key;
 
 -- bad games are errors and write nothing
 INSERT INTO matches (played_at, white, black, score) VALUES ('2025-02-01', 1, 1, 1);

@@ -113,9 +113,10 @@ FROM ledger_rating_svg('club', '{ann,dee}', 'blitz') AS s;
 SELECT regexp_count(s, '<polyline ') AS lines, s LIKE '%>no games</text>%' AS says_no_games,
        s LIKE '%>zed (no games)</text>%' AS zed_in_legend
 FROM ledger_rating_svg('club', '{zed}', 'open') AS s;
--- the default scope is '', where this ledger has no games
-SELECT regexp_count(s, '<polyline ') AS lines, s LIKE '%>ann (no games)</text>%' AS ann_without_games
-FROM ledger_rating_svg('club', '{ann}') AS s;
+-- the default scope is '': this ledger is scoped, so a chart names its scope (22023, since 0.13.0),
+-- and a scope it does not have is an error too
+SELECT ledger_rating_svg('club', '{ann}');
+SELECT ledger_rating_svg('club', '{ann}', 'rapid');
 SELECT regexp_count(s, '<polyline ') AS lines, s LIKE '%>no games</text>%' AS says_no_games
 FROM ledger_rating_svg('club', '{}', 'open') AS s;
 SELECT regexp_count(s, '<polyline ') AS lines FROM ledger_rating_svg('club', '{ann,ann,cy}', 'open') AS s;
@@ -132,7 +133,7 @@ SELECT ledger_rating_svg(NULL, '{ann}') IS NULL AS null_ledger, ledger_rating_sv
 SELECT ledger_rating_svg('nope', '{ann}');
 SELECT ledger_rating_svg('club', '{ann}', width => 99);
 SELECT ledger_rating_svg('club', '{ann}', height => 4097);
-SELECT ledger_rating_svg('club', '{ann,NULL}');
+SELECT ledger_rating_svg('club', '{ann,NULL}', 'open');
 SELECT ledger_rating_svg('club', '{{ann},{cy}}');
 \set VERBOSITY default
 SELECT ledger_rating_svg('nope', '{ann}');
@@ -140,7 +141,7 @@ SELECT ledger_rating_svg('club', '{ann}', width => 99);
 SELECT ledger_rating_svg('club', '{ann}', width => 4097);
 SELECT ledger_rating_svg('club', '{ann}', height => 99);
 SELECT ledger_rating_svg('club', '{ann}', height => 4097);
-SELECT ledger_rating_svg('club', '{ann,NULL}');
+SELECT ledger_rating_svg('club', '{ann,NULL}', 'open');
 SELECT ledger_rating_svg('club', '{{ann},{cy}}');
 -- a table of the same name earlier on the search_path is not read
 CREATE TEMP TABLE ledgers (id int, name text);

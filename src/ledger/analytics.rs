@@ -65,10 +65,8 @@ fn ledger_prediction_quality(
         );
     }
     let rows = Spi::connect_mut(|client| {
-        let mut store = LedgerStore::new(client);
-        if let Some(l) = store.ledgers_named(ledger).pop() {
-            store.refuse_kept_elsewhere(&l);
-        }
+        // 22023 for a ledger or scope that does not exist (NULL: every scope)
+        let id = super::reads::ledger_id_for_read(client, ledger, scope, true);
         // Periods are binned from a Monday (2000-01-03), so that weeks start on Mondays, as
         // `date_trunc('week', ...)` does.
         let rows = client
@@ -78,12 +76,12 @@ fn ledger_prediction_quality(
                         CASE WHEN $4::float8 IS NULL THEN NULL
                              ELSE floor(e.rating_before / $4) * $4 END AS band_low,
                         e.expected, e.score
-                 FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id
-                 WHERE l.name = $1 AND ($2::text IS NULL OR e.scope = $2)
+                 FROM @extschema@.ledger_entries e
+                 WHERE e.ledger_id = $1 AND ($2::text IS NULL OR e.scope = $2)
                  -- one order, so that the sums are the same to the last bit wherever they run
                  ORDER BY e.scope, e.player, e.game_date, e.game_key"),
                 None,
-                &[ledger.into(), scope.into(), period.into(), rating_band.into()],
+                &[id.into(), scope.into(), period.into(), rating_band.into()],
             )
             .unwrap_or_else(|e| super::internal(e));
         let mut groups: BTreeMap<
@@ -91,10 +89,11 @@ fn ledger_prediction_quality(
             (Option<TimestampWithTimeZone>, Option<f64>, QualitySum),
         > = BTreeMap::new();
         for r in rows {
-            let start: Option<TimestampWithTimeZone> = r.get_by_name("period_start").ok().flatten();
-            let band: Option<f64> = r.get_by_name("band_low").ok().flatten();
-            let expected: f64 = r.get_by_name("expected").ok().flatten().unwrap_or(0.5);
-            let score: f64 = r.get_by_name("score").ok().flatten().unwrap_or(0.5);
+            // (a failed read is an error; the columns are NOT NULL, the first two NULL when not asked for)
+            let start: Option<TimestampWithTimeZone> = crate::spi::nullable(&r, "period_start");
+            let band: Option<f64> = crate::spi::nullable(&r, "band_low");
+            let expected: f64 = crate::spi::column(&r, "expected");
+            let score: f64 = crate::spi::column(&r, "score");
             let key = (start.map(|s| s.into_inner()), band.map(|b| b as i64));
             groups
                 .entry(key)
@@ -213,6 +212,7 @@ fn ledger_what_if(
                 name: l.name.clone(),
                 owner: l.owner,
                 settings,
+                notify_channel: None,
             };
             let rules = rules_of(&variant);
             let mut sum = QualitySum::default();

@@ -10,6 +10,7 @@ mod attach;
 mod attachment;
 mod store;
 pub(crate) use store::SCOPE_LOCKS;
+mod reads;
 mod svg;
 mod tables;
 mod triggers;

@@ -23,6 +23,8 @@ pub struct Ledger {
     pub name: String,
     pub owner: pg_sys::Oid,
     pub settings: LedgerSettings,
+    /// The channel the writers notify with each changed player's standing (`notify_channel`).
+    pub notify_channel: Option<String>,
 }
 
 pub(super) fn micros(t: TimestampWithTimeZone) -> i64 {
@@ -67,6 +69,7 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
         name: get(row, "name"),
         owner: get(row, "owner"),
         settings: settings_of(row),
+        notify_channel: opt(row, "notify_channel"),
     }
 }
 
@@ -74,7 +77,9 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
 const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
-     l.provisional_games, l.provisional_rd";
+     l.provisional_games, l.provisional_rd,
+     -- (read from the row, so that a library newer than the schema reads it: NULL until the update)
+     to_jsonb(l) ->> 'notify_channel' AS notify_channel";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -189,6 +194,11 @@ pub struct LedgerStore<'c, 'conn> {
     pub(super) batch: Batch,
     /// The rows of a rebuild ([`Writes::Rebuilt`]).
     pub(super) rebuilt: Batch,
+    /// The (ledger, scope, player) whose standings were written, of ledgers with a
+    /// `notify_channel`, not notified yet ([`Self::notify`]).
+    pub(super) notices: Vec<(i32, String, String)>,
+    /// The ledgers with a `notify_channel` whose rebuild is under way.
+    pub(super) rebuilt_notices: Vec<i32>,
 }
 
 impl<'c, 'conn> LedgerStore<'c, 'conn> {
@@ -197,6 +207,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             client,
             batch: Batch::default(),
             rebuilt: Batch::default(),
+            notices: Vec::new(),
+            rebuilt_notices: Vec::new(),
         }
     }
 
@@ -229,11 +241,6 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// A ledger by id, not locked.
     pub fn ledger_by_id(&mut self, id: i32) -> Option<Ledger> {
         self.ledgers_where("id = $1", id.into(), false).pop()
-    }
-
-    /// The ledger of that name, if there is one.
-    pub fn ledgers_named(&mut self, name: &str) -> Vec<Ledger> {
-        self.ledgers_where("name = $1", name.into(), false)
     }
 
     /// The ledger of that name, or 22023.

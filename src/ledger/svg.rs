@@ -9,7 +9,6 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::internal;
-use super::store::LedgerStore;
 use crate::error::{raise, raise_core};
 use crate::spi::column;
 
@@ -97,7 +96,7 @@ fn read_games(
 ) -> (Vec<String>, HashMap<String, Vec<Game>>) {
     Spi::connect_mut(|client| {
         // (the store reads with read-only SPI: this works on a hot standby)
-        let id = LedgerStore::new(client).ledger_named(ledger).id;
+        let id = super::reads::ledger_id_for_read(client, ledger, Some(scope), false);
         let players = distinct_players(players);
         let rows = client
             .select(

@@ -142,7 +142,24 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
             &|id| att.column_key_text(id),
             writes,
         );
+        if book.ledger.notify_channel.is_some() {
+            match writes {
+                Writes::Rebuilt => {
+                    if !self.rebuilt_notices.contains(&book.id()) {
+                        self.rebuilt_notices.push(book.id());
+                    }
+                }
+                Writes::Now | Writes::Batched => {
+                    let players = standings.iter().map(|(p, _, _)| p).chain(&without_games);
+                    self.notices
+                        .extend(players.map(|p| (book.id(), scope.to_owned(), p.to_owned())));
+                }
+            }
+        }
         self.write_standings(book.id(), scope, standings, without_games, writes);
+        if writes == Writes::Now {
+            self.notify();
+        }
     }
 }
 
@@ -485,6 +502,49 @@ impl LedgerStore<'_, '_> {
             s.deleted,
             s.inserted
         );
+        if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
+            self.rebuilt_notices.remove(i);
+            self.run(
+                "SELECT pg_catalog.pg_notify(l.notify_channel,
+                     pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
+                 FROM @extschema@.ledgers l WHERE l.id = $1 AND l.notify_channel IS NOT NULL",
+                &[ledger.into()],
+            );
+        }
+    }
+
+    /// Notifies the channels of the ledgers whose players' standings were written: one JSON
+    /// payload per player (ledger, scope, player, rating, rd, games, last_played; a player left
+    /// without games: games 0 and no rating), delivered when the transaction commits.
+    pub fn notify(&mut self) {
+        if self.notices.is_empty() {
+            return;
+        }
+        let mut notices = std::mem::take(&mut self.notices);
+        notices.sort_unstable();
+        notices.dedup();
+        let mut ledgers = Vec::with_capacity(notices.len());
+        let mut scopes = Vec::with_capacity(notices.len());
+        let mut players = Vec::with_capacity(notices.len());
+        for (l, scope, player) in notices {
+            ledgers.push(l);
+            scopes.push(scope);
+            players.push(player);
+        }
+        self.run(
+            "SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
+             FROM (SELECT l.notify_channel AS channel,
+                          pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
+                              'rating', s.rating, 'rd', s.rd, 'games', coalesce(s.games, 0),
+                              'last_played', s.last_game_date)::text AS payload
+                   FROM unnest($1::int[], $2::text[], $3::text[]) WITH ORDINALITY c(ledger_id, scope, player, n)
+                   JOIN @extschema@.ledgers l ON l.id = c.ledger_id
+                   LEFT JOIN @extschema@.ledger_standings s
+                          ON s.ledger_id = c.ledger_id AND s.scope = c.scope AND s.player = c.player
+                   WHERE l.notify_channel IS NOT NULL
+                   ORDER BY c.n) x",
+            &[ledgers.into(), scopes.into(), players.into()],
+        );
     }
 
     /// Writes the batched rows: one statement per table for every ledger and scope.
@@ -501,6 +561,7 @@ impl LedgerStore<'_, '_> {
                 run(self.client, sql, args);
             },
         );
+        self.notify();
     }
 }
 

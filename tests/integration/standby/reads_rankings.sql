@@ -34,11 +34,14 @@ SELECT * FROM ranking_leaderboard(3, min_games => 2);
 SELECT player_rank(1, '1'), player_rank(3, '2', max_rd => 400);
 SELECT * FROM elo_history ORDER BY id;
 SELECT * FROM ranking_players ORDER BY 1, 2, 3;
-SELECT * FROM ledger_history ORDER BY ledger, scope, player, game_date, game_key;
+SELECT * FROM ledger_history ORDER BY ledger, scope, player, game_date, sort_key;
 SELECT ledger, scope, player, rating, games, provisional, opponents_average, performance
 FROM ledger_standings_now ORDER BY 1, 2, 3;
 SELECT rank, player, rating, games FROM ledger_leaderboard('club');
 SELECT * FROM ledger_rating_at('club', '1', '2024-01-02');
-SELECT ledger_player_rank('club', '1');
+SELECT ledger_player_rank('club', '1'), ledger_player_rank('club', '1', min_games => 2);
+SELECT * FROM ledger_player_history('club', '1'::text, last_games => 2);
+-- (not the RD: it grows as of now)
+SELECT scope, player, rating, games, provisional, last_played FROM ledger_player_standing('club', '1'::text);
 SELECT * FROM ledger_prediction_quality('club', period => '1 day');
 SELECT * FROM ledger_what_if('club', taus => '{0.3, 1.2}');
