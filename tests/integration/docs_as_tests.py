@@ -37,6 +37,12 @@ PAGES = [
     "docs/faq.md",
     "docs/troubleshooting.md",
     "docs/uninstalling.md",
+    # the reference's examples (each entry shows one with its output)
+    "docs/reference/chess.md",
+    "docs/reference/ratings.md",
+    "docs/reference/types.md",
+    "docs/reference/tournaments.md",
+    "docs/reference/random-chess.md",
 ]
 DIRECTIVE = re.compile(r"<!--\s*doctest:\s*(.*?)\s*-->")
 PSQL_PREFIX = re.compile(r"^psql:[^:]*:(\d+): ")
