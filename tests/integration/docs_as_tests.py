@@ -14,6 +14,8 @@ What a page may say to this test, in HTML comments that readers do not see:
                                             page runs again on the same cluster
   <!-- doctest: skip REASON -->             (block) not run, and the reason says why (a shell command, ...)
 The page's first doctest comment is the page's (database=, after=, roles=); every other one is the next block's.
+A ```sql block inside a multi-line HTML comment (`<!-- Set-up ...`, the block, `-->`) runs like any other: a
+set-up the reader does not see (the reference's pages create their extension so).
 Blocks run in page order, each in a session of its own, with ON_ERROR_STOP unless they show their output: an
 error that the page does not show fails the test, naming the page and the line of the statement.
 
@@ -37,6 +39,13 @@ PAGES = [
     "docs/faq.md",
     "docs/troubleshooting.md",
     "docs/uninstalling.md",
+    "docs/tuning.md",
+    # the reference's examples (each entry shows one with its output)
+    "docs/reference/chess.md",
+    "docs/reference/ratings.md",
+    "docs/reference/types.md",
+    "docs/reference/tournaments.md",
+    "docs/reference/random-chess.md",
 ]
 DIRECTIVE = re.compile(r"<!--\s*doctest:\s*(.*?)\s*-->")
 PSQL_PREFIX = re.compile(r"^psql:[^:]*:(\d+): ")
