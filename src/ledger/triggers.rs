@@ -223,15 +223,18 @@ fn locked_for_replay(
     Some((l, store.attachment(ledger)?))
 }
 
+/// Players whose seeds changed, by (ledger, scope).
+type SeedsByScope = BTreeMap<(i32, String), BTreeSet<String>>;
+
 thread_local! {
     /// The seeds that this transaction's statements changed and whose scopes are not replayed yet,
-    /// by (ledger, scope): their players. The statement trigger replays each scope once.
-    static CHANGED_SEEDS: RefCell<(pg_sys::LocalTransactionId, BTreeMap<(i32, String), BTreeSet<String>>)> =
-        RefCell::new((0, BTreeMap::new()));
+    /// with the transaction. The statement trigger replays each scope once.
+    static CHANGED_SEEDS: RefCell<(pg_sys::LocalTransactionId, SeedsByScope)> =
+        const { RefCell::new((0, BTreeMap::new())) };
 }
 
 /// The changed seeds of this transaction (forgotten when a new transaction begins).
-fn changed_seeds<T>(f: impl FnOnce(&mut BTreeMap<(i32, String), BTreeSet<String>>) -> T) -> T {
+fn changed_seeds<T>(f: impl FnOnce(&mut SeedsByScope) -> T) -> T {
     CHANGED_SEEDS.with_borrow_mut(|(xact, seeds)| {
         let transaction = local_transaction();
         if *xact != transaction {
