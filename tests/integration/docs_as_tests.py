@@ -46,6 +46,7 @@ PAGES = [
     "docs/reference/types.md",
     "docs/reference/tournaments.md",
     "docs/reference/random-chess.md",
+    "docs/reference/ledgers.md",
 ]
 DIRECTIVE = re.compile(r"<!--\s*doctest:\s*(.*?)\s*-->")
 PSQL_PREFIX = re.compile(r"^psql:[^:]*:(\d+): ")
