@@ -5,8 +5,8 @@ CREATE TABLE matches (id int PRIMARY KEY, played_at timestamptz NOT NULL, white 
                       black int NOT NULL, score float8 NOT NULL);
 INSERT INTO ledgers (name, rating_system) VALUES ('glickman', 'glicko2');
 INSERT INTO ledgers (name, rating_system, glicko2_rule) VALUES ('lichess', 'glicko2', 'lichess');
-INSERT INTO ledgers (name, rating_system, min_rd, max_rd, max_volatility)
-VALUES ('bounded', 'glicko2', 30, 350, 0.1);
+INSERT INTO ledgers (name, rating_system, glicko2_rule, min_rd, max_rd, max_volatility)
+VALUES ('bounded', 'glicko2', 'lichess', 30, 350, 0.1);
 INSERT INTO ledgers (name, rating_system, k_factor) VALUES ('elo', 'elo', 32);
 SELECT name, glicko2_rule, min_rd, max_rd, max_volatility FROM ledgers ORDER BY id;
 SELECT ledger_attach(l, 'matches', 'id', 'played_at', 'white', 'black', 'score')
@@ -19,7 +19,7 @@ SELECT ledger, player, round(rating::numeric, 4) AS rating, round(rd::numeric, 4
 FROM ledger_standings_now WHERE ledger IN ('glickman', 'lichess') ORDER BY ledger, player;
 
 -- 300 games of two players: the RD levels off near 60 under Glickman's rule and keeps falling
--- under lichess's; the bounded ledger keeps RD ≥ 30 and volatility ≤ 0.1
+-- under lichess's; the bounded ledger (lichess's rule) keeps RD ≥ 30 and volatility ≤ 0.1
 INSERT INTO matches SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', 1 + n % 2, 2 - n % 2, (n % 3) / 2.0
 FROM generate_series(2, 300) n;
 SELECT ledger, round(max(rd)::numeric, 2) AS rd, round(max(volatility)::numeric, 6) AS volatility

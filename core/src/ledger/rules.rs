@@ -134,7 +134,7 @@ impl LedgerSettings {
         if self.rating_system != "glicko2" {
             if let Some((name, _)) = bounds.iter().find(|(_, v)| v.is_some()) {
                 return Err(bad(format!(
-                    "{name} is a Glicko-2 setting: a {} ledger has no RD or volatility (leave it NULL)",
+                    "{name} is a Glicko-2 setting: rating system {} has no RD or volatility (leave it NULL)",
                     self.rating_system
                 )));
             }
@@ -290,7 +290,7 @@ impl LedgerRules {
         match (setting, self.system) {
             (Variant::KFactor, RatingSystem::Elo { .. }) => Ok(()),
             (Variant::KFactor, _) => Err(bad(format!(
-                "a {system} ledger has no K factor of its own (its rule sets K): k_factors cannot change its ratings"
+                "rating system {system} has no K factor of its own (its rule sets K): k_factors cannot change its ratings"
             ))),
             (
                 Variant::Tau,
@@ -315,7 +315,7 @@ impl LedgerRules {
                 }
             }
             (Variant::Tau, _) => Err(bad(format!(
-                "a {system} ledger has no volatility: taus cannot change its ratings"
+                "rating system {system} has no volatility: taus cannot change its ratings"
             ))),
         }
     }
@@ -553,7 +553,7 @@ mod tests {
             assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
             assert!(e
                 .message
-                .contains(&format!("a {system} ledger has no K factor")));
+                .contains(&format!("rating system {system} has no K factor")));
         }
         assert!(of("skemino").check_variant(Variant::Tau, None).is_err());
     }
