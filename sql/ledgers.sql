@@ -30,7 +30,15 @@ CREATE TABLE ledgers (
     -- a channel that the writers pg_notify with each changed player's standing (JSON), delivered at
     -- commit; NULL: none (since 0.13.0)
     notify_channel      text
-        CONSTRAINT ledger_notify_channel_name CHECK (octet_length(notify_channel) BETWEEN 1 AND 63)
+        CONSTRAINT ledger_notify_channel_name CHECK (octet_length(notify_channel) BETWEEN 1 AND 63),
+    -- Glicko-2: how one game is rated. 'glickman': a full one-game rating period (Glickman's steps
+    -- 1-8, step 6 with the new volatility); 'lichess': step 6 skipped (ledgers made before 0.13.0)
+    glicko2_rule        text NOT NULL DEFAULT 'glickman'
+        CONSTRAINT ledger_glicko2_rule_known CHECK (glicko2_rule IN ('glickman', 'lichess')),
+    -- Glicko-2 bounds of every rating (NULL: RD at least 0, at most starting_rd; volatility unbounded)
+    min_rd              float8,
+    max_rd              float8,
+    max_volatility      float8
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -697,7 +705,9 @@ SELECT pg_catalog.pg_extension_config_dump('ledger_seasons', '');
 COMMENT ON TABLE ledgers IS
     'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
-    'rating_period; skemino: starting_rating), limits (max_change per game, '
+    'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
+    'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
+    'max_volatility; skemino: starting_rating), limits (max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
     'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '
@@ -784,7 +794,9 @@ COMMENT ON FUNCTION ledger_prediction_quality(text, text, interval, float8) IS
     '(date_bin) and by rating band (of the rating before the game).';
 COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'The same metrics for the ledger''s own setting (first row) and for other K factors or taus, replayed in memory '
-    'over the ledger''s games; nothing is written.';
+    'over the ledger''s games; nothing is written. A setting that cannot change the ledger''s ratings is refused '
+    '(22023): K factors but for elo, taus but for glicko2 by Glickman''s rule, with a rating_period or with the '
+    'period rule of multiplayer games.';
 COMMENT ON TABLE ledger_seeds IS
     'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
 COMMENT ON FUNCTION reseed_ledger() IS 'Row trigger of ledger_seeds: checks a seed (its ledger''s owner, its bounds) and notes its player for reseed_ledger_scopes.';

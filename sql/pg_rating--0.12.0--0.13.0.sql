@@ -582,3 +582,28 @@ COMMENT ON COLUMN ledgers.notify_channel IS
     'A channel that the writers pg_notify (at commit) with a JSON payload per player whose standing a statement '
     'changed: {"ledger", "scope", "player", "rating", "rd", "games", "last_played"}; a rebuild sends one '
     '{"ledger", "rebuilt": true}. NULL: no notifications.';
+
+-- Glicko-2 as the documents write it (issue 32)
+-- A ledger's per-game Glicko-2 rule: existing ledgers keep the lichess rule they rated by (the
+-- value their rows get when the column is added), new ledgers take Glickman's full one-game period.
+ALTER TABLE ledgers ADD COLUMN glicko2_rule text NOT NULL DEFAULT 'lichess'
+    CONSTRAINT ledger_glicko2_rule_known CHECK (glicko2_rule IN ('glickman', 'lichess'));
+ALTER TABLE ledgers ALTER COLUMN glicko2_rule SET DEFAULT 'glickman';
+ALTER TABLE ledgers ADD COLUMN min_rd float8;
+ALTER TABLE ledgers ADD COLUMN max_rd float8;
+ALTER TABLE ledgers ADD COLUMN max_volatility float8;
+COMMENT ON TABLE ledgers IS
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
+    'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
+    'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
+    'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
+    'max_volatility; skemino: starting_rating), limits (max_change per game, '
+    'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
+    'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
+    'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '
+    'only, with its client''s settings.';
+COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
+    'The same metrics for the ledger''s own setting (first row) and for other K factors or taus, replayed in memory '
+    'over the ledger''s games; nothing is written. A setting that cannot change the ledger''s ratings is refused '
+    '(22023): K factors but for elo, taus but for glicko2 by Glickman''s rule, with a rating_period or with the '
+    'period rule of multiplayer games.';

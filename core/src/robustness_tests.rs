@@ -1712,6 +1712,10 @@ fn any_system(rng: &mut Rng) -> RatingSystem {
         _ => RatingSystem::Glicko2 {
             starting: any_glicko(rng),
             tau: any_tau(rng),
+            rule: rng.pick(&[
+                crate::rating::glicko2::GameRule::Glickman,
+                crate::rating::glicko2::GameRule::Lichess,
+            ]),
             period_micros: rng.pick(&[
                 None,
                 Some(0),

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use pg_rating_core::ledger::{
-    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum,
+    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum, Variant,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -174,6 +174,20 @@ fn ledger_what_if(
         let l = store.ledger_named(ledger);
         super::attach::require_owner(actor, &l, "replay");
         let att = super::attach::attached(&mut store, &l);
+        // a setting no value of which changes a rating is refused, not replayed under its label
+        let own_rules = rules_of(&l);
+        let multiplayer = att.multiplayer.as_ref().map(|m| m.rule);
+        for (given, setting, name) in [
+            (!k_factors.is_empty(), Variant::KFactor, "k_factors"),
+            (!taus.is_empty(), Variant::Tau, "taus"),
+        ] {
+            if let (true, Err(e)) = (given, own_rules.check_variant(setting, multiplayer)) {
+                raise(
+                    crate::error::code(&e),
+                    format!("ledger \"{ledger}\" cannot be replayed with other {name}: {e}"),
+                );
+            }
+        }
         // each scope's games, of either kind, sorted
         let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
         let mut multi: BTreeMap<String, Vec<MultiGame>> = BTreeMap::new();

@@ -73,13 +73,18 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
     }
 }
 
-/// The columns of `ledgers` the writers read (of `l`).
+/// The columns of `ledgers` the writers read (of `l`). Those of 0.13.0 are read through
+/// `to_jsonb`, so that this library reads a schema not yet updated (its ledgers rate Glicko-2 by
+/// the lichess rule, without bounds).
 const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
      l.provisional_games, l.provisional_rd,
      -- (read from the row, so that a library newer than the schema reads it: NULL until the update)
-     to_jsonb(l) ->> 'notify_channel' AS notify_channel";
+     to_jsonb(l) ->> 'notify_channel' AS notify_channel,
+     coalesce(to_jsonb(l) ->> 'glicko2_rule', 'lichess') AS glicko2_rule,
+     (to_jsonb(l) ->> 'min_rd')::float8 AS min_rd, (to_jsonb(l) ->> 'max_rd')::float8 AS max_rd,
+     (to_jsonb(l) ->> 'max_volatility')::float8 AS max_volatility";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -657,6 +662,10 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
         rating_floor: opt(row, "rating_floor"),
         provisional_games: get(row, "provisional_games"),
         provisional_rd: opt(row, "provisional_rd"),
+        glicko2_rule: get(row, "glicko2_rule"),
+        min_rd: opt(row, "min_rd"),
+        max_rd: opt(row, "max_rd"),
+        max_volatility: opt(row, "max_volatility"),
     }
 }
 
@@ -688,7 +697,20 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         rating_floor: field(row, "rating_floor"),
         provisional_games: field(row, "provisional_games").unwrap_or(0),
         provisional_rd: field(row, "provisional_rd"),
+        // (a schema before 0.13.0 has none of these columns: its ledgers keep the lichess rule)
+        glicko2_rule: since_0_13(row, "glicko2_rule").unwrap_or_else(|| "lichess".into()),
+        min_rd: since_0_13(row, "min_rd"),
+        max_rd: since_0_13(row, "max_rd"),
+        max_volatility: since_0_13(row, "max_volatility"),
     }
+}
+
+/// A column of `ledgers` added by 0.13.0: `None` when NULL or when the schema has no such column.
+fn since_0_13<'a, T>(row: &'a PgHeapTuple<'_, impl pgrx::WhoAllocated>, name: &str) -> Option<T>
+where
+    T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    row.get_by_name::<T>(name).ok().flatten()
 }
 
 /// A type's SQL name, for messages.

@@ -301,7 +301,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// Makes ranking `id`'s ledger, or brings it to the ranking's settings; returns its id. 23505
     /// when an application's own ledger has its name.
     pub fn keep_ledger(&mut self, id: i32) -> i32 {
-        self.query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
+        let ledger = self
+            .query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
             .first()
             .get_one::<i32>()
             .unwrap_or_else(|e| internal(format!("reading ranking {id}'s ledger: {e}")))
@@ -313,7 +314,24 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                          (rename it)"
                     ),
                 )
-            })
+            });
+        // the ledger says the rule the rankings rate Glicko-2 by (a schema before 0.13.0 has no
+        // glicko2_rule: the statement above cannot name it)
+        // SAFETY: a catalog lookup of a column by name in the engine's own table.
+        let has_rule = unsafe {
+            pg_sys::get_attnum(
+                crate::security::own_relation("ledgers"),
+                c"glicko2_rule".as_ptr(),
+            ) != 0
+        };
+        if has_rule {
+            self.query(
+                "UPDATE @extschema@.ledgers SET glicko2_rule = 'lichess' \
+                 WHERE id = $1 AND glicko2_rule OPERATOR(pg_catalog.<>) 'lichess'",
+                &[ledger.into()],
+            );
+        }
+        ledger
     }
 
     /// The lock of a schema of 0.8.0 or before: the one `ranking_writes` row, updated the first
@@ -615,6 +633,11 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 starting_volatility: f("starting_volatility"),
                 rating_period_micros: nullable::<Interval>(&row, "rating_period")
                     .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
+                // the rankings rate Glicko-2 as they always have, without bounds of their own
+                glicko2_rule: pg_rating_core::rating::glicko2::GameRule::Lichess,
+                min_rd: None,
+                max_rd: None,
+                max_volatility: None,
             };
             let system = RatingSystem::from_settings(&settings)
                 .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));

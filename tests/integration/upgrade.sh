@@ -139,8 +139,15 @@ for script in "${released[@]}"; do
     # releases from 0.7.0 on made the one set of triggers themselves
     case $version in 0.[3-6].*) legacy=$legacy_triggers ;; *) legacy="INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" ;; esac
     q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '$version'" -c "$ledger_sample" -c "$legacy" >/dev/null
-    q -d "$fresh" -c "CREATE EXTENSION pg_rating" -c "$ledger_sample" -c "INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" >/dev/null
+    # (a Glicko-2 ledger made before 0.13.0 keeps the lichess rule; a fresh one takes Glickman's)
+    q -d "$fresh" -c "CREATE EXTENSION pg_rating" -c "$ledger_sample" \
+        -c "UPDATE ledgers SET glicko2_rule = 'lichess' WHERE name = 'glicko'" \
+        -c "INSERT INTO matches VALUES (1000, '2025-03-01', 3, 4, 0.5)" >/dev/null
     q -d "$old" -c "ALTER EXTENSION pg_rating UPDATE"
+    rules=$(q -d "$old" -c "SELECT string_agg(name || ' ' || glicko2_rule, ', ' ORDER BY name) FROM ledgers")
+    if [[ "$rules" != "elo lichess, glicko lichess" ]]; then
+        echo "ledgers from $version: rules after the update $rules, not the lichess rule they rated by"; exit 1
+    fi
     if [[ "$(triggers "$old")" != "$(triggers "$fresh")" ]]; then
         echo "ledgers from $version: triggers $(triggers "$old"), not $(triggers "$fresh")"; exit 1
     fi

@@ -286,6 +286,7 @@ mod tests {
             system: RatingSystem::Glicko2 {
                 starting: Rating::new(1500.0, 350.0, 0.06),
                 tau: 0.5,
+                rule: crate::rating::glicko2::GameRule::Lichess,
                 period_micros: None,
                 bounds: Bounds::NONE,
             },

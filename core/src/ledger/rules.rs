@@ -2,8 +2,9 @@
 //! player counts as provisional. Settings are checked here, when a ledger is written, so that a
 //! ledger can never reach a state in which a game cannot be rated.
 
+use crate::ledger::multiplayer::MultiplayerRule;
 use crate::ranking::system::{PlayerState, RatingSystem, SystemSettings};
-use crate::rating::glicko2::MIN_VOLATILITY;
+use crate::rating::glicko2::{GameRule, MIN_VOLATILITY};
 use crate::rating::skemino::MAX_MEAN_RATING;
 use crate::rating::RatingError;
 
@@ -21,6 +22,13 @@ pub struct Limits {
 pub struct Provisional {
     pub games: i32,
     pub rd: Option<f64>,
+}
+
+/// A setting `ledger_what_if` replays with other values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    KFactor,
+    Tau,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,12 +107,43 @@ pub struct LedgerSettings {
     pub rating_floor: Option<f64>,
     pub provisional_games: i32,
     pub provisional_rd: Option<f64>,
+    /// How a Glicko-2 game is rated: `glickman` or `lichess` ([`GameRule::NAMES`]).
+    pub glicko2_rule: String,
+    /// Glicko-2 bounds of every rating (`None`: 0, the starting RD, no bound).
+    pub min_rd: Option<f64>,
+    pub max_rd: Option<f64>,
+    pub max_volatility: Option<f64>,
 }
 
 impl LedgerSettings {
     /// The rules these settings give, checked: an unknown rating system or settings under which
     /// a game could not be rated are errors (22023).
     pub fn rules(&self) -> Result<LedgerRules, RatingError> {
+        let glicko2_rule = GameRule::from_name(&self.glicko2_rule).ok_or_else(|| {
+            bad(format!(
+                "unknown glicko2_rule \"{}\" (one of {})",
+                self.glicko2_rule,
+                GameRule::NAMES.join(", ")
+            ))
+        })?;
+        let bounds = [
+            ("min_rd", self.min_rd),
+            ("max_rd", self.max_rd),
+            ("max_volatility", self.max_volatility),
+        ];
+        if self.rating_system != "glicko2" {
+            if let Some((name, _)) = bounds.iter().find(|(_, v)| v.is_some()) {
+                return Err(bad(format!(
+                    "{name} is a Glicko-2 setting: rating system {} has no RD or volatility (leave it NULL)",
+                    self.rating_system
+                )));
+            }
+        }
+        for (name, v) in bounds {
+            if let Some(v) = v {
+                finite(name, v)?;
+            }
+        }
         let system = RatingSystem::from_settings(&SystemSettings {
             rating_system: &self.rating_system,
             starting_rating: self.starting_rating,
@@ -113,6 +152,10 @@ impl LedgerSettings {
             starting_rd: self.starting_rd,
             starting_volatility: self.starting_volatility,
             rating_period_micros: self.rating_period,
+            glicko2_rule,
+            min_rd: self.min_rd,
+            max_rd: self.max_rd,
+            max_volatility: self.max_volatility,
         })
         .map_err(bad)?;
         LedgerRules {
@@ -162,6 +205,7 @@ impl LedgerRules {
                 tau,
                 period_micros,
                 bounds,
+                ..
             } => {
                 finite("starting rating", starting.rating)?;
                 if !rd_in_range(starting.rd) {
@@ -185,6 +229,25 @@ impl LedgerRules {
                     ));
                 }
                 bounds.validate()?;
+                // a newcomer starts within the bounds every later rating keeps to
+                if !(bounds.rd_min <= starting.rd && starting.rd <= bounds.rd_max) {
+                    return Err(bad(format!(
+                        "starting_rd {} must be within [min_rd, max_rd] = [{}, {}]",
+                        starting.rd, bounds.rd_min, bounds.rd_max
+                    )));
+                }
+                if bounds.rd_max > MAX_RD {
+                    return Err(bad(format!(
+                        "max_rd must be at most {MAX_RD}, got {}",
+                        bounds.rd_max
+                    )));
+                }
+                if starting.volatility > bounds.volatility_max {
+                    return Err(bad(format!(
+                        "max_volatility {} is below starting_volatility {}",
+                        bounds.volatility_max, starting.volatility
+                    )));
+                }
             }
         }
         if let Some(m) = self.limits.max_change {
@@ -208,6 +271,53 @@ impl LedgerRules {
             finite("provisional_rd", rd)?;
         }
         Ok(self)
+    }
+
+    /// Refuses a setting a replay would vary (`ledger_what_if`) when no value of it can change
+    /// a rating or an expected score of this ledger: the answer would be the ledger's own
+    /// numbers under another label. `multiplayer` is the rule of a participants table.
+    pub fn check_variant(
+        &self,
+        setting: Variant,
+        multiplayer: Option<MultiplayerRule>,
+    ) -> Result<(), RatingError> {
+        let system = match self.system {
+            RatingSystem::Elo { .. } => "elo",
+            RatingSystem::Fide { .. } => "fide",
+            RatingSystem::Skemino { .. } => "skemino",
+            RatingSystem::Glicko2 { .. } => "glicko2",
+        };
+        match (setting, self.system) {
+            (Variant::KFactor, RatingSystem::Elo { .. }) => Ok(()),
+            (Variant::KFactor, _) => Err(bad(format!(
+                "rating system {system} has no K factor of its own (its rule sets K): k_factors cannot change its ratings"
+            ))),
+            (
+                Variant::Tau,
+                RatingSystem::Glicko2 {
+                    rule, period_micros, ..
+                },
+            ) => {
+                // τ shapes the new volatility, which moves ratings only through step 6: in a
+                // game by Glickman's rule, in a multiplayer period, or in the RD's growth
+                // between games
+                if rule == GameRule::Glickman
+                    || period_micros.is_some()
+                    || multiplayer == Some(MultiplayerRule::Period)
+                {
+                    Ok(())
+                } else {
+                    Err(bad(
+                        "the ledger rates Glicko-2 by the lichess rule without a rating_period: its volatility \
+                         moves no rating, so taus cannot change its ratings (glicko2_rule = 'glickman' lets them)"
+                            .into(),
+                    ))
+                }
+            }
+            (Variant::Tau, _) => Err(bad(format!(
+                "rating system {system} has no volatility: taus cannot change its ratings"
+            ))),
+        }
     }
 
     /// `after` with the limits applied to the move from `before`.
@@ -257,8 +367,9 @@ mod tests {
             system: RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(1500.0, 350.0, vol),
                 tau,
+                rule: GameRule::Glickman,
                 period_micros: None,
-                bounds: Bounds::NONE,
+                bounds: Bounds::default(),
             },
             ..elo(0.0)
         };
@@ -289,6 +400,10 @@ mod tests {
             rating_floor: None,
             provisional_games: 10,
             provisional_rd: Some(110.0),
+            glicko2_rule: "glickman".into(),
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
         };
         let rules = settings.rules().unwrap();
         assert_eq!(rules.system.start().rd, Some(300.0));
@@ -303,6 +418,144 @@ mod tests {
             .unwrap_err()
             .message
             .contains("unknown rating system \"trueskill\""));
+    }
+
+    fn glicko_settings() -> LedgerSettings {
+        LedgerSettings {
+            rating_system: "glicko2".into(),
+            starting_rating: 1500.0,
+            k_factor: 20.0,
+            starting_rd: 350.0,
+            starting_volatility: 0.06,
+            tau: 0.5,
+            rating_period: None,
+            max_change: None,
+            rating_floor: None,
+            provisional_games: 0,
+            provisional_rd: None,
+            glicko2_rule: "glickman".into(),
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
+        }
+    }
+
+    #[test]
+    fn glicko2_rule_and_bounds_are_settings() {
+        let RatingSystem::Glicko2 { rule, bounds, .. } = glicko_settings().rules().unwrap().system
+        else {
+            panic!("not glicko2")
+        };
+        assert_eq!(rule, GameRule::Glickman);
+        assert_eq!((bounds.rd_min, bounds.rd_max), (0.0, 350.0));
+        assert_eq!(bounds.volatility_max, f64::INFINITY);
+        // seed 000 §8.1: RD in [30, 350], volatility at most 0.1
+        let bounded = LedgerSettings {
+            glicko2_rule: "lichess".into(),
+            min_rd: Some(30.0),
+            max_rd: Some(350.0),
+            max_volatility: Some(0.1),
+            ..glicko_settings()
+        };
+        let RatingSystem::Glicko2 { rule, bounds, .. } = bounded.rules().unwrap().system else {
+            panic!("not glicko2")
+        };
+        assert_eq!(rule, GameRule::Lichess);
+        assert_eq!(
+            (bounds.rd_min, bounds.rd_max, bounds.volatility_max),
+            (30.0, 350.0, 0.1)
+        );
+        let refused = |s: LedgerSettings, says: &str| {
+            let e = s.rules().unwrap_err();
+            assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
+            assert!(e.message.contains(says), "{}", e.message);
+        };
+        refused(
+            LedgerSettings {
+                glicko2_rule: "glicko".into(),
+                ..glicko_settings()
+            },
+            "unknown glicko2_rule \"glicko\"",
+        );
+        refused(
+            LedgerSettings {
+                min_rd: Some(400.0),
+                ..glicko_settings()
+            },
+            "rd_max must be positive and ≥ rd_min",
+        );
+        refused(
+            LedgerSettings {
+                max_rd: Some(300.0),
+                ..glicko_settings()
+            },
+            "starting_rd 350 must be within [min_rd, max_rd] = [0, 300]",
+        );
+        refused(
+            LedgerSettings {
+                max_volatility: Some(0.05),
+                ..glicko_settings()
+            },
+            "max_volatility 0.05 is below starting_volatility 0.06",
+        );
+        refused(
+            LedgerSettings {
+                min_rd: Some(f64::NAN),
+                ..glicko_settings()
+            },
+            "min_rd must be finite",
+        );
+        refused(
+            LedgerSettings {
+                rating_system: "elo".into(),
+                max_volatility: Some(0.1),
+                ..glicko_settings()
+            },
+            "max_volatility is a Glicko-2 setting",
+        );
+    }
+
+    #[test]
+    fn variants_that_cannot_change_a_rating_are_refused() {
+        let rules = |s: LedgerSettings| s.rules().unwrap();
+        let glickman = rules(glicko_settings());
+        let lichess = rules(LedgerSettings {
+            glicko2_rule: "lichess".into(),
+            ..glicko_settings()
+        });
+        let lichess_period = rules(LedgerSettings {
+            glicko2_rule: "lichess".into(),
+            rating_period: Some(86_400_000_000),
+            ..glicko_settings()
+        });
+        let of = |system: &str| {
+            rules(LedgerSettings {
+                rating_system: system.into(),
+                ..glicko_settings()
+            })
+        };
+        assert!(glickman.check_variant(Variant::Tau, None).is_ok());
+        assert!(lichess_period.check_variant(Variant::Tau, None).is_ok());
+        assert!(lichess
+            .check_variant(Variant::Tau, Some(MultiplayerRule::Period))
+            .is_ok());
+        let e = lichess.check_variant(Variant::Tau, None).unwrap_err();
+        assert!(e.message.contains("lichess rule"), "{}", e.message);
+        assert!(lichess
+            .check_variant(Variant::Tau, Some(MultiplayerRule::Pairwise))
+            .is_err());
+        assert!(of("elo").check_variant(Variant::KFactor, None).is_ok());
+        assert!(of("elo").check_variant(Variant::Tau, None).is_err());
+        for system in ["skemino", "fide", "glicko2"] {
+            let e = of(system)
+                .check_variant(Variant::KFactor, None)
+                .unwrap_err();
+            assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
+            assert!(e
+                .message
+                .contains(&format!("rating system {system} has no K factor")));
+        }
+        assert!(of("skemino").check_variant(Variant::Tau, None).is_err());
     }
 
     #[test]

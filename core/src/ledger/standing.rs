@@ -137,6 +137,7 @@ mod tests {
         let glicko = RatingSystem::Glicko2 {
             starting: crate::rating::glicko2::Rating::new(1500.0, 350.0, 0.06),
             tau: 0.5,
+            rule: crate::rating::glicko2::GameRule::Lichess,
             period_micros: None,
             bounds: crate::rating::glicko2::Bounds::NONE,
         };
@@ -166,6 +167,7 @@ mod tests {
         let glicko = RatingSystem::Glicko2 {
             starting: crate::rating::glicko2::Rating::new(1500.0, 350.0, 0.06),
             tau: 0.5,
+            rule: crate::rating::glicko2::GameRule::Lichess,
             period_micros: None,
             bounds: crate::rating::glicko2::Bounds::NONE,
         };

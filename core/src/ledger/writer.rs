@@ -583,6 +583,7 @@ mod tests {
             RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
                 tau: 0.5,
+                rule: glicko2::GameRule::Glickman,
                 period_micros: None,
                 bounds: glicko2::Bounds::default(),
             },

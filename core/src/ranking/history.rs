@@ -487,6 +487,7 @@ mod tests {
         let glicko = RatingSystem::Glicko2 {
             starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
             tau: 0.5,
+            rule: glicko2::GameRule::Lichess,
             period_micros: Some(15),
             bounds: glicko2::Bounds::default(),
         };

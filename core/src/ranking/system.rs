@@ -33,11 +33,12 @@ pub enum RatingSystem {
     /// 10 once the rating has reached 2400, 20 otherwise; ages are not known, so the juniors' 40
     /// is not applied). Ratings stay unrounded between games; FIDE rates wins, draws and losses.
     Fide { starting: f64 },
-    /// Glicko-2, each game rated on its own; between games the RD grows by one rating period's
-    /// worth of volatility per `period_micros` of inactivity (none when `None`).
+    /// Glicko-2, each game rated on its own by `rule`; between games the RD grows by one rating
+    /// period's worth of volatility per `period_micros` of inactivity (none when `None`).
     Glicko2 {
         starting: glicko2::Rating,
         tau: f64,
+        rule: glicko2::GameRule,
         period_micros: Option<i64>,
         bounds: glicko2::Bounds,
     },
@@ -55,6 +56,13 @@ pub struct SystemSettings<'a> {
     pub starting_volatility: f64,
     /// The rating period in microseconds; `None` for no growth of the RD between games.
     pub rating_period_micros: Option<i64>,
+    /// How a Glicko-2 game is rated (the Random Chess rankings: lichess's rule).
+    pub glicko2_rule: glicko2::GameRule,
+    /// Glicko-2 bounds of every result: RD at least `min_rd` (0 when `None`) and at most
+    /// `max_rd` (the starting RD when `None`), volatility at most `max_volatility`.
+    pub min_rd: Option<f64>,
+    pub max_rd: Option<f64>,
+    pub max_volatility: Option<f64>,
 }
 
 impl RatingSystem {
@@ -67,8 +75,8 @@ impl RatingSystem {
         Self::NAMES.contains(&name)
     }
 
-    /// The rating system the settings name, with the default Glicko-2 bounds but for the RD's cap,
-    /// which is the starting RD. An unknown name is an error: nothing is ever rated by a system it
+    /// The rating system the settings name; the Glicko-2 bounds not given are 0 for the RD's
+    /// minimum, the starting RD for its maximum, none for the volatility. An unknown name is an error: nothing is ever rated by a system it
     /// did not ask for.
     pub fn from_settings(s: &SystemSettings<'_>) -> Result<RatingSystem, String> {
         let starting = s.starting_rating;
@@ -82,11 +90,14 @@ impl RatingSystem {
             "glicko2" => Ok(RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(starting, s.starting_rd, s.starting_volatility),
                 tau: s.tau,
+                rule: s.glicko2_rule,
                 period_micros: s.rating_period_micros,
-                // a player's RD never grows beyond a newcomer's (Glickman's 350 by default)
+                // by default a player's RD never grows beyond a newcomer's (Glickman's 350)
                 bounds: glicko2::Bounds {
-                    rd_max: s.starting_rd,
-                    ..glicko2::Bounds::default()
+                    rd_min: s.min_rd.unwrap_or(0.0),
+                    rd_max: s.max_rd.unwrap_or(s.starting_rd),
+                    volatility_max: s.max_volatility.unwrap_or(f64::INFINITY),
+                    max_change: f64::INFINITY,
                 },
             }),
             other => Err(format!(
@@ -157,14 +168,22 @@ impl RatingSystem {
             RatingSystem::Fide { .. } => Err(RatingError::invalid(
                 "FIDE's K depends on each player's record: rate with rate_player",
             )),
-            RatingSystem::Glicko2 { tau, bounds, .. } => {
+            RatingSystem::Glicko2 {
+                tau, bounds, rule, ..
+            } => {
                 let before = |p: &PlayerState| -> Result<glicko2::Rating, RatingError> {
                     Ok(self
                         .glicko_at(p, played_at)?
                         .unwrap_or(glicko2::Rating::DEFAULT))
                 };
-                let (w, b) =
-                    glicko2::game(before(white)?, before(black)?, white_score, tau, &bounds)?;
+                let (w, b) = glicko2::game_by(
+                    rule,
+                    before(white)?,
+                    before(black)?,
+                    white_score,
+                    tau,
+                    &bounds,
+                )?;
                 Ok((after(w.rating, Some(w)), after(b.rating, Some(b))))
             }
         }
@@ -296,6 +315,10 @@ mod settings_tests {
             starting_rd: 350.0,
             starting_volatility: 0.06,
             rating_period_micros: Some(7 * 86_400_000_000),
+            glicko2_rule: glicko2::GameRule::Glickman,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
         }
     }
 
@@ -321,6 +344,7 @@ mod settings_tests {
             Ok(RatingSystem::Glicko2 {
                 starting: glicko2::Rating::new(800.0, 350.0, 0.06),
                 tau: 0.5,
+                rule: glicko2::GameRule::Glickman,
                 period_micros: Some(7 * 86_400_000_000),
                 bounds: glicko2::Bounds::default(),
             })
@@ -409,6 +433,7 @@ mod tests {
         let sys = RatingSystem::Glicko2 {
             starting: glicko2::Rating::DEFAULT,
             tau: 0.5,
+            rule: glicko2::GameRule::Lichess,
             period_micros: Some(period_from_days(7.0)),
             bounds: glicko2::Bounds::default(),
         };
@@ -441,6 +466,10 @@ mod tests {
             starting_rd,
             starting_volatility: 0.06,
             rating_period_micros: Some(period_from_days(7.0)),
+            glicko2_rule: glicko2::GameRule::Lichess,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
         };
         let player = |rd: f64| PlayerState {
             rating: 1500.0,
@@ -466,6 +495,7 @@ mod tests {
         let sys = RatingSystem::Glicko2 {
             starting: glicko2::Rating::DEFAULT,
             tau: 0.5,
+            rule: glicko2::GameRule::Lichess,
             period_micros: None,
             bounds: glicko2::Bounds::default(),
         };
@@ -499,6 +529,7 @@ mod tests {
         let sys = RatingSystem::Glicko2 {
             starting: glicko2::Rating::DEFAULT,
             tau: 0.5,
+            rule: glicko2::GameRule::Lichess,
             period_micros: Some(1),
             bounds: glicko2::Bounds::default(),
         };

@@ -1,7 +1,8 @@
 //! Glicko-2 as in Mark Glickman, "Example of the Glicko-2 system" (glicko.net, revision of
 //! 22 March 2022): rating periods (steps 1–8, Illinois iteration with ε = 1e-6 and "≤" in step
-//! 5.4b), a per-game update the way lichess rates games (each game its own period, with no
-//! step-6 time inflation; inactivity handled by [`decay`]), multiplayer free-for-all, and guards.
+//! 5.4b), a per-game update by one of two [`GameRule`]s (Glickman's: the game is a whole
+//! one-game period; lichess's: the same without the step-6 inflation, inactivity handled by
+//! [`decay`]), multiplayer free-for-all, and guards.
 //!
 //! Guards. Inputs must be finite (else [`RatingErrorKind::OutOfRange`], SQLSTATE 22003); RD and
 //! volatility must be positive, scores in [0, 1], τ positive ([`RatingErrorKind::InvalidParameter`],
@@ -408,10 +409,65 @@ pub fn update(
     period.finish_unchecked(tau, bounds, 1.0)
 }
 
-/// One game rated on its own, the lichess way: each player is updated from the other's
-/// pre-game rating as a one-game period without the step-6 σ'² inflation (time between games
-/// is applied separately with [`decay`]). Returns (white, black).
+/// How one game rated on its own is a rating period. Both rate each player from the other's
+/// pre-game rating with steps 1–5, 7 and 8 of Glickman's algorithm; they differ in step 6.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameRule {
+    /// Glickman's full one-game period: step 6 takes the new volatility, φ* = √(φ² + σ'²), so
+    /// the RD levels off (near 60 for σ ≈ 0.06) however many games a player has. The rule of
+    /// glicko2js, seed 000 (one period per match), seed 002 (`Glicko2Service`) and seed 003
+    /// (§8.2 `update_ratings_2p`).
+    Glickman,
+    /// lichess (scalachess `skipDeviationIncrease`): step 6 is skipped, φ* = φ; time between
+    /// games grows the RD separately ([`decay`]). Without that the RD keeps falling (35 after
+    /// 100 games) and τ and the volatility change no rating.
+    Lichess,
+}
+
+impl GameRule {
+    /// The rules' names, as a ledger's `glicko2_rule` holds them.
+    pub const NAMES: [&'static str; 2] = ["glickman", "lichess"];
+
+    /// The rule a name names (`None` for any other text).
+    pub fn from_name(name: &str) -> Option<GameRule> {
+        match name {
+            "glickman" => Some(GameRule::Glickman),
+            "lichess" => Some(GameRule::Lichess),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GameRule::Glickman => "glickman",
+            GameRule::Lichess => "lichess",
+        }
+    }
+
+    /// The periods of step 6's σ'² a game adds.
+    fn elapsed(self) -> f64 {
+        match self {
+            GameRule::Glickman => 1.0,
+            GameRule::Lichess => 0.0,
+        }
+    }
+}
+
+/// One game rated on its own, the lichess way ([`GameRule::Lichess`]). Returns (white, black).
 pub fn game(
+    white: Rating,
+    black: Rating,
+    white_score: f64,
+    tau: f64,
+    bounds: &Bounds,
+) -> Result<(Rating, Rating)> {
+    game_by(GameRule::Lichess, white, black, white_score, tau, bounds)
+}
+
+/// One game rated on its own by `rule`: each player is updated from the other's pre-game
+/// rating as a one-game period. Returns (white, black).
+pub fn game_by(
+    rule: GameRule,
     white: Rating,
     black: Rating,
     white_score: f64,
@@ -428,8 +484,8 @@ pub fn game(
     let mut b = Period::new_unchecked(black);
     b.add_unchecked(white, 1.0 - white_score);
     Ok((
-        w.finish_unchecked(tau, bounds, 0.0)?,
-        b.finish_unchecked(tau, bounds, 0.0)?,
+        w.finish_unchecked(tau, bounds, rule.elapsed())?,
+        b.finish_unchecked(tau, bounds, rule.elapsed())?,
     ))
 }
 
@@ -674,6 +730,103 @@ mod tests {
         assert_eq!(e.kind, RatingErrorKind::OutOfRange);
         let e = multiplayer(&[huge], &[1.0], 0.5, &Bounds::NONE).unwrap_err();
         assert_eq!(e.kind, RatingErrorKind::OutOfRange);
+    }
+
+    /// Glickman's rule of one game is his algorithm with a one-game period: the same bits as
+    /// [`update`] with one opponent, for each player; the lichess rule differs only by step 6.
+    #[test]
+    fn glickman_rule_is_a_one_game_period() {
+        let a = Rating::new(1500.0, 200.0, 0.06);
+        let b = Rating::new(1400.0, 30.0, 0.06);
+        let (w, l) = game_by(GameRule::Glickman, a, b, 1.0, 0.5, &Bounds::NONE).unwrap();
+        assert_eq!(w, update(a, &[b], &[1.0], 0.5, &Bounds::NONE).unwrap());
+        assert_eq!(l, update(b, &[a], &[0.0], 0.5, &Bounds::NONE).unwrap());
+        // by hand from the paper's formulas: φ* = √(φ² + σ'²), φ' = 1/√(1/φ*² + 1/v)
+        let (mu, phi, mu_j, phi_j) = (0.0, 200.0 / SCALE, -100.0 / SCALE, 30.0 / SCALE);
+        let gj = 1.0 / (1.0 + 3.0 * phi_j * phi_j / (PI * PI)).sqrt();
+        let ej = 1.0 / (1.0 + (-gj * (mu - mu_j)).exp());
+        let v = 1.0 / (gj * gj * ej * (1.0 - ej));
+        let phi_star = (phi * phi + w.volatility * w.volatility).sqrt();
+        let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+        assert_close(w.rd, phi_new * SCALE, 1e-9, "rd");
+        assert_close(
+            w.rating,
+            CENTER + SCALE * (mu + phi_new * phi_new * gj * (1.0 - ej)),
+            1e-9,
+            "rating",
+        );
+        // lichess: φ* = φ, a smaller RD and a smaller move
+        let (lw, _) = game(a, b, 1.0, 0.5, &Bounds::NONE).unwrap();
+        assert!(lw.rd < w.rd && lw.rating < w.rating);
+        assert_eq!(lw.volatility, w.volatility);
+        assert_eq!(GameRule::from_name("glickman"), Some(GameRule::Glickman));
+        assert_eq!(
+            GameRule::from_name(GameRule::Lichess.name()),
+            Some(GameRule::Lichess)
+        );
+        assert_eq!(GameRule::from_name("Glickman"), None);
+    }
+
+    /// Under Glickman's rule the RD of a player who keeps playing levels off (near 60 with
+    /// σ = 0.06 against equals), τ and the volatility count; under lichess's it keeps falling.
+    #[test]
+    fn glickman_rule_levels_the_rd_off() {
+        let run = |rule: GameRule, tau: f64, vol: f64, games: usize| {
+            let mut p = Rating::new(1500.0, 350.0, vol);
+            for i in 0..games {
+                let o = Rating::new(1500.0, 60.0, 0.06);
+                p = game_by(rule, p, o, (i % 2) as f64, tau, &Bounds::default())
+                    .unwrap()
+                    .0;
+            }
+            p
+        };
+        let g100 = run(GameRule::Glickman, 0.5, 0.06, 100);
+        let g300 = run(GameRule::Glickman, 0.5, 0.06, 300);
+        assert!((50.0..70.0).contains(&g100.rd), "{}", g100.rd);
+        assert!((g100.rd - g300.rd).abs() < 2.0, "{} {}", g100.rd, g300.rd);
+        let l100 = run(GameRule::Lichess, 0.5, 0.06, 100);
+        let l300 = run(GameRule::Lichess, 0.5, 0.06, 300);
+        assert!(l100.rd < 40.0 && l300.rd < 25.0, "{} {}", l100.rd, l300.rd);
+        // τ and the starting volatility move ratings under Glickman's rule only
+        assert_ne!(
+            run(GameRule::Glickman, 1.2, 0.06, 20),
+            run(GameRule::Glickman, 0.3, 0.06, 20)
+        );
+        assert_ne!(
+            run(GameRule::Glickman, 0.5, 0.09, 20).rating,
+            run(GameRule::Glickman, 0.5, 0.06, 20).rating
+        );
+        let (a, b) = (
+            run(GameRule::Lichess, 1.2, 0.06, 20),
+            run(GameRule::Lichess, 0.3, 0.06, 20),
+        );
+        assert_eq!((a.rating, a.rd), (b.rating, b.rd));
+        // bounds hold in the rule: RD within [30, 350], volatility at most 0.1 (seed 000 §8.1)
+        let bounds = Bounds {
+            rd_min: 30.0,
+            rd_max: 350.0,
+            volatility_max: 0.1,
+            max_change: f64::INFINITY,
+        };
+        let mut p = Rating::new(1500.0, 350.0, 0.06);
+        for i in 0..400 {
+            let o = Rating::new(1500.0 + (i % 7) as f64 * 50.0, 40.0, 0.06);
+            p = game_by(
+                GameRule::Glickman,
+                p,
+                o,
+                ((i * 7) % 3) as f64 / 2.0,
+                2.0,
+                &bounds,
+            )
+            .unwrap()
+            .0;
+            assert!(
+                (30.0..=350.0).contains(&p.rd) && p.volatility <= 0.1,
+                "{p:?}"
+            );
+        }
     }
 
     fn lichess_game(w: Rating, b: Rating, s: f64) -> (Rating, Rating) {

@@ -1,0 +1,66 @@
+-- Glicko-2 ledgers: the per-game rule (Glickman's full one-game period, the default, or lichess's
+-- without step 6), the bounds min_rd, max_rd and max_volatility, and ledger_what_if refusing
+-- settings that cannot change a rating.
+CREATE TABLE matches (id int PRIMARY KEY, played_at timestamptz NOT NULL, white int NOT NULL,
+                      black int NOT NULL, score float8 NOT NULL);
+INSERT INTO ledgers (name, rating_system) VALUES ('glickman', 'glicko2');
+INSERT INTO ledgers (name, rating_system, glicko2_rule) VALUES ('lichess', 'glicko2', 'lichess');
+INSERT INTO ledgers (name, rating_system, glicko2_rule, min_rd, max_rd, max_volatility)
+VALUES ('bounded', 'glicko2', 'lichess', 30, 350, 0.1);
+INSERT INTO ledgers (name, rating_system, k_factor) VALUES ('elo', 'elo', 32);
+SELECT name, glicko2_rule, min_rd, max_rd, max_volatility FROM ledgers ORDER BY id;
+SELECT ledger_attach(l, 'matches', 'id', 'played_at', 'white', 'black', 'score')
+FROM unnest(ARRAY['glickman', 'lichess', 'bounded', 'elo']) l;
+
+-- one game, 1500/350/0.06 each: Glickman's rule adds σ'² in step 6, lichess's does not
+INSERT INTO matches VALUES (1, '2025-01-01', 1, 2, 1);
+SELECT ledger, player, round(rating::numeric, 4) AS rating, round(rd::numeric, 4) AS rd,
+       round(volatility::numeric, 7) AS volatility
+FROM ledger_standings_now WHERE ledger IN ('glickman', 'lichess') ORDER BY ledger, player;
+
+-- 300 games of two players: the RD levels off near 60 under Glickman's rule and keeps falling
+-- under lichess's; the bounded ledger (lichess's rule) keeps RD ≥ 30 and volatility ≤ 0.1
+INSERT INTO matches SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', 1 + n % 2, 2 - n % 2, (n % 3) / 2.0
+FROM generate_series(2, 300) n;
+SELECT ledger, round(max(rd)::numeric, 2) AS rd, round(max(volatility)::numeric, 6) AS volatility
+FROM ledger_standings_now WHERE ledger <> 'elo' GROUP BY ledger ORDER BY ledger;
+SELECT count(*) AS out_of_bounds FROM ledger_history
+WHERE ledger = 'bounded' AND (rd < 30 OR rd > 350 OR volatility > 0.1);
+
+-- τ and the starting volatility take effect under Glickman's rule
+CREATE TEMP TABLE before AS SELECT player, rating FROM ledger_standings_now WHERE ledger = 'glickman';
+UPDATE ledgers SET tau = 1.2, starting_volatility = 0.09 WHERE name = 'glickman';
+SELECT count(*) AS changed FROM ledger_standings_now s JOIN before b USING (player)
+WHERE s.ledger = 'glickman' AND abs(s.rating - b.rating) > 0.01;
+-- ... and not under lichess's without a rating period
+CREATE TEMP TABLE before_lichess AS SELECT player, rating, rd FROM ledger_standings_now WHERE ledger = 'lichess';
+UPDATE ledgers SET tau = 1.2 WHERE name = 'lichess';
+SELECT count(*) AS changed FROM ledger_standings_now s JOIN before_lichess b USING (player)
+WHERE s.ledger = 'lichess' AND (s.rating <> b.rating OR s.rd <> b.rd);
+
+-- settings checked (23514)
+\set VERBOSITY sqlstate
+\set ON_ERROR_STOP 0
+INSERT INTO ledgers (name, rating_system, glicko2_rule) VALUES ('x', 'glicko2', 'glicko');
+\set VERBOSITY default
+INSERT INTO ledgers (name, rating_system, max_rd) VALUES ('x', 'glicko2', 300);
+INSERT INTO ledgers (name, rating_system, min_rd, max_rd) VALUES ('x', 'glicko2', 200, 100);
+INSERT INTO ledgers (name, rating_system, max_volatility) VALUES ('x', 'glicko2', 0.05);
+INSERT INTO ledgers (name, rating_system, min_rd) VALUES ('x', 'elo', 30);
+UPDATE ledgers SET min_rd = 'NaN' WHERE name = 'bounded';
+
+-- ledger_what_if refuses what cannot change a rating (22023)
+SELECT k_factor, tau, entries FROM ledger_what_if('glickman', taus => ARRAY[0.3]);
+SELECT ledger_what_if('glickman', k_factors => ARRAY[16]);
+SELECT ledger_what_if('lichess', taus => ARRAY[0.3]);
+SELECT ledger_what_if('elo', taus => ARRAY[0.3]);
+SELECT k_factor, tau, entries FROM ledger_what_if('elo', k_factors => ARRAY[16]);
+UPDATE ledgers SET rating_system = 'skemino' WHERE name = 'elo';
+SELECT ledger_what_if('elo', k_factors => ARRAY[16]);
+\set ON_ERROR_STOP 1
+
+-- switching a ledger's rule rebuilds it by the other rule
+UPDATE ledgers SET glicko2_rule = 'glickman', tau = 0.5 WHERE name = 'lichess';
+UPDATE ledgers SET tau = 0.5, starting_volatility = 0.06 WHERE name = 'glickman';
+SELECT count(*) AS differ FROM ledger_standings_now a JOIN ledger_standings_now b USING (player)
+WHERE a.ledger = 'glickman' AND b.ledger = 'lichess' AND (a.rating <> b.rating OR a.rd <> b.rd);
