@@ -224,3 +224,7 @@ BEGIN
     END IF;
 END
 $$;
+
+-- The rankings rate Glicko-2 by the lichess rule (issue 32): a ranking's ledger made by an earlier
+-- update script of this extension, after the engine's update gave new ledgers Glickman's rule, says so.
+UPDATE ledgers SET glicko2_rule = 'lichess' WHERE kept_in IS NOT NULL AND glicko2_rule <> 'lichess';
