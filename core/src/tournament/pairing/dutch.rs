@@ -160,14 +160,13 @@ pub fn pair(ctx: &Context) -> Result<Paired, NoPairing> {
             // decides within the bracket which of its players floats down.
             let end = members.len();
             let (carried, _) = round.pair_bracket(members, mdps, end, None);
-            if carried.is_empty() {
-                members = groups[g].clone();
-                mdps = 0;
+            // The players left over float down as MDPs. One alone would pair nobody in a
+            // bracket of MDPs of its own: the next scoregroup joins at once.
+            mdps = carried.len();
+            members = carried;
+            if mdps <= 1 {
+                members.extend(groups[g].iter().copied());
                 g += 1;
-            } else {
-                // (not expected: the players left over float down as MDPs)
-                mdps = carried.len();
-                members = carried;
             }
             continue;
         }
@@ -357,10 +356,11 @@ impl Round<'_> {
     /// Whether the bracket `members` (MDPs first) can be paired without the next
     /// scoregroup `next` in its bracket's graph (an even count of players: no bye):
     /// * even: `members` can all be paired among themselves, the other open players too;
-    /// * odd: `next` (even) can be paired among itself, every member can meet one of
-    ///   `next` (the next bracket pairs as many, and the same scores, whoever floats down, C.8),
-    ///   and the other open players have a matching leaving one player alone whom every member
-    ///   can meet (so any downfloater leaves a complete pairing, C.4).
+    /// * odd: `next` (even) can be paired among itself and every member can meet one of `next`
+    ///   (the next bracket pairs as many, and the same scores, whoever floats down, C.8), or
+    ///   `next` is odd and the last scoregroup; and the other open players have a matching
+    ///   leaving one player alone whom every member can meet (so any downfloater leaves a
+    ///   complete pairing, C.4, which for the last scoregroup is also C.8).
     fn closed(&self, members: &[usize], next: &[usize]) -> bool {
         let ctx = self.ctx;
         let mut inside = vec![false; ctx.n()];
@@ -373,11 +373,18 @@ impl Round<'_> {
         if members.len().is_multiple_of(2) {
             return self.pairable_set(members) && self.pairable_set(&outside);
         }
-        if members.len() == 1
-            || next.len() % 2 == 1
-            || !members
-                .iter()
-                .all(|&d| next.iter().any(|&x| ctx.compatible(d, x)))
+        if members.len() == 1 {
+            return false;
+        }
+        if next.len() % 2 == 1 {
+            // The last scoregroup: any downfloater completes it (the check below), so the next
+            // bracket pairs all its players whoever floats down.
+            if outside.len() != next.len() {
+                return false;
+            }
+        } else if !members
+            .iter()
+            .all(|&d| next.iter().any(|&x| ctx.compatible(d, x)))
             || !self.pairable_set(next)
         {
             return false;
