@@ -1,18 +1,23 @@
 //! Brackets where only colours tell the pairings apart, paired by counting instead of a
 //! weighted matching.
 //!
-//! A bracket of one score group without MDPs, with no bye to settle (module `dutch` passes only
-//! such brackets: the last one, and a score group that pairs within itself, `Round::closed`),
-//! whose players may all meet one another, none with an absolute colour preference, and, when
-//! its count is odd, none with a float in the last two rounds. Then the bracket's weights
+//! A bracket of one score group and at most one MDP, with no bye to settle and no next
+//! scoregroup in its graph (module `dutch` passes only such brackets: the last one, and one that
+//! pairs within itself, `Round::closed`), whose players may all meet one another, none with an
+//! absolute colour preference, and, when its count is odd or it has an MDP, no resident with a
+//! float in the last two rounds. The MDP is paired first (C.7), to the highest resident that
+//! leaves the rest a pairing as good by colours as any (the order of 4.3.2); the rest is a
+//! homogeneous bracket. Then the bracket's weights
 //! (module `weights`) differ between its pairings (all pairs but one player when odd) only by
 //! the colour criteria C.12 and C.13:
-//! * C.6 and C.7 (pairs and scores paired): the same for every such pairing (one score);
+//! * C.6 and C.7 (pairs and scores paired): the same for every such pairing (one score, the MDP
+//!   paired);
 //! * C.8 and C.9: no next scoregroup in the bracket's graph, no bye;
 //! * C.10 and C.11 need absolute preferences;
-//! * C.14–C.21: every pair counts its players' earlier downfloats (the sum over all pairs is the
-//!   sum over all players) and makes no upfloater, so the sums are the same — with an odd count
-//!   only when the player left out has no float either (hence: nobody has one);
+//! * C.14–C.21: every pair of residents counts its players' earlier downfloats (the sum over all
+//!   pairs is the sum over all players) and makes no upfloater, so the sums are the same — with
+//!   an odd count only when the player left out has no float either, and with an MDP only when
+//!   its opponent has no earlier upfloat (hence: no resident has a float);
 //! * C.12 and C.13 of a pair depend only on its players' kinds of preference: none, mild or
 //!   strong for White, mild or strong for Black.
 //!
@@ -31,6 +36,9 @@ use super::criteria::{Entrant, Float};
 use super::dutch::Context;
 use crate::tournament::Colour;
 
+/// Pairs (higher, lower) and the player left out.
+type Pairs = (Vec<(usize, usize)>, Option<usize>);
+
 /// Kinds of colour preference: none, mild White, strong White, mild Black, strong Black.
 const KINDS: usize = 5;
 
@@ -45,11 +53,11 @@ fn kind(p: &Entrant) -> usize {
 
 /// The cost of a pair of kinds: C.12 (the same colour preferred) far above C.13 (both strong).
 fn cost(a: usize, b: usize, big: i64) -> i64 {
-    let colour = |k: usize| (k + 1) / 2; // 0 none, 1 White, 2 Black
+    let colour = |k: usize| k.div_ceil(2); // 0 none, 1 White, 2 Black
     if a == 0 || b == 0 || colour(a) != colour(b) {
         return 0;
     }
-    let both_strong = a % 2 == 0 && b % 2 == 0;
+    let both_strong = a.is_multiple_of(2) && b.is_multiple_of(2);
     big + i64::from(both_strong)
 }
 
@@ -154,11 +162,7 @@ fn best_overall(counts: &[usize; KINDS], big: i64) -> i64 {
 /// The pairs (higher, lower) of the bracket `members` (sorted indices of `ctx.players`, its
 /// `mdps` MDPs first) and the player left out, when the bracket is one of this module's; `None`
 /// otherwise.
-pub(super) fn pair(
-    ctx: &Context,
-    members: &[usize],
-    mdps: usize,
-) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+pub(super) fn pair(ctx: &Context, members: &[usize], mdps: usize) -> Option<Pairs> {
     let ps = ctx.players;
     let m = members.len();
     if mdps > 1 || m < 2 + mdps {
@@ -217,11 +221,7 @@ pub(super) fn pair(
 
 /// The pairing of the players `rest` (positions into `kinds`, in order) by S1 against S2 as the
 /// rules order the candidates, when no exchange is needed for a best pairing by colours.
-fn homogeneous(
-    rest: &[usize],
-    kinds: &[usize],
-    big: i64,
-) -> Option<(Vec<(usize, usize)>, Option<usize>)> {
+fn homogeneous(rest: &[usize], kinds: &[usize], big: i64) -> Option<Pairs> {
     let kinds: Vec<usize> = rest.iter().map(|&i| kinds[i]).collect();
     let half = rest.len() / 2;
     let mut left = [0usize; KINDS];
