@@ -574,7 +574,7 @@ impl Round<'_> {
             mdps,
             residents_end,
             position,
-            base: vec![Wide::ZERO; size * size],
+            base: super::wide::zeros(size * size),
             matching: IncrementalMatching::new(size),
             completable: HashMap::new(),
             whole: None,
