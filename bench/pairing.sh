@@ -15,7 +15,8 @@
 # the same file in the same run:
 # 1. the core (core/examples/pair_trf.rs, release build) and bbpPairings (`--dutch FILE -p OUT`),
 #    one process each, wall time and peak memory (maximum resident set, /usr/bin/time), and whether
-#    both made the same pairing;
+#    both made the same pairing; for pg_rating also the longest time between two interrupt checks
+#    (PAIR_TRF_GAPS: how late a cancel or statement_timeout can stop it, at most);
 # 2. through SQL on a throwaway cluster (SELECT count(*) FROM tournament_pairings_from_trf(trf),
 #    the median of three in one session, and the backend's peak memory (VmHWM) after them), for
 #    rounds 1, 2 and the last of each size.
@@ -107,7 +108,7 @@ run() {
     shift 2
     local start end
     start=$(date +%s%N)
-    if timeout "$limit" /usr/bin/time -o "$work/time" -f '%M' "$@" >"$out" 2>/dev/null; then
+    if timeout "$limit" /usr/bin/time -o "$work/time" -f '%M' "$@" >"$out" 2>"$work/stderr"; then
         end=$(date +%s%N)
         awk -v ns=$((end - start)) '{printf "%.3f %.0f", ns / 1e9, $1 / 1024}' "$work/time"
     else
@@ -117,15 +118,16 @@ run() {
 
 echo "1. one process per pairing: pg_rating's core (pair_trf, release) and bbpPairings on the same file"
 [[ -n "$bbp" ]] || echo "   (BBP not set: bbpPairings not measured)"
-printf '%7s %5s | %10s %9s | %10s %9s | %7s %s\n' players round "pg_rating s" "peak MiB" \
-    "bbp s" "peak MiB" "bbp/ours" "same pairing"
+printf '%7s %5s | %10s %9s %8s | %10s %9s | %7s %s\n' players round "pg_rating s" "peak MiB" \
+    "gap ms" "bbp s" "peak MiB" "bbp/ours" "same pairing"
 for n in $sizes; do
     last_var="ROUNDS_$n"
     last=${!last_var:-$rounds}
     python3 "$work/gen.py" "$n" "$last" "$work"
     for r in $(seq 1 "$last"); do
         f="$work/${n}_r$r.trf"
-        read -r ot om _ <<<"$(run 3600 "$work/ours.out" "$ours" "$f") -"
+        read -r ot om _ <<<"$(PAIR_TRF_GAPS=1 run 3600 "$work/ours.out" "$ours" "$f") -"
+        gap=$(sed -n 's/^longest gap between interrupt checks: \([0-9.]*\) ms$/\1/p' "$work/stderr")
         bt=- bm=- same=- ratio=-
         if [[ -n "$bbp" && " ${BBP_SIZES:-$sizes} " == *" $n "* ]]; then
             read -r bt bm _ <<<"$(run "$bbp_timeout" /dev/null "$bbp" --dutch "$f" -p "$work/bbp.out") -"
@@ -136,7 +138,8 @@ for n in $sizes; do
                 bt=">$bbp_timeout"
             fi
         fi
-        printf '%7s %5s | %10s %9s | %10s %9s | %7s %s\n' "$n" "$r" "$ot" "$om" "$bt" "$bm" "$ratio" "$same"
+        printf '%7s %5s | %10s %9s %8s | %10s %9s | %7s %s\n' "$n" "$r" "$ot" "$om" "${gap:--}" "$bt" "$bm" \
+            "$ratio" "$same"
     done
 done
 

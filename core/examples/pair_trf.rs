@@ -1,8 +1,27 @@
 //! Pairs the round after the last paired round of a TRF-16 file (with bbpPairings' `XXA` and
 //! Baku `192` extensions for accelerated rounds) and prints it in bbpPairings' output format:
 //! `cargo run --release -p pg_rating_core --example pair_trf -- FILE`.
+//!
+//! With `PAIR_TRF_GAPS` set it also prints (to stderr) the longest time between two interrupt
+//! checks (`pg_rating_core::interrupt::check`), from the start to the end: how late a cancel
+//! can stop the pairing, at most (`bench/pairing.sh` reports it).
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
 use pg_rating_core::tournament::pairing::pair_trf;
 use pg_rating_core::tournament::trf_read::read_trf16;
+
+static START: OnceLock<Instant> = OnceLock::new();
+/// Nanoseconds from the start to the last check, and the longest gap so far.
+static LAST: AtomicU64 = AtomicU64::new(0);
+static LONGEST: AtomicU64 = AtomicU64::new(0);
+
+fn check_gap() {
+    let now = START.get().map_or(0, |s| s.elapsed().as_nanos() as u64);
+    let gap = now.saturating_sub(LAST.swap(now, Ordering::Relaxed));
+    LONGEST.fetch_max(gap, Ordering::Relaxed);
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -10,6 +29,11 @@ fn main() {
         eprintln!("usage: pair_trf TRF_FILE");
         std::process::exit(2);
     };
+    let gaps = std::env::var_os("PAIR_TRF_GAPS").is_some();
+    if gaps {
+        START.get_or_init(Instant::now);
+        pg_rating_core::interrupt::set_hook(check_gap);
+    }
     let outcome = std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
         .and_then(|text| read_trf16(&text).map_err(|e| e.to_string()))
@@ -21,6 +45,11 @@ fn main() {
             std::process::exit(1);
         }
     };
+    if gaps {
+        check_gap(); // (the end)
+        let ms = LONGEST.load(Ordering::Relaxed) as f64 / 1e6;
+        eprintln!("longest gap between interrupt checks: {ms:.1} ms");
+    }
     println!("{}", p.boards.len() + usize::from(p.bye.is_some()));
     for (w, b) in &p.boards {
         println!("{} {}", w + 1, b + 1);

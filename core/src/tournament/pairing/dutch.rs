@@ -15,7 +15,8 @@
 
 use std::collections::HashMap;
 
-use super::cardinality::{has_perfect_matching, maximum_matching};
+use super::cardinality::has_perfect_matching;
+use super::colour_bracket;
 use super::criteria::Entrant;
 use super::incremental::IncrementalMatching;
 use super::weights::{edge_weight, ByeInfo, Flags, Layout};
@@ -29,6 +30,9 @@ pub struct Context<'a> {
     pub compatible: &'a [u64],
     /// Rounds already played before this one.
     pub played_rounds: u32,
+    /// Whether a bracket the rules make plain may be paired without the matching (module
+    /// `colour_bracket`; the tests compare both ways).
+    pub shortcuts: bool,
 }
 
 impl Context<'_> {
@@ -141,27 +145,28 @@ pub fn pair(ctx: &Context) -> Result<Paired, NoPairing> {
     let mut members: Vec<usize> = groups.first().cloned().unwrap_or_default();
     let mut mdps = 0;
     while members.len() > 1 || g < groups.len() {
-        if mdps == 0
+        if ctx.shortcuts
             && g < groups.len()
             && round.bye.score.is_none()
             && round.closed(&members, &groups[g])
         {
-            // A score group that can pair within itself (but for one player when odd) while the
+            // A bracket that can pair within itself (but for one player when odd) while the
             // players below pair among themselves (with any one of its players): every pairing
             // best by C.6 (the most pairs in the bracket) pairs it within itself and leaves the
             // next scoregroup whole (with any one downfloater, who can meet one of it while the
             // rest of it pairs among itself), so C.4 and C.8 (the next bracket's pairs and scores)
             // are the same for all of them and the next scoregroup adds nothing but size to the
-            // bracket's graph: it is left out (see `closed`).
+            // bracket's graph: it is left out (see `closed`). MDPs change none of this: C.7
+            // decides within the bracket which of its players floats down.
             let end = members.len();
-            let (carried, _) = round.pair_bracket(members, 0, end, None);
-            if carried.is_empty() {
-                members = groups[g].clone();
+            let (carried, _) = round.pair_bracket(members, mdps, end, None);
+            // The players left over float down as MDPs. One alone would pair nobody in a
+            // bracket of MDPs of its own: the next scoregroup joins at once.
+            mdps = carried.len();
+            members = carried;
+            if mdps <= 1 {
+                members.extend(groups[g].iter().copied());
                 g += 1;
-            } else {
-                // (not expected: the players left over float down as MDPs)
-                mdps = carried.len();
-                members = carried;
             }
             continue;
         }
@@ -348,13 +353,14 @@ impl Round<'_> {
         }
     }
 
-    /// Whether the score group `members` (no MDPs) can be paired without the next scoregroup
-    /// `next` in its bracket (an even count of players: no bye):
+    /// Whether the bracket `members` (MDPs first) can be paired without the next
+    /// scoregroup `next` in its bracket's graph (an even count of players: no bye):
     /// * even: `members` can all be paired among themselves, the other open players too;
-    /// * odd: `next` (even) can be paired among itself, every member can meet one of `next` (the
-    ///   next bracket pairs as many, and the same scores, whoever floats down, C.8), and the other
-    ///   open players have a matching leaving one player alone whom every member can meet (so
-    ///   any downfloater leaves a complete pairing, C.4).
+    /// * odd: `next` (even) can be paired among itself and every member can meet one of `next`
+    ///   (the next bracket pairs as many, and the same scores, whoever floats down, C.8), or
+    ///   `next` is odd and the last scoregroup; and the other open players have a matching
+    ///   leaving one player alone whom every member can meet (so any downfloater leaves a
+    ///   complete pairing, C.4, which for the last scoregroup is also C.8).
     fn closed(&self, members: &[usize], next: &[usize]) -> bool {
         let ctx = self.ctx;
         let mut inside = vec![false; ctx.n()];
@@ -367,23 +373,35 @@ impl Round<'_> {
         if members.len().is_multiple_of(2) {
             return self.pairable_set(members) && self.pairable_set(&outside);
         }
-        if next.len() % 2 == 1
-            || !members
-                .iter()
-                .all(|&d| next.iter().any(|&x| ctx.compatible(d, x)))
+        if members.len() == 1 {
+            return false;
+        }
+        if next.len() % 2 == 1 {
+            // The last scoregroup: any downfloater completes it (the check below), so the next
+            // bracket pairs all its players whoever floats down.
+            if outside.len() != next.len() {
+                return false;
+            }
+        } else if !members
+            .iter()
+            .all(|&d| next.iter().any(|&x| ctx.compatible(d, x)))
             || !self.pairable_set(next)
         {
             return false;
         }
-        let mut mate = vec![usize::MAX; outside.len()];
-        maximum_matching(&self.adjacency(&outside), &mut mate);
-        let alone: Vec<usize> = (0..outside.len())
-            .filter(|&k| mate[k] == usize::MAX)
-            .map(|k| outside[k])
-            .collect();
-        // (members odd and the count even: the outside is odd)
-        matches!(alone.as_slice(), [u] if members.iter().all(|&d| ctx.compatible(d, *u)))
-            && members.len() > 1
+        // The outside (odd) and a dummy vertex that only the players every member can meet
+        // may pair: a perfect matching leaves one of them alone in the outside.
+        let mut adj = self.adjacency(&outside);
+        let dummy = outside.len();
+        adj.push(Vec::new());
+        for (a, &u) in outside.iter().enumerate() {
+            crate::interrupt::check();
+            if members.iter().all(|&d| ctx.compatible(d, u)) {
+                adj[a].push(dummy);
+                adj[dummy].push(a);
+            }
+        }
+        has_perfect_matching(&adj)
     }
 
     /// The graph of the players `set` (positions in `set`): an edge where two may meet.
@@ -510,6 +528,21 @@ impl Round<'_> {
         residents_end: usize,
         next_score: Option<i32>,
     ) -> (Vec<usize>, usize) {
+        if next_score.is_none() && self.bye.score.is_none() && self.ctx.shortcuts {
+            if let Some((pairs, left_out)) = colour_bracket::pair(self.ctx, &members, mdps) {
+                #[cfg(test)]
+                colour_bracket::TAKEN.with(|c| c.set(c.get() + 1 + (mdps << 16)));
+                for (x, y) in pairs {
+                    self.open[x] = false;
+                    self.open[y] = false;
+                    self.pairs.push((x.min(y), x.max(y)));
+                }
+                self.bye.single_downfloater = false;
+                let carried: Vec<usize> = left_out.into_iter().collect();
+                let count = carried.len();
+                return (carried, count);
+            }
+        }
         let scores: Vec<i32> = members.iter().map(|&i| self.ctx.players[i].score).collect();
         let layout = Layout::new(self.ctx.n(), &scores);
         let args = (layout, members, mdps, residents_end, next_score);
@@ -541,7 +574,7 @@ impl Round<'_> {
             mdps,
             residents_end,
             position,
-            base: vec![Wide::ZERO; size * size],
+            base: super::wide::zeros(size * size),
             matching: IncrementalMatching::new(size),
             completable: HashMap::new(),
             whole: None,

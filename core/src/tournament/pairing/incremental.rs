@@ -102,7 +102,7 @@ impl<const N: usize> IncrementalMatching<N> {
         assert!(n <= ARC_MASK, "too many vertices for an arc");
         IncrementalMatching {
             n,
-            twice: vec![Wide::ZERO; n * n],
+            twice: super::wide::zeros(n * n),
             edge: vec![false; n * n],
             active: vec![true; n],
             changed: Vec::new(),

@@ -21,6 +21,7 @@
 
 mod acceleration;
 mod cardinality;
+mod colour_bracket;
 mod colours;
 mod criteria;
 mod dutch;
@@ -250,6 +251,7 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
                 players: &players,
                 compatible: &compatible,
                 played_rounds,
+                shortcuts: plain,
             };
             pair(&ctx).map_err(|_| no_pairing(round, &ctx))?
         }

@@ -341,3 +341,71 @@ fn the_plain_shortcut_pairs_as_the_full_procedure() {
         "{plain} of {cases} plain, {plain_later} later"
     );
 }
+
+/// Brackets where only colours tell the pairings apart (module `colour_bracket`) pair as the full
+/// procedure pairs them: random tournaments (random earlier pairings and colours, wins, draws
+/// and losses, half-point byes, absent players, forbidden pairs), each round paired with and
+/// without the shortcuts.
+#[test]
+fn the_colour_bracket_shortcut_pairs_as_the_full_procedure() {
+    let mut rng = crate::test_rng::Rng::new(3434);
+    let (mut taken, mut cases) = (0, 0);
+    for case in 0..800 {
+        let n = 2 + rng.below(if case % 10 == 0 { 160 } else { 40 });
+        let rounds_played = [0, 1, 1, 1, 2, 2, 3][rng.below(7)];
+        let mut t = tournament(n, rounds_played + 1 + rng.below(2) as u32);
+        let draws = rng.below(4); // none to most games drawn
+        for round in 1..=rounds_played {
+            let mut order: Vec<PlayerNo> = (0..n as PlayerNo).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            let mut k = 0;
+            while k < n {
+                if k + 1 == n || rng.one_in(12) {
+                    t.add_bye(round, order[k], ByeKind::Half).unwrap();
+                    k += 1;
+                    continue;
+                }
+                let outcome = if rng.below(4) < draws {
+                    Outcome::Draw
+                } else if rng.one_in(2) {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                };
+                game(&mut t, round, order[k], order[k + 1], outcome);
+                k += 2;
+            }
+        }
+        let mut opts = PairingOptions {
+            first_colour_white: rng.one_in(2),
+            ..PairingOptions::default()
+        };
+        if rng.one_in(5) {
+            opts.absent.push(rng.below(n) as PlayerNo);
+        }
+        if rng.one_in(8) {
+            let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+            if a != b {
+                opts.forbidden_pairs.push((a, b));
+            }
+        }
+        let full = pair_round(&t, &opts, false);
+        let before = colour_bracket::TAKEN.with(|c| c.get());
+        let fast = pair_round(&t, &opts, true);
+        taken += colour_bracket::TAKEN.with(|c| c.get()) - before;
+        assert_eq!(
+            fast, full,
+            "case {case}: {n} players after {rounds_played} rounds"
+        );
+        cases += 1;
+    }
+    // (the counter adds 1 per bracket and 2^16 per bracket with an MDP)
+    let (with_mdp, taken) = (taken >> 16, taken & 0xffff);
+    println!("{taken} brackets paired by colours in {cases} cases, {with_mdp} with an MDP");
+    assert!(
+        taken > 200 && with_mdp > 20,
+        "{taken} brackets paired by colours in {cases} cases, {with_mdp} with an MDP"
+    );
+}

@@ -111,6 +111,20 @@ impl<const N: usize> PartialOrd for Wide<N> {
     }
 }
 
+/// `len` zero weights, filled a chunk at a time with interrupt checks between chunks: a
+/// bracket's matrices hold millions of them (100 MB and more for a few thousand players), too
+/// long to write without a check.
+pub(super) fn zeros<const N: usize>(len: usize) -> Vec<Wide<N>> {
+    const CHUNK: usize = 1 << 18;
+    let mut v = Vec::with_capacity(len);
+    while v.len() < len {
+        crate::interrupt::check();
+        let more = CHUNK.min(len - v.len());
+        v.resize(v.len() + more, Wide::ZERO);
+    }
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
