@@ -148,3 +148,9 @@ ALTER TABLE tournaments_ranked_games_reqs
     DROP CONSTRAINT tournaments_ranked_games_reqs_ranking_type_fkey,
     ADD CONSTRAINT tournaments_ranked_games_reqs_ranking_type_fkey
         FOREIGN KEY (ranking_type) REFERENCES rankings ON DELETE CASCADE;
+
+-- Glicko-2 as the documents write it (issue 32)
+-- The rankings rate Glicko-2 by the lichess rule: their ledgers say so (those made by an update of
+-- this extension from before 0.10.0 ran after the engine's new default, 'glickman').
+UPDATE @extschema@.ledgers SET glicko2_rule = 'lichess'
+WHERE kept_in = '@extschema@.elo_history'::regclass AND glicko2_rule <> 'lichess';
