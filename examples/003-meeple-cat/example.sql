@@ -32,13 +32,15 @@ INSERT INTO game_players VALUES
     (1, 'catan', '2025-06-01 20:00', '00000000-0000-0000-0000-000000000003', 3);
 DO $$
 DECLARE
-    win glicko2_pair := glicko2_game('(1500,350,0.06)', '(1500,350,0.06)', 1);
+    -- a two-player game as §8.2 rates it: Glickman's one-game period (step 6 with the new volatility)
+    win glicko2_rating := glicko2_update('(1500,350,0.06)', ARRAY['(1500,350,0.06)'::glicko2_rating], ARRAY[1.0::float8]);
+    loss glicko2_rating := glicko2_update('(1500,350,0.06)', ARRAY['(1500,350,0.06)'::glicko2_rating], ARRAY[0.0::float8]);
     second float8;
 BEGIN
     ASSERT abs((SELECT rating FROM ledger_history WHERE ledger = 'meeple.cat'
-                AND player = '00000000-0000-0000-0000-000000000001') - (win.white).rating) < 1e-6,
+                AND player = '00000000-0000-0000-0000-000000000001') - win.rating) < 1e-6,
            'the winner: two two-player wins from the start';
-    second := ((win.white).rating + (win.black).rating) / 2;
+    second := (win.rating + loss.rating) / 2;
     ASSERT abs((SELECT rating FROM ledger_history WHERE ledger = 'meeple.cat'
                 AND player = '00000000-0000-0000-0000-000000000002') - second) < 1e-6,
            'the second: the mean of a win and a loss';

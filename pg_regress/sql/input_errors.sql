@@ -100,7 +100,7 @@ SELECT s AS statement, pg_temp.err(s) AS error FROM unnest(ARRAY[
     $$SELECT * FROM ledger_what_if('app', '{{16},{64}}')$$,
     $$SELECT * FROM ledger_what_if('app', taus => '{{0.5}}')$$
 ]) AS s;
-SELECT k_factor, tau, entries FROM ledger_what_if('app', '{16}', '{0.3}');
+SELECT k_factor, tau, entries FROM ledger_what_if('app', '{16}');
 -- a key column attached as an integer and altered to numeric: a key that is not an integer is refused
 -- by name (42804) when it is written; integer keys go on
 ALTER TABLE app_games ALTER COLUMN id TYPE numeric;
