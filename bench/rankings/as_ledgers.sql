@@ -10,10 +10,11 @@ DECLARE
                    'AND a.is_bot)';
 BEGIN
     FOR r IN SELECT * FROM rankings ORDER BY id LOOP
+        -- (the rankings rate Glicko-2 by the lichess rule, step 6 skipped)
         INSERT INTO ledgers (name, rating_system, starting_rating, k_factor, tau, starting_rd, starting_volatility,
-                             rating_period)
+                             rating_period, glicko2_rule)
         VALUES ('ranking ' || r.id, r.rating_system, r.starting_elo, r.k_factor, r.glicko2_tau, r.starting_rd,
-                r.starting_volatility, r.rating_period);
+                r.starting_volatility, r.rating_period, 'lichess');
         filter := format('service_id = 1 AND is_ranked AND clock_base_time(clock, %s) >= %L::interval',
                          r.extra_move_multiplier, r.playtime_min);
         IF r.playtime_max IS NOT NULL THEN
