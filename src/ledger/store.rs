@@ -73,18 +73,18 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
     }
 }
 
-/// The columns of `ledgers` the writers read (of `l`). Those of 0.13.0 are read through
-/// `to_jsonb`, so that this library reads a schema not yet updated (its ledgers rate Glicko-2 by
-/// the lichess rule, without bounds).
+/// The columns of `ledgers` the writers read (of `l`, and of `n`: [`LEDGER_SINCE_0_13`]).
 const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
-     l.provisional_games, l.provisional_rd,
-     -- (read from the row, so that a library newer than the schema reads it: NULL until the update)
-     to_jsonb(l) ->> 'notify_channel' AS notify_channel,
-     coalesce(to_jsonb(l) ->> 'glicko2_rule', 'lichess') AS glicko2_rule,
-     (to_jsonb(l) ->> 'min_rd')::float8 AS min_rd, (to_jsonb(l) ->> 'max_rd')::float8 AS max_rd,
-     (to_jsonb(l) ->> 'max_volatility')::float8 AS max_volatility";
+     l.provisional_games, l.provisional_rd, n.notify_channel,
+     coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility";
+
+/// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
+/// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
+/// lichess rule, without bounds).
+const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
+     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8)";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -230,8 +230,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
         let rows = self.run(
             &format!(
-                "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l WHERE {condition} ORDER BY l.id{}",
-                if to_write { " FOR SHARE" } else { "" }
+                "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l {LEDGER_SINCE_0_13}
+                 WHERE {condition} ORDER BY l.id{}",
+                if to_write { " FOR SHARE OF l" } else { "" }
             ),
             &[arg],
         );
@@ -328,7 +329,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             [false, true].map(|locked| {
                 format!(
                     "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-                     FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id JOIN pg_class c ON c.oid = a.games
+                     FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id
+                     {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
                      WHERE a.games = $1 ORDER BY a.ledger_id{}",
                     if locked { " FOR SHARE OF l" } else { "" }
                 )
