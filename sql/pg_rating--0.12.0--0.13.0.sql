@@ -607,3 +607,71 @@ COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'over the ledger''s games; nothing is written. A setting that cannot change the ledger''s ratings is refused '
     '(22023): K factors but for elo, taus but for glicko2 by Glickman''s rule, with a rating_period or with the '
     'period rule of multiplayer games.';
+
+-- The settings, seeds and seasons in force (issue 31: a role that may lock ledgers, ledger_seeds
+-- or ledger_seasons, as UPDATE or DELETE lets it, held off every application's writers): the
+-- writers read pg_rating's own copies of them (sql/ledger_copies.sql).
+CREATE TABLE ledgers_in_force (LIKE ledgers, PRIMARY KEY (id));
+CREATE TABLE ledger_seeds_in_force (LIKE ledger_seeds, PRIMARY KEY (ledger_id, scope, player));
+CREATE TABLE ledger_seasons_in_force (LIKE ledger_seasons, PRIMARY KEY (ledger_id, scope, name));
+
+-- (filled from the tables as they are now; from here on the triggers keep them equal)
+INSERT INTO ledgers_in_force SELECT * FROM ledgers;
+INSERT INTO ledger_seeds_in_force SELECT * FROM ledger_seeds;
+INSERT INTO ledger_seasons_in_force SELECT * FROM ledger_seasons;
+
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledgers_in_force
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_seeds_in_force
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ledger_seasons_in_force
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_foreign_write();
+
+CREATE FUNCTION copy_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'copy_ledger_wrapper';
+REVOKE ALL ON FUNCTION copy_ledger() FROM PUBLIC;
+ALTER FUNCTION copy_ledger() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+-- (named to fire before rebuild_changed_ledger, which rebuilds by the copy)
+CREATE TRIGGER copy_ledger AFTER INSERT OR UPDATE OR DELETE ON ledgers
+    FOR EACH ROW EXECUTE FUNCTION copy_ledger();
+
+-- A TRUNCATE fires no row trigger: it would replay nothing and leave the copies as they were.
+CREATE FUNCTION refuse_truncate() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'refuse_truncate_wrapper';
+REVOKE ALL ON FUNCTION refuse_truncate() FROM PUBLIC;
+ALTER FUNCTION refuse_truncate() SET search_path = pg_catalog, pg_temp;
+CREATE TRIGGER refuse_truncate BEFORE TRUNCATE ON ledger_seeds
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+CREATE TRIGGER refuse_truncate BEFORE TRUNCATE ON ledger_seasons
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_truncate();
+
+-- Seen as their tables are (ledger_policies.sql); nobody is granted them.
+ALTER TABLE ledgers_in_force ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_seeds_in_force ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ledger_seasons_in_force ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ledger_visible ON ledgers_in_force FOR SELECT
+    USING (id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY ledger_visible ON ledger_seeds_in_force FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+CREATE POLICY ledger_visible ON ledger_seasons_in_force FOR SELECT
+    USING (ledger_id IN (SELECT l.id FROM @extschema@.ledgers l));
+
+SELECT pg_catalog.pg_extension_config_dump('ledgers_in_force', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_seeds_in_force', '');
+SELECT pg_catalog.pg_extension_config_dump('ledger_seasons_in_force', '');
+
+COMMENT ON TABLE ledgers_in_force IS
+    'Derived: a copy of ledgers (same columns) that pg_rating''s writers read, so that a role that may lock '
+    'ledgers holds off no writer; kept equal by the trigger copy_ledger.';
+COMMENT ON TABLE ledger_seeds_in_force IS
+    'Derived: a copy of ledger_seeds that pg_rating''s writers read; copied again per changed scope before the '
+    'scope is replayed.';
+COMMENT ON TABLE ledger_seasons_in_force IS
+    'Derived: a copy of ledger_seasons that pg_rating''s writers read; copied again per changed scope before the '
+    'scope is replayed.';
+COMMENT ON FUNCTION refuse_truncate() IS
+    'Trigger of ledger_seeds and ledger_seasons: refuses TRUNCATE (0A000), which would replay no ledger; DELETE '
+    'replays each scope it changes.';
+COMMENT ON FUNCTION copy_ledger() IS
+    'Trigger of ledgers: keeps ledgers_in_force, the copy the writers read, equal to ledgers.';
+
+-- the privileges only a table's owner keeps, on the tables made since (default privileges)
+SELECT @extschema@.restrict_table_privileges();

@@ -249,7 +249,10 @@ trigger_function!(
         "ledger_attachments",
         "ledger_entries",
         "ledger_standings",
-        "ledger_scopes"
+        "ledger_scopes",
+        "ledgers_in_force",
+        "ledger_seeds_in_force",
+        "ledger_seasons_in_force"
     ]
 );
 

@@ -8,6 +8,8 @@
 mod analytics;
 mod attach;
 mod attachment;
+mod copies;
+pub(crate) use copies::for_writers;
 mod store;
 pub(crate) use store::SCOPE_LOCKS;
 mod reads;
@@ -51,6 +53,12 @@ extension_sql_file!(
     "../../sql/ledger_policies.sql",
     name = "ledger_policies",
     requires = ["ledgers"]
+);
+
+extension_sql_file!(
+    "../../sql/ledger_copies.sql",
+    name = "ledger_copies",
+    requires = ["ledger_policies"]
 );
 
 pub(crate) use crate::error::internal;

@@ -226,16 +226,21 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// locks of its scopes, and a writer that read the settings before waiting for those locks
     /// would write by the old settings after the rebuild. Locked, a writer waits for the change
     /// and reads the new settings (a change waits for the writers); under REPEATABLE READ a
-    /// writer whose snapshot missed the change gets 40001.
+    /// writer whose snapshot missed the change gets 40001. A writer reads the settings in force
+    /// (`ledgers_in_force`, see `super::copies`); otherwise `ledgers` is read, as the role that acts.
     fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
-        let rows = self.run(
-            &format!(
+        let sql = if to_write {
+            super::for_writers(&format!(
+                "SELECT {LEDGER_COLUMNS} FROM @ledgers@ l {LEDGER_SINCE_0_13}
+                 WHERE {condition} ORDER BY l.id FOR SHARE OF l"
+            ))
+        } else {
+            format!(
                 "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l {LEDGER_SINCE_0_13}
-                 WHERE {condition} ORDER BY l.id{}",
-                if to_write { " FOR SHARE OF l" } else { "" }
-            ),
-            &[arg],
-        );
+                 WHERE {condition} ORDER BY l.id"
+            )
+        };
+        let rows = self.run(&sql, &[arg]);
         rows.into_iter().map(|row| ledger_of(&row)).collect()
     }
 
@@ -324,20 +329,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// READ the ledgers are share-locked (see [`Self::ledgers_where`]): a writer whose snapshot
     /// missed a change gets 40001.
     pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
-        static TEXTS: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
-        let texts = TEXTS.get_or_init(|| {
-            [false, true].map(|locked| {
-                format!(
-                    "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-                     FROM @extschema@.ledger_attachments a JOIN @extschema@.ledgers l ON l.id = a.ledger_id
-                     {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
-                     WHERE a.games = $1 ORDER BY a.ledger_id{}",
-                    if locked { " FOR SHARE OF l" } else { "" }
-                )
-            })
-        });
-        let text = &texts[usize::from(snapshot_per_transaction())];
-        let rows = self.run(text, &[table.into()]);
+        let text = super::for_writers(&format!(
+            "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
+             FROM @extschema@.ledger_attachments a JOIN @ledgers@ l ON l.id = a.ledger_id
+             {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
+             WHERE a.games = $1 ORDER BY a.ledger_id{}",
+            if snapshot_per_transaction() { " FOR SHARE OF l" } else { "" }
+        ));
+        let rows = self.run(&text, &[table.into()]);
         rows.into_iter()
             .map(|row| (ledger_of(&row), attachment_of(&row)))
             .collect()

@@ -254,7 +254,9 @@ impl LedgerStore<'_, '_> {
         // by a probe each (1M probes: 1.6 s).
         if players.len() > 1000 {
             let rows = self.run(
-                "SELECT * FROM @extschema@.ledger_seeds WHERE ledger_id = $1 AND scope = $2",
+                &super::for_writers(
+                    "SELECT * FROM @ledger_seeds@ WHERE ledger_id = $1 AND scope = $2",
+                ),
                 &[ledger.into(), scope.into()],
             );
             if rows.is_empty() {
@@ -268,10 +270,12 @@ impl LedgerStore<'_, '_> {
                 .collect();
         }
         let rows = self.run(
-            "SELECT s.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM @extschema@.ledger_seeds x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
+            &super::for_writers(
+                "SELECT s.* FROM unnest($3::text[]) AS u(player)
+                 CROSS JOIN LATERAL (
+                     SELECT * FROM @ledger_seeds@ x
+                     WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player LIMIT 1) s",
+            ),
             &[ledger.into(), scope.into(), players.into()],
         );
         rows.into_iter().map(|r| seed(&r)).collect()
@@ -298,12 +302,12 @@ impl LedgerStore<'_, '_> {
             format!(
                 "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
                  CROSS JOIN LATERAL (
-                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM @extschema@.ledger_seasons x
+                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM @ledger_seasons@ x
                      WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
             )
         });
         let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
-        for r in self.run(text, &args) {
+        for r in self.run(&super::for_writers(text), &args) {
             out.entry((get(&r, "ledger_id"), get(&r, "scope")))
                 .or_default()
                 .push(pg_rating_core::ledger::SeasonEnd {
@@ -505,9 +509,11 @@ impl LedgerStore<'_, '_> {
         if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
             self.rebuilt_notices.remove(i);
             self.run(
-                "SELECT pg_catalog.pg_notify(l.notify_channel,
-                     pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
-                 FROM @extschema@.ledgers l WHERE l.id = $1 AND l.notify_channel IS NOT NULL",
+                &super::for_writers(
+                    "SELECT pg_catalog.pg_notify(l.notify_channel,
+                         pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
+                     FROM @ledgers@ l WHERE l.id = $1 AND l.notify_channel IS NOT NULL",
+                ),
                 &[ledger.into()],
             );
         }
@@ -532,17 +538,17 @@ impl LedgerStore<'_, '_> {
             players.push(player);
         }
         self.run(
-            "SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
+            &super::for_writers("SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
              FROM (SELECT l.notify_channel AS channel,
                           pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
                               'rating', s.rating, 'rd', s.rd, 'games', coalesce(s.games, 0),
                               'last_played', s.last_game_date)::text AS payload
                    FROM unnest($1::int[], $2::text[], $3::text[]) WITH ORDINALITY c(ledger_id, scope, player, n)
-                   JOIN @extschema@.ledgers l ON l.id = c.ledger_id
+                   JOIN @ledgers@ l ON l.id = c.ledger_id
                    LEFT JOIN @extschema@.ledger_standings s
                           ON s.ledger_id = c.ledger_id AND s.scope = c.scope AND s.player = c.player
                    WHERE l.notify_channel IS NOT NULL
-                   ORDER BY c.n) x",
+                   ORDER BY c.n) x"),
             &[ledgers.into(), scopes.into(), players.into()],
         );
     }

@@ -299,6 +299,7 @@ fn reseed_ledger_scopes<'a>(
         let mut store = LedgerStore::new(client);
         for ((id, scope), players) in changed {
             pg_rating_core::interrupt::check();
+            super::copies::copy_scope(store.client, "ledger_seeds", id, &scope);
             let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
                 continue;
             };
@@ -345,6 +346,7 @@ fn reseason_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {
+            super::copies::copy_scope(store.client, "ledger_seasons", id, &scope);
             let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
                 continue;
             };

@@ -603,7 +603,10 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub fn rankings(&mut self, id: Option<i32>) -> Vec<Ranking> {
         let ledger = match self.lock_rows {
             LockRows::Ledger => {
-                format!("(SELECT l.id FROM @extschema@.ledgers l WHERE {LEDGER_OF_RANKING})")
+                // (the settings in force: a lock on ledgers holds off no writer)
+                crate::ledger::for_writers(&format!(
+                    "(SELECT l.id FROM @ledgers@ l WHERE {LEDGER_OF_RANKING})"
+                ))
             }
             _ => "NULL::int".to_owned(),
         };

@@ -1,0 +1,125 @@
+//! The settings, seeds and seasons in force (sql/ledger_copies.sql): pg_rating's own copies of
+//! `ledgers`, `ledger_seeds` and `ledger_seasons`, which the writers read instead of those tables.
+//! Any role with UPDATE or DELETE on a table may `LOCK TABLE` it, and application owners write
+//! their ledgers, seeds and seasons with those privileges: a writer that read those tables would
+//! wait for any such lock, whatever application took it. Nobody but the extension's owner may
+//! lock the copies.
+
+use pgrx::prelude::*;
+
+use crate::restore::restoring;
+use crate::trigger::trigger_function;
+
+/// Whether this schema has the copies. (Compat: a schema not yet updated to 0.13.0 has none, and
+/// its writers read the tables themselves; this can go once 0.13.0 is the oldest schema served.)
+fn in_schema() -> bool {
+    crate::security::own_relation("ledgers_in_force") != pg_sys::InvalidOid
+}
+
+/// `sql` with `@ledgers@`, `@ledger_seeds@` and `@ledger_seasons@` naming the tables a writer
+/// reads: the copies (see [`in_schema`]).
+pub(crate) fn for_writers(sql: &str) -> String {
+    let suffix = if in_schema() { "_in_force" } else { "" };
+    sql.replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
+        .replace("@ledger_seeds@", &format!("@extschema@.ledger_seeds{suffix}"))
+        .replace("@ledger_seasons@", &format!("@extschema@.ledger_seasons{suffix}"))
+}
+
+/// Copies the seeds (`table` "ledger_seeds") or seasons ("ledger_seasons") of one ledger's scope
+/// again, as the statement left them; before the scope is replayed by them. Runs as the extension's
+/// owner, under the mark of pg_rating's writers.
+pub(super) fn copy_scope(client: &mut pgrx::spi::SpiClient<'_>, table: &str, ledger: i32, scope: &str) {
+    if !in_schema() {
+        return;
+    }
+    let [delete, insert] = match table {
+        "ledger_seeds" => [
+            "DELETE FROM @extschema@.ledger_seeds_in_force WHERE ledger_id = $1 AND scope = $2",
+            "INSERT INTO @extschema@.ledger_seeds_in_force
+             SELECT x.* FROM @extschema@.ledger_seeds x WHERE x.ledger_id = $1 AND x.scope = $2",
+        ],
+        "ledger_seasons" => [
+            "DELETE FROM @extschema@.ledger_seasons_in_force WHERE ledger_id = $1 AND scope = $2",
+            "INSERT INTO @extschema@.ledger_seasons_in_force
+             SELECT x.* FROM @extschema@.ledger_seasons x WHERE x.ledger_id = $1 AND x.scope = $2",
+        ],
+        _ => crate::error::internal(format!("no copy of {table}")),
+    };
+    for sql in [delete, insert] {
+        crate::spi::run(client, sql, &[ledger.into(), scope.into()], false);
+    }
+}
+
+/// AFTER INSERT, UPDATE or DELETE ON ledgers, per row: `ledgers_in_force` gets the row as the
+/// statement left it (fired before `rebuild_changed_ledger`, which rebuilds by the copy). A restore
+/// loads the copy itself.
+fn copy_ledger<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if restoring() {
+        return Ok(None);
+    }
+    let id = |row: Option<PgHeapTuple<'_, AllocatedByPostgres>>| -> Option<i32> {
+        row.and_then(|r| crate::accounts::field(&r, "id"))
+    };
+    let (old, new) = (id(trigger.old()), id(trigger.new()));
+    Spi::connect_mut(|client| {
+        if let Some(old) = old {
+            crate::spi::run(
+                client,
+                "DELETE FROM @extschema@.ledgers_in_force WHERE id = $1",
+                &[old.into()],
+                false,
+            );
+            // (a deleted ledger's seeds and seasons go with it: their cascade copies them too)
+            if new.is_none() {
+                for sql in [
+                    "DELETE FROM @extschema@.ledger_seeds_in_force WHERE ledger_id = $1",
+                    "DELETE FROM @extschema@.ledger_seasons_in_force WHERE ledger_id = $1",
+                ] {
+                    crate::spi::run(client, sql, &[old.into()], false);
+                }
+            }
+        }
+        if let Some(new) = new {
+            crate::spi::run(
+                client,
+                "INSERT INTO @extschema@.ledgers_in_force SELECT l.* FROM @extschema@.ledgers l WHERE l.id = $1",
+                &[new.into()],
+                false,
+            );
+        }
+    });
+    Ok(None)
+}
+trigger_function!(
+    copy_ledger,
+    copy_ledger_wrapper,
+    pg_finfo_copy_ledger_wrapper,
+    ["ledgers"]
+);
+
+/// BEFORE TRUNCATE ON ledger_seeds or ledger_seasons: 0A000. A truncate fires no row trigger, so
+/// it would replay nothing and leave the copies the writers read as they were; `DELETE` replays
+/// each scope it empties. (Only the tables' owner may truncate them.) A restore may.
+fn refuse_truncate<'a>(
+    trigger: &'a PgTrigger<'a>,
+) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
+    if !restoring() {
+        let table = trigger.table_name().unwrap_or_else(|e| crate::error::internal(e));
+        crate::error::raise(
+            pgrx::PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+            format!(
+                "TRUNCATE {table} is not supported: it would replay no ledger; DELETE FROM {table} replays each \
+                 scope it changes"
+            ),
+        );
+    }
+    Ok(None)
+}
+trigger_function!(
+    check_only refuse_truncate,
+    refuse_truncate_wrapper,
+    pg_finfo_refuse_truncate_wrapper,
+    ["ledger_seeds", "ledger_seasons"]
+);
