@@ -21,14 +21,25 @@ fn in_schema() -> bool {
 pub(crate) fn for_writers(sql: &str) -> String {
     let suffix = if in_schema() { "_in_force" } else { "" };
     sql.replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
-        .replace("@ledger_seeds@", &format!("@extschema@.ledger_seeds{suffix}"))
-        .replace("@ledger_seasons@", &format!("@extschema@.ledger_seasons{suffix}"))
+        .replace(
+            "@ledger_seeds@",
+            &format!("@extschema@.ledger_seeds{suffix}"),
+        )
+        .replace(
+            "@ledger_seasons@",
+            &format!("@extschema@.ledger_seasons{suffix}"),
+        )
 }
 
 /// Copies the seeds (`table` "ledger_seeds") or seasons ("ledger_seasons") of one ledger's scope
 /// again, as the statement left them; before the scope is replayed by them. Runs as the extension's
 /// owner, under the mark of pg_rating's writers.
-pub(super) fn copy_scope(client: &mut pgrx::spi::SpiClient<'_>, table: &str, ledger: i32, scope: &str) {
+pub(super) fn copy_scope(
+    client: &mut pgrx::spi::SpiClient<'_>,
+    table: &str,
+    ledger: i32,
+    scope: &str,
+) {
     if !in_schema() {
         return;
     }
@@ -106,7 +117,9 @@ fn refuse_truncate<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     if !restoring() {
-        let table = trigger.table_name().unwrap_or_else(|e| crate::error::internal(e));
+        let table = trigger
+            .table_name()
+            .unwrap_or_else(|e| crate::error::internal(e));
         crate::error::raise(
             pgrx::PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
             format!(

@@ -334,7 +334,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
              FROM @extschema@.ledger_attachments a JOIN @ledgers@ l ON l.id = a.ledger_id
              {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
              WHERE a.games = $1 ORDER BY a.ledger_id{}",
-            if snapshot_per_transaction() { " FOR SHARE OF l" } else { "" }
+            if snapshot_per_transaction() {
+                " FOR SHARE OF l"
+            } else {
+                ""
+            }
         ));
         let rows = self.run(&text, &[table.into()]);
         rows.into_iter()
