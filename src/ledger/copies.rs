@@ -62,8 +62,9 @@ pub(super) fn copy_scope(
 }
 
 /// AFTER INSERT, UPDATE or DELETE ON ledgers, per row: `ledgers_in_force` gets the row as the
-/// statement left it (fired before `rebuild_changed_ledger`, which rebuilds by the copy). A restore
-/// loads the copy itself.
+/// statement left it (fired before `rebuild_changed_ledger`, which rebuilds by the copy). A change
+/// updates the copy's row in place: a writer waiting to share-lock it then reads the new version,
+/// where after a delete and an insert it would find no row. A restore loads the copy itself.
 fn copy_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -75,30 +76,60 @@ fn copy_ledger<'a>(
     };
     let (old, new) = (id(trigger.old()), id(trigger.new()));
     Spi::connect_mut(|client| {
-        if let Some(old) = old {
-            crate::spi::run(
-                client,
-                "DELETE FROM @extschema@.ledgers_in_force WHERE id = $1",
-                &[old.into()],
-                false,
-            );
-            // (a deleted ledger's seeds and seasons go with it: their cascade copies them too)
-            if new.is_none() {
-                for sql in [
-                    "DELETE FROM @extschema@.ledger_seeds_in_force WHERE ledger_id = $1",
-                    "DELETE FROM @extschema@.ledger_seasons_in_force WHERE ledger_id = $1",
-                ] {
-                    crate::spi::run(client, sql, &[old.into()], false);
+        let run = |client: &mut pgrx::spi::SpiClient<'_>, sql: &str, id: i32| {
+            crate::spi::run(client, sql, &[id.into()], false);
+        };
+        match (old, new) {
+            (Some(old), Some(new)) if old == new => {
+                // the columns by name, as the catalog has them now (the copy has its table's)
+                let columns = crate::spi::run_read(
+                    client,
+                    "SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) AS list
+                     FROM pg_catalog.pg_attribute a
+                     WHERE a.attrelid = '@extschema@.ledgers_in_force'::pg_catalog.regclass
+                       AND a.attnum > 0 AND NOT a.attisdropped",
+                    &[],
+                )
+                .first()
+                .get_one::<String>()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| crate::error::internal("ledgers_in_force has no columns"));
+                run(
+                    client,
+                    &format!(
+                        "UPDATE @extschema@.ledgers_in_force c SET ({columns}) =
+                             (SELECT {columns} FROM @extschema@.ledgers l WHERE l.id = $1)
+                         WHERE c.id = $1"
+                    ),
+                    new,
+                );
+            }
+            (old, new) => {
+                if let Some(old) = old {
+                    run(
+                        client,
+                        "DELETE FROM @extschema@.ledgers_in_force WHERE id = $1",
+                        old,
+                    );
+                    // (a deleted ledger's seeds and seasons go with it: their cascade copies them too)
+                    if new.is_none() {
+                        for sql in [
+                            "DELETE FROM @extschema@.ledger_seeds_in_force WHERE ledger_id = $1",
+                            "DELETE FROM @extschema@.ledger_seasons_in_force WHERE ledger_id = $1",
+                        ] {
+                            run(client, sql, old);
+                        }
+                    }
+                }
+                if let Some(new) = new {
+                    run(
+                        client,
+                        "INSERT INTO @extschema@.ledgers_in_force SELECT l.* FROM @extschema@.ledgers l WHERE l.id = $1",
+                        new,
+                    );
                 }
             }
-        }
-        if let Some(new) = new {
-            crate::spi::run(
-                client,
-                "INSERT INTO @extschema@.ledgers_in_force SELECT l.* FROM @extschema@.ledgers l WHERE l.id = $1",
-                &[new.into()],
-                false,
-            );
         }
     });
     Ok(None)
