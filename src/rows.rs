@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use pgrx::datum::DatumWithOid;
 
-use crate::columns::{names, unnest, Arrays, Column, Value};
+use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
 
 /// The most rows written as VALUES: a game writes two rows per ledger of its table.
 const MAX_VALUES_ROWS: usize = 8;
@@ -43,7 +43,7 @@ impl RowWriter {
 
     fn column_list(&self) -> String {
         format!(
-            "INSERT INTO @extschema@.{} ({})",
+            "INSERT INTO @extschema@.{} AS t ({})",
             self.table,
             names(self.columns)
         )
@@ -59,8 +59,27 @@ impl RowWriter {
             .filter(|(n, _)| !self.conflict.contains(n))
             .map(|(n, _)| format!("{n} = EXCLUDED.{n}"))
             .collect();
+        // An existing row equal to the new one is not written again (no dead row, no WAL for it):
+        // a replay upserts the standings of every player it touches, most of them often as they
+        // were. (Not for decimals: numeric's equality takes 1.0 and 1.00 as equal, which show
+        // differently.)
+        let unless_equal = if self.columns.iter().any(|(_, k)| *k == Kind::Decimal) {
+            String::new()
+        } else {
+            let changed: Vec<&str> = self
+                .columns
+                .iter()
+                .filter(|(n, _)| !self.conflict.contains(n))
+                .map(|(n, _)| *n)
+                .collect();
+            format!(
+                " WHERE (t.{}) IS DISTINCT FROM (EXCLUDED.{})",
+                changed.join(", t."),
+                changed.join(", EXCLUDED.")
+            )
+        };
         format!(
-            "ON CONFLICT ({}) DO UPDATE SET {}",
+            "ON CONFLICT ({}) DO UPDATE SET {}{unless_equal}",
             self.conflict.join(", "),
             sets.join(", ")
         )

@@ -16,6 +16,7 @@ mod reads;
 mod svg;
 mod tables;
 mod triggers;
+mod unchanged;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

@@ -204,6 +204,8 @@ pub struct LedgerStore<'c, 'conn> {
     pub(super) notices: Vec<(i32, String, String)>,
     /// The ledgers with a `notify_channel` whose rebuild is under way.
     pub(super) rebuilt_notices: Vec<i32>,
+    /// The stored entries a replay may keep (`super::unchanged`).
+    pub(super) taken: super::unchanged::Taken,
 }
 
 impl<'c, 'conn> LedgerStore<'c, 'conn> {
@@ -214,6 +216,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             rebuilt: Batch::default(),
             notices: Vec::new(),
             rebuilt_notices: Vec::new(),
+            taken: Default::default(),
         }
     }
 

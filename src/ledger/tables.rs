@@ -122,7 +122,8 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
         _from: &LedgerKey,
         doomed: &[(&str, &LedgerKey)],
     ) -> Vec<String> {
-        self.delete_entries(ledger, scope, doomed)
+        // read, not deleted: the replay's write keeps those it leaves as they are
+        self.take_entries(ledger, scope, doomed)
     }
 
     fn write(
@@ -362,7 +363,7 @@ impl LedgerStore<'_, '_> {
     }
 
     /// Deletes the entries of these (player, game) pairs of a scope; returns their players.
-    fn delete_entries(
+    pub(super) fn delete_entries(
         &mut self,
         ledger: i32,
         scope: &str,
@@ -416,12 +417,16 @@ impl LedgerStore<'_, '_> {
         game: &dyn Fn(&str) -> String,
         writes: Writes,
     ) {
-        let rows = entries.into_iter().map(|entry| EntryRow {
-            ledger,
-            scope: scope.to_owned(),
-            game: game(&entry.key.id),
-            entry,
-        });
+        let rows: Vec<EntryRow> = entries
+            .into_iter()
+            .map(|entry| EntryRow {
+                ledger,
+                scope: scope.to_owned(),
+                game: game(&entry.key.id),
+                entry,
+            })
+            .collect();
+        let rows = self.keep_unchanged(ledger, scope, rows).into_iter();
         match writes {
             Writes::Batched => self.batch.entries.extend(rows),
             Writes::Rebuilt => self.rebuilt.entries.extend(rows),
@@ -651,7 +656,7 @@ pub(super) struct Batch {
     standings: Vec<StandingRow>,
 }
 
-struct EntryRow {
+pub(super) struct EntryRow {
     ledger: i32,
     scope: String,
     game: String,
@@ -755,7 +760,7 @@ const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Co
     out
 }
 
-const ENTRY_COLUMNS: [Column; 24] = with_standing([
+pub(super) const ENTRY_COLUMNS: [Column; 24] = with_standing([
     ("ledger_id", Kind::Int),
     ("scope", Kind::Text),
     ("player", Kind::Text),
