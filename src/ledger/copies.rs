@@ -32,8 +32,9 @@ pub(crate) fn for_writers(sql: &str) -> String {
 }
 
 /// Copies the seeds (`table` "ledger_seeds") or seasons ("ledger_seasons") of one ledger's scope
-/// again, as the statement left them; before the scope is replayed by them. Runs as the extension's
-/// owner, under the mark of pg_rating's writers.
+/// again, as the statement left them; before the scope is replayed by them, under the scope's lock
+/// (see `triggers::locked_for_replay`). Runs as the extension's owner, under the mark of
+/// pg_rating's writers.
 pub(super) fn copy_scope(
     client: &mut pgrx::spi::SpiClient<'_>,
     table: &str,

@@ -212,15 +212,23 @@ trigger_function!(
 /// A ledger (share-locked) and its attachment as they are once the scope is locked: the
 /// attachment is read after the lock, because attaching a ledger anew rebuilds it under the
 /// locks of its scopes, and a replay by the attachment read before would follow the old one.
+/// The scope's seeds or seasons (`copy`: "ledger_seeds" or "ledger_seasons") are copied again
+/// under that lock, attached or not: two transactions that change one scope's seeds then copy
+/// them one after the other. (Copied before the lock, the later one's delete missed the rows the
+/// earlier one's copy had committed meanwhile, and its insert failed on them with 23505.)
 fn locked_for_replay(
     store: &mut LedgerStore<'_, '_>,
     ledger: i32,
     scope: &str,
+    copy: &str,
 ) -> Option<(Ledger, Attachment)> {
-    let l = store.ledger_to_write(ledger)?;
-    store.refuse_kept_elsewhere(&l);
-    store.lock_scope(ledger, scope);
-    Some((l, store.attachment(ledger)?))
+    let l = store.ledger_to_write(ledger);
+    if let Some(l) = &l {
+        store.refuse_kept_elsewhere(l);
+        store.lock_scope(ledger, scope);
+    }
+    super::copies::copy_scope(store.client, copy, ledger, scope);
+    Some((l?, store.attachment(ledger)?))
 }
 
 /// Players whose seeds changed, by (ledger, scope).
@@ -299,8 +307,7 @@ fn reseed_ledger_scopes<'a>(
         let mut store = LedgerStore::new(client);
         for ((id, scope), players) in changed {
             pg_rating_core::interrupt::check();
-            super::copies::copy_scope(store.client, "ledger_seeds", id, &scope);
-            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope, "ledger_seeds") else {
                 continue;
             };
             let players: Vec<String> = players.into_iter().collect();
@@ -346,8 +353,7 @@ fn reseason_ledger<'a>(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {
-            super::copies::copy_scope(store.client, "ledger_seasons", id, &scope);
-            let Some((l, att)) = locked_for_replay(&mut store, id, &scope) else {
+            let Some((l, att)) = locked_for_replay(&mut store, id, &scope, "ledger_seasons") else {
                 continue;
             };
             if let Some(from) = store.first_entry_from(id, &scope, at) {
