@@ -121,19 +121,20 @@ BEGIN
                    CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
                        AS grantee,
                    string_agg(acl.privilege_type, ', ' ORDER BY acl.privilege_type) AS privileges
-            FROM (SELECT c.oid, c.relowner, c.relacl, e.extname,
+            FROM (SELECT c.oid, c.relowner, c.relacl, e.extname, c.relkind,
                          EXISTS (SELECT FROM pg_trigger tg
                                  WHERE tg.tgrelid = c.oid AND tg.tgname = 'refuse_foreign_write') AS derived
                   FROM pg_depend d
                   JOIN pg_extension e ON e.oid = d.refobjid
                   JOIN pg_class c ON c.oid = d.objid
                   WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_extension'::regclass
-                    AND d.deptype = 'e' AND c.relkind = 'r'
+                    AND d.deptype = 'e' AND c.relkind IN ('r', 'v')
                     AND e.extname IN ('pg_rating', 'pg_rating_random_chess')) t
             CROSS JOIN LATERAL aclexplode(t.relacl) acl
             WHERE acl.grantee <> t.relowner
               AND (acl.privilege_type = 'TRIGGER'
-                   OR (t.derived AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES'))
+                   OR ((t.derived OR t.relkind = 'v')
+                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES'))
                    OR (t.extname = 'pg_rating' AND acl.privilege_type IN ('TRUNCATE', 'REFERENCES')))
             GROUP BY t.oid, acl.grantee
             ORDER BY t.oid, 2
@@ -146,7 +147,7 @@ BEGIN
         RAISE WARNING 'pg_rating keeps some privileges on its tables to their owner'
             USING DETAIL = 'Revoked ' || array_to_string(revoked, '; ') || '.',
                   HINT = 'TRIGGER would run code as the extension''s owner; UPDATE, DELETE and TRUNCATE of a '
-                         'derived table would only let a role lock it. See "Roles for ledgers" in docs/operations.md.';
+                         'derived table or a view would only let a role lock it. See "Roles for ledgers" in docs/operations.md.';
     END IF;
 END
 $$;
@@ -154,7 +155,7 @@ REVOKE ALL ON FUNCTION restrict_table_privileges() FROM PUBLIC;
 
 COMMENT ON FUNCTION restrict_table_privileges() IS
     'Revokes from every role but the owner TRIGGER on the tables of pg_rating and pg_rating_random_chess, '
-    'UPDATE, DELETE, TRUNCATE and REFERENCES on their derived tables, and TRUNCATE and REFERENCES on the '
+    'UPDATE, DELETE, TRUNCATE and REFERENCES on their derived tables and views, and TRUNCATE and REFERENCES on the '
     'engine''s other tables (a WARNING lists what it took back). Run after every GRANT by the event trigger '
     'pg_rating_restrict_table_privileges.';
 

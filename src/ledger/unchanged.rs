@@ -38,7 +38,9 @@ impl Stored {
                     .map(micros)
                     .unwrap_or_else(|| internal(format!("ledger_entries.{name} is NULL"))),
             ),
-            Kind::Bytes | Kind::Decimal => internal(format!("ledger_entries.{name}: no such column kind")),
+            Kind::Bytes | Kind::Decimal => {
+                internal(format!("ledger_entries.{name}: no such column kind"))
+            }
         }
     }
 
@@ -94,8 +96,10 @@ impl LedgerStore<'_, '_> {
             );
             for row in rows {
                 pg_rating_core::interrupt::check();
-                let values: Vec<Stored> =
-                    ENTRY_COLUMNS.iter().map(|&c| Stored::read(&row, c)).collect();
+                let values: Vec<Stored> = ENTRY_COLUMNS
+                    .iter()
+                    .map(|&c| Stored::read(&row, c))
+                    .collect();
                 let key = match (&values[2], &values[3], &values[4]) {
                     (Stored::Text(Some(p)), Stored::Time(at), Stored::Text(Some(k))) => {
                         (p.clone(), *at, k.clone())

@@ -91,3 +91,9 @@ state=$(state_with_timeout 1s "SET ROLE tl_app_b; UPDATE ledgers SET tau = 0.6 W
 wait
 [[ $state == 55P03 ]] || fail "a change of ledgers did not wait for the lock on ledgers ($state)"
 echo "   55P03, as for any table"
+
+# A view locks the tables behind it as its owner: the bare role keeps no privilege that locks one.
+echo "tl_bare locks Random Chess's leaderboard view (elo_history, ranking_players behind it)"
+state=$(state_with_timeout 1s "SET ROLE tl_bare; BEGIN; LOCK TABLE leaderboard IN ACCESS EXCLUSIVE MODE; COMMIT")
+[[ $state == 42501 ]] || fail "the bare role could lock the view leaderboard ($state)"
+echo "   42501: permission denied"
