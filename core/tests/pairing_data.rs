@@ -203,8 +203,60 @@ fn own_data_dir() -> PathBuf {
 #[test]
 fn forfeit_and_bye_heavy_tournaments_pair_every_round_as_bbp_pairings() {
     let (equal, total) = compare_dir(&own_data_dir());
-    assert!(total > 60, "only {total} rounds");
+    assert!(total >= 190, "only {total} rounds");
     assert_eq!(equal, total, "rounds equal: {equal} of {total}");
+}
+
+/// Round 8 of `gen_10.trf`: the three players of the top scores all met (a forfeit does not
+/// count, but they played), so the bracket of these three moved-down players pairs nobody; it
+/// must take in the next scoregroup, not float down to itself again (the shortcut for brackets
+/// that pair within themselves, issue 34, looped here forever).
+#[test]
+fn moved_down_players_who_all_met_take_in_the_next_scoregroup() {
+    let text = fs::read_to_string(own_data_dir().join("gen_10.trf")).expect("file");
+    let trf = read_trf16(&text).expect("readable TRF");
+    let (t, opts) = before_round(&trf, 8);
+    let pairing = pair_next_round(&t, &opts).expect("a pairing");
+    assert_eq!(as_sets(&pairing), recorded(&trf, 8));
+}
+
+/// A minimal case of issue 34 (item 2): the top seed has a half-point bye in round 1 and the
+/// six others only forfeits, so no player has a colour history in round 2 and every pair's
+/// colours come from the initial colour (C.04.3 5.2.5). The file has no `XXC`: player 2, the
+/// first player paired, got Black, so the initial colour is Black (as bbpPairings reads it:
+/// `5 3`, `1 7`, `2 4`); with `XXC white1` every pair has the opposite colours (bbpPairings
+/// too). Taking White without `XXC` (0.12.0) gave the second answer to the first file.
+#[test]
+fn forfeits_in_round_one_leave_the_colours_to_the_initial_colour() {
+    let line = |p: u32, points: &str, round1: &str| {
+        format!(
+            "001 {p:4}      Player{p:04}{:22}{:4}{:30}{points:>4}{p:5}  {round1}",
+            "",
+            2500 - 10 * p,
+            ""
+        )
+    };
+    let players = [
+        line(1, "0.5", "0000 - H"),
+        line(2, "0.0", "   5 b -"),
+        line(3, "1.0", "   6 w +"),
+        line(4, "0.0", "   7 b -"),
+        line(5, "1.0", "   2 w +"),
+        line(6, "0.0", "   3 b -"),
+        line(7, "1.0", "   4 w +"),
+    ]
+    .join("\n");
+    let pairs = |xxc: &str| {
+        let trf = read_trf16(&format!("012 Forfeits\nXXR 3\n{xxc}{players}\n")).expect("TRF");
+        let p = pair_trf(&trf).expect("a pairing");
+        assert_eq!(p.bye, Some(5), "player 6 gets the bye");
+        p.boards
+            .iter()
+            .map(|(w, b)| format!("{} {}", w + 1, b + 1))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(pairs(""), ["5 3", "1 7", "2 4"]);
+    assert_eq!(pairs("XXC white1\n"), ["3 5", "7 1", "4 2"]);
 }
 
 /// `pair_trf` (what `tournament_pairings_from_trf` runs) on the file as it stood before each
@@ -214,7 +266,7 @@ fn forfeit_and_bye_heavy_tournaments_pair_every_round_as_bbp_pairings() {
 #[test]
 fn pair_trf_reads_the_initial_colour_from_the_file() {
     let mut checked = 0;
-    for name in ["bye_6", "bye_10", "ff_3", "g_40"] {
+    for name in ["bye_6", "bye_10", "ff_3", "g_40", "gen_14", "gen_189"] {
         let path = own_data_dir().join(format!("{name}.trf"));
         let trf = read_trf16(&fs::read_to_string(&path).expect("file")).expect("readable TRF");
         assert_eq!(trf.first_colour_white, None, "{name} has no XXC");

@@ -356,7 +356,7 @@ impl Round<'_> {
     /// Whether the bracket `members` (MDPs first) can be paired without the next
     /// scoregroup `next` in its bracket's graph (an even count of players: no bye):
     /// * even: `members` can all be paired among themselves, the other open players too;
-    /// * odd: `next` (even) can be paired among itself and every member can meet one of `next`
+    /// * odd: `members` can be paired among themselves but for one; `next` (even) can be paired among itself and every member can meet one of `next`
     ///   (the next bracket pairs as many, and the same scores, whoever floats down, C.8), or
     ///   `next` is odd and the last scoregroup; and the other open players have a matching
     ///   leaving one player alone whom every member can meet (so any downfloater leaves a
@@ -373,7 +373,9 @@ impl Round<'_> {
         if members.len().is_multiple_of(2) {
             return self.pairable_set(members) && self.pairable_set(&outside);
         }
-        if members.len() == 1 {
+        // The bracket must pair within itself but for one player: three MDPs who all met pair
+        // nobody, and would float down again and again to the same bracket.
+        if members.len() == 1 || !self.pairable_but_one(members) {
             return false;
         }
         if next.len() % 2 == 1 {
@@ -423,6 +425,17 @@ impl Round<'_> {
     /// Whether the players `set` can all be paired among themselves.
     fn pairable_set(&self, set: &[usize]) -> bool {
         has_perfect_matching(&self.adjacency(set))
+    }
+
+    /// Whether the players `set` (an odd number) can all be paired among themselves but for one.
+    fn pairable_but_one(&self, set: &[usize]) -> bool {
+        let mut adj = self.adjacency(set);
+        let dummy = set.len();
+        adj.push((0..dummy).collect());
+        for a in adj.iter_mut().take(dummy) {
+            a.push(dummy);
+        }
+        has_perfect_matching(&adj)
     }
 
     /// Whether all players can be paired when the bye may go only to `bye_to` players.
