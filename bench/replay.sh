@@ -24,7 +24,8 @@ flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
 CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
 trap cluster_stop EXIT
-flock -u 9
+# (the install lock is held to the end: every timed statement is a new session, which loads the
+# library from PostgreSQL's directories, where another build installed meanwhile would be timed)
 
 psql -X -q -d postgres -c "CREATE DATABASE replay"
 psql -X -q -v ON_ERROR_STOP=1 -d replay -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql >/dev/null
@@ -51,7 +52,14 @@ median() {
     printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
 }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
-line() { printf '   %-46s %9.1f ms %10s games/s\n' "$1" "$2" "$(rate "$3" "$2")"; }
+# a statement's line: ms, and the games it replayed per second (none for a game that replays no other)
+line() {
+    if (($3 > 1)); then
+        printf '   %-46s %9.1f ms %10s games/s\n' "$1" "$2" "$(rate "$3" "$2")"
+    else
+        printf '   %-46s %9.1f ms\n' "$1" "$2"
+    fi
+}
 
 mid=$((games / 2))
 for ledger in elo glicko; do
