@@ -10,8 +10,9 @@
 #      middle, and of the last game (one game replayed);
 #   2. an INSERT backdated before the 10th game, and its DELETE;
 #   3. baselines in the same run: an appended game (no replay) and ledger_rebuild (a replay from scratch);
-#   4. 10,000 seeds written by ledger_seed in one call (one replay of the scope) and removed by
-#      ledger_unseed.
+#   4. 10,000 seeds written by ledger_seed in one call (one replay of the scope), the leaderboard's
+#      first page with them (9,000 seeded players without games) and without (min_games => 1), and
+#      the seeds removed by ledger_unseed.
 # Printed: ms and games replayed per second (the games at or after the corrected one, / the time).
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
@@ -90,10 +91,14 @@ for ledger in elo glicko; do
            FROM generate_series(1, 10000) p"
     t_seed=$(psql -X -q -v ON_ERROR_STOP=1 -d replay -c '\timing on' -c "$seeds" \
         | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1)
+    t_board=$(median "SELECT * FROM ledger_leaderboard('$ledger')")
+    t_board_played=$(median "SELECT * FROM ledger_leaderboard('$ledger', min_games => 1)")
     t_unseed=$(psql -X -q -v ON_ERROR_STOP=1 -d replay -c '\timing on' \
         -c "SELECT ledger_unseed('$ledger', array_agg(p::text)) FROM generate_series(1, 10000) p" \
         | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1)
     line "4. 10,000 seeds, one ledger_seed call (one run)" "$t_seed" "$games"
+    line "   leaderboard's first page, with the seeds" "$t_board" 1
+    line "   the same, min_games => 1 (no seeds read)" "$t_board_played" 1
     line "   removed, one ledger_unseed call (one run)" "$t_unseed" "$games"
     echo
 done
