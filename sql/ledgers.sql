@@ -142,6 +142,9 @@ CREATE TABLE ledger_seeds (
     volatility float8 CONSTRAINT seed_volatility_stored CHECK (volatility >= 1e-10::float8 AND volatility <= 10::float8),
     PRIMARY KEY (ledger_id, scope, player)
 );
+-- Seeded players without games show on the leaderboard: its page reads the scope's best seeds
+-- from here, as it reads the standings from ledger_standings_by_rating.
+CREATE INDEX ledger_seeds_by_rating ON ledger_seeds (ledger_id, scope, rating DESC, player);
 CREATE FUNCTION reseed_ledger() RETURNS trigger LANGUAGE c AS 'MODULE_PATHNAME', 'reseed_ledger_wrapper';
 REVOKE ALL ON FUNCTION reseed_ledger() FROM PUBLIC;
 CREATE TRIGGER reseed_ledger AFTER INSERT OR UPDATE OR DELETE ON ledger_seeds
@@ -282,7 +285,17 @@ LEFT JOIN LATERAL (
            max(x.rd_floor) AS rd_floor
     FROM @extschema@.ledger_seasons x
     WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
-    HAVING count(*) > 0) z ON true;
+    HAVING count(*) > 0) z ON true
+UNION ALL
+-- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
+-- no date: no season reset, no RD growth), provisional, without a last game or performance.
+SELECT l.name, d.scope, d.player, d.rating,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.volatility, l.starting_volatility) END,
+       0, 0, 0, 0, d.rating, 0, 0, NULL::timestamptz, true, NULL::float8, NULL::float8
+FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
+WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
 -- Each season's final standings: every player's standing after the last game before its end.
 CREATE VIEW ledger_season_standings AS
 SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.rating, e.rd, e.volatility, e.games,
@@ -383,9 +396,17 @@ BEGIN
                WHERE s.ledger_id = found_id AND s.scope = ledger_id_for_read.scope) THEN
         RETURN found_id;
     END IF;
+    -- (a scope whose players are seeded and have no games yet)
+    IF EXISTS (SELECT FROM @extschema@.ledger_seeds d
+               WHERE d.ledger_id = found_id AND d.scope = ledger_id_for_read.scope) THEN
+        RETURN found_id;
+    END IF;
     -- not found: say what the ledger's scopes look like
-    SELECT s.scope INTO example FROM @extschema@.ledger_standings s
-    WHERE s.ledger_id = found_id ORDER BY s.scope DESC LIMIT 1;
+    SELECT x.scope INTO example
+    FROM (SELECT s.scope FROM @extschema@.ledger_standings s WHERE s.ledger_id = found_id
+          UNION ALL
+          SELECT d.scope FROM @extschema@.ledger_seeds d WHERE d.ledger_id = found_id) x
+    ORDER BY x.scope DESC LIMIT 1;
     IF example IS NULL AND scope = '' THEN
         RETURN found_id; -- a ledger without games yet
     ELSIF example IS NULL THEN
@@ -425,29 +446,46 @@ DECLARE
     l @extschema@.ledgers;
     size int := greatest(page_size, 0);
     upto int := greatest(page_size, 0) * greatest(page, 1);
+    -- seeded players without games have 0 games and are provisional
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
 BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
         -- No season has ended: the ratings are those stored, and a page is read in the order of
-        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top).
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
+        -- the seeds without games in the order of ledger_seeds_by_rating, as far.
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         RETURN QUERY
         SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
                t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
                t.provisional, t.last_game_date
-        FROM (SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-                     (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
-                     s.last_game_date
-              FROM @extschema@.ledger_standings s
-              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                   l.rating_period, l.starting_rd) AS rd_now) n
-              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
-                AND s.games >= coalesce(min_games, 0)
-                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                AND (coalesce(include_provisional, true)
-                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
-              ORDER BY s.rating DESC, s.player
+        FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                      s.last_game_date
+               FROM @extschema@.ledger_standings s
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                    l.rating_period, l.starting_rd) AS rd_now) n
+               WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
+                 AND s.games >= coalesce(min_games, 0)
+                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                 AND (coalesce(include_provisional, true)
+                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+               ORDER BY s.rating DESC, s.player
+               LIMIT upto)
+              UNION ALL
+              (SELECT d.player, d.rating, r.rd, 0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+               FROM @extschema@.ledger_seeds d
+               CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+               WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_leaderboard.scope
+                 AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                 AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                 WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)
+               ORDER BY d.rating DESC, d.player
+               LIMIT upto)
+              ORDER BY 2 DESC, 1
               LIMIT upto) t
         ORDER BY t.rating DESC, t.player
         OFFSET upto - size;
@@ -473,8 +511,9 @@ CREATE FUNCTION ledger_rating_at(ledger text, player text, at timestamptz, scope
 RETURNS TABLE (rating float8, rd float8, games int)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT coalesce(e.rating, l.starting_rating),
-       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, l.starting_rd) END,
+-- before the player's first game: the player's seed, else the ledger's start
+SELECT coalesce(e.rating, d.rating, l.starting_rating),
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, d.rd, l.starting_rd) END,
        coalesce(e.games, 0)
 FROM @extschema@.ledgers l
 LEFT JOIN LATERAL (
@@ -482,6 +521,9 @@ LEFT JOIN LATERAL (
     WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
       AND x.game_date <= at
     ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
+LEFT JOIN @extschema@.ledger_seeds d
+    ON e.rating IS NULL AND d.ledger_id = l.id AND d.scope = ledger_rating_at.scope
+       AND d.player = ledger_rating_at.player
 WHERE l.id = @extschema@.ledger_id_for_read(ledger_rating_at.ledger, ledger_rating_at.scope)
 $$;
 
@@ -498,11 +540,15 @@ DECLARE
     l @extschema@.ledgers;
     mine float8;
     above int;
+    -- seeded players without games, as ledger_leaderboard shows them
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
 BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
         CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
@@ -512,18 +558,36 @@ BEGIN
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
           AND (coalesce(include_provisional, true)
                OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        IF mine IS NULL AND seeds_shown THEN
+            SELECT d.rating INTO mine
+            FROM @extschema@.ledger_seeds d
+            CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+            WHERE d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.player = ledger_player_rank.player
+              AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+              AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                              WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+        END IF;
         IF mine IS NULL THEN
             RETURN NULL;
         END IF;
-        SELECT count(DISTINCT s.rating) INTO above
-        FROM @extschema@.ledger_standings s
-        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                             l.rating_period, l.starting_rd) AS rd_now) n
-        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
-          AND s.games >= coalesce(min_games, 0)
-          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-          AND (coalesce(include_provisional, true)
-               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        SELECT count(DISTINCT u.rating) INTO above
+        FROM (SELECT s.rating
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true)
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+              UNION ALL
+              SELECT d.rating
+              FROM @extschema@.ledger_seeds d
+              CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+              WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.rating > mine
+                AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)) u;
         RETURN above + 1;
     END IF;
     -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
@@ -608,6 +672,20 @@ WHERE s.ledger_id OPERATOR(pg_catalog.=)
           @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
   AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
   AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+UNION ALL
+-- a seeded player without games: the seed, provisional (as ledger_standings_now shows it)
+SELECT d.scope, ledger_player_standing.player, d.rating,
+       CASE WHEN l.rating_system OPERATOR(pg_catalog.=) 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+FROM @extschema@.ledger_seeds d
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) d.ledger_id
+WHERE d.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND d.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND d.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+  AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id OPERATOR(pg_catalog.=) d.ledger_id AND s.scope OPERATOR(pg_catalog.=) d.scope
+                    AND s.player OPERATOR(pg_catalog.=) d.player)
 $$;
 
 -- A ledger's players as the games table types them (bigint, int, uuid, text, ...): the history
@@ -693,6 +771,112 @@ ALTER FUNCTION ledger_prediction_quality(text, text, interval, float8) SET searc
 ALTER FUNCTION ledger_what_if(text, float8[], float8[])
     SET search_path = pg_catalog, pg_temp;
 
+-- Seeds by a ledger's name, as the readers name it. Each call is one statement on ledger_seeds,
+-- whose statement trigger replays each scope once: the array forms import thousands of seeds for
+-- one replay of their scope. SECURITY INVOKER: row-level security and the seeds' trigger check
+-- the role that calls.
+CREATE FUNCTION ledger_seed(ledger text, players text[], ratings float8[], rds float8[] DEFAULT NULL,
+                            volatilities float8[] DEFAULT NULL, scope text DEFAULT '')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    found_owner regrole;
+    twice text;
+    written bigint;
+BEGIN
+    IF ledger IS NULL OR scope IS NULL OR players IS NULL OR ratings IS NULL THEN
+        RAISE EXCEPTION 'ledger, scope, players and ratings must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.owner INTO found_id, found_owner FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
+    IF NOT pg_has_role(found_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied: only a member of the owner of ledger % may seed it',
+            @extschema@.ledger_quoted(ledger) USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF cardinality(ratings) <> cardinality(players)
+       OR cardinality(rds) <> cardinality(players) OR cardinality(volatilities) <> cardinality(players) THEN
+        RAISE EXCEPTION 'players (%), ratings (%), rds (%) and volatilities (%) must have the same length',
+            cardinality(players), cardinality(ratings), coalesce(cardinality(rds)::text, 'NULL'),
+            coalesce(cardinality(volatilities)::text, 'NULL')
+            USING ERRCODE = 'array_subscript_error';
+    END IF;
+    IF array_position(players, NULL) IS NOT NULL OR array_position(ratings, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'a player or rating is NULL (at %)',
+            coalesce(array_position(players, NULL), array_position(ratings, NULL))
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT p INTO twice FROM unnest(players) p GROUP BY p HAVING count(*) > 1 ORDER BY p LIMIT 1;
+    IF twice IS NOT NULL THEN
+        RAISE EXCEPTION 'player % is seeded twice', @extschema@.ledger_quoted(twice)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- (a seed written again unchanged is left as it is: it replays nothing)
+    INSERT INTO @extschema@.ledger_seeds AS d (ledger_id, scope, player, rating, rd, volatility)
+    SELECT found_id, ledger_seed.scope, u.player, u.rating, u.rd, u.volatility
+    FROM unnest(players, ratings, coalesce(rds, '{}'), coalesce(volatilities, '{}')) u(player, rating, rd, volatility)
+    ON CONFLICT ON CONSTRAINT ledger_seeds_pkey DO UPDATE
+        SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility
+        WHERE (d.rating, d.rd, d.volatility) IS DISTINCT FROM (excluded.rating, excluded.rd, excluded.volatility);
+    GET DIAGNOSTICS written = ROW_COUNT;
+    RETURN written;
+END
+$$;
+
+CREATE FUNCTION ledger_seed(ledger text, player text, rating float8, rd float8 DEFAULT NULL,
+                            volatility float8 DEFAULT NULL, scope text DEFAULT '')
+RETURNS boolean
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT @extschema@.ledger_seed(ledger, ARRAY[player], ARRAY[rating], ARRAY[rd], ARRAY[volatility], scope)
+       OPERATOR(pg_catalog.>) 0::bigint
+$$;
+
+CREATE FUNCTION ledger_unseed(ledger text, players text[], scope text DEFAULT '')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    found_owner regrole;
+    removed bigint;
+BEGIN
+    IF ledger IS NULL OR scope IS NULL OR players IS NULL THEN
+        RAISE EXCEPTION 'ledger, scope and players must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.owner INTO found_id, found_owner FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
+    IF NOT pg_has_role(found_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied: only a member of the owner of ledger % may seed it',
+            @extschema@.ledger_quoted(ledger) USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    DELETE FROM @extschema@.ledger_seeds d
+    WHERE d.ledger_id = found_id AND d.scope = ledger_unseed.scope AND d.player = ANY (players);
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    RETURN removed;
+END
+$$;
+
+CREATE FUNCTION ledger_unseed(ledger text, player text, scope text DEFAULT '')
+RETURNS boolean
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT @extschema@.ledger_unseed(ledger, ARRAY[player], scope) OPERATOR(pg_catalog.>) 0::bigint
+$$;
+
 SELECT pg_catalog.pg_extension_config_dump('ledgers', '');
 SELECT pg_catalog.pg_extension_config_dump('ledgers_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('ledger_attachments', '');
@@ -740,11 +924,14 @@ COMMENT ON FUNCTION ledger_rebuild(text) IS
 COMMENT ON VIEW ledger_history IS 'Every rating change of every ledger, with the standing after it.';
 COMMENT ON VIEW ledger_standings_now IS
     'Current standings with the RD grown by inactivity as of now (Glicko-2 with a rating period), the provisional '
-    'flag, opponents'' average and linear performance (average + 400 (wins - losses) / games).';
+    'flag, opponents'' average and linear performance (average + 400 (wins - losses) / games); seeded players '
+    'without games with their seed, 0 games, provisional, no last game.';
 COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) IS
     'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
-    'filters; conservative = rating - 2 RD. Reads only the rows down to the page (ledger_standings_by_rating) '
-    'unless a season of the scope has ended, whose resets reorder the scope.';
+    'filters; conservative = rating - 2 RD. Seeded players without games are shown with 0 games, provisional '
+    '(min_games 0 and include_provisional, the defaults). Reads only the rows down to the page '
+    '(ledger_standings_by_rating, ledger_seeds_by_rating) unless a season of the scope has ended, whose resets '
+    'reorder the scope.';
 COMMENT ON FUNCTION ledger_player_type(text, regtype) IS
     'The type a ledger''s players have in its games table, checked against wanted (42804 when an attached ledger''s '
     'player column has another type; text and varchar count alike); 22023 for an unknown ledger.';
@@ -759,7 +946,8 @@ COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval,
     'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
     'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
-    'A player''s rating (and RD, games) after the latest game dated <= at; the starting rating before any.';
+    'A player''s rating (and RD, games) after the latest game dated <= at; before any, the player''s seed, else '
+    'the starting rating (games 0).';
 COMMENT ON FUNCTION ledger_quoted(text) IS
     'A value as error messages quote it: "value", or its first 100 characters, an ellipsis and its length.';
 COMMENT ON FUNCTION ledger_scope(text[]) IS
@@ -767,8 +955,8 @@ COMMENT ON FUNCTION ledger_scope(text[]) IS
     'columns'' values as text: ledger_scope(org_id::text, game_type); the value itself for one column.';
 COMMENT ON FUNCTION ledger_id_for_read(text, text, boolean) IS
     'The id of a ledger a reader names, checked as the readers check it: 22023 for a ledger that does not exist or '
-    'that the reader may not see, for a scope without standings (a multi-column scope not written as a row: see '
-    'ledger_scope) and for '''' in a scoped ledger; 0A000 for a ledger a client keeps; 22004 for a NULL ledger, '
+    'that the reader may not see, for a scope without standings or seeds (a multi-column scope not written as a '
+    'row: see ledger_scope) and for '''' in a scoped ledger; 0A000 for a ledger a client keeps; 22004 for a NULL ledger, '
     'or a NULL scope unless any_scope.';
 COMMENT ON FUNCTION ledger_typed(text, anyelement) IS
     'value converted to the type of type_of (a NULL of that type) by the type''s input function.';
@@ -777,13 +965,13 @@ COMMENT ON FUNCTION ledger_player_history(text, anyelement, text, int) IS
     'and opponent in the type of player (the games table''s player column), read through the primary key; '
     'inlined, so a LATERAL call per row of a join is one probe each. Errors as ledger_id_for_read.';
 COMMENT ON FUNCTION ledger_player_standing(text, anyelement, text) IS
-    'One player''s row of ledger_standings_now in a ledger''s scope (none without games), player in its own type, '
-    'read through the primary key; inlined, so a LATERAL call per row of a join is one probe each. Errors as '
-    'ledger_id_for_read.';
+    'One player''s row of ledger_standings_now in a ledger''s scope (a seeded player without games: the seed, '
+    'provisional; none for a player without either), player in its own type, read through the primary keys; '
+    'inlined, so a LATERAL call per row of a join is one probe each. Errors as ledger_id_for_read.';
 COMMENT ON FUNCTION ledger_player_rank(text, text, text, int, float8, boolean) IS
     'A player''s dense rank in a ledger''s scope by rating among the players that ledger_leaderboard shows with the '
     'same filters (min_games, max_rd, include_provisional): the rank the leaderboard''s page shows; NULL for a '
-    'player without games or left out by the filters. Errors as ledger_id_for_read.';
+    'player without games or seed, or left out by the filters. Errors as ledger_id_for_read.';
 COMMENT ON COLUMN ledgers.notify_channel IS
     'A channel that the writers pg_notify (at commit) with a JSON payload per player whose standing a statement '
     'changed: {"ledger", "scope", "player", "rating", "rd", "games", "last_played"}; a rebuild sends one '
@@ -797,6 +985,20 @@ COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'over the ledger''s games; nothing is written. A setting that cannot change the ledger''s ratings is refused '
     '(22023): K factors but for elo, taus but for glicko2 by Glickman''s rule, with a rating_period or with the '
     'period rule of multiplayer games.';
+COMMENT ON FUNCTION ledger_seed(text, text[], float8[], float8[], float8[], text) IS
+    'Seeds players of a ledger''s scope by the ledger''s name (imported ratings, with RDs and volatilities or NULL '
+    'for the ledger''s start): inserts or changes their ledger_seeds rows in one statement, so the scope is replayed '
+    'once; returns the seeds written (a seed unchanged is not). 22023 for an unknown ledger or a player given twice, '
+    '2202E for arrays of different lengths, 22004 for NULLs, 42501 unless a member of the ledger''s owner, 23514 '
+    'for a seed out of bounds, 0A000 for a ledger a client keeps.';
+COMMENT ON FUNCTION ledger_seed(text, text, float8, float8, float8, text) IS
+    'Seeds one player of a ledger''s scope by the ledger''s name (ledger_seed with arrays of one); true when the '
+    'seed was written, false when it was there unchanged. Errors as the array form.';
+COMMENT ON FUNCTION ledger_unseed(text, text[], text) IS
+    'Removes the seeds of players of a ledger''s scope by the ledger''s name, in one statement (one replay of the '
+    'scope); returns the seeds removed. Errors as ledger_seed.';
+COMMENT ON FUNCTION ledger_unseed(text, text, text) IS
+    'Removes one player''s seed by the ledger''s name; true when there was one. Errors as ledger_seed.';
 COMMENT ON TABLE ledger_seeds IS
     'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
 COMMENT ON FUNCTION reseed_ledger() IS 'Row trigger of ledger_seeds: checks a seed (its ledger''s owner, its bounds) and notes its player for reseed_ledger_scopes.';

@@ -676,3 +676,483 @@ COMMENT ON FUNCTION copy_ledger() IS
 
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();
+
+-- Seeds by a ledger's name, seen by ledger_rating_at, and seeded players without games in the
+-- standings, the leaderboard, the rank and a player's standing (issue 32, item 4). The readers of
+-- ledger_standings_now now read ledger_seeds too.
+CREATE INDEX ledger_seeds_by_rating ON ledger_seeds (ledger_id, scope, rating DESC, player);
+
+CREATE OR REPLACE VIEW ledger_standings_now AS
+SELECT l.name AS ledger, s.scope, s.player,
+       -- the resets of the seasons that ended since the player's last game, composed
+       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
+           AS rating,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
+       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
+       s.last_game_date AS last_played,
+       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+       s.opponents_sum / s.games::float8 AS opponents_average,
+       s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
+           AS performance
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN bool_or(x.rating_pull = 1::float8) THEN 0::float8
+                ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
+           max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
+    HAVING count(*) > 0) z ON true
+UNION ALL
+-- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
+-- no date: no season reset, no RD growth), provisional, without a last game or performance.
+SELECT l.name, d.scope, d.player, d.rating,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.volatility, l.starting_volatility) END,
+       0, 0, 0, 0, d.rating, 0, 0, NULL::timestamptz, true, NULL::float8, NULL::float8
+FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
+WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+-- (CREATE OR REPLACE VIEW sets the view's options anew)
+ALTER VIEW ledger_standings_now SET (security_invoker = true);
+
+CREATE OR REPLACE FUNCTION ledger_id_for_read(ledger text, scope text, any_scope boolean DEFAULT false) RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    kept regclass;
+    example text;
+BEGIN
+    IF ledger IS NULL THEN
+        RAISE EXCEPTION 'ledger must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.kept_in INTO found_id, kept FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    IF kept IS NOT NULL THEN
+        PERFORM @extschema@.ledger_kept_here(ledger);
+    END IF;
+    IF scope IS NULL THEN
+        IF any_scope THEN
+            RETURN found_id;
+        END IF;
+        RAISE EXCEPTION 'scope must not be NULL' USING ERRCODE = 'null_value_not_allowed',
+            HINT = 'An unscoped ledger''s scope is ''''.';
+    END IF;
+    IF EXISTS (SELECT FROM @extschema@.ledger_standings s
+               WHERE s.ledger_id = found_id AND s.scope = ledger_id_for_read.scope) THEN
+        RETURN found_id;
+    END IF;
+    -- (a scope whose players are seeded and have no games yet)
+    IF EXISTS (SELECT FROM @extschema@.ledger_seeds d
+               WHERE d.ledger_id = found_id AND d.scope = ledger_id_for_read.scope) THEN
+        RETURN found_id;
+    END IF;
+    -- not found: say what the ledger's scopes look like
+    SELECT x.scope INTO example
+    FROM (SELECT s.scope FROM @extschema@.ledger_standings s WHERE s.ledger_id = found_id
+          UNION ALL
+          SELECT d.scope FROM @extschema@.ledger_seeds d WHERE d.ledger_id = found_id) x
+    ORDER BY x.scope DESC LIMIT 1;
+    IF example IS NULL AND scope = '' THEN
+        RETURN found_id; -- a ledger without games yet
+    ELSIF example IS NULL THEN
+        RAISE EXCEPTION 'ledger % has no scope %: it has no games', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(scope) USING ERRCODE = 'invalid_parameter_value';
+    ELSIF example = '' THEN
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value', HINT = 'The ledger is not scoped: its scope is ''''.';
+    ELSIF scope = '' AND left(example, 1) = '(' THEN
+        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value',
+            HINT = 'A scope of several columns is their row as text: ledger_scope(value1, value2, ...).';
+    ELSIF scope = '' THEN
+        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
+            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value';
+    ELSIF left(example, 1) = '(' AND left(scope, 1) <> '(' THEN
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = format('The ledger is scoped by several columns, whose scope is their row as text (such as %s): '
+                                'pass ledger_scope(value1, value2, ...).', @extschema@.ledger_quoted(example));
+    ELSE
+        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
+                                   page_size int DEFAULT 50, page int DEFAULT 1)
+RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
+               draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    size int := greatest(page_size, 0);
+    upto int := greatest(page_size, 0) * greatest(page, 1);
+    -- seeded players without games have 0 games and are provisional
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
+        -- No season has ended: the ratings are those stored, and a page is read in the order of
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
+        -- the seeds without games in the order of ledger_seeds_by_rating, as far.
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
+        RETURN QUERY
+        SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
+               t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
+               t.provisional, t.last_game_date
+        FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                      s.last_game_date
+               FROM @extschema@.ledger_standings s
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                    l.rating_period, l.starting_rd) AS rd_now) n
+               WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
+                 AND s.games >= coalesce(min_games, 0)
+                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                 AND (coalesce(include_provisional, true)
+                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+               ORDER BY s.rating DESC, s.player
+               LIMIT upto)
+              UNION ALL
+              (SELECT d.player, d.rating, r.rd, 0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+               FROM @extschema@.ledger_seeds d
+               CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+               WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_leaderboard.scope
+                 AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                 AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                 WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)
+               ORDER BY d.rating DESC, d.player
+               LIMIT upto)
+              ORDER BY 2 DESC, 1
+              LIMIT upto) t
+        ORDER BY t.rating DESC, t.player
+        OFFSET upto - size;
+        RETURN;
+    END IF;
+    -- Seasons ended: each player's rating is reset by those that ended since the player's last
+    -- game, which changes the order; the scope is sorted.
+    RETURN QUERY
+    SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
+           s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
+           s.last_played
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional)
+    ORDER BY s.rating DESC, s.player
+    LIMIT size OFFSET upto - size;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_rating_at(ledger text, player text, at timestamptz, scope text DEFAULT '')
+RETURNS TABLE (rating float8, rd float8, games int)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+-- before the player's first game: the player's seed, else the ledger's start
+SELECT coalesce(e.rating, d.rating, l.starting_rating),
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, d.rd, l.starting_rd) END,
+       coalesce(e.games, 0)
+FROM @extschema@.ledgers l
+LEFT JOIN LATERAL (
+    SELECT x.rating, x.rd, x.games FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
+      AND x.game_date <= at
+    ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
+LEFT JOIN @extschema@.ledger_seeds d
+    ON e.rating IS NULL AND d.ledger_id = l.id AND d.scope = ledger_rating_at.scope
+       AND d.player = ledger_rating_at.player
+WHERE l.id = @extschema@.ledger_id_for_read(ledger_rating_at.ledger, ledger_rating_at.scope)
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true)
+RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    mine float8;
+    above int;
+    -- seeded players without games, as ledger_leaderboard shows them
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
+        SELECT s.rating INTO mine
+        FROM @extschema@.ledger_standings s
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                             l.rating_period, l.starting_rd) AS rd_now) n
+        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
+          AND s.games > 0 AND s.games >= coalesce(min_games, 0)
+          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+          AND (coalesce(include_provisional, true)
+               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        IF mine IS NULL AND seeds_shown THEN
+            SELECT d.rating INTO mine
+            FROM @extschema@.ledger_seeds d
+            CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+            WHERE d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.player = ledger_player_rank.player
+              AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+              AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                              WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+        END IF;
+        IF mine IS NULL THEN
+            RETURN NULL;
+        END IF;
+        SELECT count(DISTINCT u.rating) INTO above
+        FROM (SELECT s.rating
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true)
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+              UNION ALL
+              SELECT d.rating
+              FROM @extschema@.ledger_seeds d
+              CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+              WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.rating > mine
+                AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)) u;
+        RETURN above + 1;
+    END IF;
+    -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
+    SELECT s.rating INTO mine
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope
+      AND s.player = ledger_player_rank.player AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    IF mine IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT count(DISTINCT s.rating) INTO above
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope AND s.rating > mine
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    RETURN above + 1;
+END
+$$;
+
+CREATE OR REPLACE FUNCTION ledger_player_standing(ledger text, player anyelement, scope text DEFAULT '')
+RETURNS TABLE (scope text, player anyelement, rating float8, rd float8, games int, wins int, draws int,
+               losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+-- ledger_standings_now's columns for one row (the regression test compares them), read with the
+-- ledger's id as the index condition: a join by the view's ledger name would make the id a join
+-- parameter, and the planner would hash the whole scope for a few users
+SELECT s.scope, ledger_player_standing.player,
+       CASE WHEN z.keep IS NULL THEN s.rating
+            -- (operators written OPERATOR(...) share one precedence: parenthesised)
+            ELSE l.starting_rating OPERATOR(pg_catalog.+)
+                 ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
+       s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+       (s.games OPERATOR(pg_catalog.<) l.provisional_games
+        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)),
+       s.last_game_date
+FROM @extschema@.ledger_standings s
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN pg_catalog.bool_or(x.rating_pull OPERATOR(pg_catalog.=) 1::float8) THEN 0::float8
+                ELSE pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(
+                         nullif(1::float8 OPERATOR(pg_catalog.-) x.rating_pull, 0::float8)))) END AS keep,
+           pg_catalog.max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id AND x.scope OPERATOR(pg_catalog.=) s.scope
+      AND x.ends_at OPERATOR(pg_catalog.>) s.last_game_date AND x.ends_at OPERATOR(pg_catalog.<=) pg_catalog.now()
+    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0::bigint) z ON true
+WHERE s.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+UNION ALL
+-- a seeded player without games: the seed, provisional (as ledger_standings_now shows it)
+SELECT d.scope, ledger_player_standing.player, d.rating,
+       CASE WHEN l.rating_system OPERATOR(pg_catalog.=) 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+FROM @extschema@.ledger_seeds d
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) d.ledger_id
+WHERE d.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND d.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND d.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+  AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id OPERATOR(pg_catalog.=) d.ledger_id AND s.scope OPERATOR(pg_catalog.=) d.scope
+                    AND s.player OPERATOR(pg_catalog.=) d.player)
+$$;
+
+-- Seeds by a ledger's name, as the readers name it. Each call is one statement on ledger_seeds,
+-- whose statement trigger replays each scope once: the array forms import thousands of seeds for
+-- one replay of their scope. SECURITY INVOKER: row-level security and the seeds' trigger check
+-- the role that calls.
+CREATE FUNCTION ledger_seed(ledger text, players text[], ratings float8[], rds float8[] DEFAULT NULL,
+                            volatilities float8[] DEFAULT NULL, scope text DEFAULT '')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    found_owner regrole;
+    twice text;
+    written bigint;
+BEGIN
+    IF ledger IS NULL OR scope IS NULL OR players IS NULL OR ratings IS NULL THEN
+        RAISE EXCEPTION 'ledger, scope, players and ratings must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.owner INTO found_id, found_owner FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
+    IF NOT pg_has_role(found_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied: only a member of the owner of ledger % may seed it',
+            @extschema@.ledger_quoted(ledger) USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF cardinality(ratings) <> cardinality(players)
+       OR cardinality(rds) <> cardinality(players) OR cardinality(volatilities) <> cardinality(players) THEN
+        RAISE EXCEPTION 'players (%), ratings (%), rds (%) and volatilities (%) must have the same length',
+            cardinality(players), cardinality(ratings), coalesce(cardinality(rds)::text, 'NULL'),
+            coalesce(cardinality(volatilities)::text, 'NULL')
+            USING ERRCODE = 'array_subscript_error';
+    END IF;
+    IF array_position(players, NULL) IS NOT NULL OR array_position(ratings, NULL) IS NOT NULL THEN
+        RAISE EXCEPTION 'a player or rating is NULL (at %)',
+            coalesce(array_position(players, NULL), array_position(ratings, NULL))
+            USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT p INTO twice FROM unnest(players) p GROUP BY p HAVING count(*) > 1 ORDER BY p LIMIT 1;
+    IF twice IS NOT NULL THEN
+        RAISE EXCEPTION 'player % is seeded twice', @extschema@.ledger_quoted(twice)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    -- (a seed written again unchanged is left as it is: it replays nothing)
+    INSERT INTO @extschema@.ledger_seeds AS d (ledger_id, scope, player, rating, rd, volatility)
+    SELECT found_id, ledger_seed.scope, u.player, u.rating, u.rd, u.volatility
+    FROM unnest(players, ratings, coalesce(rds, '{}'), coalesce(volatilities, '{}')) u(player, rating, rd, volatility)
+    ON CONFLICT ON CONSTRAINT ledger_seeds_pkey DO UPDATE
+        SET rating = excluded.rating, rd = excluded.rd, volatility = excluded.volatility
+        WHERE (d.rating, d.rd, d.volatility) IS DISTINCT FROM (excluded.rating, excluded.rd, excluded.volatility);
+    GET DIAGNOSTICS written = ROW_COUNT;
+    RETURN written;
+END
+$$;
+
+CREATE FUNCTION ledger_seed(ledger text, player text, rating float8, rd float8 DEFAULT NULL,
+                            volatility float8 DEFAULT NULL, scope text DEFAULT '')
+RETURNS boolean
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT @extschema@.ledger_seed(ledger, ARRAY[player], ARRAY[rating], ARRAY[rd], ARRAY[volatility], scope)
+       OPERATOR(pg_catalog.>) 0::bigint
+$$;
+
+CREATE FUNCTION ledger_unseed(ledger text, players text[], scope text DEFAULT '')
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    found_id int;
+    found_owner regrole;
+    removed bigint;
+BEGIN
+    IF ledger IS NULL OR scope IS NULL OR players IS NULL THEN
+        RAISE EXCEPTION 'ledger, scope and players must not be NULL' USING ERRCODE = 'null_value_not_allowed';
+    END IF;
+    SELECT l.id, l.owner INTO found_id, found_owner FROM @extschema@.ledgers l WHERE l.name = ledger;
+    IF found_id IS NULL THEN
+        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    PERFORM @extschema@.ledger_kept_here(ledger);
+    IF NOT pg_has_role(found_owner, 'USAGE') THEN
+        RAISE EXCEPTION 'permission denied: only a member of the owner of ledger % may seed it',
+            @extschema@.ledger_quoted(ledger) USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    DELETE FROM @extschema@.ledger_seeds d
+    WHERE d.ledger_id = found_id AND d.scope = ledger_unseed.scope AND d.player = ANY (players);
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    RETURN removed;
+END
+$$;
+
+CREATE FUNCTION ledger_unseed(ledger text, player text, scope text DEFAULT '')
+RETURNS boolean
+LANGUAGE sql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT @extschema@.ledger_unseed(ledger, ARRAY[player], scope) OPERATOR(pg_catalog.>) 0::bigint
+$$;
+
+COMMENT ON VIEW ledger_standings_now IS
+    'Current standings with the RD grown by inactivity as of now (Glicko-2 with a rating period), the provisional '
+    'flag, opponents'' average and linear performance (average + 400 (wins - losses) / games); seeded players '
+    'without games with their seed, 0 games, provisional, no last game.';
+COMMENT ON FUNCTION ledger_leaderboard(text, text, int, float8, boolean, int, int) IS
+    'One page of a ledger''s standings in a scope by rating, dense-ranked, with min-games, max-RD and provisional '
+    'filters; conservative = rating - 2 RD. Seeded players without games are shown with 0 games, provisional '
+    '(min_games 0 and include_provisional, the defaults). Reads only the rows down to the page '
+    '(ledger_standings_by_rating, ledger_seeds_by_rating) unless a season of the scope has ended, whose resets '
+    'reorder the scope.';
+COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
+    'A player''s rating (and RD, games) after the latest game dated <= at; before any, the player''s seed, else '
+    'the starting rating (games 0).';
+COMMENT ON FUNCTION ledger_id_for_read(text, text, boolean) IS
+    'The id of a ledger a reader names, checked as the readers check it: 22023 for a ledger that does not exist or '
+    'that the reader may not see, for a scope without standings or seeds (a multi-column scope not written as a '
+    'row: see ledger_scope) and for '''' in a scoped ledger; 0A000 for a ledger a client keeps; 22004 for a NULL ledger, '
+    'or a NULL scope unless any_scope.';
+COMMENT ON FUNCTION ledger_player_standing(text, anyelement, text) IS
+    'One player''s row of ledger_standings_now in a ledger''s scope (a seeded player without games: the seed, '
+    'provisional; none for a player without either), player in its own type, read through the primary keys; '
+    'inlined, so a LATERAL call per row of a join is one probe each. Errors as ledger_id_for_read.';
+COMMENT ON FUNCTION ledger_player_rank(text, text, text, int, float8, boolean) IS
+    'A player''s dense rank in a ledger''s scope by rating among the players that ledger_leaderboard shows with the '
+    'same filters (min_games, max_rd, include_provisional): the rank the leaderboard''s page shows; NULL for a '
+    'player without games or seed, or left out by the filters. Errors as ledger_id_for_read.';
+COMMENT ON FUNCTION ledger_seed(text, text[], float8[], float8[], float8[], text) IS
+    'Seeds players of a ledger''s scope by the ledger''s name (imported ratings, with RDs and volatilities or NULL '
+    'for the ledger''s start): inserts or changes their ledger_seeds rows in one statement, so the scope is replayed '
+    'once; returns the seeds written (a seed unchanged is not). 22023 for an unknown ledger or a player given twice, '
+    '2202E for arrays of different lengths, 22004 for NULLs, 42501 unless a member of the ledger''s owner, 23514 '
+    'for a seed out of bounds, 0A000 for a ledger a client keeps.';
+COMMENT ON FUNCTION ledger_seed(text, text, float8, float8, float8, text) IS
+    'Seeds one player of a ledger''s scope by the ledger''s name (ledger_seed with arrays of one); true when the '
+    'seed was written, false when it was there unchanged. Errors as the array form.';
+COMMENT ON FUNCTION ledger_unseed(text, text[], text) IS
+    'Removes the seeds of players of a ledger''s scope by the ledger''s name, in one statement (one replay of the '
+    'scope); returns the seeds removed. Errors as ledger_seed.';
+COMMENT ON FUNCTION ledger_unseed(text, text, text) IS
+    'Removes one player''s seed by the ledger''s name; true when there was one. Errors as ledger_seed.';

@@ -82,8 +82,13 @@ BEGIN
     -- the established player was expected to win
     ASSERT (SELECT expected > 0.5 FROM ledger_history h JOIN users u ON u.id::text = h.player
             WHERE h.ledger = 'chess platform' AND u.username = 'emil'), '1700 vs 1500: above 0.5';
-    -- the bye and the running game are not rated; seeds stand for players without games
-    ASSERT NOT EXISTS (SELECT FROM ratings WHERE username IN ('dana', 'femi', 'gosia')), 'unrated';
+    -- the bye and the running game are not rated: dana (no seed) has no rating; femi and gosia show
+    -- their imported seeds, without games and provisional (since 0.13.0)
+    ASSERT NOT EXISTS (SELECT FROM ratings WHERE username = 'dana'), 'unrated';
+    ASSERT (SELECT games = 0 AND provisional AND rating = 1700 AND rd = 200 FROM ratings WHERE username = 'femi'),
+        'femi: the chess.com seed, provisional';
+    ASSERT (SELECT games = 0 AND provisional AND rating = 1500 AND rd = 200 FROM ratings WHERE username = 'gosia'),
+        'gosia: the lichess seed, provisional';
 END $$;
 
 -- the running game ends: rated in its place; femi starts from chess.com 1900 − 200, gosia from

@@ -167,8 +167,8 @@ DROP TRIGGER own_notify ON ledger_entries;
 
 -- 7. another application's role: its readers see only what row-level security shows
 CREATE ROLE regress_reads_app;
-GRANT SELECT ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seasons, ledger_history,
-                ledger_standings_now TO regress_reads_app;
+GRANT SELECT ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seeds, ledger_seasons,
+                ledger_history, ledger_standings_now TO regress_reads_app;
 SET ROLE regress_reads_app;
 SELECT * FROM ledger_player_history('flat', 2::bigint);
 SELECT * FROM ledger_player_standing('flat', 2::bigint);
@@ -180,6 +180,6 @@ SELECT count(*) AS games_of_2 FROM ledger_player_history('flat', 2::bigint);
 SELECT games FROM ledger_player_standing('flat', 2::bigint);
 SELECT ledger_player_rank('flat', '2') IS NOT NULL AS ranked;
 RESET ROLE;
-REVOKE ALL ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seasons, ledger_history,
-              ledger_standings_now, games FROM regress_reads_app;
+REVOKE ALL ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seeds, ledger_seasons,
+              ledger_history, ledger_standings_now, games FROM regress_reads_app;
 DROP ROLE regress_reads_app;

@@ -4,8 +4,8 @@
 # pair of types that pg_catalog has no exact operator for, and a twin of every built-in function
 # and aggregate that pg_rating's SQL calls, each recording who ran it. Then a superuser with the
 # default search_path runs every trigger path and function of both extensions that runs SQL
-# (hostile/workload.sql; prevent_service_game_deletion and refuse_truncate always raise, and a call that raises is
-# not counted, so it is run but not counted), and the test asserts that (1) none of the hostile objects ran, (2) every
+# (hostile/workload.sql; prevent_service_game_deletion and refuse_truncate always raise, and a call
+# that raises is not counted, so they are run but not counted), and the test asserts that (1) none of the hostile objects ran, (2) every
 # trigger function and every SECURITY DEFINER function of both extensions was called, and (3) no
 # function of either extension searches a schema other than pg_catalog and pg_temp.
 set -euo pipefail

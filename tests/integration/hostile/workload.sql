@@ -98,14 +98,18 @@ INSERT INTO ledger_seasons (ledger_id, scope, name, ends_at, rating_pull)
 SELECT id, 'east', 's1', '2025-01-10', 0.5 FROM ledgers WHERE name = 'club';
 DELETE FROM ledger_seasons;
 DELETE FROM ledger_seeds;
--- (TRUNCATE of seeds is refused: refuse_truncate only raises, so it is not counted as run)
-DO $$
-BEGIN
-    TRUNCATE ledger_seeds;
-EXCEPTION WHEN feature_not_supported THEN
-    NULL;
-END
-$$;
+-- (refuse_truncate always raises: run, not counted)
+DO $$ BEGIN TRUNCATE ledger_seeds; EXCEPTION WHEN feature_not_supported THEN NULL; END $$;
+DO $$ BEGIN TRUNCATE ledger_seasons; EXCEPTION WHEN feature_not_supported THEN NULL; END $$;
+-- seeds by the ledger's name; a seeded player without games on the boards
+SELECT ledger_seed('club', ARRAY['p1', 'p9'], ARRAY[1800, 1700]::float8[], scope => 'east') = 2 AS seeded;
+SELECT ledger_seed('club', 'p8', 1600, scope => 'east') AS seeded;
+SELECT count(*) > 0 AS board FROM ledger_leaderboard('club', 'east');
+SELECT ledger_player_rank('club', 'p9', 'east') > 0 AS ranked;
+SELECT count(*) > 0 AS standing FROM ledger_player_standing('club', 'p9'::varchar, 'east');
+SELECT count(*) > 0 AS at FROM ledger_rating_at('club', 'p9', now(), 'east');
+SELECT ledger_unseed('club', ARRAY['p1', 'p9'], 'east') = 2 AS unseeded;
+SELECT ledger_unseed('club', 'p8', 'east') AS unseeded;
 UPDATE ledgers SET k_factor = 16 WHERE name = 'club';
 SELECT ledger_rebuild('club') > 0 AS rebuilt;
 SELECT count(*) > 0 AS board FROM ledger_leaderboard('club', 'east');
@@ -119,8 +123,8 @@ SELECT length(ledger_rating_svg('club', '{p1,p2}', scope => 'east')) > 0 AS svg;
 SELECT count(*) >= 0 AS seasons FROM ledger_season_standings;
 -- a reader that is not a superuser: the ledgers' row-level security runs (ledger_games_readable)
 CREATE ROLE hostile_reader;
-GRANT SELECT ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seasons, ledger_standings_now
-    TO hostile_reader;
+GRANT SELECT ON ledgers, ledger_attachments, ledger_entries, ledger_standings, ledger_seeds, ledger_seasons,
+    ledger_standings_now TO hostile_reader;
 GRANT SELECT ON public.matches TO hostile_reader;
 SET ROLE hostile_reader;
 SELECT count(*) > 0 AS visible FROM ledger_standings_now;
