@@ -11,7 +11,6 @@ use pg_rating_core::ledger::{
 };
 use pg_rating_core::ranking::PlayerState;
 use pg_rating_core::rating::RatingError;
-use pgrx::prelude::*;
 use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
@@ -360,41 +359,6 @@ impl LedgerStore<'_, '_> {
             at: micros(get(&row, "game_date")),
             id: get(&row, "game_key"),
         })
-    }
-
-    /// Deletes the entries of these (player, game) pairs of a scope; returns their players.
-    pub(super) fn delete_entries(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        pairs: &[(&str, &LedgerKey)],
-    ) -> Vec<String> {
-        if pairs.is_empty() {
-            return Vec::new();
-        }
-        let players: Vec<&str> = pairs.iter().map(|p| p.0).collect();
-        let dates: Vec<TimestampWithTimeZone> = pairs.iter().map(|p| timestamp(p.1.at)).collect();
-        let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
-        // Each entry by a probe of the primary key, then deleted by its tuple id: a generic plan
-        // of a join would scan the scope.
-        let rows = self.run(
-            "DELETE FROM @extschema@.ledger_entries e
-             WHERE e.ctid = ANY (ARRAY(
-                 SELECT x.ctid FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
-                 CROSS JOIN LATERAL (
-                     SELECT ctid FROM @extschema@.ledger_entries y
-                     WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
-                       AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x))
-             RETURNING e.player",
-            &[
-                ledger.into(),
-                scope.into(),
-                players.into(),
-                dates.into(),
-                keys.into(),
-            ],
-        );
-        rows.into_iter().map(|r| get(&r, "player")).collect()
     }
 
     /// Deletes every entry and standing of a ledger.

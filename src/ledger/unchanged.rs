@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 
 use pg_rating_core::ledger::LedgerKey;
+use pgrx::pg_sys;
 use pgrx::prelude::*;
 use pgrx::spi::SpiHeapTupleData;
 
@@ -16,7 +17,7 @@ use super::store::{micros, timestamp, LedgerStore};
 use super::tables::{EntryRow, ENTRY_COLUMNS};
 use crate::columns::{Cell, Cells, Column, Kind};
 use crate::error::internal;
-use crate::spi::nullable;
+use crate::spi::{nullable_at, ordinals};
 
 /// A stored value, compared exactly (a float by its bits).
 #[derive(PartialEq)]
@@ -28,13 +29,15 @@ enum Stored {
 }
 
 impl Stored {
-    fn read(row: &SpiHeapTupleData<'_>, (name, kind): Column) -> Self {
+    /// Column `name` of `row`, at `ordinal` (looked up once per result: by name, every value of a
+    /// thousand-row read would search the columns).
+    fn read(row: &SpiHeapTupleData<'_>, ordinal: usize, (name, kind): Column) -> Self {
         match kind {
-            Kind::Float => Stored::Float(nullable::<f64>(row, name).map(f64::to_bits)),
-            Kind::Int => Stored::Int(nullable(row, name)),
-            Kind::Text => Stored::Text(nullable(row, name)),
+            Kind::Float => Stored::Float(nullable_at::<f64>(row, ordinal).map(f64::to_bits)),
+            Kind::Int => Stored::Int(nullable_at(row, ordinal)),
+            Kind::Text => Stored::Text(nullable_at(row, ordinal)),
             Kind::Time => Stored::Time(
-                nullable::<TimestampWithTimeZone>(row, name)
+                nullable_at::<TimestampWithTimeZone>(row, ordinal)
                     .map(micros)
                     .unwrap_or_else(|| internal(format!("ledger_entries.{name} is NULL"))),
             ),
@@ -58,9 +61,15 @@ impl Stored {
 /// An entry's key within its scope: (player, game date, game key).
 type EntryKey = (String, i64, String);
 
+/// A stored entry: its row id and values.
+struct StoredEntry {
+    row: pg_sys::ItemPointerData,
+    values: Vec<Stored>,
+}
+
 /// The stored entries a replay of one (ledger, scope) may keep, by key.
 #[derive(Default)]
-pub(super) struct Taken(HashMap<(i32, String), HashMap<EntryKey, Vec<Stored>>>);
+pub(super) struct Taken(HashMap<(i32, String), HashMap<EntryKey, StoredEntry>>);
 
 impl LedgerStore<'_, '_> {
     /// Reads the stored entries of `pairs` (player, game) of a scope, each by a probe of the
@@ -81,7 +90,7 @@ impl LedgerStore<'_, '_> {
                 &format!(
                     "SELECT x.* FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
                      CROSS JOIN LATERAL (
-                         SELECT {} FROM @extschema@.ledger_entries y
+                         SELECT y.ctid AS row_id, {} FROM @extschema@.ledger_entries y
                          WHERE y.ledger_id = $1 AND y.scope = $2 AND y.player = u.player
                            AND y.game_date = u.d AND y.game_key = u.k LIMIT 1) x",
                     crate::columns::names(&ENTRY_COLUMNS)
@@ -94,11 +103,14 @@ impl LedgerStore<'_, '_> {
                     keys.into(),
                 ],
             );
-            for row in rows {
+            let row_id = ordinals(&rows, ["row_id"])[0];
+            let at = ordinals(&rows, ENTRY_COLUMNS.map(|(name, _)| name));
+            for r in rows {
                 pg_rating_core::interrupt::check();
                 let values: Vec<Stored> = ENTRY_COLUMNS
                     .iter()
-                    .map(|&c| Stored::read(&row, c))
+                    .zip(at)
+                    .map(|(&c, ordinal)| Stored::read(&r, ordinal, c))
                     .collect();
                 let key = match (&values[2], &values[3], &values[4]) {
                     (Stored::Text(Some(p)), Stored::Time(at), Stored::Text(Some(k))) => {
@@ -106,7 +118,9 @@ impl LedgerStore<'_, '_> {
                     }
                     _ => internal("an entry without its player, date or key"),
                 };
-                stored.insert(key, values);
+                let row = nullable_at::<pg_sys::ItemPointerData>(&r, row_id)
+                    .unwrap_or_else(|| internal("an entry without its row id"));
+                stored.insert(key, StoredEntry { row, values });
             }
         }
         let players = stored.keys().map(|(p, _, _)| p.clone()).collect();
@@ -137,7 +151,7 @@ impl LedgerStore<'_, '_> {
             };
             let same = stored
                 .get(&key)
-                .is_some_and(|values| values.iter().zip(&cells).all(|(s, c)| s.is(c)));
+                .is_some_and(|e| e.values.iter().zip(&cells).all(|(s, c)| s.is(c)));
             if same {
                 stored.remove(&key);
             } else {
@@ -145,13 +159,15 @@ impl LedgerStore<'_, '_> {
             }
         }
         // (a changed entry's old row goes before the new one is inserted: the bulk insert
-        // does not check the primary key)
-        let gone: Vec<(String, LedgerKey)> = stored
-            .into_keys()
-            .map(|(player, at, id)| (player, LedgerKey { at, id }))
-            .collect();
-        let pairs: Vec<(&str, &LedgerKey)> = gone.iter().map(|(p, k)| (p.as_str(), k)).collect();
-        self.delete_entries(ledger, scope, &pairs);
+        // does not check the primary key) By row id: the rows were read under the scope's lock,
+        // which every writer of them holds.
+        let gone: Vec<pg_sys::ItemPointerData> = stored.into_values().map(|e| e.row).collect();
+        if !gone.is_empty() {
+            self.run(
+                "DELETE FROM @extschema@.ledger_entries WHERE ctid = ANY ($1::tid[])",
+                &[gone.into()],
+            );
+        }
         changed
     }
 }
