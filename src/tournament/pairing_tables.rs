@@ -487,7 +487,7 @@ fn tournament_pairings_from_tables(
         baku_acceleration,
         first_colour_white,
     };
-    let pairing = Spi::connect(|client| pair(&client, &tables, choices));
+    let pairing = Spi::connect(|client| pair(client, &tables, choices));
     TableIterator::new(rows_of(&pairing))
 }
 
