@@ -88,6 +88,7 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::NullValue => PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
         ErrorClass::ProgramLimit => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
         ErrorClass::RuleViolation => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+        ErrorClass::PrerequisiteState => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
     }
 }
 

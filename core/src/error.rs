@@ -22,6 +22,9 @@ pub enum ErrorClass {
     ProgramLimit,
     /// Data that contradicts a rule of the tables: a second game of a player in a round (23514).
     RuleViolation,
+    /// A request that the data's state does not allow yet: pairing a round whose games exist,
+    /// or while a game of an earlier round has no result (55000).
+    PrerequisiteState,
 }
 
 impl ErrorClass {
@@ -35,6 +38,7 @@ impl ErrorClass {
             ErrorClass::NullValue => "22004",
             ErrorClass::ProgramLimit => "54000",
             ErrorClass::RuleViolation => "23514",
+            ErrorClass::PrerequisiteState => "55000",
         }
     }
 }

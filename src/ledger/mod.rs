@@ -7,7 +7,7 @@
 
 mod analytics;
 mod attach;
-mod attachment;
+pub(crate) mod attachment;
 mod copies;
 pub(crate) use copies::for_writers;
 mod store;

@@ -27,6 +27,7 @@
 
 mod columns;
 mod pairing;
+mod pairing_tables;
 mod refresh;
 mod rules;
 mod store;

@@ -20,7 +20,7 @@ extension_sql_file!(
 );
 
 /// Lets a cancel or `statement_timeout` stop a long pairing (between the matching's stages).
-fn cancellable() {
+pub(super) fn cancellable() {
     fn check() {
         pgrx::check_for_interrupts!();
     }
@@ -46,7 +46,7 @@ fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Op
 /// d), each player turned into a pairing number by `number` (an error message for an unknown
 /// one): 22004 for a NULL, 22023 for an odd count, an unknown player or a player paired with
 /// themselves.
-fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
+pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
     listed: Vec<Option<T>>,
     number: impl Fn(&T) -> Result<PlayerNo, String>,
 ) -> Vec<(PlayerNo, PlayerNo)> {

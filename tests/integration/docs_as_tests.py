@@ -40,6 +40,7 @@ PAGES = [
     "docs/troubleshooting.md",
     "docs/uninstalling.md",
     "docs/tuning.md",
+    "docs/arbiters.md",
     # the reference's examples (each entry shows one with its output)
     "docs/reference/chess.md",
     "docs/reference/ratings.md",

@@ -25,6 +25,7 @@ mod colour_bracket;
 mod colours;
 mod criteria;
 mod dutch;
+mod from_rows;
 mod from_trf;
 mod incremental;
 #[cfg(test)]
@@ -44,6 +45,7 @@ use crate::tournament::{ByeKind, PlayerNo, RoundEntry, Tournament};
 pub use acceleration::{
     baku_accelerated_rounds, baku_group_a_size, baku_round_points, baku_virtual_points,
 };
+pub use from_rows::{RowGame, RowPairing, RowPlayer, RowResult, RowTournament, RowsError};
 pub use from_trf::{inferred_first_colour_white, pair_trf, pair_trf_forbidding, trf_round_options};
 
 use acceleration::{baku_table, check_table, Acceleration};

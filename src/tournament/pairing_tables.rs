@@ -1,0 +1,663 @@
+//! Pairing the next round from an application's own tables (`tournament_pairings_from_tables`),
+//! and writing it into its table of games to be played (`tournament_pair_into`): the players
+//! and games are read by the column names given, with the caller's rights (a plain SELECT of the
+//! caller: its privileges and row-level security apply), and returned by the application's ids.
+//! What a row means and the pairing are the core's (`pg_rating_core::tournament::pairing::
+//! RowTournament`); this file reads rows, maps ids and writes the pending games.
+
+use std::ffi::{CStr, CString};
+
+use pg_rating_core::ledger::integer_key;
+use pg_rating_core::tournament::pairing::{
+    PairingOptions, RowGame, RowPairing, RowPlayer, RowResult, RowTournament,
+};
+use pgrx::prelude::*;
+use pgrx::spi::SpiClient;
+use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
+use serde_json::{Map, Value};
+
+use super::pairing::{cancellable, forbidden_pairs_of};
+use crate::error::{internal, raise, raise_core};
+
+/// A relation's name as a statement writes it: schema and name, each quoted.
+fn relation_name(rel: pg_sys::Oid) -> String {
+    // SAFETY: catalog lookups by oid; NULL (a relation dropped since the call) is checked, and
+    // the strings returned are palloc'd copies.
+    unsafe {
+        let name = pg_sys::get_rel_name(rel);
+        if name.is_null() {
+            raise(
+                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+                format!("relation with OID {} does not exist", rel.to_u32()),
+            );
+        }
+        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(rel));
+        if schema.is_null() {
+            internal("the schema of a relation is gone");
+        }
+        let quote = |s: *const std::ffi::c_char| {
+            CStr::from_ptr(pg_sys::quote_identifier(s))
+                .to_string_lossy()
+                .into_owned()
+        };
+        format!("{}.{}", quote(schema), quote(name))
+    }
+}
+
+/// A type's name, qualified with its schema unless it is pg_catalog's (for a cast in a
+/// statement, whatever the search path).
+fn type_name(t: pg_sys::Oid) -> String {
+    // SAFETY: a catalog lookup that returns a palloc'd name.
+    unsafe {
+        CStr::from_ptr(pg_sys::format_type_be_qualified(t))
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+fn type_label(t: pg_sys::Oid) -> String {
+    // SAFETY: a catalog lookup that returns a palloc'd name.
+    unsafe {
+        CStr::from_ptr(pg_sys::format_type_be(t))
+            .to_string_lossy()
+            .into_owned()
+    }
+}
+
+fn quote(ident: &str) -> String {
+    pgrx::spi::quote_identifier(ident)
+}
+
+/// The type of column `column` of `rel` (argument `what`): 42703 when it has none.
+fn column_type(rel: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
+    let missing = || -> ! {
+        raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+            format!(
+                "{what}: column \"{column}\" of {} does not exist",
+                relation_name(rel)
+            ),
+        )
+    };
+    let Ok(name) = CString::new(column) else {
+        missing()
+    };
+    // SAFETY: catalog lookups by oid and name; system columns (attnum < 0) are refused.
+    let t = unsafe {
+        let attnum = pg_sys::get_attnum(rel, name.as_ptr());
+        if attnum <= 0 {
+            missing();
+        }
+        pg_sys::get_atttype(rel, attnum)
+    };
+    if t == pg_sys::InvalidOid {
+        missing();
+    }
+    t
+}
+
+const INTEGERS: [pg_sys::Oid; 3] = [pg_sys::INT2OID, pg_sys::INT4OID, pg_sys::INT8OID];
+const NUMBERS: [pg_sys::Oid; 6] = [
+    pg_sys::INT2OID,
+    pg_sys::INT4OID,
+    pg_sys::INT8OID,
+    pg_sys::NUMERICOID,
+    pg_sys::FLOAT4OID,
+    pg_sys::FLOAT8OID,
+];
+
+/// The column's type, 42804 unless it is one of `types` (`wanted` says which).
+fn typed_column(
+    rel: pg_sys::Oid,
+    column: &str,
+    what: &str,
+    types: &[pg_sys::Oid],
+    wanted: &str,
+) -> pg_sys::Oid {
+    let t = column_type(rel, column, what);
+    if !types.contains(&t) {
+        raise(
+            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+            format!(
+                "{what}: column \"{column}\" of {} is {}, not {wanted}",
+                relation_name(rel),
+                type_label(t)
+            ),
+        );
+    }
+    t
+}
+
+fn need<T>(v: Option<T>, what: &str) -> T {
+    v.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            format!("{what} must not be NULL"),
+        )
+    })
+}
+
+/// How the players and games are read: the arguments of `tournament_pairings_from_tables`.
+pub struct Tables<'a> {
+    pub players: Option<pg_sys::Oid>,
+    pub games: Option<pg_sys::Oid>,
+    pub rounds: Option<i32>,
+    pub player_column: Option<&'a str>,
+    pub rating_column: Option<&'a str>,
+    pub name_column: Option<&'a str>,
+    pub initial_order_column: Option<&'a str>,
+    pub withdrawn_column: Option<&'a str>,
+    pub round_column: Option<&'a str>,
+    pub white_column: Option<&'a str>,
+    pub black_column: Option<&'a str>,
+    pub result_column: Option<&'a str>,
+    pub forfeit_column: Option<&'a str>,
+    pub result_map: Option<pgrx::AnyElement>,
+    pub tournament_column: Option<&'a str>,
+    pub tournament: Option<&'a str>,
+}
+
+/// A result map's meanings: numbers are White's score (1, 0.5, 0), strings name a meaning
+/// ([`RowResult::named`]), null is a game still to be played; 22023 for anything else.
+fn result_map_of(map: JsonB) -> Vec<(String, RowResult)> {
+    let Value::Object(entries) = map.0 else {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            "result_map must be a JSON object of result values and their meaning",
+        )
+    };
+    entries
+        .into_iter()
+        .map(|(value, meaning)| {
+            let m = match &meaning {
+                Value::Number(n) => n.as_f64().and_then(RowResult::score),
+                Value::String(s) => RowResult::named(s),
+                Value::Null => Some(RowResult::Pending),
+                _ => None,
+            };
+            let m = m.unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                    format!(
+                        "result_map: \"{value}\" maps to {meaning}, not to White's score (1, 0.5, 0), \
+                         \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
+                    ),
+                )
+            });
+            (value, m)
+        })
+        .collect()
+}
+
+/// The rows of both tables, read as the caller.
+fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
+    let players = need(t.players, "players");
+    let games = need(t.games, "games");
+    let rounds = need(t.rounds, "rounds");
+    let id_col = need(t.player_column, "player_column");
+    let id_type = column_type(players, id_col, "player_column");
+    let integer_ids = INTEGERS.contains(&id_type);
+    let mut select = vec![format!("p.{}::pg_catalog.text AS id", quote(id_col))];
+    select.push(if integer_ids {
+        format!("p.{}::pg_catalog.int8 AS id_number", quote(id_col))
+    } else {
+        "NULL::pg_catalog.int8 AS id_number".into()
+    });
+    select.push(match t.rating_column {
+        Some(c) => {
+            typed_column(players, c, "rating_column", &NUMBERS, "a number");
+            format!(
+                "pg_catalog.round(p.{}::pg_catalog.numeric)::pg_catalog.int4 AS rating",
+                quote(c)
+            )
+        }
+        None => "NULL::pg_catalog.int4 AS rating".into(),
+    });
+    select.push(match t.name_column {
+        Some(c) => {
+            column_type(players, c, "name_column");
+            format!("coalesce(p.{}::pg_catalog.text, '') AS name", quote(c))
+        }
+        None => "'' AS name".into(),
+    });
+    select.push(match t.initial_order_column {
+        Some(c) => {
+            typed_column(players, c, "initial_order_column", &INTEGERS, "an integer");
+            format!("p.{}::pg_catalog.int8 AS initial_order", quote(c))
+        }
+        None => "NULL::pg_catalog.int8 AS initial_order".into(),
+    });
+    select.push(match t.withdrawn_column {
+        Some(c) => {
+            typed_column(
+                players,
+                c,
+                "withdrawn_column",
+                &[pg_sys::BOOLOID],
+                "boolean",
+            );
+            format!("coalesce(p.{}, false) AS withdrawn", quote(c))
+        }
+        None => "false AS withdrawn".into(),
+    });
+    let round_col = need(t.round_column, "round_column");
+    let white_col = need(t.white_column, "white_column");
+    let black_col = need(t.black_column, "black_column");
+    let result_col = need(t.result_column, "result_column");
+    typed_column(games, round_col, "round_column", &INTEGERS, "an integer");
+    column_type(games, white_col, "white_column");
+    column_type(games, black_col, "black_column");
+    column_type(games, result_col, "result_column");
+    let forfeit = match t.forfeit_column {
+        Some(c) => {
+            typed_column(games, c, "forfeit_column", &[pg_sys::BOOLOID], "boolean");
+            format!("coalesce(g.{}, false)", quote(c))
+        }
+        None => "false".into(),
+    };
+    let result_map = t
+        .result_map
+        .map(|m| result_map_of(crate::ledger::attachment::result_map_arg(m)));
+
+    // one tournament of tables that hold many: the rows whose tournament column equals it
+    let (players_where, games_where, args) = match (t.tournament_column, t.tournament) {
+        (None, None) => (String::new(), String::new(), Vec::new()),
+        (Some(c), Some(value)) => {
+            let p_type = column_type(players, c, "tournament_column");
+            let g_type = column_type(games, c, "tournament_column");
+            (
+                format!(
+                    "WHERE p.{} = CAST($1 AS {})",
+                    quote(c),
+                    type_name(p_type)
+                ),
+                format!(
+                    "WHERE g.{} = CAST($1 AS {})",
+                    quote(c),
+                    type_name(g_type)
+                ),
+                vec![DatumWithOid::from(value)],
+            )
+        }
+        (Some(_), None) => raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "tournament must not be NULL when tournament_column is given",
+        ),
+        (None, Some(_)) => raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            "tournament needs tournament_column: the column of both tables that names the tournament",
+        ),
+    };
+
+    let sql = format!(
+        "SELECT {} FROM {} p {players_where}",
+        select.join(", "),
+        relation_name(players)
+    );
+    let rows = client
+        .select(&sql, None, &args)
+        .unwrap_or_else(|e| internal(e));
+    let mut read_players = Vec::with_capacity(rows.len());
+    for row in rows {
+        let get = |i: usize| -> Option<String> { row.get(i).unwrap_or_else(|e| internal(e)) };
+        let id = get(1).unwrap_or_else(|| {
+            raise(
+                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                format!(
+                    "player_column: a row of {} has no id (NULL)",
+                    relation_name(players)
+                ),
+            )
+        });
+        let id_number: Option<i64> = row.get(2).unwrap_or_else(|e| internal(e));
+        read_players.push(RowPlayer {
+            order_key: id_number.map(integer_key).unwrap_or_else(|| id.clone()),
+            id,
+            rating: row.get(3).unwrap_or_else(|e| internal(e)),
+            name: get(4).unwrap_or_default(),
+            initial_order: row.get(5).unwrap_or_else(|e| internal(e)),
+            withdrawn: row.get(6).unwrap_or_else(|e| internal(e)).unwrap_or(false),
+        });
+    }
+
+    let sql = format!(
+        "SELECT g.{}::pg_catalog.int8, g.{}::pg_catalog.text, g.{}::pg_catalog.text, \
+         g.{}::pg_catalog.text, {forfeit} FROM {} g {games_where} ORDER BY 1",
+        quote(round_col),
+        quote(white_col),
+        quote(black_col),
+        quote(result_col),
+        relation_name(games)
+    );
+    let rows = client
+        .select(&sql, None, &args)
+        .unwrap_or_else(|e| internal(e));
+    let mut read_games = Vec::with_capacity(rows.len());
+    for row in rows {
+        let text = |i: usize| -> Option<String> { row.get(i).unwrap_or_else(|e| internal(e)) };
+        let null = |what: &str| -> ! {
+            raise(
+                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+                format!("{what}: a row of {} is NULL", relation_name(games)),
+            )
+        };
+        let round: i64 = row
+            .get(1)
+            .unwrap_or_else(|e| internal(e))
+            .unwrap_or_else(|| null("round_column"));
+        let white = text(2).unwrap_or_else(|| null("white_column"));
+        let result = match (text(4), &result_map) {
+            (None, _) => RowResult::Pending,
+            (Some(v), Some(map)) => map
+                .iter()
+                .find(|(k, _)| *k == v)
+                .map(|(_, m)| *m)
+                .unwrap_or_else(|| {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                        format!(
+                            "a game of round {round}: the result {} is not in result_map",
+                            pg_rating_core::error::Quoted(&v)
+                        ),
+                    )
+                }),
+            (Some(v), None) => RowResult::standard(&v).unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+                    format!(
+                        "a game of round {round}: the result {} is not 1-0, 0-1, 1/2-1/2, +-, -+ or bye \
+                         (a result_map says what an application's values mean)",
+                        pg_rating_core::error::Quoted(&v)
+                    ),
+                )
+            }),
+        };
+        read_games.push(RowGame {
+            round,
+            white,
+            black: text(3),
+            result,
+            forfeit: row.get(5).unwrap_or_else(|e| internal(e)).unwrap_or(false),
+        });
+    }
+    (read_players, read_games, i64::from(rounds))
+}
+
+/// The arbiter's choices of every pairing function.
+pub struct Choices {
+    pub round: Option<i32>,
+    pub forbidden_pairs: Option<Vec<Option<String>>>,
+    pub baku_acceleration: Option<bool>,
+    pub first_colour_white: Option<bool>,
+}
+
+/// The pairing of the next round of the tables.
+fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices) -> RowPairing {
+    let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
+    let first_colour_white = need(c.first_colour_white, "first_colour_white");
+    cancellable();
+    let (players, games, rounds) = read(client, t);
+    let tournament =
+        RowTournament::read(&players, &games, rounds).unwrap_or_else(|e| raise_core(&e));
+    let forbidden = forbidden_pairs_of(c.forbidden_pairs.unwrap_or_default(), |id: &String| {
+        tournament
+            .number(id)
+            .ok_or_else(|| format!("forbidden_pairs: {id} is not in the players"))
+    });
+    let options = PairingOptions {
+        first_colour_white,
+        baku_acceleration,
+        forbidden_pairs: forbidden,
+        ..PairingOptions::default()
+    };
+    tournament
+        .pair(c.round.map(i64::from), options)
+        .unwrap_or_else(|e| raise_core(&e))
+}
+
+/// The rows of a pairing: the boards, then the bye (Black NULL).
+fn rows_of(p: &RowPairing) -> Vec<(i32, String, Option<String>)> {
+    let mut rows: Vec<(i32, String, Option<String>)> = p
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, (w, b))| (i as i32 + 1, w.clone(), Some(b.clone())))
+        .collect();
+    if let Some(bye) = &p.bye {
+        rows.push((rows.len() as i32 + 1, bye.clone(), None));
+    }
+    rows
+}
+
+/// `tournament_pairings_from_tables(players, games, rounds, round, player_column, ...)`
+/// (declared in sql/tournament_pairing.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(stable, parallel_restricted, sql = false)]
+fn tournament_pairings_from_tables(
+    players: Option<pg_sys::Oid>,
+    games: Option<pg_sys::Oid>,
+    rounds: Option<i32>,
+    round: Option<i32>,
+    player_column: Option<&str>,
+    rating_column: Option<&str>,
+    name_column: Option<&str>,
+    initial_order_column: Option<&str>,
+    withdrawn_column: Option<&str>,
+    round_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    forfeit_column: Option<&str>,
+    // jsonb, read by attachment::result_map_arg (pgrx's JsonB fails on 1e400 with XX000)
+    result_map: Option<pgrx::AnyElement>,
+    tournament_column: Option<&str>,
+    tournament: Option<&str>,
+    forbidden_pairs: Option<Vec<Option<String>>>,
+    baku_acceleration: Option<bool>,
+    first_colour_white: Option<bool>,
+) -> TableIterator<
+    'static,
+    (
+        name!(board, i32),
+        name!(white, String),
+        name!(black, Option<String>),
+    ),
+> {
+    let tables = Tables {
+        players,
+        games,
+        rounds,
+        player_column,
+        rating_column,
+        name_column,
+        initial_order_column,
+        withdrawn_column,
+        round_column,
+        white_column,
+        black_column,
+        result_column,
+        forfeit_column,
+        result_map,
+        tournament_column,
+        tournament,
+    };
+    let choices = Choices {
+        round,
+        forbidden_pairs,
+        baku_acceleration,
+        first_colour_white,
+    };
+    let pairing = Spi::connect(|client| pair(client, &tables, choices));
+    TableIterator::new(rows_of(&pairing))
+}
+
+/// A jsonb argument that must be an object of column names (each a column of `rel`, 42703).
+fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<String, Value> {
+    let Some(v) = v else {
+        return Map::new();
+    };
+    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
+    let text: &CStr = unsafe {
+        pgrx::direct_function_call(pg_sys::jsonb_out, &[Some(v.datum())])
+            .unwrap_or_else(|| internal("jsonb_out gave NULL"))
+    };
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text.to_string_lossy()) else {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!("{what} must be a JSON object of column names and values"),
+        )
+    };
+    for column in map.keys() {
+        column_type(rel, column, what);
+    }
+    map
+}
+
+/// `tournament_pair_into(pending, players, games, rounds, ...)` (declared in
+/// sql/tournament_pairing.sql): the pairing, inserted into `pending` as the caller, one row per
+/// board and one for the bye.
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn tournament_pair_into(
+    pending: Option<pg_sys::Oid>,
+    players: Option<pg_sys::Oid>,
+    games: Option<pg_sys::Oid>,
+    rounds: Option<i32>,
+    round: Option<i32>,
+    player_column: Option<&str>,
+    rating_column: Option<&str>,
+    name_column: Option<&str>,
+    initial_order_column: Option<&str>,
+    withdrawn_column: Option<&str>,
+    round_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    forfeit_column: Option<&str>,
+    result_map: Option<pgrx::AnyElement>,
+    tournament_column: Option<&str>,
+    tournament: Option<&str>,
+    forbidden_pairs: Option<Vec<Option<String>>>,
+    baku_acceleration: Option<bool>,
+    first_colour_white: Option<bool>,
+    pending_white_column: Option<&str>,
+    pending_black_column: Option<&str>,
+    pending_round_column: Option<&str>,
+    pending_board_column: Option<&str>,
+    pending_values: Option<pgrx::AnyElement>,
+    pending_bye_values: Option<pgrx::AnyElement>,
+) -> TableIterator<
+    'static,
+    (
+        name!(board, i32),
+        name!(white, String),
+        name!(black, Option<String>),
+    ),
+> {
+    let pending = need(pending, "pending");
+    // what is written, checked before anything is read
+    let white_to = need(pending_white_column, "pending_white_column");
+    let black_to = need(pending_black_column, "pending_black_column");
+    let named = [
+        ("pending_white_column", Some(white_to)),
+        ("pending_black_column", Some(black_to)),
+        ("pending_round_column", pending_round_column),
+        ("pending_board_column", pending_board_column),
+    ];
+    let mut columns = Vec::new();
+    for (what, c) in named {
+        if let Some(c) = c {
+            column_type(pending, c, what);
+            columns.push(c);
+        }
+    }
+    let values = values_of(pending_values, "pending_values", pending);
+    let bye_values = values_of(pending_bye_values, "pending_bye_values", pending);
+    if let Some(c) = values
+        .keys()
+        .chain(bye_values.keys())
+        .find(|k| columns.contains(&k.as_str()))
+    {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!(
+                "pending values: column \"{c}\" is written with the pairing (white, black, round or board)"
+            ),
+        );
+    }
+    let tables = Tables {
+        players,
+        games,
+        rounds,
+        player_column,
+        rating_column,
+        name_column,
+        initial_order_column,
+        withdrawn_column,
+        round_column,
+        white_column,
+        black_column,
+        result_column,
+        forfeit_column,
+        result_map,
+        tournament_column,
+        tournament,
+    };
+    let choices = Choices {
+        round,
+        forbidden_pairs,
+        baku_acceleration,
+        first_colour_white,
+    };
+    Spi::connect_mut(|client| {
+        let pairing = pair(client, &tables, choices);
+        let rows = rows_of(&pairing);
+        let records: Vec<Value> = rows
+            .iter()
+            .map(|(board, white, black)| {
+                let mut r = values.clone();
+                if black.is_none() {
+                    r.extend(bye_values.clone());
+                }
+                r.insert(white_to.into(), white.clone().into());
+                r.insert(
+                    black_to.into(),
+                    black.clone().map_or(Value::Null, Value::from),
+                );
+                if let Some(c) = pending_round_column {
+                    r.insert(c.into(), pairing.round.into());
+                }
+                if let Some(c) = pending_board_column {
+                    r.insert(c.into(), (*board).into());
+                }
+                Value::Object(r)
+            })
+            .collect();
+        // the boards, then the bye: each statement names only its rows' columns, so that the
+        // others take their defaults
+        let target = relation_name(pending);
+        let (byes, games): (Vec<Value>, Vec<Value>) = records
+            .into_iter()
+            .partition(|r| r.get(black_to).is_some_and(Value::is_null));
+        for batch in [games, byes] {
+            let Some(Value::Object(first)) = batch.first() else {
+                continue;
+            };
+            let list = first.keys().map(|c| quote(c)).collect::<Vec<_>>();
+            let from = first
+                .keys()
+                .map(|c| format!("r.{}", quote(c)))
+                .collect::<Vec<_>>();
+            let sql = format!(
+                "INSERT INTO {target} ({}) SELECT {} \
+                 FROM pg_catalog.jsonb_populate_recordset(NULL::{target}, $1) r",
+                list.join(", "),
+                from.join(", ")
+            );
+            client
+                .update(&sql, None, &[JsonB(Value::Array(batch)).into()])
+                .unwrap_or_else(|e| internal(e));
+        }
+        TableIterator::new(rows)
+    })
+}
