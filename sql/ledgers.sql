@@ -297,16 +297,38 @@ FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
 WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
                   WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
 -- Each season's final standings: every player's standing after the last game before its end.
+-- The season's own record (since 0.13.0): the games from the scope's previous season end (or the
+-- first) to this one, the differences of the record after the season's last game and after the
+-- player's last game before it, and the highest rating after a game of the season.
 CREATE VIEW ledger_season_standings AS
 SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.rating, e.rd, e.volatility, e.games,
-       e.wins, e.draws, e.losses, e.peak, e.best_streak
+       e.wins, e.draws, e.losses, e.peak, e.best_streak,
+       p.starts_at AS season_starts_at,
+       e.games - coalesce(b.games, 0) AS season_games,
+       e.wins - coalesce(b.wins, 0) AS season_wins,
+       e.draws - coalesce(b.draws, 0) AS season_draws,
+       e.losses - coalesce(b.losses, 0) AS season_losses,
+       w.peak AS season_peak
 FROM @extschema@.ledger_seasons z
 JOIN @extschema@.ledgers l ON l.id = z.ledger_id
+CROSS JOIN LATERAL (
+    SELECT max(y.ends_at) AS starts_at FROM @extschema@.ledger_seasons y
+    WHERE y.ledger_id = z.ledger_id AND y.scope = z.scope AND y.ends_at < z.ends_at) p
 CROSS JOIN LATERAL (
     SELECT DISTINCT ON (x.player) x.*
     FROM @extschema@.ledger_entries x
     WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.game_date < z.ends_at
-    ORDER BY x.player, x.game_date DESC, x.game_key DESC) e;
+    ORDER BY x.player, x.game_date DESC, x.game_key DESC) e
+LEFT JOIN LATERAL (
+    SELECT x.games, x.wins, x.draws, x.losses
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.player = e.player AND x.game_date < p.starts_at
+    ORDER BY x.game_date DESC, x.game_key DESC LIMIT 1) b ON true
+CROSS JOIN LATERAL (
+    SELECT max(x.rating) AS peak
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.player = e.player AND x.game_date < z.ends_at
+      AND (p.starts_at IS NULL OR x.game_date >= p.starts_at)) w;
 
 -- true for a ledger whose history is kept in ledger_entries (or none of that name): the readers
 -- of those tables refuse a ledger kept by a client, which would read as one without games.
@@ -1013,4 +1035,7 @@ COMMENT ON TABLE ledger_seasons IS
     'ends_at, as an event of the replay; a change replays the scope from the end.';
 COMMENT ON FUNCTION reseason_ledger() IS 'Trigger of ledger_seasons: replays the scope from the season''s end.';
 COMMENT ON VIEW ledger_season_standings IS
-    'Each season''s final standings: every player''s standing after the last game before the season''s end.';
+    'Each season''s final standings: every player''s standing after the last game before the season''s end '
+    '(career record), and the season''s own: season_games, season_wins, season_draws, season_losses and '
+    'season_peak over the games from season_starts_at (the scope''s previous season end; NULL: from the first '
+    'game) to ends_at (season_peak NULL without a game in the season).';

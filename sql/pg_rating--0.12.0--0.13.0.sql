@@ -1208,5 +1208,41 @@ COMMENT ON FUNCTION tournament_pair_into(regclass, regclass, regclass, integer, 
     'pending_values (the bye''s row also those of pending_bye_values), a JSON object of column names. Returns the '
     'pairing. Errors as tournament_pairings_from_tables, and those of the INSERT (42501 without its privilege).';
 
+-- Season standings count the season's own games and peak (issue 32, item 4: seed 003 section 13)
+CREATE OR REPLACE VIEW ledger_season_standings AS
+SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.rating, e.rd, e.volatility, e.games,
+       e.wins, e.draws, e.losses, e.peak, e.best_streak,
+       p.starts_at AS season_starts_at,
+       e.games - coalesce(b.games, 0) AS season_games,
+       e.wins - coalesce(b.wins, 0) AS season_wins,
+       e.draws - coalesce(b.draws, 0) AS season_draws,
+       e.losses - coalesce(b.losses, 0) AS season_losses,
+       w.peak AS season_peak
+FROM @extschema@.ledger_seasons z
+JOIN @extschema@.ledgers l ON l.id = z.ledger_id
+CROSS JOIN LATERAL (
+    SELECT max(y.ends_at) AS starts_at FROM @extschema@.ledger_seasons y
+    WHERE y.ledger_id = z.ledger_id AND y.scope = z.scope AND y.ends_at < z.ends_at) p
+CROSS JOIN LATERAL (
+    SELECT DISTINCT ON (x.player) x.*
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.game_date < z.ends_at
+    ORDER BY x.player, x.game_date DESC, x.game_key DESC) e
+LEFT JOIN LATERAL (
+    SELECT x.games, x.wins, x.draws, x.losses
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.player = e.player AND x.game_date < p.starts_at
+    ORDER BY x.game_date DESC, x.game_key DESC LIMIT 1) b ON true
+CROSS JOIN LATERAL (
+    SELECT max(x.rating) AS peak
+    FROM @extschema@.ledger_entries x
+    WHERE x.ledger_id = z.ledger_id AND x.scope = z.scope AND x.player = e.player AND x.game_date < z.ends_at
+      AND (p.starts_at IS NULL OR x.game_date >= p.starts_at)) w;
+ALTER VIEW ledger_season_standings SET (security_invoker = true);
+COMMENT ON VIEW ledger_season_standings IS
+    'Each season''s final standings: every player''s standing after the last game before the season''s end '
+    '(career record), and the season''s own: season_games, season_wins, season_draws, season_losses and '
+    'season_peak over the games from season_starts_at (the scope''s previous season end; NULL: from the first '
+    'game) to ends_at (season_peak NULL without a game in the season).';
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();

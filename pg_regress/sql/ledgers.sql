@@ -252,6 +252,16 @@ SELECT pg_temp.same_as_rebuild('seasonal') AS same_with_a_season;
 INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull)
 SELECT id, 'Spring', '2025-06-01', 1 FROM ledgers WHERE name = 'seasonal';
 SELECT player, rating FROM ledger_standings_now WHERE ledger = 'seasonal' ORDER BY player;
+-- each season's own record: from the previous season's end to its own, counted from the history
+SELECT z.season, z.player, z.season_starts_at, z.games, z.season_games, z.season_wins + z.season_draws
+       + z.season_losses = z.season_games AS record_adds_up,
+       z.season_games = count(h.*) AS games_counted,
+       z.season_peak IS NOT DISTINCT FROM max(h.rating) AS peak_of_the_season
+FROM ledger_season_standings z
+LEFT JOIN ledger_history h ON h.ledger = z.ledger AND h.scope = z.scope AND h.player = z.player
+     AND h.game_date < z.ends_at AND (z.season_starts_at IS NULL OR h.game_date >= z.season_starts_at)
+WHERE z.ledger = 'seasonal'
+GROUP BY 1, 2, 3, 4, 5, 6, z.season_peak ORDER BY z.season_starts_at NULLS FIRST, 2;
 DELETE FROM ledger_seasons WHERE name = 'Winter';
 SELECT pg_temp.same_as_rebuild('seasonal') AS same_without_it,
        (SELECT count(*) FROM ledger_history WHERE ledger = 'seasonal' AND rd_before = 200) AS reset_rds_left;
