@@ -386,7 +386,7 @@ $$;
 -- that row-level security hides), 0A000 for one whose history a client keeps, 22023 for a scope
 -- the ledger has no standings in (and for '' in a scoped ledger); 22004 for a NULL ledger, and
 -- for a NULL scope unless any_scope (then the scope is not checked). A scope exists when a player
--- has a standing in it: one probe of ledger_standings' primary key.
+-- has a standing or a seed in it: one probe of each primary key.
 CREATE FUNCTION ledger_id_for_read(ledger text, scope text, any_scope boolean DEFAULT false) RETURNS int
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

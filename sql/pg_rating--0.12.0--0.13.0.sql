@@ -197,6 +197,45 @@ COMMENT ON FUNCTION reseed_ledger_scopes() IS 'Statement trigger of ledger_seeds
 -- the extension's comment, as pg_rating.control now has it: the engine, not the Random Chess schema (issue 35)
 COMMENT ON EXTENSION pg_rating IS 'Rating engine: Elo, FIDE, Skemino and Glicko-2 ratings, ledgers kept by triggers on any games table, chess positions and openings, Swiss pairing';
 
+-- Seeded players without games in the standings (issue 32, item 4): ledger_standings_now reads
+-- ledger_seeds too, and the readers below read it.
+CREATE INDEX ledger_seeds_by_rating ON ledger_seeds (ledger_id, scope, rating DESC, player);
+
+CREATE OR REPLACE VIEW ledger_standings_now AS
+SELECT l.name AS ledger, s.scope, s.player,
+       -- the resets of the seasons that ended since the player's last game, composed
+       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
+           AS rating,
+       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                          l.starting_rd),
+                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
+       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
+       s.last_game_date AS last_played,
+       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+       s.opponents_sum / s.games::float8 AS opponents_average,
+       s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
+           AS performance
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN bool_or(x.rating_pull = 1::float8) THEN 0::float8
+                ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
+           max(x.rd_floor) AS rd_floor
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
+    HAVING count(*) > 0) z ON true
+UNION ALL
+-- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
+-- no date: no season reset, no RD growth), provisional, without a last game or performance.
+SELECT l.name, d.scope, d.player, d.rating,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.volatility, l.starting_volatility) END,
+       0, 0, 0, 0, d.rating, 0, 0, NULL::timestamptz, true, NULL::float8, NULL::float8
+FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
+WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+-- (CREATE OR REPLACE VIEW sets the view's options anew)
+ALTER VIEW ledger_standings_now SET (security_invoker = true);
+
 -- Reads that fail loudly and are fast for one player (issue 32): the readers check the ledger and
 -- scope they are given (22023), ledger_scope() writes a scope of several columns, one player's
 -- history and standing are read through the primary keys, ledger_player_rank takes the
@@ -243,7 +282,7 @@ $$;
 -- that row-level security hides), 0A000 for one whose history a client keeps, 22023 for a scope
 -- the ledger has no standings in (and for '' in a scoped ledger); 22004 for a NULL ledger, and
 -- for a NULL scope unless any_scope (then the scope is not checked). A scope exists when a player
--- has a standing in it: one probe of ledger_standings' primary key.
+-- has a standing or a seed in it: one probe of each primary key.
 CREATE FUNCTION ledger_id_for_read(ledger text, scope text, any_scope boolean DEFAULT false) RETURNS int
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -275,9 +314,17 @@ BEGIN
                WHERE s.ledger_id = found_id AND s.scope = ledger_id_for_read.scope) THEN
         RETURN found_id;
     END IF;
+    -- (a scope whose players are seeded and have no games yet)
+    IF EXISTS (SELECT FROM @extschema@.ledger_seeds d
+               WHERE d.ledger_id = found_id AND d.scope = ledger_id_for_read.scope) THEN
+        RETURN found_id;
+    END IF;
     -- not found: say what the ledger's scopes look like
-    SELECT s.scope INTO example FROM @extschema@.ledger_standings s
-    WHERE s.ledger_id = found_id ORDER BY s.scope DESC LIMIT 1;
+    SELECT x.scope INTO example
+    FROM (SELECT s.scope FROM @extschema@.ledger_standings s WHERE s.ledger_id = found_id
+          UNION ALL
+          SELECT d.scope FROM @extschema@.ledger_seeds d WHERE d.ledger_id = found_id) x
+    ORDER BY x.scope DESC LIMIT 1;
     IF example IS NULL AND scope = '' THEN
         RETURN found_id; -- a ledger without games yet
     ELSIF example IS NULL THEN
@@ -317,29 +364,46 @@ DECLARE
     l @extschema@.ledgers;
     size int := greatest(page_size, 0);
     upto int := greatest(page_size, 0) * greatest(page, 1);
+    -- seeded players without games have 0 games and are provisional
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
 BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
         -- No season has ended: the ratings are those stored, and a page is read in the order of
-        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top).
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
+        -- the seeds without games in the order of ledger_seeds_by_rating, as far.
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         RETURN QUERY
         SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
                t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
                t.provisional, t.last_game_date
-        FROM (SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-                     (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
-                     s.last_game_date
-              FROM @extschema@.ledger_standings s
-              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                   l.rating_period, l.starting_rd) AS rd_now) n
-              WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
-                AND s.games >= coalesce(min_games, 0)
-                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                AND (coalesce(include_provisional, true)
-                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
-              ORDER BY s.rating DESC, s.player
+        FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                      s.last_game_date
+               FROM @extschema@.ledger_standings s
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                    l.rating_period, l.starting_rd) AS rd_now) n
+               WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
+                 AND s.games >= coalesce(min_games, 0)
+                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                 AND (coalesce(include_provisional, true)
+                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+               ORDER BY s.rating DESC, s.player
+               LIMIT upto)
+              UNION ALL
+              (SELECT d.player, d.rating, r.rd, 0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+               FROM @extschema@.ledger_seeds d
+               CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+               WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_leaderboard.scope
+                 AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                 AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                 WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)
+               ORDER BY d.rating DESC, d.player
+               LIMIT upto)
+              ORDER BY 2 DESC, 1
               LIMIT upto) t
         ORDER BY t.rating DESC, t.player
         OFFSET upto - size;
@@ -365,8 +429,9 @@ CREATE OR REPLACE FUNCTION ledger_rating_at(ledger text, player text, at timesta
 RETURNS TABLE (rating float8, rd float8, games int)
 LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
-SELECT coalesce(e.rating, l.starting_rating),
-       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, l.starting_rd) END,
+-- before the player's first game: the player's seed, else the ledger's start
+SELECT coalesce(e.rating, d.rating, l.starting_rating),
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, d.rd, l.starting_rd) END,
        coalesce(e.games, 0)
 FROM @extschema@.ledgers l
 LEFT JOIN LATERAL (
@@ -374,6 +439,9 @@ LEFT JOIN LATERAL (
     WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
       AND x.game_date <= at
     ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
+LEFT JOIN @extschema@.ledger_seeds d
+    ON e.rating IS NULL AND d.ledger_id = l.id AND d.scope = ledger_rating_at.scope
+       AND d.player = ledger_rating_at.player
 WHERE l.id = @extschema@.ledger_id_for_read(ledger_rating_at.ledger, ledger_rating_at.scope)
 $$;
 
@@ -391,11 +459,15 @@ DECLARE
     l @extschema@.ledgers;
     mine float8;
     above int;
+    -- seeded players without games, as ledger_leaderboard shows them
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
 BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
                    WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
         CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
@@ -405,18 +477,36 @@ BEGIN
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
           AND (coalesce(include_provisional, true)
                OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        IF mine IS NULL AND seeds_shown THEN
+            SELECT d.rating INTO mine
+            FROM @extschema@.ledger_seeds d
+            CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+            WHERE d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.player = ledger_player_rank.player
+              AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+              AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                              WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+        END IF;
         IF mine IS NULL THEN
             RETURN NULL;
         END IF;
-        SELECT count(DISTINCT s.rating) INTO above
-        FROM @extschema@.ledger_standings s
-        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                             l.rating_period, l.starting_rd) AS rd_now) n
-        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
-          AND s.games >= coalesce(min_games, 0)
-          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-          AND (coalesce(include_provisional, true)
-               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+        SELECT count(DISTINCT u.rating) INTO above
+        FROM (SELECT s.rating
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
+                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true)
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+              UNION ALL
+              SELECT d.rating
+              FROM @extschema@.ledger_seeds d
+              CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+              WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.rating > mine
+                AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)) u;
         RETURN above + 1;
     END IF;
     -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
@@ -501,6 +591,20 @@ WHERE s.ledger_id OPERATOR(pg_catalog.=)
           @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
   AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
   AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+UNION ALL
+-- a seeded player without games: the seed, provisional (as ledger_standings_now shows it)
+SELECT d.scope, ledger_player_standing.player, d.rating,
+       CASE WHEN l.rating_system OPERATOR(pg_catalog.=) 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+FROM @extschema@.ledger_seeds d
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) d.ledger_id
+WHERE d.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND d.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND d.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+  AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id OPERATOR(pg_catalog.=) d.ledger_id AND s.scope OPERATOR(pg_catalog.=) d.scope
+                    AND s.player OPERATOR(pg_catalog.=) d.player)
 $$;
 
 CREATE OR REPLACE FUNCTION ledger_player_type(ledger text, wanted regtype) RETURNS regtype
@@ -674,343 +778,9 @@ COMMENT ON FUNCTION refuse_truncate() IS
 COMMENT ON FUNCTION copy_ledger() IS
     'Trigger of ledgers: keeps ledgers_in_force, the copy the writers read, equal to ledgers.';
 
-
--- Seeds by a ledger's name, seen by ledger_rating_at, and seeded players without games in the
--- standings, the leaderboard, the rank and a player's standing (issue 32, item 4). The readers of
--- ledger_standings_now now read ledger_seeds too.
-CREATE INDEX ledger_seeds_by_rating ON ledger_seeds (ledger_id, scope, rating DESC, player);
-
-CREATE OR REPLACE VIEW ledger_standings_now AS
-SELECT l.name AS ledger, s.scope, s.player,
-       -- the resets of the seasons that ended since the player's last game, composed
-       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
-           AS rating,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
-                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
-       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
-       s.last_game_date AS last_played,
-       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
-       s.opponents_sum / s.games::float8 AS opponents_average,
-       s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
-           AS performance
-FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
-LEFT JOIN LATERAL (
-    SELECT CASE WHEN bool_or(x.rating_pull = 1::float8) THEN 0::float8
-                ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
-           max(x.rd_floor) AS rd_floor
-    FROM @extschema@.ledger_seasons x
-    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
-    HAVING count(*) > 0) z ON true
-UNION ALL
--- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
--- no date: no season reset, no RD growth), provisional, without a last game or performance.
-SELECT l.name, d.scope, d.player, d.rating,
-       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
-       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.volatility, l.starting_volatility) END,
-       0, 0, 0, 0, d.rating, 0, 0, NULL::timestamptz, true, NULL::float8, NULL::float8
-FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
-WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
-                  WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
--- (CREATE OR REPLACE VIEW sets the view's options anew)
-ALTER VIEW ledger_standings_now SET (security_invoker = true);
-
-CREATE OR REPLACE FUNCTION ledger_id_for_read(ledger text, scope text, any_scope boolean DEFAULT false) RETURNS int
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    found_id int;
-    kept regclass;
-    example text;
-BEGIN
-    IF ledger IS NULL THEN
-        RAISE EXCEPTION 'ledger must not be NULL' USING ERRCODE = 'null_value_not_allowed';
-    END IF;
-    SELECT l.id, l.kept_in INTO found_id, kept FROM @extschema@.ledgers l WHERE l.name = ledger;
-    IF found_id IS NULL THEN
-        RAISE EXCEPTION 'ledger % does not exist', @extschema@.ledger_quoted(ledger)
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-    IF kept IS NOT NULL THEN
-        PERFORM @extschema@.ledger_kept_here(ledger);
-    END IF;
-    IF scope IS NULL THEN
-        IF any_scope THEN
-            RETURN found_id;
-        END IF;
-        RAISE EXCEPTION 'scope must not be NULL' USING ERRCODE = 'null_value_not_allowed',
-            HINT = 'An unscoped ledger''s scope is ''''.';
-    END IF;
-    IF EXISTS (SELECT FROM @extschema@.ledger_standings s
-               WHERE s.ledger_id = found_id AND s.scope = ledger_id_for_read.scope) THEN
-        RETURN found_id;
-    END IF;
-    -- (a scope whose players are seeded and have no games yet)
-    IF EXISTS (SELECT FROM @extschema@.ledger_seeds d
-               WHERE d.ledger_id = found_id AND d.scope = ledger_id_for_read.scope) THEN
-        RETURN found_id;
-    END IF;
-    -- not found: say what the ledger's scopes look like
-    SELECT x.scope INTO example
-    FROM (SELECT s.scope FROM @extschema@.ledger_standings s WHERE s.ledger_id = found_id
-          UNION ALL
-          SELECT d.scope FROM @extschema@.ledger_seeds d WHERE d.ledger_id = found_id) x
-    ORDER BY x.scope DESC LIMIT 1;
-    IF example IS NULL AND scope = '' THEN
-        RETURN found_id; -- a ledger without games yet
-    ELSIF example IS NULL THEN
-        RAISE EXCEPTION 'ledger % has no scope %: it has no games', @extschema@.ledger_quoted(ledger),
-            @extschema@.ledger_quoted(scope) USING ERRCODE = 'invalid_parameter_value';
-    ELSIF example = '' THEN
-        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
-            USING ERRCODE = 'invalid_parameter_value', HINT = 'The ledger is not scoped: its scope is ''''.';
-    ELSIF scope = '' AND left(example, 1) = '(' THEN
-        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
-            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value',
-            HINT = 'A scope of several columns is their row as text: ledger_scope(value1, value2, ...).';
-    ELSIF scope = '' THEN
-        RAISE EXCEPTION 'ledger % is scoped: name a scope (such as %)', @extschema@.ledger_quoted(ledger),
-            @extschema@.ledger_quoted(example) USING ERRCODE = 'invalid_parameter_value';
-    ELSIF left(example, 1) = '(' AND left(scope, 1) <> '(' THEN
-        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = format('The ledger is scoped by several columns, whose scope is their row as text (such as %s): '
-                                'pass ledger_scope(value1, value2, ...).', @extschema@.ledger_quoted(example));
-    ELSE
-        RAISE EXCEPTION 'ledger % has no scope %', @extschema@.ledger_quoted(ledger), @extschema@.ledger_quoted(scope)
-            USING ERRCODE = 'invalid_parameter_value';
-    END IF;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
-                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
-                                   page_size int DEFAULT 50, page int DEFAULT 1)
-RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
-               draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    l @extschema@.ledgers;
-    size int := greatest(page_size, 0);
-    upto int := greatest(page_size, 0) * greatest(page, 1);
-    -- seeded players without games have 0 games and are provisional
-    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
-    seed_rd float8;
-BEGIN
-    SELECT * INTO l FROM @extschema@.ledgers x
-    WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
-    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
-                   WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
-        -- No season has ended: the ratings are those stored, and a page is read in the order of
-        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
-        -- the seeds without games in the order of ledger_seeds_by_rating, as far.
-        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
-        RETURN QUERY
-        SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
-               t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
-               t.provisional, t.last_game_date
-        FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
-                      s.last_game_date
-               FROM @extschema@.ledger_standings s
-               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                    l.rating_period, l.starting_rd) AS rd_now) n
-               WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
-                 AND s.games >= coalesce(min_games, 0)
-                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                 AND (coalesce(include_provisional, true)
-                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
-               ORDER BY s.rating DESC, s.player
-               LIMIT upto)
-              UNION ALL
-              (SELECT d.player, d.rating, r.rd, 0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
-               FROM @extschema@.ledger_seeds d
-               CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
-               WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_leaderboard.scope
-                 AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
-                 AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
-                                 WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)
-               ORDER BY d.rating DESC, d.player
-               LIMIT upto)
-              ORDER BY 2 DESC, 1
-              LIMIT upto) t
-        ORDER BY t.rating DESC, t.player
-        OFFSET upto - size;
-        RETURN;
-    END IF;
-    -- Seasons ended: each player's rating is reset by those that ended since the player's last
-    -- game, which changes the order; the scope is sorted.
-    RETURN QUERY
-    SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
-           s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
-           s.last_played
-    FROM @extschema@.ledger_standings_now s
-    WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
-      AND s.games >= coalesce(min_games, 0)
-      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
-      AND (coalesce(include_provisional, true) OR NOT s.provisional)
-    ORDER BY s.rating DESC, s.player
-    LIMIT size OFFSET upto - size;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION ledger_rating_at(ledger text, player text, at timestamptz, scope text DEFAULT '')
-RETURNS TABLE (rating float8, rd float8, games int)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
--- before the player's first game: the player's seed, else the ledger's start
-SELECT coalesce(e.rating, d.rating, l.starting_rating),
-       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(e.rd, d.rd, l.starting_rd) END,
-       coalesce(e.games, 0)
-FROM @extschema@.ledgers l
-LEFT JOIN LATERAL (
-    SELECT x.rating, x.rd, x.games FROM @extschema@.ledger_entries x
-    WHERE x.ledger_id = l.id AND x.scope = ledger_rating_at.scope AND x.player = ledger_rating_at.player
-      AND x.game_date <= at
-    ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e ON true
-LEFT JOIN @extschema@.ledger_seeds d
-    ON e.rating IS NULL AND d.ledger_id = l.id AND d.scope = ledger_rating_at.scope
-       AND d.player = ledger_rating_at.player
-WHERE l.id = @extschema@.ledger_id_for_read(ledger_rating_at.ledger, ledger_rating_at.scope)
-$$;
-
-CREATE OR REPLACE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '', min_games int DEFAULT 0,
-                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true)
-RETURNS int
-LANGUAGE plpgsql STABLE PARALLEL SAFE
-SET search_path = pg_catalog, pg_temp
-AS $$
-DECLARE
-    l @extschema@.ledgers;
-    mine float8;
-    above int;
-    -- seeded players without games, as ledger_leaderboard shows them
-    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
-    seed_rd float8;
-BEGIN
-    SELECT * INTO l FROM @extschema@.ledgers x
-    WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
-    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
-                   WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
-        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
-        SELECT s.rating INTO mine
-        FROM @extschema@.ledger_standings s
-        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                             l.rating_period, l.starting_rd) AS rd_now) n
-        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
-          AND s.games > 0 AND s.games >= coalesce(min_games, 0)
-          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-          AND (coalesce(include_provisional, true)
-               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
-        IF mine IS NULL AND seeds_shown THEN
-            SELECT d.rating INTO mine
-            FROM @extschema@.ledger_seeds d
-            CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
-            WHERE d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.player = ledger_player_rank.player
-              AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
-              AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
-                              WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
-        END IF;
-        IF mine IS NULL THEN
-            RETURN NULL;
-        END IF;
-        SELECT count(DISTINCT u.rating) INTO above
-        FROM (SELECT s.rating
-              FROM @extschema@.ledger_standings s
-              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                   l.rating_period, l.starting_rd) AS rd_now) n
-              WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
-                AND s.games >= coalesce(min_games, 0)
-                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                AND (coalesce(include_provisional, true)
-                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
-              UNION ALL
-              SELECT d.rating
-              FROM @extschema@.ledger_seeds d
-              CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
-              WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.rating > mine
-                AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
-                AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
-                                WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)) u;
-        RETURN above + 1;
-    END IF;
-    -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
-    SELECT s.rating INTO mine
-    FROM @extschema@.ledger_standings_now s
-    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope
-      AND s.player = ledger_player_rank.player AND s.games >= coalesce(min_games, 0)
-      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
-      AND (coalesce(include_provisional, true) OR NOT s.provisional);
-    IF mine IS NULL THEN
-        RETURN NULL;
-    END IF;
-    SELECT count(DISTINCT s.rating) INTO above
-    FROM @extschema@.ledger_standings_now s
-    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope AND s.rating > mine
-      AND s.games >= coalesce(min_games, 0)
-      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
-      AND (coalesce(include_provisional, true) OR NOT s.provisional);
-    RETURN above + 1;
-END
-$$;
-
-CREATE OR REPLACE FUNCTION ledger_player_standing(ledger text, player anyelement, scope text DEFAULT '')
-RETURNS TABLE (scope text, player anyelement, rating float8, rd float8, games int, wins int, draws int,
-               losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
--- ledger_standings_now's columns for one row (the regression test compares them), read with the
--- ledger's id as the index condition: a join by the view's ledger name would make the id a join
--- parameter, and the planner would hash the whole scope for a few users
-SELECT s.scope, ledger_player_standing.player,
-       CASE WHEN z.keep IS NULL THEN s.rating
-            -- (operators written OPERATOR(...) share one precedence: parenthesised)
-            ELSE l.starting_rating OPERATOR(pg_catalog.+)
-                 ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
-                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
-       s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-       (s.games OPERATOR(pg_catalog.<) l.provisional_games
-        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)),
-       s.last_game_date
-FROM @extschema@.ledger_standings s
-JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
-LEFT JOIN LATERAL (
-    SELECT CASE WHEN pg_catalog.bool_or(x.rating_pull OPERATOR(pg_catalog.=) 1::float8) THEN 0::float8
-                ELSE pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(
-                         nullif(1::float8 OPERATOR(pg_catalog.-) x.rating_pull, 0::float8)))) END AS keep,
-           pg_catalog.max(x.rd_floor) AS rd_floor
-    FROM @extschema@.ledger_seasons x
-    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id AND x.scope OPERATOR(pg_catalog.=) s.scope
-      AND x.ends_at OPERATOR(pg_catalog.>) s.last_game_date AND x.ends_at OPERATOR(pg_catalog.<=) pg_catalog.now()
-    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0::bigint) z ON true
-WHERE s.ledger_id OPERATOR(pg_catalog.=)
-          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
-  AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
-  AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
-UNION ALL
--- a seeded player without games: the seed, provisional (as ledger_standings_now shows it)
-SELECT d.scope, ledger_player_standing.player, d.rating,
-       CASE WHEN l.rating_system OPERATOR(pg_catalog.=) 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
-       0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
-FROM @extschema@.ledger_seeds d
-JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) d.ledger_id
-WHERE d.ledger_id OPERATOR(pg_catalog.=)
-          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
-  AND d.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
-  AND d.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
-  AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
-                  WHERE s.ledger_id OPERATOR(pg_catalog.=) d.ledger_id AND s.scope OPERATOR(pg_catalog.=) d.scope
-                    AND s.player OPERATOR(pg_catalog.=) d.player)
-$$;
-
--- Seeds by a ledger's name, as the readers name it. Each call is one statement on ledger_seeds,
--- whose statement trigger replays each scope once: the array forms import thousands of seeds for
--- one replay of their scope. SECURITY INVOKER: row-level security and the seeds' trigger check
+-- Seeds by a ledger's name, as the readers name it (issue 32, item 4; the readers that see seeds
+-- are above). Each call is one statement on ledger_seeds, whose statement trigger replays each
+-- scope once: the array forms import thousands of seeds for one replay of their scope. SECURITY INVOKER: row-level security and the seeds' trigger check
 -- the role that calls.
 CREATE FUNCTION ledger_seed(ledger text, players text[], ratings float8[], rds float8[] DEFAULT NULL,
                             volatilities float8[] DEFAULT NULL, scope text DEFAULT '')

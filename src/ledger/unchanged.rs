@@ -137,6 +137,10 @@ impl LedgerStore<'_, '_> {
         scope: &str,
         rows: Vec<EntryRow>,
     ) -> Vec<EntryRow> {
+        // (nothing taken: a statement's appended games, the hot path, allocate no key)
+        if self.taken.0.is_empty() {
+            return rows;
+        }
         let Some(mut stored) = self.taken.0.remove(&(ledger, scope.to_owned())) else {
             return rows;
         };
