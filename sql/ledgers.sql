@@ -170,6 +170,10 @@ CREATE TABLE ledger_seasons (
     ends_at     timestamptz NOT NULL CONSTRAINT season_end_finite CHECK (isfinite(ends_at)),
     rating_pull float8 NOT NULL DEFAULT 0 CONSTRAINT season_pull_fraction CHECK (rating_pull BETWEEN 0::float8 AND 1::float8),
     rd_floor    float8 CONSTRAINT season_rd_floor_positive CHECK (rd_floor > 0::float8 AND rd_floor <= 10000::float8),
+    -- since 0.13.0: a season of every scope of the ledger (seed 003, section 13: site-wide),
+    -- those rated later included; stored under scope ''
+    every_scope boolean NOT NULL DEFAULT false
+        CONSTRAINT season_of_every_scope_unscoped CHECK (NOT every_scope OR scope OPERATOR(pg_catalog.=) ''::text),
     PRIMARY KEY (ledger_id, scope, name),
     CONSTRAINT one_season_end_at_a_time UNIQUE (ledger_id, scope, ends_at)
 );
@@ -284,7 +288,8 @@ LEFT JOIN LATERAL (
                 ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
            max(x.rd_floor) AS rd_floor
     FROM @extschema@.ledger_seasons x
-    WHERE x.ledger_id = s.ledger_id AND x.scope = s.scope AND x.ends_at > s.last_game_date AND x.ends_at <= now()
+    WHERE x.ledger_id = s.ledger_id AND (x.scope = s.scope OR x.every_scope) AND x.ends_at > s.last_game_date
+      AND x.ends_at <= now()
     HAVING count(*) > 0) z ON true
 UNION ALL
 -- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
@@ -309,11 +314,17 @@ SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.ratin
        e.draws - coalesce(b.draws, 0) AS season_draws,
        e.losses - coalesce(b.losses, 0) AS season_losses,
        w.peak AS season_peak
-FROM @extschema@.ledger_seasons z
+FROM (SELECT x.ledger_id, x.scope, x.name, x.ends_at FROM @extschema@.ledger_seasons x WHERE NOT x.every_scope
+      UNION ALL
+      -- a season of every scope, once in each scope the ledger has rated (since 0.13.0)
+      SELECT x.ledger_id, c.scope, x.name, x.ends_at FROM @extschema@.ledger_seasons x
+      CROSS JOIN LATERAL (SELECT DISTINCT s.scope FROM @extschema@.ledger_standings s
+                          WHERE s.ledger_id = x.ledger_id) c
+      WHERE x.every_scope) z
 JOIN @extschema@.ledgers l ON l.id = z.ledger_id
 CROSS JOIN LATERAL (
     SELECT max(y.ends_at) AS starts_at FROM @extschema@.ledger_seasons y
-    WHERE y.ledger_id = z.ledger_id AND y.scope = z.scope AND y.ends_at < z.ends_at) p
+    WHERE y.ledger_id = z.ledger_id AND (y.scope = z.scope OR y.every_scope) AND y.ends_at < z.ends_at) p
 CROSS JOIN LATERAL (
     SELECT DISTINCT ON (x.player) x.*
     FROM @extschema@.ledger_entries x
@@ -475,7 +486,8 @@ BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
-                   WHERE z.ledger_id = l.id AND z.scope = ledger_leaderboard.scope AND z.ends_at <= now()) THEN
+                   WHERE z.ledger_id = l.id AND (z.scope = ledger_leaderboard.scope OR z.every_scope)
+                     AND z.ends_at <= now()) THEN
         -- No season has ended: the ratings are those stored, and a page is read in the order of
         -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
         -- the seeds without games in the order of ledger_seeds_by_rating, as far.
@@ -569,7 +581,8 @@ BEGIN
     SELECT * INTO l FROM @extschema@.ledgers x
     WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
     IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
-                   WHERE z.ledger_id = l.id AND z.scope = ledger_player_rank.scope AND z.ends_at <= now()) THEN
+                   WHERE z.ledger_id = l.id AND (z.scope = ledger_player_rank.scope OR z.every_scope)
+                     AND z.ends_at <= now()) THEN
         seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
@@ -687,7 +700,8 @@ LEFT JOIN LATERAL (
                          nullif(1::float8 OPERATOR(pg_catalog.-) x.rating_pull, 0::float8)))) END AS keep,
            pg_catalog.max(x.rd_floor) AS rd_floor
     FROM @extschema@.ledger_seasons x
-    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id AND x.scope OPERATOR(pg_catalog.=) s.scope
+    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id
+      AND (x.scope OPERATOR(pg_catalog.=) s.scope OR x.every_scope)
       AND x.ends_at OPERATOR(pg_catalog.>) s.last_game_date AND x.ends_at OPERATOR(pg_catalog.<=) pg_catalog.now()
     HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0::bigint) z ON true
 WHERE s.ledger_id OPERATOR(pg_catalog.=)
@@ -1031,9 +1045,12 @@ COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, 
     '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
     'two rated participants; a NULL placement is not rated yet.';
 COMMENT ON TABLE ledger_seasons IS
-    'Season ends of a ledger''s scope: ratings pulled toward the start by rating_pull and RDs raised to rd_floor at '
-    'ends_at, as an event of the replay; a change replays the scope from the end.';
-COMMENT ON FUNCTION reseason_ledger() IS 'Trigger of ledger_seasons: replays the scope from the season''s end.';
+    'Season ends of a ledger''s scope (or, every_scope, of all its scopes): ratings pulled toward the start by '
+    'rating_pull and RDs raised to rd_floor at ends_at, as an event of the replay; a change replays the scope (every '
+    'scope) from the end.';
+COMMENT ON FUNCTION reseason_ledger() IS
+    'Trigger of ledger_seasons: replays the scope (every scope of the ledger for a season of every scope) from the '
+    'season''s end.';
 COMMENT ON VIEW ledger_season_standings IS
     'Each season''s final standings: every player''s standing after the last game before the season''s end '
     '(career record), and the season''s own: season_games, season_wins, season_draws, season_losses and '

@@ -17,18 +17,24 @@ fn in_schema() -> bool {
 }
 
 /// `sql` with `@ledgers@`, `@ledger_seeds@` and `@ledger_seasons@` naming the tables a writer
-/// reads: the copies (see [`in_schema`]).
+/// reads: the copies (see [`in_schema`]); `@x.every_scope@` is a season's `every_scope` (alias
+/// `x`; compat: `false` in a schema of 0.12.0, which has neither the copies nor that column).
 pub(crate) fn for_writers(sql: &str) -> String {
-    let suffix = if in_schema() { "_in_force" } else { "" };
-    sql.replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
-        .replace(
-            "@ledger_seeds@",
-            &format!("@extschema@.ledger_seeds{suffix}"),
-        )
-        .replace(
-            "@ledger_seasons@",
-            &format!("@extschema@.ledger_seasons{suffix}"),
-        )
+    let updated = in_schema();
+    let suffix = if updated { "_in_force" } else { "" };
+    sql.replace(
+        "@x.every_scope@",
+        if updated { "x.every_scope" } else { "false" },
+    )
+    .replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
+    .replace(
+        "@ledger_seeds@",
+        &format!("@extschema@.ledger_seeds{suffix}"),
+    )
+    .replace(
+        "@ledger_seasons@",
+        &format!("@extschema@.ledger_seasons{suffix}"),
+    )
 }
 
 /// Copies the seeds (`table` "ledger_seeds") or seasons ("ledger_seasons") of one ledger's scope

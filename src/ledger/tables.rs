@@ -289,7 +289,8 @@ impl LedgerStore<'_, '_> {
     }
 
     /// The season ends of several scopes, each sorted, in one statement (sorted here: a sort node
-    /// in the plan costs its start-up in every game's statement).
+    /// in the plan costs its start-up in every game's statement): each scope's own seasons and its
+    /// ledger's seasons of every scope (`every_scope`, stored under scope '').
     pub fn seasons_of(
         &mut self,
         scopes: &[(i32, &str)],
@@ -300,10 +301,10 @@ impl LedgerStore<'_, '_> {
         }
         let text = shaped(&SEASON_TEXTS, scopes.len(), 2, |rows| {
             format!(
-                "SELECT s.* FROM ({rows}) AS u(ledger_id, scope)
+                "SELECT u.ledger_id, u.scope, s.* FROM ({rows}) AS u(ledger_id, scope)
                  CROSS JOIN LATERAL (
-                     SELECT x.ledger_id, x.scope, x.ends_at, x.rating_pull, x.rd_floor FROM @ledger_seasons@ x
-                     WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope) s"
+                     SELECT x.ends_at, x.rating_pull, x.rd_floor FROM @ledger_seasons@ x
+                     WHERE x.ledger_id = u.ledger_id AND (x.scope = u.scope OR @x.every_scope@)) s"
             )
         });
         let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
@@ -320,6 +321,18 @@ impl LedgerStore<'_, '_> {
             seasons.sort_by_key(|s| s.at);
         }
         out
+    }
+
+    /// The scopes of a ledger that have standings (every scope it has rated), in the order the
+    /// writers lock them.
+    pub fn scopes_rated(&mut self, ledger: i32) -> Vec<String> {
+        let rows = self.run(
+            "SELECT DISTINCT scope FROM @extschema@.ledger_standings WHERE ledger_id = $1",
+            &[ledger.into()],
+        );
+        let mut scopes: Vec<String> = rows.into_iter().map(|r| get(&r, "scope")).collect();
+        scopes.sort_unstable();
+        scopes
     }
 
     /// The key of the first entry of a scope dated at or after `at`.

@@ -331,46 +331,133 @@ trigger_function!(
 );
 
 /// AFTER INSERT, UPDATE or DELETE ON ledger_seasons, per row: the scope is replayed from its
-/// first game at or after the season's end (before and after the change).
+/// first game at or after the season's end (before and after the change); a season of every
+/// scope (`every_scope`) replays every scope of its ledger so.
 fn reseason_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     if restoring() {
         return Ok(None);
     }
-    let mut ends: BTreeMap<(i32, String), i64> = BTreeMap::new();
+    // (ledger, Some(scope)) for a season of one scope, (ledger, None) for one of every scope
+    let mut ends: BTreeMap<(i32, Option<String>), i64> = BTreeMap::new();
     for row in [trigger.old(), trigger.new()].into_iter().flatten() {
         let ledger: i32 = read(&row, "ledger_id");
         let scope: String = read(&row, "scope");
+        let every: bool = read(&row, "every_scope");
         let at: TimestampWithTimeZone = read(&row, "ends_at");
-        let end = ends.entry((ledger, scope)).or_insert(at.into_inner());
+        let end = ends
+            .entry((ledger, (!every).then_some(scope)))
+            .or_insert(at.into_inner());
         *end = (*end).min(at.into_inner());
     }
     Spi::connect_mut(|client| {
-        require_owner_of_each(&mut LedgerStore::new(client), ends.keys().map(|k| k.0));
+        let mut store = LedgerStore::new(client);
+        require_owner_of_each(&mut store, ends.keys().map(|k| k.0));
+        if let Some(row) = trigger.new() {
+            refuse_two_season_ends(&mut store, &row);
+        }
     });
     let _owner = RunAs::extension_owner();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         for ((id, scope), at) in ends {
-            let Some((l, att)) = locked_for_replay(&mut store, id, &scope, "ledger_seasons") else {
-                continue;
-            };
-            if let Some(from) = store.first_entry_from(id, &scope, at) {
-                let rules = rules_of(&l);
-                let book = LedgerBook {
-                    ledger: &l,
-                    att: &att,
-                };
-                if att.multiplayer.is_some() {
-                    replay_multi_from(&mut store, &book, &rules, &scope, &from, &[]);
-                } else {
-                    writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
+            match scope {
+                Some(scope) => {
+                    if let Some((l, att)) =
+                        locked_for_replay(&mut store, id, &scope, "ledger_seasons")
+                    {
+                        replay_season(&mut store, &l, &att, &scope, at);
+                    }
                 }
+                None => reseason_every_scope(&mut store, id, at),
             }
         }
     });
     Ok(None)
+}
+
+/// 23505 when a season of every scope and a season of one scope of a ledger would end at the same
+/// instant: a scope has one season end at a time (`one_season_end_at_a_time` says so for seasons
+/// of one scope).
+fn refuse_two_season_ends(
+    store: &mut LedgerStore<'_, '_>,
+    row: &PgHeapTuple<'_, AllocatedByPostgres>,
+) {
+    let ledger: i32 = read(row, "ledger_id");
+    let scope: String = read(row, "scope");
+    let name: String = read(row, "name");
+    let every: bool = read(row, "every_scope");
+    let at: TimestampWithTimeZone = read(row, "ends_at");
+    let other = store.run(
+        "SELECT x.name FROM @extschema@.ledger_seasons x
+         WHERE x.ledger_id = $1 AND x.ends_at = $2 AND (x.every_scope OR $4)
+           AND (x.scope, x.name) IS DISTINCT FROM ($3, $5)
+         LIMIT 1",
+        &[
+            ledger.into(),
+            at.into(),
+            scope.as_str().into(),
+            every.into(),
+            name.as_str().into(),
+        ],
+    );
+    if let Some(r) = other.into_iter().next() {
+        let other: String = crate::spi::column(&r, "name");
+        raise(
+            PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+            format!(
+                "seasons {} and {} of ledger {ledger} would both end at the same instant in one scope: \
+                 one of them is a season of every scope",
+                pg_rating_core::error::Quoted(&name),
+                pg_rating_core::error::Quoted(&other),
+            ),
+        );
+    }
+}
+
+/// Replays a locked scope from its first game at or after `at`.
+fn replay_season(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    att: &Attachment,
+    scope: &str,
+    at: i64,
+) {
+    if let Some(from) = store.first_entry_from(l.id, scope, at) {
+        let rules = rules_of(l);
+        let book = LedgerBook { ledger: l, att };
+        if att.multiplayer.is_some() {
+            replay_multi_from(store, &book, &rules, scope, &from, &[]);
+        } else {
+            writer::replay_from(store, &book, &rules, scope, &from, &[]);
+        }
+    }
+}
+
+/// A season of every scope changed: the games table's writers are held off (as by a change of
+/// settings: a scope rated for the first time meanwhile would miss the season), every scope is
+/// locked, the seasons copied again, and each scope replayed from its first game at or after `at`.
+fn reseason_every_scope(store: &mut LedgerStore<'_, '_>, id: i32, at: i64) {
+    let l = store.ledger_to_write(id);
+    if let Some(l) = &l {
+        store.refuse_kept_elsewhere(l);
+    }
+    if let Some(att) = store.attachment(id) {
+        hold_off_writers(att.table);
+    }
+    let scopes = store.scopes_rated(id);
+    let keys: Vec<(i32, &str)> = scopes.iter().map(|s| (id, s.as_str())).collect();
+    store.lock_scopes(&keys);
+    super::copies::copy_scope(store.client, "ledger_seasons", id, "");
+    // (read again under the locks, as `locked_for_replay` does)
+    let (Some(l), Some(att)) = (l, store.attachment(id)) else {
+        return;
+    };
+    hold_off_writers(att.table);
+    for scope in &scopes {
+        replay_season(store, &l, &att, scope, at);
+    }
 }
 trigger_function!(
     reseason_ledger,
