@@ -1,22 +1,16 @@
-//! The rules a tournament row must follow before it is written: a tournament's clock in its
-//! ranking's window, a registration's requirements, a game's position, clock and players, a
-//! bye's round and player. Each violation is an error 23514 naming the rule.
+//! Reads the facts the rules of a tournament row need (`pg_rating_core::tournament::rules` decides):
+//! a tournament's clock in its ranking's window, a registration's requirements, a game's position,
+//! clock and players, a bye's round and player. Each violation is an error 23514 naming the rule.
 
+use pg_rating_core::tournament::rules::{self, Clock, GameInTournament, Requirement, Span};
+use pgrx::datum::Interval;
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
+use pgrx::spi::SpiHeapTupleData;
 
 use super::store::TournamentStore;
 use crate::accounts::field;
-use crate::error::raise;
+use crate::error::raise_core;
 use crate::spi::{column, nullable};
-
-pub(super) fn check(code: PgSqlErrorCode, ok: bool, message: impl FnOnce() -> String) {
-    if !ok {
-        raise(code, message())
-    }
-}
-
-pub(super) const RULE: PgSqlErrorCode = PgSqlErrorCode::ERRCODE_CHECK_VIOLATION;
 
 pub(super) fn text_field(
     row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>,
@@ -90,6 +84,75 @@ fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> boo
     !rows.is_empty()
 }
 
+/// An interval column as the core's [`Span`].
+fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
+    nullable::<Interval>(row, name).map(|i| Span {
+        months: i.months(),
+        days: i.days(),
+        micros: i.micros(),
+    })
+}
+
+/// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's
+/// statement under the names of [`GAME_IN_TOURNAMENT`]).
+fn game_in_tournament<'r>(
+    row: &'r SpiHeapTupleData<'_>,
+    texts: &'r [String; 6],
+    (tournament, game, round): (i32, i32, i32),
+) -> GameInTournament<'r> {
+    GameInTournament {
+        tournament,
+        game,
+        round,
+        rounds: column(row, "round_count"),
+        local: column(row, "local"),
+        game_ranked: column(row, "game_ranked"),
+        tournament_ranked: column(row, "tournament_ranked"),
+        game_start: &texts[0],
+        tournament_start: &texts[1],
+        clock: Clock {
+            starting_time: span(row, "clock_starting_time"),
+            move_increase: span(row, "clock_move_increase"),
+        },
+        time_control: Clock {
+            starting_time: span(row, "control_starting_time"),
+            move_increase: span(row, "control_move_increase"),
+        },
+        clock_text: &texts[2],
+        time_control_text: &texts[3],
+        white: &texts[4],
+        black: &texts[5],
+    }
+}
+
+/// The columns a [`GameInTournament`] is read from (`t` a tournament, `g` its service game), as
+/// a literal for `concat!` (statements are `'static`: their plans are saved).
+macro_rules! game_in_tournament_columns {
+    () => {
+        "t.round_count, g.service_id = 1 AS local, g.is_ranked AS game_ranked,
+         t.is_ranked AS tournament_ranked, g.starting_position::text AS game_start,
+         t.starting_position::text AS tournament_start,
+         (g.clock).starting_time AS clock_starting_time, (g.clock).move_increase AS clock_move_increase,
+         (t.time_control).starting_time AS control_starting_time,
+         (t.time_control).move_increase AS control_move_increase,
+         coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
+         g.white_player::text AS white, g.black_player::text AS black"
+    };
+}
+
+/// The texts of a [`GameInTournament`] row, in the order `game_in_tournament` takes them.
+fn game_texts(row: &SpiHeapTupleData<'_>) -> [String; 6] {
+    [
+        "game_start",
+        "tournament_start",
+        "game_clock",
+        "time_control",
+        "white",
+        "black",
+    ]
+    .map(|name| column::<String>(row, name))
+}
+
 pub(super) fn check_game(
     store: &mut TournamentStore<'_, '_>,
     t: i32,
@@ -101,67 +164,31 @@ pub(super) fn check_game(
         return; // no such tournament: the foreign key reports it
     }
     let rows = store.query(
-        "SELECT t.round_count, g.service_id = 1 AS local, g.is_ranked AS game_ranked,
-                t.is_ranked AS tournament_ranked, coalesce(g.starting_position::text, '') AS game_start,
-                coalesce(t.starting_position::text, '') AS tournament_start,
-                ((g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
-                 AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase) AS same_clock,
-                coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
-                g.white_player::text AS white, g.black_player::text AS black
-         FROM @extschema@.swiss_tournaments t JOIN @extschema@.service_games g ON g.id = $2 WHERE t.tournament_id = $1",
+        concat!(
+            "SELECT ",
+            game_in_tournament_columns!(),
+            " FROM @extschema@.swiss_tournaments t JOIN @extschema@.service_games g ON g.id = $2
+              WHERE t.tournament_id = $1"
+        ),
         &[t.into(), game.into()],
     );
     let Some(row) = rows.into_iter().next() else {
         return; // no such game: the foreign key reports it
     };
-    let b = |name: &str| column::<bool>(&row, name);
-    let s = |name: &str| column::<String>(&row, name);
-    let rounds: i32 = column(&row, "round_count");
-    check(RULE, round <= rounds, || {
-        format!("round {round} is beyond the {rounds} rounds of tournament {t}")
-    });
-    check(RULE, b("local"), || {
-        format!("game {game} is not a local game (service 1): tournament games are played here")
-    });
-    let (g_ranked, t_ranked) = (b("game_ranked"), b("tournament_ranked"));
-    check(RULE, g_ranked == t_ranked, || {
-        format!(
-            "game {game} is {} but tournament {t} is {}",
-            if g_ranked { "ranked" } else { "unranked" },
-            if t_ranked { "ranked" } else { "unranked" }
-        )
-    });
-    check(RULE, s("game_start") == s("tournament_start"), || {
-        format!(
-            "game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"",
-            s("game_start"),
-            s("tournament_start")
-        )
-    });
-    check(RULE, b("same_clock"), || {
-        format!(
-            "game {game} has clock {}, not tournament {t}'s time control {}",
-            s("game_clock"),
-            s("time_control")
-        )
-    });
-    let (white, black) = (s("white"), s("black"));
-    check(RULE, white != black, || {
-        format!("game {game} has the same player on both sides")
-    });
-    for p in [&white, &black] {
-        let registered = is_registered(store, t, p);
-        check(RULE, registered, || {
-            format!("player \"{p}\" of game {game} is not registered in tournament {t}")
-        });
-    }
-    let busy = busy_players(store, t, round, &[white, black], old, None);
-    check(RULE, busy.is_empty(), || {
-        format!(
-            "player \"{}\" already has a game or a bye in round {round} of tournament {t}",
-            busy[0]
-        )
-    });
+    let texts = game_texts(&row);
+    let g = game_in_tournament(&row, &texts, (t, game, round));
+    let unregistered = [g.white, g.black]
+        .into_iter()
+        .find(|p| !is_registered(store, t, p));
+    let busy = busy_players(
+        store,
+        t,
+        round,
+        &[g.white.to_owned(), g.black.to_owned()],
+        old,
+        None,
+    );
+    rules::check_game(&g, unregistered, &busy).unwrap_or_else(|e| raise_core(&e));
 }
 
 pub(super) fn check_bye(
@@ -174,61 +201,48 @@ pub(super) fn check_bye(
     if !lock_tournament(store, t) {
         return;
     }
-    let rounds = round_count(store, t).unwrap_or(0);
-    check(RULE, round <= rounds, || {
-        format!("round {round} is beyond the {rounds} rounds of tournament {t}")
-    });
+    let Some(rounds) = round_count(store, t) else {
+        return; // the tournament is gone: the foreign key reports it
+    };
     let registered = is_registered(store, t, user);
-    check(RULE, registered, || {
-        format!("player \"{user}\" is not registered in tournament {t}")
-    });
-    let busy = busy_players(store, t, round, &[user.to_owned()], None, old);
-    check(RULE, busy.is_empty(), || {
-        format!("player \"{user}\" already has a game or a bye in round {round} of tournament {t}")
-    });
+    let busy = !busy_players(store, t, round, &[user.to_owned()], None, old).is_empty();
+    rules::check_bye(t, round, rounds, user, registered, busy).unwrap_or_else(|e| raise_core(&e));
 }
 
 pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) {
     let rows = store.query(
         "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
+                floor(coalesce(p.rating, k.starting_elo))::int8 AS rating_floor,
                 round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
                 (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
-                   AND h.user_id_in_service = $2) AS rated_games
+                   AND h.user_id_in_service = $2) AS rated_games,
+                EXISTS (SELECT 1 FROM @extschema@.service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
+                          AND a.is_bot) AS is_bot
          FROM @extschema@.tournaments_reqs q JOIN @extschema@.rankings k ON k.id = q.ranking_type
          LEFT JOIN @extschema@.ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
-         WHERE q.tournament_id = $1
-           AND NOT EXISTS (SELECT 1 FROM @extschema@.service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
-                             AND a.is_bot)
-           AND ((q.required_value IS NOT NULL AND coalesce(p.rating, k.starting_elo) < q.required_value)
-             OR (q.game_count IS NOT NULL AND (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type
-                   AND h.service_id = 1 AND h.user_id_in_service = $2) < q.game_count))
-         ORDER BY q.ranking_type, q.game_count NULLS FIRST LIMIT 1",
+         WHERE q.tournament_id = $1",
         &[t.into(), user.into()],
     );
-    if let Some(row) = rows.into_iter().next() {
-        let ranking: i32 = column(&row, "ranking_type");
-        let name: String = column(&row, "ranking_name");
-        match (
-            nullable::<i32>(&row, "required_value"),
-            nullable::<i32>(&row, "game_count"),
-        ) {
-            (Some(required), _) => raise(
-                RULE,
-                format!(
-                    "player \"{user}\" cannot join tournament {t}: rating {} in ranking {ranking} ({name}) is below the required {required}",
-                    column::<String>(&row, "rating")
-                ),
-            ),
-            (_, Some(games)) => raise(
-                RULE,
-                format!(
-                    "player \"{user}\" cannot join tournament {t}: {} rated games in ranking {ranking} ({name}), {games} required",
-                    column::<i64>(&row, "rated_games")
-                ),
-            ),
-            _ => {}
-        }
-    }
+    let rows: Vec<_> = rows.into_iter().collect();
+    let texts: Vec<[String; 2]> = rows
+        .iter()
+        .map(|r| ["ranking_name", "rating"].map(|name| column::<String>(r, name)))
+        .collect();
+    let requirements: Vec<Requirement<'_>> = rows
+        .iter()
+        .zip(&texts)
+        .map(|(r, [name, rating])| Requirement {
+            ranking: column(r, "ranking_type"),
+            ranking_name: name,
+            required_rating: nullable(r, "required_value"),
+            required_games: nullable(r, "game_count"),
+            rating_floor: column(r, "rating_floor"),
+            rating_text: rating,
+            rated_games: column(r, "rated_games"),
+        })
+        .collect();
+    let is_bot = rows.first().is_some_and(|r| column::<bool>(r, "is_bot"));
+    rules::check_registration(t, user, is_bot, &requirements).unwrap_or_else(|e| raise_core(&e));
 }
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
@@ -247,45 +261,48 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     );
     if let Some(row) = rows.into_iter().next() {
         let s = |name: &str| column::<String>(&row, name);
-        let ranked: bool = column(&row, "is_ranked");
-        let fits: bool = column(&row, "fits");
-        check(RULE, !ranked || fits, || {
-            format!(
-                "a ranked tournament's time control must fall in its ranking's window: {} is not in [{}, {}) of ranking {} ({})",
-                s("time_control"),
-                s("playtime_min"),
-                s("playtime_max"),
-                column::<i32>(&row, "ranking_id"),
-                s("ranking_name")
-            )
-        });
+        rules::check_time_control(
+            column(&row, "is_ranked"),
+            column(&row, "fits"),
+            &s("time_control"),
+            (&s("playtime_min"), &s("playtime_max")),
+            (column(&row, "ranking_id"), &s("ranking_name")),
+        )
+        .unwrap_or_else(|e| raise_core(&e));
     }
+    // the first game (by round, then id) or bye that no longer follows the tournament's rules
     let rows = store.query(
-        "SELECT tg.game_id, tg.round FROM @extschema@.tournaments_games tg
-         JOIN @extschema@.swiss_tournaments t ON t.tournament_id = tg.tournament_id
-         JOIN @extschema@.service_games g ON g.id = tg.game_id
-         WHERE tg.tournament_id = $1
-           AND NOT (tg.round <= t.round_count AND g.is_ranked = t.is_ranked
-                    AND g.starting_position = t.starting_position
-                    AND (g.clock).starting_time IS NOT DISTINCT FROM (t.time_control).starting_time
-                    AND (g.clock).move_increase IS NOT DISTINCT FROM (t.time_control).move_increase)
-         UNION ALL
-         SELECT NULL, b.round FROM @extschema@.byes b JOIN @extschema@.swiss_tournaments t ON t.tournament_id = b.tournament_id
-         WHERE b.tournament_id = $1 AND b.round > t.round_count
-         ORDER BY 2, 1 LIMIT 1",
+        concat!(
+            "SELECT tg.game_id, tg.round, ",
+            game_in_tournament_columns!(),
+            " FROM @extschema@.tournaments_games tg
+              JOIN @extschema@.swiss_tournaments t ON t.tournament_id = tg.tournament_id
+              JOIN @extschema@.service_games g ON g.id = tg.game_id
+              WHERE tg.tournament_id = $1
+              ORDER BY tg.round, tg.game_id"
+        ),
         &[t.into()],
     );
-    if let Some(row) = rows.into_iter().next() {
-        let round: i32 = column(&row, "round");
-        let what = match nullable::<i32>(&row, "game_id") {
-            Some(g) => format!("game {g} of round {round}"),
-            None => format!("a bye of round {round}"),
-        };
-        raise(
-            RULE,
-            format!(
-                "tournament {t} cannot change this way: {what} would no longer follow its rules"
-            ),
-        );
+    let mut first_game: Option<(i32, i32)> = None;
+    for row in rows {
+        pg_rating_core::interrupt::check();
+        let (game, round): (i32, i32) = (column(&row, "game_id"), column(&row, "round"));
+        let texts = game_texts(&row);
+        if !game_in_tournament(&row, &texts, (t, game, round)).still_follows() {
+            first_game = Some((round, game));
+            break;
+        }
     }
+    let Some(rounds) = round_count(store, t) else {
+        return; // the tournament is gone: nothing of it to check
+    };
+    let rows = store.query(
+        "SELECT min(round) AS round FROM @extschema@.byes WHERE tournament_id = $1 AND round > $2",
+        &[t.into(), rounds.into()],
+    );
+    let first_bye: Option<i32> = rows
+        .into_iter()
+        .next()
+        .and_then(|r| nullable::<i32>(&r, "round"));
+    rules::check_rows_still_follow(t, first_game, first_bye).unwrap_or_else(|e| raise_core(&e));
 }

@@ -22,16 +22,24 @@ use crate::trigger::trigger_function;
 
 type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
 
+/// A NOT NULL integer column of a stored row (an AFTER trigger's, or the old row): an
+/// internal error, never a default, when it cannot be read.
 fn int(row: &Option<Row<'_>>, name: &str) -> i32 {
     row.as_ref()
         .and_then(|r| field::<i32>(r, name))
-        .unwrap_or(0)
+        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
 }
 
+/// A NOT NULL text column of a stored row, as [`int`].
 fn txt(row: &Option<Row<'_>>, name: &str) -> String {
     row.as_ref()
         .and_then(|r| text_field(r, name))
-        .unwrap_or_default()
+        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
+}
+
+/// A column that may be NULL.
+fn maybe_int(row: &Option<Row<'_>>, name: &str) -> Option<i32> {
+    row.as_ref().and_then(|r| field::<i32>(r, name))
 }
 
 /// The table a tournament trigger fired on.
@@ -156,7 +164,9 @@ trigger_function!(
 
 /// A tournament's tie-break order is stored in its canonical spelling.
 fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
-    let order = text_field(row, "tie_breaks").unwrap_or_default();
+    let Some(order) = text_field(row, "tie_breaks") else {
+        return; // NULL: the NOT NULL constraint reports it
+    };
     let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| raise_core(&e)));
     if canonical != order {
         row.set_by_name("tie_breaks", canonical)
@@ -167,8 +177,13 @@ fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
 /// A registration meets the tournament's requirements, is never changed, and leaves only
 /// without games (taking its byes along).
 fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, AllocatedByRust>) {
-    let t = field::<i32>(row, "tournament_id").unwrap_or(0);
-    let user = text_field(row, "user_id_in_service").unwrap_or_default();
+    // (a BEFORE trigger: a NULL here is reported by the NOT NULL constraint after it)
+    let (Some(t), Some(user)) = (
+        field::<i32>(row, "tournament_id"),
+        text_field(row, "user_id_in_service"),
+    ) else {
+        return;
+    };
     match op {
         PgTriggerOperation::Insert => Spi::connect_mut(|client| {
             let mut store = TournamentStore::new(client);
@@ -212,30 +227,34 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
 }
 
 fn check_game_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) {
-    let was = old.as_ref().map(|o| {
-        (
-            field::<i32>(o, "tournament_id").unwrap_or(0),
-            field::<i32>(o, "game_id").unwrap_or(0),
-        )
-    });
-    let int = |name: &str| field::<i32>(row, name).unwrap_or(0);
-    let (t, g, r) = (int("tournament_id"), int("game_id"), int("round"));
+    // (a BEFORE trigger: a NULL of the new row is reported by the NOT NULL constraint after it;
+    // the old row is stored, so NOT NULL)
+    let was = old
+        .as_ref()
+        .map(|_| (int(old, "tournament_id"), int(old, "game_id")));
+    let int = |name: &str| field::<i32>(row, name);
+    let (Some(t), Some(g), Some(r)) = (int("tournament_id"), int("game_id"), int("round")) else {
+        return;
+    };
     Spi::connect_mut(|client| check_game(&mut TournamentStore::new(client), t, g, r, was));
 }
 
 fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) {
-    let was = old.as_ref().map(|o| {
+    // (as in `check_game_row`)
+    let was = old.as_ref().map(|_| {
         (
-            field::<i32>(o, "tournament_id").unwrap_or(0),
-            field::<i32>(o, "round").unwrap_or(0),
-            text_field(o, "user_id_in_service").unwrap_or_default(),
+            int(old, "tournament_id"),
+            int(old, "round"),
+            txt(old, "user_id_in_service"),
         )
     });
-    let (t, r, user) = (
-        field::<i32>(row, "tournament_id").unwrap_or(0),
-        field::<i32>(row, "round").unwrap_or(0),
-        text_field(row, "user_id_in_service").unwrap_or_default(),
-    );
+    let (Some(t), Some(r), Some(user)) = (
+        field::<i32>(row, "tournament_id"),
+        field::<i32>(row, "round"),
+        text_field(row, "user_id_in_service"),
+    ) else {
+        return;
+    };
     Spi::connect_mut(|client| check_bye_rules(&mut TournamentStore::new(client), t, r, &user, was));
 }
 
@@ -346,10 +365,10 @@ fn tournament_changed(
         );
         return;
     }
-    let changed = int(old, "ranking_id") != int(new, "ranking_id")
+    let reread = maybe_int(old, "ranking_id") != maybe_int(new, "ranking_id");
+    let changed = reread
         || txt(old, "tie_breaks") != txt(new, "tie_breaks")
         || int(old, "tournament_id") != t;
-    let reread = int(old, "ranking_id") != int(new, "ranking_id");
     if changed && store.lock(t).is_some() {
         rebuild(store, t, reread);
     }

@@ -37,6 +37,7 @@
 
 mod codes;
 pub mod pairing;
+pub mod rules;
 pub mod seeding;
 pub mod standings;
 pub mod tiebreak;

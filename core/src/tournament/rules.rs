@@ -1,0 +1,479 @@
+//! The rules a Random Chess tournament's rows follow before they are written: a game's round,
+//! service, ranking, position, clock and players; a bye's round and player; a registration's
+//! requirements; a ranked tournament's clock in its ranking's window. The glue reads the facts
+//! each rule needs and writes nothing when one is broken (23514, the rule's message).
+
+use std::fmt;
+
+use crate::error::{Classified, ErrorClass};
+
+/// A rule a row breaks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleBroken(String);
+
+impl fmt::Display for RuleBroken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Classified for RuleBroken {
+    fn class(&self) -> ErrorClass {
+        ErrorClass::RuleViolation
+    }
+}
+
+fn rule(ok: bool, message: impl FnOnce() -> String) -> Result<(), RuleBroken> {
+    if ok {
+        Ok(())
+    } else {
+        Err(RuleBroken(message()))
+    }
+}
+
+/// An interval as PostgreSQL keeps it: months, days, microseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub months: i32,
+    pub days: i32,
+    pub micros: i64,
+}
+
+impl Span {
+    /// The span in microseconds as PostgreSQL compares intervals: a month is 30 days, a day 24
+    /// hours (so '1 day' equals '24 hours').
+    fn compared(self) -> i128 {
+        const DAY: i128 = 86_400_000_000;
+        (i128::from(self.months) * 30 + i128::from(self.days)) * DAY + i128::from(self.micros)
+    }
+}
+
+/// Two possibly NULL intervals equal as `IS NOT DISTINCT FROM` says.
+fn same_span(a: Option<Span>, b: Option<Span>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.compared() == b.compared(),
+        (a, b) => a.is_none() && b.is_none(),
+    }
+}
+
+/// A clock (`clock_settings`; every part `None` for a NULL clock) and its text for messages.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clock {
+    pub starting_time: Option<Span>,
+    pub move_increase: Option<Span>,
+}
+
+impl Clock {
+    fn same(&self, other: &Clock) -> bool {
+        same_span(self.starting_time, other.starting_time)
+            && same_span(self.move_increase, other.move_increase)
+    }
+}
+
+/// What a tournament game's rules are checked against: the game and its tournament.
+#[derive(Clone, Debug)]
+pub struct GameInTournament<'a> {
+    pub tournament: i32,
+    pub game: i32,
+    pub round: i32,
+    pub rounds: i32,
+    /// The game is of service 1 (played here).
+    pub local: bool,
+    pub game_ranked: bool,
+    pub tournament_ranked: bool,
+    pub game_start: &'a str,
+    pub tournament_start: &'a str,
+    pub clock: Clock,
+    pub time_control: Clock,
+    /// `clock` and `time_control` as text (`no clock` for a NULL clock), for messages.
+    pub clock_text: &'a str,
+    pub time_control_text: &'a str,
+    pub white: &'a str,
+    pub black: &'a str,
+}
+
+impl GameInTournament<'_> {
+    /// The rules of the game's own row against its tournament, the first broken one.
+    fn follows_tournament(&self) -> Result<(), RuleBroken> {
+        let (t, game, round, rounds) = (self.tournament, self.game, self.round, self.rounds);
+        rule(round <= rounds, || {
+            format!("round {round} is beyond the {rounds} rounds of tournament {t}")
+        })?;
+        rule(self.local, || {
+            format!("game {game} is not a local game (service 1): tournament games are played here")
+        })?;
+        let ranked = |r: bool| if r { "ranked" } else { "unranked" };
+        rule(self.game_ranked == self.tournament_ranked, || {
+            format!(
+                "game {game} is {} but tournament {t} is {}",
+                ranked(self.game_ranked),
+                ranked(self.tournament_ranked)
+            )
+        })?;
+        rule(self.game_start == self.tournament_start, || {
+            format!(
+                "game {game} starts from \"{}\", not from tournament {t}'s starting position \"{}\"",
+                self.game_start, self.tournament_start
+            )
+        })?;
+        rule(self.clock.same(&self.time_control), || {
+            format!(
+                "game {game} has clock {}, not tournament {t}'s time control {}",
+                self.clock_text, self.time_control_text
+            )
+        })
+    }
+
+    /// Whether the game still follows its tournament's rules (after the tournament changed).
+    pub fn still_follows(&self) -> bool {
+        self.follows_tournament().is_ok()
+    }
+}
+
+/// The rules of a game registered in a tournament round: its own row against the tournament,
+/// two different players, both registered (`unregistered`: the first who is not), neither with
+/// another game or a bye in the round (`busy`: those who have).
+pub fn check_game(
+    g: &GameInTournament<'_>,
+    unregistered: Option<&str>,
+    busy: &[String],
+) -> Result<(), RuleBroken> {
+    g.follows_tournament()?;
+    let (t, game, round) = (g.tournament, g.game, g.round);
+    rule(g.white != g.black, || {
+        format!("game {game} has the same player on both sides")
+    })?;
+    if let Some(p) = unregistered {
+        return Err(RuleBroken(format!(
+            "player \"{p}\" of game {game} is not registered in tournament {t}"
+        )));
+    }
+    match busy.first() {
+        Some(p) => Err(RuleBroken(format!(
+            "player \"{p}\" already has a game or a bye in round {round} of tournament {t}"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The rules of a bye: a round of the tournament, a registered player without another game or
+/// bye in that round.
+pub fn check_bye(
+    tournament: i32,
+    round: i32,
+    rounds: i32,
+    user: &str,
+    registered: bool,
+    busy: bool,
+) -> Result<(), RuleBroken> {
+    rule(round <= rounds, || {
+        format!("round {round} is beyond the {rounds} rounds of tournament {tournament}")
+    })?;
+    rule(registered, || {
+        format!("player \"{user}\" is not registered in tournament {tournament}")
+    })?;
+    rule(!busy, || {
+        format!(
+            "player \"{user}\" already has a game or a bye in round {round} of tournament {tournament}"
+        )
+    })
+}
+
+/// A requirement of a tournament: a rating or a number of rated games in a ranking.
+#[derive(Clone, Debug)]
+pub struct Requirement<'a> {
+    pub ranking: i32,
+    pub ranking_name: &'a str,
+    pub required_rating: Option<i32>,
+    pub required_games: Option<i32>,
+    /// The player's rating in the ranking (the ranking's start without games) rounded down: an
+    /// integer requirement is met by a rating exactly when it is met by its floor. Its text
+    /// (two decimals) is for messages.
+    pub rating_floor: i64,
+    pub rating_text: &'a str,
+    pub rated_games: i64,
+}
+
+/// The requirements a player must meet to join a tournament (none for a bot): the first unmet
+/// one by ranking, a rating requirement before a games requirement of the same ranking.
+pub fn check_registration(
+    tournament: i32,
+    user: &str,
+    is_bot: bool,
+    requirements: &[Requirement<'_>],
+) -> Result<(), RuleBroken> {
+    if is_bot {
+        return Ok(());
+    }
+    let mut unmet: Vec<&Requirement<'_>> = requirements
+        .iter()
+        .filter(|q| {
+            q.required_rating
+                .is_some_and(|r| q.rating_floor < i64::from(r))
+                || q.required_games
+                    .is_some_and(|n| q.rated_games < i64::from(n))
+        })
+        .collect();
+    // (by ranking, the requirement without a game count first)
+    unmet.sort_by_key(|q| (q.ranking, q.required_games.is_some(), q.required_games));
+    let Some(q) = unmet.first() else {
+        return Ok(());
+    };
+    let (ranking, name) = (q.ranking, q.ranking_name);
+    Err(RuleBroken(match (q.required_rating, q.required_games) {
+        (Some(required), _) => format!(
+            "player \"{user}\" cannot join tournament {tournament}: rating {} in ranking {ranking} ({name}) is below the required {required}",
+            q.rating_text
+        ),
+        (None, Some(games)) => format!(
+            "player \"{user}\" cannot join tournament {tournament}: {} rated games in ranking {ranking} ({name}), {games} required",
+            q.rated_games
+        ),
+        (None, None) => unreachable!("an unmet requirement has a rating or a game count"),
+    }))
+}
+
+/// A ranked tournament's time control falls in its ranking's window (`fits`, the ranking's rule
+/// of which games it rates); the texts are for the message.
+pub fn check_time_control(
+    tournament_ranked: bool,
+    fits: bool,
+    time_control: &str,
+    window: (&str, &str),
+    ranking: (i32, &str),
+) -> Result<(), RuleBroken> {
+    rule(!tournament_ranked || fits, || {
+        format!(
+            "a ranked tournament's time control must fall in its ranking's window: {time_control} is not in [{}, {}) of ranking {} ({})",
+            window.0, window.1, ranking.0, ranking.1
+        )
+    })
+}
+
+/// After a tournament changed: its games and byes still follow its rules. `first_game`: the
+/// first game (by round, then id) that no longer does, as (round, game); `first_bye_round`: the
+/// first round of a bye beyond the tournament's rounds. A bye comes after the games of its round.
+pub fn check_rows_still_follow(
+    tournament: i32,
+    first_game: Option<(i32, i32)>,
+    first_bye_round: Option<i32>,
+) -> Result<(), RuleBroken> {
+    let what = match (first_game, first_bye_round) {
+        (Some((round, game)), bye) if bye.is_none_or(|b| round <= b) => {
+            format!("game {game} of round {round}")
+        }
+        (_, Some(round)) => format!("a bye of round {round}"),
+        (None, None) => return Ok(()),
+        (Some(_), None) => unreachable!("matched by the first arm"),
+    };
+    Err(RuleBroken(format!(
+        "tournament {tournament} cannot change this way: {what} would no longer follow its rules"
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(months: i32, days: i32, micros: i64) -> Option<Span> {
+        Some(Span {
+            months,
+            days,
+            micros,
+        })
+    }
+
+    fn clock(minutes: i64, increment_s: i64) -> Clock {
+        Clock {
+            starting_time: span(0, 0, minutes * 60_000_000),
+            move_increase: span(0, 0, increment_s * 1_000_000),
+        }
+    }
+
+    fn game<'a>() -> GameInTournament<'a> {
+        GameInTournament {
+            tournament: 7,
+            game: 3,
+            round: 2,
+            rounds: 5,
+            local: true,
+            game_ranked: true,
+            tournament_ranked: true,
+            game_start: "start",
+            tournament_start: "start",
+            clock: clock(5, 3),
+            time_control: clock(5, 3),
+            clock_text: "(00:05:00,00:00:03)",
+            time_control_text: "(00:05:00,00:00:03)",
+            white: "a",
+            black: "b",
+        }
+    }
+
+    fn broken(r: Result<(), RuleBroken>) -> String {
+        r.expect_err("a rule is broken").to_string()
+    }
+
+    #[test]
+    fn a_game_that_follows_every_rule_passes() {
+        assert_eq!(check_game(&game(), None, &[]), Ok(()));
+        assert!(game().still_follows());
+    }
+
+    #[test]
+    fn each_rule_of_a_game_names_itself_in_order() {
+        let g = GameInTournament {
+            round: 6,
+            local: false,
+            ..game()
+        };
+        assert_eq!(
+            broken(check_game(&g, None, &[])),
+            "round 6 is beyond the 5 rounds of tournament 7"
+        );
+        let g = GameInTournament {
+            local: false,
+            ..game()
+        };
+        assert!(broken(check_game(&g, None, &[])).contains("not a local game"));
+        let g = GameInTournament {
+            game_ranked: false,
+            ..game()
+        };
+        assert_eq!(
+            broken(check_game(&g, None, &[])),
+            "game 3 is unranked but tournament 7 is ranked"
+        );
+        let g = GameInTournament {
+            game_start: "other",
+            ..game()
+        };
+        assert!(broken(check_game(&g, None, &[])).contains("starts from \"other\""));
+        let g = GameInTournament {
+            clock: clock(3, 2),
+            ..game()
+        };
+        assert!(!g.still_follows());
+        assert!(broken(check_game(&g, None, &[])).contains("has clock"));
+        let g = GameInTournament {
+            black: "a",
+            ..game()
+        };
+        assert_eq!(
+            broken(check_game(&g, None, &[])),
+            "game 3 has the same player on both sides"
+        );
+        assert_eq!(
+            broken(check_game(&game(), Some("b"), &[])),
+            "player \"b\" of game 3 is not registered in tournament 7"
+        );
+        assert_eq!(
+            broken(check_game(&game(), None, &["a".into()])),
+            "player \"a\" already has a game or a bye in round 2 of tournament 7"
+        );
+    }
+
+    #[test]
+    fn clocks_compare_as_postgresql_compares_intervals() {
+        let day = Clock {
+            starting_time: span(0, 1, 0),
+            move_increase: None,
+        };
+        let hours = Clock {
+            starting_time: span(0, 0, 24 * 3_600_000_000),
+            move_increase: None,
+        };
+        assert!(day.same(&hours));
+        let month = Clock {
+            starting_time: span(1, 0, 0),
+            move_increase: None,
+        };
+        let days = Clock {
+            starting_time: span(0, 30, 0),
+            move_increase: None,
+        };
+        assert!(month.same(&days));
+        let none = Clock {
+            starting_time: None,
+            move_increase: None,
+        };
+        assert!(none.same(&none.clone()));
+        assert!(!none.same(&day));
+    }
+
+    #[test]
+    fn a_bye_needs_a_round_a_registration_and_a_free_player() {
+        assert_eq!(check_bye(1, 2, 3, "u", true, false), Ok(()));
+        assert!(broken(check_bye(1, 4, 3, "u", true, false)).contains("beyond the 3 rounds"));
+        assert!(broken(check_bye(1, 2, 3, "u", false, false)).contains("not registered"));
+        assert!(broken(check_bye(1, 2, 3, "u", true, true)).contains("already has a game"));
+    }
+
+    #[test]
+    fn the_first_unmet_requirement_by_ranking_is_named() {
+        let q = |ranking, rating: Option<i32>, games: Option<i32>| Requirement {
+            ranking,
+            ranking_name: "blitz",
+            required_rating: rating,
+            required_games: games,
+            rating_floor: 1450,
+            rating_text: "1450.00",
+            rated_games: 4,
+        };
+        let all = [
+            q(2, Some(1400), None),
+            q(1, None, Some(10)),
+            q(1, Some(1500), None),
+        ];
+        assert_eq!(
+            broken(check_registration(9, "u", false, &all)),
+            "player \"u\" cannot join tournament 9: rating 1450.00 in ranking 1 (blitz) is below the required 1500"
+        );
+        let games = [q(1, None, Some(10))];
+        assert_eq!(
+            broken(check_registration(9, "u", false, &games)),
+            "player \"u\" cannot join tournament 9: 4 rated games in ranking 1 (blitz), 10 required"
+        );
+        assert_eq!(check_registration(9, "u", true, &all), Ok(()));
+        // a rating of 1499.99 (floor 1499) is below 1500; 1500.00 meets it
+        let at = |floor| Requirement {
+            rating_floor: floor,
+            ..q(1, Some(1500), None)
+        };
+        assert!(check_registration(9, "u", false, &[at(1499)]).is_err());
+        assert_eq!(check_registration(9, "u", false, &[at(1500)]), Ok(()));
+        assert_eq!(
+            check_registration(9, "u", false, &[q(1, Some(1400), Some(3))]),
+            Ok(())
+        );
+    }
+
+    #[test]
+    fn the_first_row_that_breaks_a_changed_tournament_is_named() {
+        assert_eq!(check_rows_still_follow(4, None, None), Ok(()));
+        let message = |g, b| broken(check_rows_still_follow(4, g, b));
+        assert_eq!(
+            message(Some((3, 12)), Some(3)),
+            "tournament 4 cannot change this way: game 12 of round 3 would no longer follow its rules"
+        );
+        assert!(message(Some((3, 12)), Some(2)).contains("a bye of round 2"));
+        assert!(message(None, Some(5)).contains("a bye of round 5"));
+        assert!(message(Some((1, 2)), None).contains("game 2 of round 1"));
+    }
+
+    #[test]
+    fn a_ranked_tournament_needs_a_clock_in_its_window() {
+        assert_eq!(
+            check_time_control(false, false, "x", ("a", "b"), (1, "r")),
+            Ok(())
+        );
+        assert_eq!(
+            check_time_control(true, true, "x", ("a", "b"), (1, "r")),
+            Ok(())
+        );
+        assert!(
+            broken(check_time_control(true, false, "x", ("a", "b"), (1, "r")))
+                .contains("is not in [a, b) of ranking 1 (r)")
+        );
+    }
+}
