@@ -144,13 +144,12 @@ pub(super) fn game_changed(
         changed.push((w, round as u32));
         changed.push((b, round as u32));
     }
-    let dates = [Some(game.date), date_was];
-    // The start stays when an added game is not before it (and was not the start), or when a
-    // removed game was not the start; else it is read again.
-    let start_stays = (add
-        && info.started_at.is_some_and(|s| game.date >= s)
-        && date_was.is_none_or(|d| Some(d) != info.started_at))
-        || (!add && !dates.iter().any(|d| d.is_some() && *d == info.started_at));
+    let start_stays = pg_rating_core::tournament::start::start_stays(
+        add,
+        game.date.into_inner(),
+        date_was.map(|d| d.into_inner()),
+        info.started_at.map(|d| d.into_inner()),
+    );
     let start = if start_stays {
         info.started_at
     } else {

@@ -40,6 +40,7 @@ pub mod pairing;
 pub mod rules;
 pub mod seeding;
 pub mod standings;
+pub mod start;
 pub mod tiebreak;
 pub mod trf;
 pub mod trf_read;
