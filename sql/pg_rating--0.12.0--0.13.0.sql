@@ -714,12 +714,15 @@ ALTER TABLE ledgers ALTER COLUMN glicko2_rule SET DEFAULT 'glickman';
 ALTER TABLE ledgers ADD COLUMN min_rd float8;
 ALTER TABLE ledgers ADD COLUMN max_rd float8;
 ALTER TABLE ledgers ADD COLUMN max_volatility float8;
+-- Glicko-2 step 5.4's tolerance (NULL: Glickman's 1e-6; glicko2js, seed 000's library: 1e-7)
+ALTER TABLE ledgers ADD COLUMN volatility_epsilon float8;
 COMMENT ON TABLE ledgers IS
     'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
     'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
-    'max_volatility; skemino: starting_rating), limits (max_change per game, '
+    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6); skemino: starting_rating), limits '
+    '(max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
     'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '

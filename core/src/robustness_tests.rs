@@ -1518,12 +1518,14 @@ fn any_bounds(rng: &mut Rng) -> Bounds {
             rd_max: 500.0,
             volatility_max: 0.1,
             max_change: 700.0,
+            epsilon: 1e-7,
         },
         2 => Bounds {
             rd_min: any_f64(rng),
             rd_max: any_f64(rng),
             volatility_max: any_f64(rng),
             max_change: any_f64(rng),
+            epsilon: any_f64(rng),
         },
         _ => Bounds::default(),
     }

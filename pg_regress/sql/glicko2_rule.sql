@@ -64,3 +64,29 @@ UPDATE ledgers SET glicko2_rule = 'glickman', tau = 0.5 WHERE name = 'lichess';
 UPDATE ledgers SET tau = 0.5, starting_volatility = 0.06 WHERE name = 'glickman';
 SELECT count(*) AS differ FROM ledger_standings_now a JOIN ledger_standings_now b USING (player)
 WHERE a.ledger = 'glickman' AND b.ledger = 'lichess' AND (a.rating <> b.rating OR a.rd <> b.rd);
+
+-- step 5's tolerance (volatility_epsilon): glicko2js's 1e-7 iterates the volatility further than
+-- Glickman's 1e-6 where the last step ends within 1e-6 but not 1e-7 (1300/50 losing to 1300/250:
+-- σ' 2.7e-8 lower, the rating 2.1e-7 higher, as a Python replay of the steps gives); rebuilt when
+-- changed, back when reset
+INSERT INTO ledgers (name, rating_system) VALUES ('tolerance', 'glicko2');
+CREATE TABLE tolerance_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text NOT NULL, b text NOT NULL,
+                              s float8 NOT NULL);
+SELECT ledger_seed('tolerance', ARRAY['p', 'o'], ARRAY[1300, 1300]::float8[], ARRAY[50, 250]::float8[],
+                   ARRAY[0.06, 0.06]::float8[]);
+SELECT ledger_attach('tolerance', 'tolerance_games', 'id', 'at', 'a', 'b', 's');
+INSERT INTO tolerance_games VALUES (1, '2025-01-01', 'p', 'o', 0);
+CREATE TEMP TABLE before_epsilon AS
+SELECT player, rating, rd, volatility FROM ledger_standings_now WHERE ledger = 'tolerance';
+UPDATE ledgers SET volatility_epsilon = 1e-7 WHERE name = 'tolerance';
+SELECT player, round(((s.volatility - b.volatility) * 1e8)::numeric, 2) AS volatility_change_1e8,
+       round(((s.rating - b.rating) * 1e7)::numeric, 2) AS rating_change_1e7
+FROM ledger_standings_now s JOIN before_epsilon b USING (player) WHERE s.ledger = 'tolerance' ORDER BY player;
+UPDATE ledgers SET volatility_epsilon = NULL WHERE name = 'tolerance';
+SELECT count(*) AS differ_after_reset FROM ledger_standings_now s JOIN before_epsilon b USING (player)
+WHERE s.ledger = 'tolerance' AND (s.rating, s.rd, s.volatility) IS DISTINCT FROM (b.rating, b.rd, b.volatility);
+\set ON_ERROR_STOP 0
+UPDATE ledgers SET volatility_epsilon = 0 WHERE name = 'tolerance';
+UPDATE ledgers SET volatility_epsilon = 0.5 WHERE name = 'tolerance';
+INSERT INTO ledgers (name, rating_system, volatility_epsilon) VALUES ('x', 'elo', 1e-7);
+\set ON_ERROR_STOP 1

@@ -641,6 +641,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 min_rd: None,
                 max_rd: None,
                 max_volatility: None,
+                volatility_epsilon: None,
             };
             let system = RatingSystem::from_settings(&settings)
                 .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));

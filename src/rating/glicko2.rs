@@ -153,6 +153,7 @@ fn bounds(rd_min: f64, rd_max: f64, volatility_max: f64, max_change: f64) -> Bou
         rd_max,
         volatility_max,
         max_change,
+        ..Bounds::default()
     }
 }
 

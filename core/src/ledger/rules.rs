@@ -113,6 +113,8 @@ pub struct LedgerSettings {
     pub min_rd: Option<f64>,
     pub max_rd: Option<f64>,
     pub max_volatility: Option<f64>,
+    /// Glicko-2 step 5.4's tolerance (`None`: Glickman's 1e-6; glicko2js: 1e-7).
+    pub volatility_epsilon: Option<f64>,
 }
 
 impl LedgerSettings {
@@ -130,6 +132,7 @@ impl LedgerSettings {
             ("min_rd", self.min_rd),
             ("max_rd", self.max_rd),
             ("max_volatility", self.max_volatility),
+            ("volatility_epsilon", self.volatility_epsilon),
         ];
         if self.rating_system != "glicko2" {
             if let Some((name, _)) = bounds.iter().find(|(_, v)| v.is_some()) {
@@ -156,6 +159,7 @@ impl LedgerSettings {
             min_rd: self.min_rd,
             max_rd: self.max_rd,
             max_volatility: self.max_volatility,
+            volatility_epsilon: self.volatility_epsilon,
         })
         .map_err(bad)?;
         LedgerRules {
@@ -404,6 +408,7 @@ mod tests {
             min_rd: None,
             max_rd: None,
             max_volatility: None,
+            volatility_epsilon: None,
         };
         let rules = settings.rules().unwrap();
         assert_eq!(rules.system.start().rd, Some(300.0));
@@ -437,6 +442,7 @@ mod tests {
             min_rd: None,
             max_rd: None,
             max_volatility: None,
+            volatility_epsilon: None,
         }
     }
 

@@ -63,6 +63,8 @@ pub struct SystemSettings<'a> {
     pub min_rd: Option<f64>,
     pub max_rd: Option<f64>,
     pub max_volatility: Option<f64>,
+    /// Glicko-2 step 5.4's tolerance (`None`: Glickman's 1e-6).
+    pub volatility_epsilon: Option<f64>,
 }
 
 impl RatingSystem {
@@ -98,6 +100,7 @@ impl RatingSystem {
                     rd_max: s.max_rd.unwrap_or(s.starting_rd),
                     volatility_max: s.max_volatility.unwrap_or(f64::INFINITY),
                     max_change: f64::INFINITY,
+                    epsilon: s.volatility_epsilon.unwrap_or(glicko2::EPSILON),
                 },
             }),
             other => Err(format!(
@@ -319,6 +322,7 @@ mod settings_tests {
             min_rd: None,
             max_rd: None,
             max_volatility: None,
+            volatility_epsilon: None,
         }
     }
 
@@ -470,6 +474,7 @@ mod tests {
             min_rd: None,
             max_rd: None,
             max_volatility: None,
+            volatility_epsilon: None,
         };
         let player = |rd: f64| PlayerState {
             rating: 1500.0,

@@ -20,8 +20,12 @@ use std::f64::consts::PI;
 pub const SCALE: f64 = 173.7178;
 /// Centre of the Glicko scale.
 pub const CENTER: f64 = 1500.0;
-/// Convergence tolerance of step 5.4.
+/// Convergence tolerance of step 5.4 (Glickman's example); [`Bounds::epsilon`] may choose another
+/// (glicko2js, the library of seed 000, ends at 1e-7).
 pub const EPSILON: f64 = 1e-6;
+/// The range of [`Bounds::epsilon`]: below 1e-12 the iteration may not settle in f64, above 1e-2
+/// the volatility is barely iterated.
+pub const EPSILON_RANGE: (f64, f64) = (1e-12, 1e-2);
 /// Cap of each loop in step 5 (the bracket search and the Illinois iteration).
 pub const MAX_ITERATIONS: u32 = 1000;
 /// Default system constant τ.
@@ -100,6 +104,10 @@ pub struct Bounds {
     pub volatility_max: f64,
     /// Largest |new rating − old rating| of one update (a period, a game, a multiplayer game).
     pub max_change: f64,
+    /// Step 5.4's tolerance: the Illinois iteration ends when |B − A| ≤ epsilon ([`EPSILON`] by
+    /// default; within [`EPSILON_RANGE`]). Not a bound, but a setting carried with them to every
+    /// update.
+    pub epsilon: f64,
 }
 
 impl Default for Bounds {
@@ -109,6 +117,7 @@ impl Default for Bounds {
             rd_max: 350.0,
             volatility_max: f64::INFINITY,
             max_change: f64::INFINITY,
+            epsilon: EPSILON,
         }
     }
 }
@@ -120,6 +129,7 @@ impl Bounds {
         rd_max: f64::INFINITY,
         volatility_max: f64::INFINITY,
         max_change: f64::INFINITY,
+        epsilon: EPSILON,
     };
 
     pub fn validate(&self) -> Result<()> {
@@ -156,6 +166,13 @@ impl Bounds {
             return Err(RatingError::invalid(format!(
                 "max_change must be positive, got {}",
                 self.max_change
+            )));
+        }
+        let (low, high) = EPSILON_RANGE;
+        if !(low..=high).contains(&self.epsilon) {
+            return Err(RatingError::invalid(format!(
+                "volatility_epsilon (step 5's tolerance) must be in [{low:e}, {high:e}], got {:e}",
+                self.epsilon
             )));
         }
         Ok(())
@@ -285,7 +302,7 @@ impl Period {
         }
         let v = 1.0 / self.inv_v;
         let delta = v * self.sum_gs;
-        let sigma_new = new_volatility(phi, sigma, v, delta, tau)?;
+        let sigma_new = new_volatility(phi, sigma, v, delta, tau, bounds.epsilon)?;
         // A huge τ lets step 5 drive σ' towards 0 (τ = 1e150 gives 1e-150): a volatility that
         // small rounds to 0 where ratings are stored, and no later period could be rated.
         if sigma_new.is_nan() || sigma_new < MIN_VOLATILITY {
@@ -317,7 +334,7 @@ fn inflate_rd(rd: f64, sigma: f64, periods: f64) -> f64 {
 }
 
 /// Step 5: the new volatility by the Illinois algorithm.
-fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<f64> {
+fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64, epsilon: f64) -> Result<f64> {
     let a = (sigma * sigma).ln();
     let d2 = delta * delta;
     let p2v = phi * phi + v;
@@ -357,7 +374,7 @@ fn new_volatility(phi: f64, sigma: f64, v: f64, delta: f64, tau: f64) -> Result<
     }
     // 5.4: Illinois iteration
     let mut iterations = 0;
-    while (big_b - big_a).abs() > EPSILON {
+    while (big_b - big_a).abs() > epsilon {
         iterations += 1;
         if iterations > MAX_ITERATIONS {
             return Err(RatingError::no_convergence(
@@ -770,6 +787,45 @@ mod tests {
     /// Under Glickman's rule the RD of a player who keeps playing levels off (near 60 with
     /// σ = 0.06 against equals), τ and the volatility count; under lichess's it keeps falling.
     #[test]
+    fn step_5_tolerance_is_a_setting() {
+        // 1300/50 loses to 1300/250: the iteration ends within 1e-6 one step before 1e-7
+        // (glicko2js's), which leaves σ' 2.68e-8 higher and the rating 2.13e-7 lower (an
+        // independent replay of the steps in Python gives the same)
+        let (p, o) = (
+            Rating::new(1300.0, 50.0, 0.06),
+            Rating::new(1300.0, 250.0, 0.06),
+        );
+        let with = |epsilon| {
+            let b = Bounds {
+                rd_max: 350.0,
+                epsilon,
+                ..Bounds::default()
+            };
+            game_by(GameRule::Glickman, p, o, 0.0, 0.5, &b).unwrap().0
+        };
+        let (coarse, fine) = (with(EPSILON), with(1e-7));
+        assert_close(
+            coarse.volatility - fine.volatility,
+            2.68e-8,
+            1e-10,
+            "volatility",
+        );
+        assert_close(coarse.rating - fine.rating, -2.13e-7, 1e-9, "rating");
+        assert!(Bounds {
+            epsilon: 0.0,
+            ..Bounds::default()
+        }
+        .validate()
+        .is_err());
+        assert!(Bounds {
+            epsilon: f64::NAN,
+            ..Bounds::default()
+        }
+        .validate()
+        .is_err());
+    }
+
+    #[test]
     fn glickman_rule_levels_the_rd_off() {
         let run = |rule: GameRule, tau: f64, vol: f64, games: usize| {
             let mut p = Rating::new(1500.0, 350.0, vol);
@@ -807,7 +863,7 @@ mod tests {
             rd_min: 30.0,
             rd_max: 350.0,
             volatility_max: 0.1,
-            max_change: f64::INFINITY,
+            ..Bounds::default()
         };
         let mut p = Rating::new(1500.0, 350.0, 0.06);
         for i in 0..400 {
@@ -1119,6 +1175,7 @@ mod tests {
             rd_max: 350.0,
             volatility_max: 0.05,
             max_change: 10.0,
+            ..Bounds::default()
         };
         let r = update(player, &opps, &[1.0, 0.0, 0.0], 0.5, &b).unwrap();
         assert_eq!(r.rating, 1490.0);
