@@ -40,7 +40,13 @@ CREATE TABLE ledgers (
     max_rd              float8,
     max_volatility      float8,
     -- Glicko-2 step 5.4's tolerance (NULL: Glickman's 1e-6; glicko2js, seed 000's library: 1e-7)
-    volatility_epsilon  float8
+    volatility_epsilon  float8,
+    -- Glicko-2: how the rating periods without games grow the RD. 'elapsed': step 6 for the time
+    -- elapsed, fractions included; 'whole_periods': for whole periods; 'whole_periods_rating_scale':
+    -- RD² + n σ² in rating points for n whole periods (seed 003 §11 as written)
+    rd_growth           text NOT NULL DEFAULT 'elapsed'
+        CONSTRAINT ledger_rd_growth_known
+        CHECK (rd_growth IN ('elapsed', 'whole_periods', 'whole_periods_rating_scale'))
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -254,19 +260,13 @@ SELECT l.name AS ledger, e.scope, e.player, e.game_date, e.game, e.game_key AS s
        e.volatility_before, e.volatility, e.games, e.wins, e.draws, e.losses, e.peak, e.streak, e.best_streak
 FROM @extschema@.ledger_entries e JOIN @extschema@.ledgers l ON l.id = e.ledger_id;
 
--- A player's RD as of now: grown by the rating periods since the last game (Glicko-2 with a
--- rating period; without one, or without an RD, the RD as stored), at most the starting RD.
-CREATE FUNCTION ledger_rd_now(rating float8, rd float8, volatility float8, last_played timestamptz,
-                              rating_period interval, starting_rd float8)
+-- A player's RD as of now: grown by the rating periods since the last game by the ledger's
+-- rd_growth (Glicko-2 with a rating period), within its RD bounds, as its writer grows it before
+-- the player's next game (the rule is the library's); without one, or without an RD, as stored.
+CREATE FUNCTION ledger_rd_now(rd float8, volatility float8, last_played timestamptz, rating_period interval,
+                              min_rd float8, max_rd float8, rd_growth text)
 RETURNS float8
-LANGUAGE sql STABLE PARALLEL SAFE
-AS $$
-SELECT CASE WHEN rating_period IS NULL OR rd IS NULL THEN rd
-            ELSE (@extschema@.glicko2_decay(ROW(rating, rd, volatility)::@extschema@.glicko2_rating,
-                    greatest(extract(epoch FROM (now() - last_played)), 0) / extract(epoch FROM rating_period),
-                    starting_rd)).rd
-       END
-$$;
+    STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rd_now_wrapper';
 
 -- Current standings with what is derived at read time: the RD grown by inactivity as of now
 -- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
@@ -275,8 +275,8 @@ SELECT l.name AS ledger, s.scope, s.player,
        -- the resets of the seasons that ended since the player's last game, composed
        CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
            AS rating,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
+       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
+                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
@@ -502,8 +502,8 @@ BEGIN
                       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
                       s.last_game_date
                FROM @extschema@.ledger_standings s
-               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                    l.rating_period, l.starting_rd) AS rd_now) n
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                    l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
                WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
                  AND s.games >= coalesce(min_games, 0)
                  AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -588,8 +588,8 @@ BEGIN
         seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
-        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                             l.rating_period, l.starting_rd) AS rd_now) n
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                             l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
         WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
           AND s.games > 0 AND s.games >= coalesce(min_games, 0)
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -610,8 +610,8 @@ BEGIN
         SELECT count(DISTINCT u.rating) INTO above
         FROM (SELECT s.rating
               FROM @extschema@.ledger_standings s
-              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                   l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
               WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -687,8 +687,8 @@ SELECT s.scope, ledger_player_standing.player,
             -- (operators written OPERATOR(...) share one precedence: parenthesised)
             ELSE l.starting_rating OPERATOR(pg_catalog.+)
                  ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
+       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
+                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
        s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
        (s.games OPERATOR(pg_catalog.<) l.provisional_games
@@ -929,7 +929,8 @@ COMMENT ON TABLE ledgers IS
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
     'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
-    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6); skemino: starting_rating), limits '
+    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6), rd_growth (how inactivity grows the RD); '
+    'skemino: starting_rating), limits '
     '(max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
@@ -981,9 +982,10 @@ COMMENT ON FUNCTION ledger_history_of(text, anyelement) IS
 COMMENT ON FUNCTION ledger_standings_of(text, anyelement) IS
     'ledger_standings_now with player in the type of player_type (e.g. NULL::uuid), to join the application''s '
     'players table without casts. Errors as ledger_player_type.';
-COMMENT ON FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8) IS
-    'A player''s RD as of now: grown by one period''s volatility per rating_period since last_played (Glicko-2 '
-    'with a rating period), at most starting_rd; the RD as given without a rating period or RD.';
+COMMENT ON FUNCTION ledger_rd_now(float8, float8, timestamptz, interval, float8, float8, text) IS
+    'A player''s RD as of now: the stored RD grown by the rating periods since last_played by rd_growth (elapsed, '
+    'whole_periods or whole_periods_rating_scale), within [min_rd, max_rd], as the ledger''s writer grows it; the '
+    'RD as given without a rating period, RD or last game.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; before any, the player''s seed, else '
     'the starting rating (games 0).';

@@ -21,6 +21,40 @@ BEGIN
 END
 $$;
 
+-- The columns of ledgers of 0.13.0, first: the readers below name them. In the order a fresh
+-- install has them.
+-- notify_channel: live rating changes (issue 32)
+ALTER TABLE ledgers ADD COLUMN notify_channel text
+    CONSTRAINT ledger_notify_channel_name CHECK (octet_length(notify_channel) BETWEEN 1 AND 63);
+-- Glicko-2 as the documents write it (issue 32): a ledger's per-game Glicko-2 rule (existing ledgers
+-- keep the lichess rule they rated by, the value their rows get when the column is added; new
+-- ledgers take Glickman's full one-game period), its bounds, step 5's tolerance, its RD growth.
+ALTER TABLE ledgers ADD COLUMN glicko2_rule text NOT NULL DEFAULT 'lichess'
+    CONSTRAINT ledger_glicko2_rule_known CHECK (glicko2_rule IN ('glickman', 'lichess'));
+ALTER TABLE ledgers ALTER COLUMN glicko2_rule SET DEFAULT 'glickman';
+ALTER TABLE ledgers ADD COLUMN min_rd float8;
+ALTER TABLE ledgers ADD COLUMN max_rd float8;
+ALTER TABLE ledgers ADD COLUMN max_volatility float8;
+-- Glicko-2 step 5.4's tolerance (NULL: Glickman's 1e-6; glicko2js, seed 000's library: 1e-7)
+ALTER TABLE ledgers ADD COLUMN volatility_epsilon float8;
+-- Glicko-2: how the rating periods without games grow the RD (seed 003 §11: whole weeks, on the
+-- rating scale); existing ledgers keep 'elapsed', the rule so far
+ALTER TABLE ledgers ADD COLUMN rd_growth text NOT NULL DEFAULT 'elapsed'
+    CONSTRAINT ledger_rd_growth_known
+    CHECK (rd_growth IN ('elapsed', 'whole_periods', 'whole_periods_rating_scale'));
+
+-- A player's RD as of now by the library's rule (the ledger's rd_growth and RD bounds, as the writer
+-- grows it), for the readers below; the SQL copy of 0.12.0 (rating_period growth, capped at the
+-- starting RD) is dropped at the end of this script, once no reader names it.
+CREATE FUNCTION ledger_rd_now(rd float8, volatility float8, last_played timestamptz, rating_period interval,
+                              min_rd float8, max_rd float8, rd_growth text)
+RETURNS float8
+    STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rd_now_wrapper';
+COMMENT ON FUNCTION ledger_rd_now(float8, float8, timestamptz, interval, float8, float8, text) IS
+    'A player''s RD as of now: the stored RD grown by the rating periods since last_played by rd_growth (elapsed, '
+    'whole_periods or whole_periods_rating_scale), within [min_rd, max_rd], as the ledger''s writer grows it; the '
+    'RD as given without a rating period, RD or last game.';
+
 -- Seasons of every scope (issue 32, item 4; seed 003, section 13: a site-wide season, titles
 -- rated after it was created included). First, as the readers below and the copy
 -- ledger_seasons_in_force (LIKE ledger_seasons) name the column.
@@ -219,8 +253,8 @@ SELECT l.name AS ledger, s.scope, s.player,
        -- the resets of the seasons that ended since the player's last game, composed
        CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
            AS rating,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
+       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
+                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
@@ -255,8 +289,7 @@ ALTER VIEW ledger_standings_now SET (security_invoker = true);
 -- history and standing are read through the primary keys, ledger_player_rank takes the
 -- leaderboard's filters, ledger_history.game_key is named sort_key, and a ledger may notify a
 -- channel of its changed players.
-ALTER TABLE ledgers ADD COLUMN notify_channel text
-    CONSTRAINT ledger_notify_channel_name CHECK (octet_length(notify_channel) BETWEEN 1 AND 63);
+-- (the column notify_channel is added at the top of this script)
 ALTER VIEW ledger_history RENAME COLUMN game_key TO sort_key;
 
 -- A value of the user as an error message quotes it: "value", or its first 100 characters, an
@@ -399,8 +432,8 @@ BEGIN
                       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
                       s.last_game_date
                FROM @extschema@.ledger_standings s
-               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                    l.rating_period, l.starting_rd) AS rd_now) n
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                    l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
                WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
                  AND s.games >= coalesce(min_games, 0)
                  AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -486,8 +519,8 @@ BEGIN
         seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
-        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                             l.rating_period, l.starting_rd) AS rd_now) n
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                             l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
         WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
           AND s.games > 0 AND s.games >= coalesce(min_games, 0)
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -508,8 +541,8 @@ BEGIN
         SELECT count(DISTINCT u.rating) INTO above
         FROM (SELECT s.rating
               FROM @extschema@.ledger_standings s
-              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date,
-                                                                   l.rating_period, l.starting_rd) AS rd_now) n
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                   l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
               WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
@@ -585,8 +618,8 @@ SELECT s.scope, ledger_player_standing.player,
             -- (operators written OPERATOR(...) share one precedence: parenthesised)
             ELSE l.starting_rating OPERATOR(pg_catalog.+)
                  ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
-       greatest(@extschema@.ledger_rd_now(s.rating, s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                          l.starting_rd),
+       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
+                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
        s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
        (s.games OPERATOR(pg_catalog.<) l.provisional_games
@@ -708,20 +741,14 @@ COMMENT ON COLUMN ledgers.notify_channel IS
 -- Glicko-2 as the documents write it (issue 32)
 -- A ledger's per-game Glicko-2 rule: existing ledgers keep the lichess rule they rated by (the
 -- value their rows get when the column is added), new ledgers take Glickman's full one-game period.
-ALTER TABLE ledgers ADD COLUMN glicko2_rule text NOT NULL DEFAULT 'lichess'
-    CONSTRAINT ledger_glicko2_rule_known CHECK (glicko2_rule IN ('glickman', 'lichess'));
-ALTER TABLE ledgers ALTER COLUMN glicko2_rule SET DEFAULT 'glickman';
-ALTER TABLE ledgers ADD COLUMN min_rd float8;
-ALTER TABLE ledgers ADD COLUMN max_rd float8;
-ALTER TABLE ledgers ADD COLUMN max_volatility float8;
--- Glicko-2 step 5.4's tolerance (NULL: Glickman's 1e-6; glicko2js, seed 000's library: 1e-7)
-ALTER TABLE ledgers ADD COLUMN volatility_epsilon float8;
+-- (the columns are added at the top of this script)
 COMMENT ON TABLE ledgers IS
     'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
     'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
-    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6); skemino: starting_rating), limits '
+    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6), rd_growth (how inactivity grows the RD); '
+    'skemino: starting_rating), limits '
     '(max_change per game, '
     'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
     'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
@@ -1040,5 +1067,9 @@ COMMENT ON VIEW ledger_season_standings IS
     '(career record), and the season''s own: season_games, season_wins, season_draws, season_losses and '
     'season_peak over the games from season_starts_at (the scope''s previous season end; NULL: from the first '
     'game) to ends_at (season_peak NULL without a game in the season).';
+
+-- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
+DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);
+
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();

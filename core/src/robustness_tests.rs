@@ -1519,6 +1519,7 @@ fn any_bounds(rng: &mut Rng) -> Bounds {
             volatility_max: 0.1,
             max_change: 700.0,
             epsilon: 1e-7,
+            rd_growth: crate::rating::glicko2::RdGrowth::WholePeriods,
         },
         2 => Bounds {
             rd_min: any_f64(rng),
@@ -1526,6 +1527,7 @@ fn any_bounds(rng: &mut Rng) -> Bounds {
             volatility_max: any_f64(rng),
             max_change: any_f64(rng),
             epsilon: any_f64(rng),
+            rd_growth: crate::rating::glicko2::RdGrowth::WholePeriodsRatingScale,
         },
         _ => Bounds::default(),
     }

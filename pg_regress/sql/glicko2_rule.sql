@@ -90,3 +90,41 @@ UPDATE ledgers SET volatility_epsilon = 0 WHERE name = 'tolerance';
 UPDATE ledgers SET volatility_epsilon = 0.5 WHERE name = 'tolerance';
 INSERT INTO ledgers (name, rating_system, volatility_epsilon) VALUES ('x', 'elo', 1e-7);
 \set ON_ERROR_STOP 1
+
+-- how inactivity grows the RD (rd_growth): a second game 17 days after the first, weekly periods.
+-- Before it p's RD grows by 17/7 periods (elapsed), 2 periods (whole) or by √(RD² + 2σ²) in rating
+-- points (seed 003 §11 as written); the game is then a one-game period from that RD, as
+-- glicko2_update rates it (against r, a newcomer)
+CREATE TABLE weekly (id int PRIMARY KEY, at timestamptz NOT NULL, a text NOT NULL, b text NOT NULL, s float8 NOT NULL);
+INSERT INTO ledgers (name, rating_system, rating_period, rd_growth)
+SELECT 'weekly ' || g, 'glicko2', '7 days', g FROM unnest(ARRAY['elapsed', 'whole_periods', 'whole_periods_rating_scale']) g;
+SELECT ledger_attach(name, 'weekly', 'id', 'at', 'a', 'b', 's') FROM ledgers WHERE name LIKE 'weekly %' ORDER BY id;
+INSERT INTO weekly VALUES (1, '2025-01-01', 'p', 'q', 1), (2, '2025-01-18', 'p', 'r', 0);
+SELECT f.ledger, round(g.grown::numeric, 6) AS rd_grown, round(s.rating::numeric, 6) AS rating_after_second,
+       round((glicko2_update(ROW(f.rating, g.grown, f.volatility)::glicko2_rating,
+                             ARRAY[ROW(1500, 350, 0.06)::glicko2_rating], ARRAY[0::float8])).rating::numeric, 6)
+           AS by_the_formula
+FROM ledger_history f
+JOIN ledger_history s ON s.ledger = f.ledger AND s.player = f.player AND s.game = '2'
+CROSS JOIN LATERAL (SELECT CASE f.ledger
+    WHEN 'weekly elapsed' THEN 173.7178 * sqrt((f.rd / 173.7178) ^ 2 + 17 / 7.0 * f.volatility ^ 2)
+    WHEN 'weekly whole_periods' THEN 173.7178 * sqrt((f.rd / 173.7178) ^ 2 + 2 * f.volatility ^ 2)
+    ELSE sqrt(f.rd ^ 2 + 2 * f.volatility ^ 2) END AS grown) g
+WHERE f.game = '1' AND f.player = 'p' ORDER BY f.ledger;
+-- as of now, the readers grow the RD by the same rule, up to max_rd: daily periods grow q's RD (last
+-- game 2025-01-01) beyond the starting RD, up to max_rd = 500 (the SQL copy of 0.12.0 stopped at 350)
+UPDATE ledgers SET rating_period = '1 day', max_rd = 500 WHERE name = 'weekly whole_periods';
+SELECT n.ledger, n.rd > 350 AS beyond_the_start,
+       abs(n.rd - least(CASE n.ledger
+           WHEN 'weekly elapsed' THEN 173.7178 * sqrt((h.rd / 173.7178) ^ 2 + t.days / 7 * h.volatility ^ 2)
+           WHEN 'weekly whole_periods' THEN 173.7178 * sqrt((h.rd / 173.7178) ^ 2 + floor(t.days) * h.volatility ^ 2)
+           ELSE sqrt(h.rd ^ 2 + floor(t.days / 7) * h.volatility ^ 2) END,
+           CASE n.ledger WHEN 'weekly whole_periods' THEN 500 ELSE 350 END)) < 1e-6 AS by_the_formula
+FROM ledger_standings_now n
+JOIN ledger_history h ON h.ledger = n.ledger AND h.player = n.player
+CROSS JOIN LATERAL (SELECT extract(epoch FROM now() - h.game_date)::float8 / 86400 AS days) t
+WHERE n.ledger LIKE 'weekly%' AND n.player = 'q' ORDER BY n.ledger;
+\set ON_ERROR_STOP 0
+UPDATE ledgers SET rd_growth = 'weekly' WHERE name = 'weekly elapsed';
+SELECT ledger_rd_now(60, 0.06, now() - interval '1 day', '7 days', NULL, 350, 'monthly');
+\set ON_ERROR_STOP 1

@@ -3,6 +3,8 @@
 
 use std::ffi::CString;
 
+use pg_rating_core::rating::glicko2::{self, Bounds, RdGrowth};
+use pgrx::datum::Interval;
 use pgrx::prelude::*;
 use pgrx::{AnyElement, FromDatum};
 
@@ -38,6 +40,53 @@ fn ledger_typed(
     };
     // SAFETY: the datum is a value of type `wanted`, made just now in this call's context.
     unsafe { AnyElement::from_polymorphic_datum(datum, false, wanted) }
+}
+
+/// A player's RD as of now (the start of the transaction, as `now()`): the stored RD grown by
+/// the rating periods since the last game by the ledger's `rd_growth` and bounded by its RDs, as
+/// its writer grows it before the player's next game. The RD as given without an RD, a rating
+/// period or a last game.
+#[pg_extern(stable, parallel_safe, sql = false)]
+fn ledger_rd_now(
+    rd: Option<f64>,
+    volatility: Option<f64>,
+    last_played: Option<TimestampWithTimeZone>,
+    rating_period: Option<Interval>,
+    min_rd: Option<f64>,
+    max_rd: Option<f64>,
+    rd_growth: Option<&str>,
+) -> Option<f64> {
+    let rd = rd?;
+    let (Some(volatility), Some(last), Some(period), Some(max_rd)) =
+        (volatility, last_played, rating_period, max_rd)
+    else {
+        return Some(rd);
+    };
+    let growth = rd_growth.unwrap_or("elapsed");
+    let rd_growth = RdGrowth::from_name(growth).unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            format!(
+                "unknown rd_growth {} (one of {})",
+                pg_rating_core::error::Quoted(growth),
+                RdGrowth::NAMES.join(", ")
+            ),
+        )
+    });
+    let bounds = Bounds {
+        rd_min: min_rd.unwrap_or(0.0),
+        rd_max: max_rd,
+        rd_growth,
+        ..Bounds::default()
+    };
+    // SAFETY: reads the current transaction's start time (what now() returns); no arguments.
+    let now = unsafe { pg_sys::GetCurrentTransactionStartTimestamp() };
+    let elapsed = now.saturating_sub(last.into_inner());
+    let period = super::store::period_micros(period);
+    Some(
+        glicko2::rd_after(rd, volatility, elapsed, period, &bounds)
+            .unwrap_or_else(|e| crate::error::raise_core(&e)),
+    )
 }
 
 /// The id of the ledger a reader names, checked by the SQL function `ledger_id_for_read` (22023

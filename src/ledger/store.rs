@@ -79,14 +79,14 @@ const LEDGER_COLUMNS: &str =
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
      l.provisional_games, l.provisional_rd, n.notify_channel,
      coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility,
-     n.volatility_epsilon";
+     n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth";
 
 /// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
 /// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
 /// lichess rule, without bounds).
 const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
      AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
-          volatility_epsilon float8)";
+          volatility_epsilon float8, rd_growth text)";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -677,6 +677,7 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
         max_rd: opt(row, "max_rd"),
         max_volatility: opt(row, "max_volatility"),
         volatility_epsilon: opt(row, "volatility_epsilon"),
+        rd_growth: get(row, "rd_growth"),
     }
 }
 
@@ -714,6 +715,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         max_rd: since_0_13(row, "max_rd"),
         max_volatility: since_0_13(row, "max_volatility"),
         volatility_epsilon: since_0_13(row, "volatility_epsilon"),
+        rd_growth: since_0_13(row, "rd_growth").unwrap_or_else(|| "elapsed".into()),
     }
 }
 

@@ -642,6 +642,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 max_rd: None,
                 max_volatility: None,
                 volatility_epsilon: None,
+                rd_growth: pg_rating_core::rating::glicko2::RdGrowth::Elapsed,
             };
             let system = RatingSystem::from_settings(&settings)
                 .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));

@@ -4,7 +4,7 @@
 
 use crate::ledger::multiplayer::MultiplayerRule;
 use crate::ranking::system::{PlayerState, RatingSystem, SystemSettings};
-use crate::rating::glicko2::{GameRule, MIN_VOLATILITY};
+use crate::rating::glicko2::{GameRule, RdGrowth, MIN_VOLATILITY};
 use crate::rating::skemino::MAX_MEAN_RATING;
 use crate::rating::RatingError;
 
@@ -115,6 +115,9 @@ pub struct LedgerSettings {
     pub max_volatility: Option<f64>,
     /// Glicko-2 step 5.4's tolerance (`None`: Glickman's 1e-6; glicko2js: 1e-7).
     pub volatility_epsilon: Option<f64>,
+    /// How inactivity grows a Glicko-2 RD: `elapsed`, `whole_periods` or
+    /// `whole_periods_rating_scale` ([`RdGrowth::NAMES`]).
+    pub rd_growth: String,
 }
 
 impl LedgerSettings {
@@ -126,6 +129,13 @@ impl LedgerSettings {
                 "unknown glicko2_rule \"{}\" (one of {})",
                 self.glicko2_rule,
                 GameRule::NAMES.join(", ")
+            ))
+        })?;
+        let rd_growth = RdGrowth::from_name(&self.rd_growth).ok_or_else(|| {
+            bad(format!(
+                "unknown rd_growth \"{}\" (one of {})",
+                self.rd_growth,
+                RdGrowth::NAMES.join(", ")
             ))
         })?;
         let bounds = [
@@ -160,6 +170,7 @@ impl LedgerSettings {
             max_rd: self.max_rd,
             max_volatility: self.max_volatility,
             volatility_epsilon: self.volatility_epsilon,
+            rd_growth,
         })
         .map_err(bad)?;
         LedgerRules {
@@ -409,6 +420,7 @@ mod tests {
             max_rd: None,
             max_volatility: None,
             volatility_epsilon: None,
+            rd_growth: "elapsed".into(),
         };
         let rules = settings.rules().unwrap();
         assert_eq!(rules.system.start().rd, Some(300.0));
@@ -443,6 +455,7 @@ mod tests {
             max_rd: None,
             max_volatility: None,
             volatility_epsilon: None,
+            rd_growth: "elapsed".into(),
         }
     }
 

@@ -65,6 +65,8 @@ pub struct SystemSettings<'a> {
     pub max_volatility: Option<f64>,
     /// Glicko-2 step 5.4's tolerance (`None`: Glickman's 1e-6).
     pub volatility_epsilon: Option<f64>,
+    /// How inactivity grows a Glicko-2 RD over the rating periods without games.
+    pub rd_growth: glicko2::RdGrowth,
 }
 
 impl RatingSystem {
@@ -101,6 +103,7 @@ impl RatingSystem {
                     volatility_max: s.max_volatility.unwrap_or(f64::INFINITY),
                     max_change: f64::INFINITY,
                     epsilon: s.volatility_epsilon.unwrap_or(glicko2::EPSILON),
+                    rd_growth: s.rd_growth,
                 },
             }),
             other => Err(format!(
@@ -323,6 +326,7 @@ mod settings_tests {
             max_rd: None,
             max_volatility: None,
             volatility_epsilon: None,
+            rd_growth: glicko2::RdGrowth::Elapsed,
         }
     }
 
@@ -475,6 +479,7 @@ mod tests {
             max_rd: None,
             max_volatility: None,
             volatility_epsilon: None,
+            rd_growth: glicko2::RdGrowth::Elapsed,
         };
         let player = |rd: f64| PlayerState {
             rating: 1500.0,

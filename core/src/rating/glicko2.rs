@@ -108,6 +108,8 @@ pub struct Bounds {
     /// default; within [`EPSILON_RANGE`]). Not a bound, but a setting carried with them to every
     /// update.
     pub epsilon: f64,
+    /// How inactivity grows the RD ([`decay`]).
+    pub rd_growth: RdGrowth,
 }
 
 impl Default for Bounds {
@@ -118,6 +120,7 @@ impl Default for Bounds {
             volatility_max: f64::INFINITY,
             max_change: f64::INFINITY,
             epsilon: EPSILON,
+            rd_growth: RdGrowth::Elapsed,
         }
     }
 }
@@ -130,6 +133,7 @@ impl Bounds {
         volatility_max: f64::INFINITY,
         max_change: f64::INFINITY,
         epsilon: EPSILON,
+        rd_growth: RdGrowth::Elapsed,
     };
 
     pub fn validate(&self) -> Result<()> {
@@ -506,8 +510,46 @@ pub fn game_by(
     ))
 }
 
-/// Inactivity: φ' = √(φ² + t·σ²) for `periods` = t ≥ 0 (fractional allowed), capped by
-/// `bounds.rd_max` (and floored by `rd_min`). Rating and volatility are unchanged.
+/// How inactivity grows the RD over `t` rating periods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RdGrowth {
+    /// Step 6 for the time elapsed: φ' = √(φ² + t·σ²) on the Glicko-2 scale, fractions of a period
+    /// included (Glickman's rating periods read continuously, as lichess does).
+    Elapsed,
+    /// The same for whole periods only: t rounded down (a period is over or it is not).
+    WholePeriods,
+    /// RD' = √(RD² + n·σ²) with the RD in rating points and n whole periods: seed 003's
+    /// `apply_rating_period_decay` (§11) as written, a weekly job over its 350-point scale.
+    WholePeriodsRatingScale,
+}
+
+impl RdGrowth {
+    /// The rules' names, as a ledger's `rd_growth` holds them.
+    pub const NAMES: [&'static str; 3] = ["elapsed", "whole_periods", "whole_periods_rating_scale"];
+
+    /// The rule a name names (`None` for any other text).
+    pub fn from_name(name: &str) -> Option<RdGrowth> {
+        match name {
+            "elapsed" => Some(RdGrowth::Elapsed),
+            "whole_periods" => Some(RdGrowth::WholePeriods),
+            "whole_periods_rating_scale" => Some(RdGrowth::WholePeriodsRatingScale),
+            _ => None,
+        }
+    }
+
+    /// The RD after `periods` rating periods without games (not yet bounded).
+    fn grown(self, rd: f64, sigma: f64, periods: f64) -> f64 {
+        match self {
+            RdGrowth::Elapsed => inflate_rd(rd, sigma, periods),
+            RdGrowth::WholePeriods => inflate_rd(rd, sigma, periods.floor()),
+            RdGrowth::WholePeriodsRatingScale => (rd * rd + periods.floor() * sigma * sigma).sqrt(),
+        }
+    }
+}
+
+/// Inactivity: the RD grown by `periods` = t ≥ 0 rating periods as `bounds.rd_growth` says
+/// (by default φ' = √(φ² + t·σ²), fractional t allowed), capped by `bounds.rd_max` (and floored
+/// by `rd_min`). Rating and volatility are unchanged.
 pub fn decay(player: Rating, periods: f64, bounds: &Bounds) -> Result<Rating> {
     player.validate("player")?;
     finite("periods", periods)?;
@@ -517,12 +559,32 @@ pub fn decay(player: Rating, periods: f64, bounds: &Bounds) -> Result<Rating> {
         )));
     }
     bounds.validate()?;
-    let rd = result_finite("new rd", inflate_rd(player.rd, player.volatility, periods))?;
+    let grown = bounds
+        .rd_growth
+        .grown(player.rd, player.volatility, periods);
+    let rd = result_finite("new rd", grown)?;
     Ok(Rating {
         rating: player.rating,
         rd: rd.clamp(bounds.rd_min, bounds.rd_max),
         volatility: player.volatility,
     })
+}
+
+/// A stored RD as readers show it `elapsed_micros` after the player's last game: grown over
+/// elapsed / period rating periods as [`decay`] grows it (the writer's own rule for the next game);
+/// the RD as stored when no time has passed.
+pub fn rd_after(
+    rd: f64,
+    volatility: f64,
+    elapsed_micros: i64,
+    period_micros: i64,
+    bounds: &Bounds,
+) -> Result<f64> {
+    if elapsed_micros <= 0 || period_micros <= 0 {
+        return Ok(rd);
+    }
+    let player = Rating::new(CENTER, rd, volatility);
+    decay(player, elapsed_micros as f64 / period_micros as f64, bounds).map(|r| r.rd)
 }
 
 /// Predictive probability that `player` beats `opponent`, accounting for both RDs
@@ -823,6 +885,49 @@ mod tests {
         }
         .validate()
         .is_err());
+    }
+
+    #[test]
+    fn rd_growth_rules() {
+        let p = Rating::new(1500.0, 60.0, 0.06);
+        let by = |rd_growth, periods| {
+            decay(
+                p,
+                periods,
+                &Bounds {
+                    rd_growth,
+                    ..Bounds::default()
+                },
+            )
+            .unwrap()
+            .rd
+        };
+        // step 6 for 2.5 periods: √(60² + 2.5·(0.06·173.7178)²)
+        let elapsed = (3600.0 + 2.5 * (0.06_f64 * SCALE).powi(2)).sqrt();
+        assert_close(by(RdGrowth::Elapsed, 2.5), elapsed, 1e-12, "elapsed");
+        let whole = (3600.0 + 2.0 * (0.06_f64 * SCALE).powi(2)).sqrt();
+        assert_close(
+            by(RdGrowth::WholePeriods, 2.5),
+            whole,
+            1e-12,
+            "whole periods",
+        );
+        assert_eq!(by(RdGrowth::WholePeriods, 0.99), 60.0);
+        // seed 003 §11 as written: √(60² + 2·0.06²) on the rating scale, some 6e-5 points
+        let rating_scale = (3600.0 + 2.0 * 0.0036_f64).sqrt();
+        assert_close(
+            by(RdGrowth::WholePeriodsRatingScale, 2.5),
+            rating_scale,
+            1e-12,
+            "rating scale",
+        );
+        assert!(rating_scale - 60.0 < 1e-4);
+        // and the cap of every rule
+        assert_eq!(by(RdGrowth::WholePeriods, 1e6), 350.0);
+        for name in RdGrowth::NAMES {
+            assert!(RdGrowth::from_name(name).is_some());
+        }
+        assert_eq!(RdGrowth::from_name("weekly"), None);
     }
 
     #[test]
