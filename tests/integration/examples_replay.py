@@ -36,7 +36,7 @@ def run_psql(db, sql, args=("-At",)):
     out = subprocess.run(["psql", "-X", "-q", *args, "-v", "ON_ERROR_STOP=1", "-d", db],
                          input=sql, capture_output=True, text=True)
     if out.returncode != 0:
-        raise SystemExit(f"psql failed on {db}: {out.stderr.strip()}\n{sql[:2000]}")
+        raise SystemExit(f"psql failed on {db}: {out.stderr.strip()}\n{sql[:600]}")
     return out.stdout
 
 
