@@ -224,12 +224,12 @@ CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date
                               white_column text, black_column text, result_column text,
                               result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
                               filter text DEFAULT NULL, rated_column text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_wrapper';
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_0_13_wrapper';
 CREATE FUNCTION ledger_attach_multiplayer(ledger text, participants regclass, game_column text, date_column text,
                                           player_column text, placement_column text, rule text DEFAULT 'pairwise',
                                           higher_is_better boolean DEFAULT false, scope_column text DEFAULT NULL,
                                           filter text DEFAULT NULL, rated_column text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_wrapper';
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_0_13_wrapper';
 CREATE FUNCTION ledger_detach(ledger text) RETURNS void
     VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_detach_wrapper';
 CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint

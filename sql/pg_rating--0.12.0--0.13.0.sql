@@ -1035,12 +1035,12 @@ CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date
                               white_column text, black_column text, result_column text,
                               result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
                               filter text DEFAULT NULL, rated_column text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_wrapper';
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_0_13_wrapper';
 CREATE FUNCTION ledger_attach_multiplayer(ledger text, participants regclass, game_column text, date_column text,
                                           player_column text, placement_column text, rule text DEFAULT 'pairwise',
                                           higher_is_better boolean DEFAULT false, scope_column text DEFAULT NULL,
                                           filter text DEFAULT NULL, rated_column text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_wrapper';
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_0_13_wrapper';
 ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text, text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text, text)

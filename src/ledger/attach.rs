@@ -324,11 +324,42 @@ fn attach(
     rebuild(store, l, att)
 }
 
-/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
-/// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
+/// `ledger_attach` as declared before 0.13.0 (without `rated_column`): the library of 0.13.0
+/// serves a schema not updated yet.
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
 fn ledger_attach(
+    ledger: Option<&str>,
+    games: Option<pg_sys::Oid>,
+    key_column: Option<&str>,
+    date_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    result_map: Option<pgrx::AnyElement>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    ledger_attach_0_13(
+        ledger,
+        games,
+        key_column,
+        date_column,
+        white_column,
+        black_column,
+        result_column,
+        result_map,
+        scope_column,
+        filter,
+        None,
+    )
+}
+
+/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
+/// result_map, scope_column, filter, rated_column)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_0_13(
     ledger: Option<&str>,
     games: Option<pg_sys::Oid>,
     key_column: Option<&str>,
@@ -407,11 +438,42 @@ fn ledger_attach(
     })
 }
 
-/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
-/// placement_column, rule, higher_is_better, scope_column, filter)` (declared in sql/ledgers.sql).
+/// `ledger_attach_multiplayer` as declared before 0.13.0 (without `rated_column`).
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
 fn ledger_attach_multiplayer(
+    ledger: Option<&str>,
+    participants: Option<pg_sys::Oid>,
+    game_column: Option<&str>,
+    date_column: Option<&str>,
+    player_column: Option<&str>,
+    placement_column: Option<&str>,
+    rule: Option<&str>,
+    higher_is_better: Option<bool>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    ledger_attach_multiplayer_0_13(
+        ledger,
+        participants,
+        game_column,
+        date_column,
+        player_column,
+        placement_column,
+        rule,
+        higher_is_better,
+        scope_column,
+        filter,
+        None,
+    )
+}
+
+/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
+/// placement_column, rule, higher_is_better, scope_column, filter, rated_column)` (declared in
+/// sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_multiplayer_0_13(
     ledger: Option<&str>,
     participants: Option<pg_sys::Oid>,
     game_column: Option<&str>,

@@ -436,7 +436,9 @@ impl Attachment {
         before: bool,
     ) -> String {
         let joins = self.joins_of(table);
-        let cond = joins
+        // one condition per join of the table, each its own semi-join (ORed, they would be
+        // evaluated for every row of the games table)
+        let conds: Vec<String> = joins
             .iter()
             .map(|j| {
                 format!(
@@ -447,8 +449,7 @@ impl Attachment {
                     quote(&j.join.via)
                 )
             })
-            .collect::<Vec<_>>()
-            .join(" OR ");
+            .collect();
         let was = |j: &ResolvedJoin| -> Option<String> {
             if j.table != table {
                 return None;
@@ -478,13 +479,18 @@ impl Attachment {
         let now = |_: &ResolvedJoin| None;
         let games = self.table_name();
         let key = format!("g.{}", quote(&self.key_column));
+        let (from_now, from_was) = (self.from(&games, &now), self.from(&games, &was));
+        let reached = conds
+            .iter()
+            .flat_map(|cond| {
+                [&from_now, &from_was].map(|from| format!("SELECT {key} FROM {from} WHERE {cond}"))
+            })
+            .collect::<Vec<_>>()
+            .join(" UNION ");
         format!(
-            "SELECT {} FROM {} WHERE {key} IN (SELECT {key} FROM {} WHERE {cond} \
-             UNION SELECT {key} FROM {} WHERE {cond})",
+            "SELECT {} FROM {} WHERE {key} IN ({reached})",
             self.columns(),
-            self.from(&games, if before { &was } else { &now }),
-            self.from(&games, &now),
-            self.from(&games, &was),
+            if before { &from_was } else { &from_now },
         )
     }
 

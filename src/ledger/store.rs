@@ -735,34 +735,51 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
+    /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
+    /// that the library of 0.13.0 attaches in a schema not updated yet.
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        let since_0_13 = att.rated_column.is_some() || !att.related.is_empty();
+        let (columns, values) = if since_0_13 {
+            (", rated_column, related", ", $15, $16::oid[]::regclass[]")
+        } else {
+            ("", "")
+        };
+        let mut args: Vec<DatumWithOid> = vec![
+            att.ledger_id.into(),
+            att.table.into(),
+            att.key_column.as_str().into(),
+            att.key_type.into(),
+            att.date_column.as_str().into(),
+            att.white_column.as_str().into(),
+            nonempty(&att.black_column).into(),
+            nonempty(&att.result_column).into(),
+            result_map.into(),
+            att.scope_column.as_deref().into(),
+            att.filter.as_deref().into(),
+            multi.map(|m| m.placement_column.clone()).into(),
+            multi.map(|m| m.higher_is_better).into(),
+            multi
+                .map(|m| match m.rule {
+                    pg_rating_core::ledger::MultiplayerRule::Period => "period",
+                    pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
+                })
+                .into(),
+        ];
+        if since_0_13 {
+            args.push(att.rated_column.as_deref().into());
+            args.push(att.related.clone().into());
+        }
         self.run(
-            "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
-                                             black_column, result_column, result_map, scope_column, filter,
-                                             placement_column, higher_is_better, multiplayer_rule, rated_column,
-                                             related)
-             VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                     $15, $16::oid[]::regclass[])",
-            &[
-                att.ledger_id.into(),
-                att.table.into(),
-                att.key_column.as_str().into(),
-                att.key_type.into(),
-                att.date_column.as_str().into(),
-                att.white_column.as_str().into(),
-                nonempty(&att.black_column).into(),
-                nonempty(&att.result_column).into(),
-                result_map.into(),
-                att.scope_column.as_deref().into(),
-                att.filter.as_deref().into(),
-                multi.map(|m| m.placement_column.clone()).into(),
-                multi.map(|m| m.higher_is_better).into(),
-                multi.map(|m| if m.rule == pg_rating_core::ledger::MultiplayerRule::Period { "period" } else { "pairwise" }).into(),
-                att.rated_column.as_deref().into(),
-                att.related.clone().into(),
-            ],
+            &format!(
+                "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column,
+                     white_column, black_column, result_column, result_map, scope_column, filter,
+                     placement_column, higher_is_better, multiplayer_rule{columns})
+                 VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                         $14{values})"
+            ),
+            &args,
         );
     }
 
