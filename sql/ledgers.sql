@@ -56,21 +56,27 @@ CREATE TABLE ledger_attachments (
     games         regclass NOT NULL,
     key_column    name NOT NULL,
     key_type      regtype NOT NULL,
-    date_column   name NOT NULL,
+    date_column   text NOT NULL,
+    -- every column but the key may be a path through foreign keys (a -> b -> c), as written
     -- the white player's column; the player's column of a participants table
-    white_column  name NOT NULL,
-    black_column  name,
-    result_column name,
+    white_column  text NOT NULL,
+    black_column  text,
+    result_column text,
     -- NULL: result_column is white's score in [0, 1]; else result value (as text) -> a score,
     -- "unrated" (not rated: a bye) or "double_loss" (both players lose)
     result_map    jsonb,
-    scope_column  name,
+    scope_column  text,
     filter        text,
     -- a participants table (one row per player per game): the placement (lower is better unless
     -- higher_is_better) and the rule of multiplayer games
-    placement_column name,
+    placement_column text,
     higher_is_better boolean,
     multiplayer_rule text CONSTRAINT ledger_multiplayer_rule_known CHECK (multiplayer_rule IN ('period', 'pairwise')),
+    -- a boolean column (or path): a game is rated only when it is true
+    rated_column  text,
+    -- the tables the column paths (a -> b -> c, through foreign keys) reach, whose triggers
+    -- ledger_attach created
+    related       regclass[],
     CONSTRAINT ledger_attachment_kind CHECK ((multiplayer_rule IS NULL) = (black_column IS NOT NULL AND result_column IS NOT NULL)
                                              AND (multiplayer_rule IS NULL) = (placement_column IS NULL))
 );
@@ -206,6 +212,10 @@ CREATE FUNCTION rebuild_changed_ledger() RETURNS trigger
 CREATE FUNCTION ledger_games_changed() RETURNS trigger
     LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_games_changed_wrapper';
 REVOKE ALL ON FUNCTION check_ledger(), rebuild_changed_ledger(), ledger_games_changed() FROM PUBLIC;
+CREATE FUNCTION ledger_related_changed() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_related_changed_wrapper';
+REVOKE ALL ON FUNCTION ledger_related_changed() FROM PUBLIC;
+ALTER FUNCTION ledger_related_changed() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
 
 CREATE TRIGGER check_ledger BEFORE INSERT OR UPDATE OR DELETE ON ledgers
     FOR EACH ROW EXECUTE FUNCTION check_ledger();
@@ -225,13 +235,13 @@ CREATE TRIGGER refuse_foreign_write BEFORE INSERT OR UPDATE OR DELETE OR TRUNCAT
 CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date_column text,
                               white_column text, black_column text, result_column text,
                               result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
-                              filter text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_wrapper';
+                              filter text DEFAULT NULL, rated_column text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_0_13_wrapper';
 CREATE FUNCTION ledger_attach_multiplayer(ledger text, participants regclass, game_column text, date_column text,
                                           player_column text, placement_column text, rule text DEFAULT 'pairwise',
                                           higher_is_better boolean DEFAULT false, scope_column text DEFAULT NULL,
-                                          filter text DEFAULT NULL)
-    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_wrapper';
+                                          filter text DEFAULT NULL, rated_column text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_0_13_wrapper';
 CREATE FUNCTION ledger_detach(ledger text) RETURNS void
     VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_detach_wrapper';
 CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
@@ -246,9 +256,9 @@ CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
 ALTER FUNCTION check_ledger() SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION rebuild_changed_ledger() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_games_changed() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text)
+ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text, text)
     SET search_path = pg_catalog, pg_temp;
-ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text)
+ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text, text)
     SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_detach(text) SET search_path = pg_catalog, pg_temp;
 ALTER FUNCTION ledger_rebuild(text) SET search_path = pg_catalog, pg_temp;
@@ -952,12 +962,17 @@ COMMENT ON FUNCTION rebuild_changed_ledger() IS 'Trigger of ledgers: rebuilds a 
 COMMENT ON FUNCTION ledger_games_changed() IS
     'Trigger of a games table with ledgers attached (one set per table, created by ledger_attach): keeps every '
     'ledger of the table equal to a replay of its games.';
-COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text) IS
+COMMENT ON FUNCTION ledger_related_changed() IS
+    'Trigger of a table that ledgers'' column paths reach (one set per table, created by ledger_attach): re-rates '
+    'the games whose paths reach the rows a statement changed, as a change of their own table would.';
+COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text, text) IS
     'Attaches a ledger to a games table: names its key (integer, text or uuid), date, two player columns, result '
     '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), optional '
-    'scope columns (comma-separated) and a filter (a boolean expression over the table''s columns). Checks them (42703, 42804, 22023), '
+    'scope columns (comma-separated), a filter (a boolean expression over the table''s columns) and a rated_column '
+    '(boolean: rated only when true). Any column but the key may be a path a -> b -> c through single-column foreign '
+    'keys, whose tables'' changes re-rate what they touch. Checks them (42703, 42804, 22023, 42830, 0A000), '
     'creates the triggers and rates the games already there; returns the entries written. Only for a member of '
-    'the table''s owner and of the ledger''s owner (42501).';
+    'the table''s owner, of the ledger''s owner and of the owner of each table a path reaches (42501).';
 COMMENT ON FUNCTION ledger_detach(text) IS 'Drops the triggers of a ledger''s games table; the history stays.';
 COMMENT ON FUNCTION ledger_rebuild(text) IS
     'Replays a ledger from its games table from scratch; returns the number of entries written.';
@@ -1044,11 +1059,12 @@ COMMENT ON TABLE ledger_seeds IS
     'Starting ratings (and RD, volatility) of players who come with one; a change replays the player''s scope.';
 COMMENT ON FUNCTION reseed_ledger() IS 'Row trigger of ledger_seeds: checks a seed (its ledger''s owner, its bounds) and notes its player for reseed_ledger_scopes.';
 COMMENT ON FUNCTION reseed_ledger_scopes() IS 'Statement trigger of ledger_seeds: replays each scope whose seeds the statement changed, once, from the earliest first game of its reseeded players.';
-COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text) IS
+COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text, text) IS
     'Attaches a ledger to a participants table (one row per player per game: game key, date, player, placement; lower '
     'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '
     '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
-    'two rated participants; a NULL placement is not rated yet.';
+    'two rated participants; a NULL placement is not rated yet. Columns but the game''s may be paths a -> b -> c through '
+    'foreign keys, and rated_column a boolean (or path) that a game must have true to be rated, as in ledger_attach.';
 COMMENT ON TABLE ledger_seasons IS
     'Season ends of a ledger''s scope (or, every_scope, of all its scopes): ratings pulled toward the start by '
     'rating_pull and RDs raised to rd_floor at ends_at, as an event of the replay; a change replays the scope (every '

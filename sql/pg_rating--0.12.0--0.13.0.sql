@@ -1073,3 +1073,46 @@ DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float
 
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();
+
+-- attach through foreign keys (issue 32)
+-- (the columns hold paths, longer than a name's 63 bytes)
+ALTER TABLE ledger_attachments ALTER COLUMN date_column TYPE text, ALTER COLUMN white_column TYPE text,
+    ALTER COLUMN black_column TYPE text, ALTER COLUMN result_column TYPE text, ALTER COLUMN scope_column TYPE text,
+    ALTER COLUMN placement_column TYPE text, ADD COLUMN rated_column text, ADD COLUMN related regclass[];
+CREATE FUNCTION ledger_related_changed() RETURNS trigger
+    LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_related_changed_wrapper';
+REVOKE ALL ON FUNCTION ledger_related_changed() FROM PUBLIC;
+ALTER FUNCTION ledger_related_changed() SECURITY DEFINER SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION ledger_related_changed() IS
+    'Trigger of a table that ledgers'' column paths reach (one set per table, created by ledger_attach): re-rates '
+    'the games whose paths reach the rows a statement changed, as a change of their own table would.';
+DROP FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text);
+DROP FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text);
+CREATE FUNCTION ledger_attach(ledger text, games regclass, key_column text, date_column text,
+                              white_column text, black_column text, result_column text,
+                              result_map jsonb DEFAULT NULL, scope_column text DEFAULT NULL,
+                              filter text DEFAULT NULL, rated_column text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_0_13_wrapper';
+CREATE FUNCTION ledger_attach_multiplayer(ledger text, participants regclass, game_column text, date_column text,
+                                          player_column text, placement_column text, rule text DEFAULT 'pairwise',
+                                          higher_is_better boolean DEFAULT false, scope_column text DEFAULT NULL,
+                                          filter text DEFAULT NULL, rated_column text DEFAULT NULL)
+    RETURNS bigint VOLATILE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_attach_multiplayer_0_13_wrapper';
+ALTER FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text, text)
+    SET search_path = pg_catalog, pg_temp;
+ALTER FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text, text)
+    SET search_path = pg_catalog, pg_temp;
+COMMENT ON FUNCTION ledger_attach(text, regclass, text, text, text, text, text, jsonb, text, text, text) IS
+    'Attaches a ledger to a games table: names its key (integer, text or uuid), date, two player columns, result '
+    '(a score in [0, 1], or text values mapped by result_map to a score, "unrated" or "double_loss"), optional '
+    'scope columns (comma-separated), a filter (a boolean expression over the table''s columns) and a rated_column '
+    '(boolean: rated only when true). Any column but the key may be a path a -> b -> c through single-column foreign '
+    'keys, whose tables'' changes re-rate what they touch. Checks them (42703, 42804, 22023, 42830, 0A000), '
+    'creates the triggers and rates the games already there; returns the entries written. Only for a member of '
+    'the table''s owner, of the ledger''s owner and of the owner of each table a path reaches (42501).';
+COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, text, text, boolean, text, text, text) IS
+    'Attaches a ledger to a participants table (one row per player per game: game key, date, player, placement; lower '
+    'is better unless higher_is_better). rule pairwise averages the two-player updates against every other player '
+    '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
+    'two rated participants; a NULL placement is not rated yet. Columns but the game''s may be paths a -> b -> c through '
+    'foreign keys, and rated_column a boolean (or path) that a game must have true to be rated, as in ledger_attach.';

@@ -56,6 +56,24 @@ const TABLE_TRIGGERS: [(&str, &str); 4] = [
     ("pg_rating_ledgers_truncate", "AFTER TRUNCATE ON {t}"),
 ];
 
+/// The statement triggers on a table that a ledger's paths reach (one set per table, whatever
+/// the number of attachments reaching it). TRUNCATE needs none: a referenced table is truncated
+/// with the tables referencing it, the games table among them.
+const RELATED_TRIGGERS: [(&str, &str); 3] = [
+    (
+        "pg_rating_ledgers_related_insert",
+        "AFTER INSERT ON {t} REFERENCING NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_related_update",
+        "AFTER UPDATE ON {t} REFERENCING OLD TABLE AS pg_rating_old NEW TABLE AS pg_rating_new",
+    ),
+    (
+        "pg_rating_ledgers_related_delete",
+        "AFTER DELETE ON {t} REFERENCING OLD TABLE AS pg_rating_old",
+    ),
+];
+
 /// The triggers of one ledger that 0.3-0.6 created (a database restored from their dumps has them).
 fn legacy_trigger_names(ledger: i32) -> [String; 4] {
     ["insert", "update", "delete", "truncate"].map(|op| format!("pg_rating_ledger_{ledger}_{op}"))
@@ -63,13 +81,80 @@ fn legacy_trigger_names(ledger: i32) -> [String; 4] {
 
 /// Drops a trigger of an attached table, if it has it.
 fn drop_trigger(store: &mut LedgerStore<'_, '_>, att: &Attachment, name: &str) {
-    if store.has_trigger(att.table, name) {
+    drop_trigger_of(store, att.table, name);
+}
+
+fn drop_trigger_of(store: &mut LedgerStore<'_, '_>, table: pg_sys::Oid, name: &str) {
+    if store.has_trigger(table, name) {
         store.ddl(&format!(
             "DROP TRIGGER {} ON {}",
             attachment::quote(name),
-            att.table_name()
+            store::table_label(table)
         ));
     }
+}
+
+/// Finds the joins of an attachment's paths (see [`LedgerStore::resolve_paths`]) and checks
+/// that they may be read and watched: `actor` must be a member of the owner of each related
+/// table (its triggers are created on it) and the games table's owner, whose rights read
+/// them, must be able to read the columns used (42501). The related tables are locked as the
+/// games table is ([`hold_off_writers`]). Returns the types of the column arguments.
+fn resolve(
+    store: &mut LedgerStore<'_, '_>,
+    actor: pg_sys::Oid,
+    att: &mut Attachment,
+) -> HashMap<&'static str, pg_sys::Oid> {
+    store.resolve_paths(att);
+    let mut related: Vec<pg_sys::Oid> = Vec::new();
+    if let Some(r) = &att.paths {
+        for j in &r.joins {
+            if !related.contains(&j.table) {
+                related.push(j.table);
+            }
+        }
+    }
+    for &table in &related {
+        if !is_member(actor, store.table_owner(table)) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                format!(
+                    "permission denied: ledger {} reads {} through a foreign key and creates triggers \
+                     on it: that takes a member of its owner",
+                    pg_rating_core::error::Quoted(&store.ledger_name(att.ledger_id)),
+                    store::table_label(table)
+                ),
+            );
+        }
+        hold_off_writers(table);
+    }
+    for j in att.paths.iter().flat_map(|r| r.joins.iter()) {
+        for column in att.used_columns(j) {
+            if !store.may_select(att.owner, j.table, column) {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+                    format!(
+                        "permission denied: the owner of {}, whose rights read a ledger's games, \
+                         may not read column \"{column}\" of {}",
+                        store::table_label(att.table),
+                        store::table_label(j.table)
+                    ),
+                );
+            }
+        }
+    }
+    att.related = related;
+    let args: Vec<(&'static str, String)> = att
+        .column_args()
+        .into_iter()
+        .map(|(what, c)| (what, c.to_owned()))
+        .collect();
+    let mut types = HashMap::new();
+    for (what, c) in args {
+        let (table, column) = store.place_of(att, &c);
+        let t = store.column_type_of(table, &column, what);
+        types.insert(what, t);
+    }
+    types
 }
 
 fn need(v: Option<&str>, what: &str) -> String {
@@ -153,6 +238,13 @@ pub(super) fn hold_off_writers(table: pg_sys::Oid) {
     unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
 }
 
+/// 42804 for a rated column that is not boolean.
+fn check_rated(types: &HashMap<&'static str, pg_sys::Oid>) {
+    if let Some(&t) = types.get("rated_column") {
+        check_type(types, t == pg_sys::BOOLOID, "rated_column", "boolean");
+    }
+}
+
 /// Records the attachment, creates the triggers on the table and rates what it holds.
 fn attach(
     store: &mut LedgerStore<'_, '_>,
@@ -217,14 +309,57 @@ fn attach(
             ));
         }
     }
+    for &table in &att.related {
+        for (name, when) in RELATED_TRIGGERS {
+            if !store.has_trigger(table, name) {
+                store.ddl(&format!(
+                    "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_related_changed()",
+                    attachment::quote(name),
+                    when.replace("{t}", &store::table_label(table)),
+                    attachment::quote(&schema),
+                ));
+            }
+        }
+    }
     rebuild(store, l, att)
 }
 
-/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
-/// result_map, scope_column, filter)` (declared in sql/ledgers.sql).
+/// `ledger_attach` as declared before 0.13.0 (without `rated_column`): the library of 0.13.0
+/// serves a schema not updated yet.
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
 fn ledger_attach(
+    ledger: Option<&str>,
+    games: Option<pg_sys::Oid>,
+    key_column: Option<&str>,
+    date_column: Option<&str>,
+    white_column: Option<&str>,
+    black_column: Option<&str>,
+    result_column: Option<&str>,
+    result_map: Option<pgrx::AnyElement>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+) -> i64 {
+    ledger_attach_0_13(
+        ledger,
+        games,
+        key_column,
+        date_column,
+        white_column,
+        black_column,
+        result_column,
+        result_map,
+        scope_column,
+        filter,
+        None,
+    )
+}
+
+/// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
+/// result_map, scope_column, filter, rated_column)` (declared in sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_0_13(
     ledger: Option<&str>,
     games: Option<pg_sys::Oid>,
     key_column: Option<&str>,
@@ -236,6 +371,7 @@ fn ledger_attach(
     result_map: Option<pgrx::AnyElement>,
     scope_column: Option<&str>,
     filter: Option<&str>,
+    rated_column: Option<&str>,
 ) -> i64 {
     let result_map = result_map.map(attachment::result_map_arg);
     let ledger = need(ledger, "ledger");
@@ -245,19 +381,13 @@ fn ledger_attach(
             "ledger_attach: games must not be NULL",
         )
     });
-    let mut columns = vec![
+    let columns = [
         ("key_column", need(key_column, "key_column")),
         ("date_column", need(date_column, "date_column")),
         ("white_column", need(white_column, "white_column")),
         ("black_column", need(black_column, "black_column")),
         ("result_column", need(result_column, "result_column")),
     ];
-    for c in scope_column
-        .map(attachment::scope_columns)
-        .unwrap_or_default()
-    {
-        columns.push(("scope_column", c.to_owned()));
-    }
     writes_allowed("ledger_attach()");
     let actor = acting_role();
     let _owner = RunAs::extension_owner();
@@ -265,7 +395,27 @@ fn ledger_attach(
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let (l, owner) = attachable(&mut store, actor, &ledger, table);
-        let types = column_types(&mut store, table, &columns);
+        let key_type = column_types(&mut store, table, &columns[..1])["key_column"];
+        let mut att = Attachment {
+            ledger_id: l.id,
+            table,
+            owner,
+            key_column: columns[0].1.clone(),
+            key_type,
+            date_column: columns[1].1.clone(),
+            white_column: columns[2].1.clone(),
+            black_column: columns[3].1.clone(),
+            result_column: columns[4].1.clone(),
+            result_map: None,
+            scope_column: scope_column.map(str::to_owned),
+            filter: filter.map(str::to_owned),
+            multiplayer: None,
+            rated_column: rated_column.map(str::to_owned),
+            related: Vec::new(),
+            paths: None,
+        };
+        let types = resolve(&mut store, actor, &mut att);
+        check_rated(&types);
         check_type(
             &types,
             attachment::date_type_supported(types["date_column"]),
@@ -283,27 +433,12 @@ fn ledger_attach(
                 "a number (white's score in [0, 1]) unless a result_map says what its values mean",
             );
         }
-        let att = Attachment {
-            ledger_id: l.id,
-            table,
-            owner,
-            key_column: columns[0].1.clone(),
-            key_type: types["key_column"],
-            date_column: columns[1].1.clone(),
-            white_column: columns[2].1.clone(),
-            black_column: columns[3].1.clone(),
-            result_column: columns[4].1.clone(),
-            result_map: map,
-            scope_column: scope_column.map(str::to_owned),
-            filter: filter.map(str::to_owned),
-            multiplayer: None,
-        };
+        att.result_map = map;
         attach(&mut store, &l, &att, result_map)
     })
 }
 
-/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
-/// placement_column, rule, higher_is_better, scope_column, filter)` (declared in sql/ledgers.sql).
+/// `ledger_attach_multiplayer` as declared before 0.13.0 (without `rated_column`).
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
 fn ledger_attach_multiplayer(
@@ -318,6 +453,39 @@ fn ledger_attach_multiplayer(
     scope_column: Option<&str>,
     filter: Option<&str>,
 ) -> i64 {
+    ledger_attach_multiplayer_0_13(
+        ledger,
+        participants,
+        game_column,
+        date_column,
+        player_column,
+        placement_column,
+        rule,
+        higher_is_better,
+        scope_column,
+        filter,
+        None,
+    )
+}
+
+/// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
+/// placement_column, rule, higher_is_better, scope_column, filter, rated_column)` (declared in
+/// sql/ledgers.sql).
+#[allow(clippy::too_many_arguments)]
+#[pg_extern(volatile, parallel_unsafe, sql = false)]
+fn ledger_attach_multiplayer_0_13(
+    ledger: Option<&str>,
+    participants: Option<pg_sys::Oid>,
+    game_column: Option<&str>,
+    date_column: Option<&str>,
+    player_column: Option<&str>,
+    placement_column: Option<&str>,
+    rule: Option<&str>,
+    higher_is_better: Option<bool>,
+    scope_column: Option<&str>,
+    filter: Option<&str>,
+    rated_column: Option<&str>,
+) -> i64 {
     let ledger = need(ledger, "ledger");
     let table = participants.unwrap_or_else(|| {
         raise(
@@ -327,7 +495,7 @@ fn ledger_attach_multiplayer(
     });
     let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise"))
         .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message));
-    let mut columns = vec![
+    let columns = [
         ("game_column", need(game_column, "game_column")),
         ("date_column", need(date_column, "date_column")),
         ("player_column", need(player_column, "player_column")),
@@ -336,12 +504,6 @@ fn ledger_attach_multiplayer(
             need(placement_column, "placement_column"),
         ),
     ];
-    for c in scope_column
-        .map(attachment::scope_columns)
-        .unwrap_or_default()
-    {
-        columns.push(("scope_column", c.to_owned()));
-    }
     writes_allowed("ledger_attach_multiplayer()");
     let actor = acting_role();
     let _owner = RunAs::extension_owner();
@@ -358,25 +520,13 @@ fn ledger_attach_multiplayer(
                 ),
             );
         }
-        let types = column_types(&mut store, table, &columns);
-        check_type(
-            &types,
-            attachment::date_type_supported(types["date_column"]),
-            "date_column",
-            "timestamptz, timestamp or date",
-        );
-        check_type(
-            &types,
-            attachment::score_type_supported(types["placement_column"]),
-            "placement_column",
-            "a number",
-        );
-        let att = Attachment {
+        let key_type = column_types(&mut store, table, &columns[..1])["game_column"];
+        let mut att = Attachment {
             ledger_id: l.id,
             table,
             owner,
             key_column: columns[0].1.clone(),
-            key_type: types["game_column"],
+            key_type,
             date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
             black_column: String::new(),
@@ -390,13 +540,30 @@ fn ledger_attach_multiplayer(
                 higher_is_better: higher_is_better.unwrap_or(false),
                 rule,
             }),
+            rated_column: rated_column.map(str::to_owned),
+            related: Vec::new(),
+            paths: None,
         };
+        let types = resolve(&mut store, actor, &mut att);
+        check_rated(&types);
+        check_type(
+            &types,
+            attachment::date_type_supported(types["date_column"]),
+            "date_column",
+            "timestamptz, timestamp or date",
+        );
+        check_type(
+            &types,
+            attachment::score_type_supported(types["placement_column"]),
+            "placement_column",
+            "a number",
+        );
         attach(&mut store, &l, &att, None)
     })
 }
 
 pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
-    let Some(att) = store.attachment(ledger) else {
+    let Some(att) = store.attachment_as_recorded(ledger) else {
         return;
     };
     // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
@@ -407,11 +574,21 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     store.delete_attachment(ledger);
     if table_exists {
         let mut names = Vec::from(legacy_trigger_names(ledger));
-        if store.ledgers_on(att.table).is_empty() {
+        if !store.has_ledgers(att.table) {
             names.extend(TABLE_TRIGGERS.map(|(name, _)| name.to_owned()));
         }
         for name in names {
             drop_trigger(store, &att, &name);
+        }
+    }
+    for &table in &att.related {
+        // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
+        let exists = unsafe { !pg_sys::get_rel_name(table).is_null() };
+        if exists && !store.related_elsewhere(table, ledger) {
+            hold_off_writers(table);
+            for (name, _) in RELATED_TRIGGERS {
+                drop_trigger_of(store, table, name);
+            }
         }
     }
 }

@@ -45,6 +45,8 @@ extension_sql_file!(
         "glicko2_functions",
         attach::ledger_attach,
         attach::ledger_attach_multiplayer,
+        attach::ledger_attach_0_13,
+        attach::ledger_attach_multiplayer_0_13,
         attach::ledger_detach,
         attach::ledger_rebuild
     ]

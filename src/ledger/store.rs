@@ -59,6 +59,9 @@ fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
         scope_column: opt(row, "scope_column"),
         filter: opt(row, "filter"),
         multiplayer,
+        rated_column: opt(row, "rated_column"),
+        related: opt::<Vec<pg_sys::Oid>>(row, "related").unwrap_or_default(),
+        paths: None,
     }
 }
 
@@ -94,10 +97,17 @@ const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner
      a.key_column::text AS key_column, a.key_type::oid AS key_type, a.placement_column::text AS placement_column,
      a.higher_is_better, a.multiplayer_rule, a.date_column::text AS date_column,
      a.white_column::text AS white_column, a.black_column::text AS black_column,
-     a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter";
+     a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter,
+     an.rated_column::text AS rated_column, an.related::oid[] AS related";
+
+/// Joined after `ledger_attachments a`: its columns of 0.13.0 as `an`, read from the row converted
+/// once (a schema not yet updated has none: NULL).
+const ATTACHMENT_SINCE_0_13: &str =
+    "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(a))
+     AS an(rated_column text, related regclass[])";
 
 /// The ordinals of the columns a read of games selects (see `Attachment::columns`).
-fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 7] {
+fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 8] {
     ordinals(
         rows,
         [
@@ -108,14 +118,15 @@ fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 7] {
             "black",
             "result",
             "counted",
+            "broken",
         ],
     )
 }
 
 /// A game read from an attached table (`columns` from [`game_ordinals`]): what the ledger reads of
 /// it, checked.
-fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) -> GameRow {
-    let [scope, played_at, key, white, black, result, counted] = columns;
+fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 8]) -> GameRow {
+    let [scope, played_at, key, white, black, result, counted, broken] = columns;
     let scope: String = column_at(row, scope, "scope");
     let date = nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros);
     let key: Option<String> = nullable_at(row, key);
@@ -123,6 +134,21 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) ->
     let black: Option<String> = nullable_at(row, black);
     let result: Option<String> = nullable_at(row, result);
     let counted = nullable_at::<bool>(row, counted).unwrap_or(false);
+    if nullable_at::<bool>(row, broken).unwrap_or(false) {
+        if let Some(key) = key {
+            return GameRow {
+                scope,
+                key: LedgerKey {
+                    at: date.unwrap_or(0),
+                    id: att.ledger_key_id(&key),
+                },
+                white,
+                black,
+                outcome: None,
+                broken: true,
+            };
+        }
+    }
     let Some(key) = key else {
         // a row without a key is never rated: no history could name its game
         if counted && matches!(att.meaning("NULL", result.as_deref()), Meaning::Rated(_)) {
@@ -137,6 +163,7 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) ->
             white,
             black,
             outcome: None,
+            broken: false,
         };
     };
     let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
@@ -172,6 +199,7 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 7]) ->
         white,
         black,
         outcome,
+        broken: false,
     }
 }
 
@@ -317,9 +345,50 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
+    /// A ledger's attachment, its paths' joins found in the catalog.
     pub fn attachment(&mut self, ledger_id: i32) -> Option<Attachment> {
+        let mut att = self.attachment_as_recorded(ledger_id)?;
+        self.resolve_paths(&mut att);
+        Some(att)
+    }
+
+    /// A ledger's attachment as recorded, its paths not looked up (a detach works on an
+    /// attachment whose foreign keys were dropped since).
+    pub fn attachment_as_recorded(&mut self, ledger_id: i32) -> Option<Attachment> {
         self.attachments_where("a.ledger_id = $1", ledger_id.into())
             .pop()
+    }
+
+    /// Whether a table has ledgers attached.
+    pub fn has_ledgers(&mut self, table: pg_sys::Oid) -> bool {
+        !self
+            .run(
+                "SELECT 1 AS found FROM @extschema@.ledger_attachments a WHERE a.games = $1",
+                &[table.into()],
+            )
+            .is_empty()
+    }
+
+    /// A ledger's name (for messages; its id when there is no such ledger).
+    pub fn ledger_name(&mut self, id: i32) -> String {
+        self.run(
+            "SELECT l.name FROM @extschema@.ledgers l WHERE l.id = $1",
+            &[id.into()],
+        )
+        .next()
+        .and_then(|r| opt::<String>(&r, "name"))
+        .unwrap_or_else(|| id.to_string())
+    }
+
+    /// Whether `role` may read a column of a table.
+    pub fn may_select(&mut self, role: pg_sys::Oid, table: pg_sys::Oid, column: &str) -> bool {
+        self.run(
+            "SELECT pg_catalog.has_column_privilege($1, $2, $3, 'SELECT') AS ok",
+            &[role.into(), table.into(), column.into()],
+        )
+        .next()
+        .and_then(|r| opt::<bool>(&r, "ok"))
+        .unwrap_or(false)
     }
 
     /// The ledgers attached to a table and their attachments, by ledger id, to write their rows.
@@ -334,11 +403,27 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// READ the ledgers are share-locked (see [`Self::ledgers_where`]): a writer whose snapshot
     /// missed a change gets 40001.
     pub fn ledgers_on(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
+        self.ledgers_where_attached("a.games = $1", table)
+    }
+
+    /// The ledgers whose paths reach a related table, as [`Self::ledgers_on`] reads them.
+    pub fn ledgers_reaching(&mut self, table: pg_sys::Oid) -> Vec<(Ledger, Attachment)> {
+        self.ledgers_where_attached(
+            "$1::pg_catalog.regclass OPERATOR(pg_catalog.=) ANY (an.related)",
+            table,
+        )
+    }
+
+    fn ledgers_where_attached(
+        &mut self,
+        condition: &str,
+        table: pg_sys::Oid,
+    ) -> Vec<(Ledger, Attachment)> {
         let text = super::for_writers(&format!(
             "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-             FROM @extschema@.ledger_attachments a JOIN @ledgers@ l ON l.id = a.ledger_id
+             FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13} JOIN @ledgers@ l ON l.id = a.ledger_id
              {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
-             WHERE a.games = $1 ORDER BY a.ledger_id{}",
+             WHERE {condition} ORDER BY a.ledger_id{}",
             if snapshot_per_transaction() {
                 " FOR SHARE OF l"
             } else {
@@ -346,20 +431,211 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             }
         ));
         let rows = self.run(&text, &[table.into()]);
-        rows.into_iter()
+        let found: Vec<_> = rows
+            .into_iter()
             .map(|row| (ledger_of(&row), attachment_of(&row)))
+            .collect();
+        found
+            .into_iter()
+            .map(|(l, mut att)| {
+                self.resolve_paths(&mut att);
+                (l, att)
+            })
             .collect()
     }
 
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
         let rows = self.run(
             &format!(
-                "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a JOIN pg_class c ON c.oid = a.games
-                 WHERE {condition}"
+                "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
+                 JOIN pg_class c ON c.oid = a.games WHERE {condition}"
             ),
             &[arg],
         );
         rows.into_iter().map(|row| attachment_of(&row)).collect()
+    }
+
+    /// Whether some attachment other than `ledger`'s reaches a related table.
+    pub fn related_elsewhere(&mut self, table: pg_sys::Oid, ledger: i32) -> bool {
+        !self
+            .run(
+                &format!(
+                    "SELECT 1 AS found FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
+                     WHERE $1::pg_catalog.regclass OPERATOR(pg_catalog.=) ANY (an.related)
+                       AND a.ledger_id OPERATOR(pg_catalog.<>) $2"
+                ),
+                &[table.into(), ledger.into()],
+            )
+            .is_empty()
+    }
+
+    /// Finds the joins of an attachment's paths in the catalog: each step but the last the
+    /// referencing column of a single-column foreign key (42703 for a missing column, 42830 for
+    /// no such key, 0A000 for a key of several columns or a partitioned or inherited table).
+    pub fn resolve_paths(&mut self, att: &mut Attachment) {
+        if !att.has_paths() {
+            att.paths = None;
+            return;
+        }
+        let paths: Vec<Vec<String>> = att
+            .column_args()
+            .iter()
+            .map(|(_, c)| super::attachment::steps(c))
+            .collect();
+        let plan = pg_rating_core::ledger::paths::plan(&paths);
+        let mut joins: Vec<super::attachment::ResolvedJoin> = Vec::new();
+        for join in &plan.joins {
+            let parent = if join.parent == pg_rating_core::ledger::paths::ROOT {
+                att.table
+            } else {
+                joins
+                    .iter()
+                    .find(|j| j.join.alias == join.parent)
+                    .map(|j| j.table)
+                    .unwrap_or_else(|| internal("a join before its parent"))
+            };
+            joins.push(self.foreign_key(parent, join, att.table));
+        }
+        att.paths = Some(super::attachment::Resolved { plan, joins, paths });
+    }
+
+    /// The single-column foreign key of `parent` whose referencing column is `join.via`.
+    fn foreign_key(
+        &mut self,
+        parent: pg_sys::Oid,
+        join: &pg_rating_core::ledger::paths::Join,
+        games: pg_sys::Oid,
+    ) -> super::attachment::ResolvedJoin {
+        let label = table_label(parent);
+        self.column_type_of(parent, &join.via, "a column path");
+        let rows = self.run(
+            "SELECT k.confrelid AS target, pg_catalog.array_length(k.conkey, 1) AS columns,
+                    fa.attname::text AS refcol,
+                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
+                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
+                     WHERE o.oid = k.conpfeqop[1]) AS pf_op,
+                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
+                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
+                     WHERE o.oid = k.conppeqop[1]) AS pp_op
+             FROM pg_catalog.pg_constraint k
+             JOIN pg_catalog.pg_attribute ca ON ca.attrelid = k.conrelid AND ca.attnum = ANY (k.conkey)
+             LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = k.confrelid AND fa.attnum = k.confkey[1]
+             WHERE k.contype = 'f' AND k.conrelid = $1 AND ca.attname = $2 AND k.conparentid = 0
+             ORDER BY 2, k.oid",
+            &[parent.into(), join.via.as_str().into()],
+        );
+        let found: Vec<(
+            pg_sys::Oid,
+            i32,
+            Option<String>,
+            Option<String>,
+            Option<String>,
+        )> = rows
+            .into_iter()
+            .map(|r| {
+                (
+                    get(&r, "target"),
+                    get(&r, "columns"),
+                    opt(&r, "refcol"),
+                    opt(&r, "pf_op"),
+                    opt(&r, "pp_op"),
+                )
+            })
+            .collect();
+        let single: Vec<_> = found.iter().filter(|f| f.1 == 1).collect();
+        let Some(first) = single.first() else {
+            if found.is_empty() {
+                raise(
+                    PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
+                    format!(
+                        "column path: column \"{}\" of {label} is not the referencing column of a \
+                         foreign key: each step but the last must follow one",
+                        join.via
+                    ),
+                );
+            }
+            raise(
+                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                format!(
+                    "column path: the foreign key of column \"{}\" of {label} has several columns: a \
+                     path follows single-column foreign keys only",
+                    join.via
+                ),
+            );
+        };
+        if single.iter().any(|f| f.0 != first.0) {
+            raise(
+                PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
+                format!(
+                    "column path: column \"{}\" of {label} references more than one table",
+                    join.via
+                ),
+            );
+        }
+        let target = first.0;
+        if target == games {
+            raise(
+                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                format!(
+                    "column path: column \"{}\" of {label} leads back to the attached table",
+                    join.via
+                ),
+            );
+        }
+        if let Some(why) = self.not_attachable(target) {
+            raise(
+                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                format!(
+                    "column path: column \"{}\" of {label} references {}: {why} (its rows may be \
+                     written past its statement triggers); a path goes through plain tables",
+                    join.via,
+                    table_label(target)
+                ),
+            );
+        }
+        let text = |v: &Option<String>| {
+            v.clone()
+                .unwrap_or_else(|| internal("a foreign key without its column or operators"))
+        };
+        super::attachment::ResolvedJoin {
+            join: join.clone(),
+            table: target,
+            table_name: table_label(target),
+            refcol: text(&first.2),
+            pf_op: text(&first.3),
+            pp_op: text(&first.4),
+        }
+    }
+
+    /// The type of a column of any table (42703 naming the table when there is none).
+    pub fn column_type_of(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
+        let rows = self.run(
+            "SELECT atttypid AS type FROM pg_attribute
+             WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
+            &[table.into(), column.into()],
+        );
+        match rows.into_iter().next() {
+            Some(row) => get(&row, "type"),
+            None => raise(
+                PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+                format!(
+                    "{what}: column \"{column}\" of {} does not exist",
+                    table_label(table)
+                ),
+            ),
+        }
+    }
+
+    /// The table a column argument of an attachment (resolved) is read from, and the column.
+    pub fn place_of(&self, att: &Attachment, text: &str) -> (pg_sys::Oid, String) {
+        let (alias, column) = att.place(text);
+        let table = att
+            .paths
+            .iter()
+            .flat_map(|r| r.joins.iter())
+            .find(|j| j.join.alias == alias)
+            .map_or(att.table, |j| j.table);
+        (table, column)
     }
 
     /// Runs a read of an attached table as the table's owner, in a security-restricted operation.
@@ -461,30 +737,51 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
+    /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
+    /// that the library of 0.13.0 attaches in a schema not updated yet.
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
+        let since_0_13 = att.rated_column.is_some() || !att.related.is_empty();
+        let (columns, values) = if since_0_13 {
+            (", rated_column, related", ", $15, $16::oid[]::regclass[]")
+        } else {
+            ("", "")
+        };
+        let mut args: Vec<DatumWithOid> = vec![
+            att.ledger_id.into(),
+            att.table.into(),
+            att.key_column.as_str().into(),
+            att.key_type.into(),
+            att.date_column.as_str().into(),
+            att.white_column.as_str().into(),
+            nonempty(&att.black_column).into(),
+            nonempty(&att.result_column).into(),
+            result_map.into(),
+            att.scope_column.as_deref().into(),
+            att.filter.as_deref().into(),
+            multi.map(|m| m.placement_column.clone()).into(),
+            multi.map(|m| m.higher_is_better).into(),
+            multi
+                .map(|m| match m.rule {
+                    pg_rating_core::ledger::MultiplayerRule::Period => "period",
+                    pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
+                })
+                .into(),
+        ];
+        if since_0_13 {
+            args.push(att.rated_column.as_deref().into());
+            args.push(att.related.clone().into());
+        }
         self.run(
-            "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column, white_column,
-                                             black_column, result_column, result_map, scope_column, filter,
-                                             placement_column, higher_is_better, multiplayer_rule)
-             VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-            &[
-                att.ledger_id.into(),
-                att.table.into(),
-                att.key_column.as_str().into(),
-                att.key_type.into(),
-                att.date_column.as_str().into(),
-                att.white_column.as_str().into(),
-                nonempty(&att.black_column).into(),
-                nonempty(&att.result_column).into(),
-                result_map.into(),
-                att.scope_column.as_deref().into(),
-                att.filter.as_deref().into(),
-                multi.map(|m| m.placement_column.clone()).into(),
-                multi.map(|m| m.higher_is_better).into(),
-                multi.map(|m| if m.rule == pg_rating_core::ledger::MultiplayerRule::Period { "period" } else { "pairwise" }).into(),
-            ],
+            &format!(
+                "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column,
+                     white_column, black_column, result_column, result_map, scope_column, filter,
+                     placement_column, higher_is_better, multiplayer_rule{columns})
+                 VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+                         $14{values})"
+            ),
+            &args,
         );
     }
 
@@ -552,6 +849,81 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         get(&row, "schema")
     }
 
+    /// The games of `keys` (ledger keys) as the ledger rated them, from its entries: what the old
+    /// rows of broken paths were rated with (see [`GameRow::broken`]). Each player's entry gives
+    /// the game's scope, date and players; the first player is white (`white_first` puts the
+    /// one named first, to compare with a row as it is now), both scores 0 a double loss.
+    pub fn rated_games(&mut self, ledger: i32, keys: &[String]) -> Vec<GameRow> {
+        let rows = self.run(
+            "SELECT e.scope, e.game_key, e.game_date, e.player, e.score
+             FROM @extschema@.ledger_entries e
+             WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)
+             ORDER BY e.game_key, e.scope, e.player",
+            &[ledger.into(), keys.to_vec().into()],
+        );
+        let mut out: Vec<GameRow> = Vec::new();
+        for r in rows {
+            let scope: String = get(&r, "scope");
+            let key = LedgerKey {
+                at: micros(get(&r, "game_date")),
+                id: get(&r, "game_key"),
+            };
+            let player: String = get(&r, "player");
+            let score: f64 = get(&r, "score");
+            match out.last_mut() {
+                Some(g) if g.key == key && g.scope == scope && g.black.is_none() => {
+                    let white = g.outcome.map_or(0.0, |o| match o {
+                        pg_rating_core::ledger::Outcome::White(s) => s,
+                        _ => 0.0,
+                    });
+                    if white == 0.0 && score == 0.0 {
+                        g.outcome = Some(pg_rating_core::ledger::Outcome::DoubleLoss);
+                    }
+                    g.black = Some(player);
+                }
+                _ => out.push(GameRow {
+                    scope,
+                    key,
+                    white: Some(player),
+                    black: None,
+                    outcome: Some(pg_rating_core::ledger::Outcome::White(score)),
+                    broken: false,
+                }),
+            }
+        }
+        out
+    }
+
+    /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
+    /// NaN, which compares unequal to any row as it is now).
+    pub fn rated_participants(&mut self, ledger: i32, keys: &[String]) -> Vec<ParticipantRow> {
+        let rows = self.run(
+            "SELECT e.scope, e.game_key, e.game_date, e.player
+             FROM @extschema@.ledger_entries e WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)",
+            &[ledger.into(), keys.to_vec().into()],
+        );
+        rows.into_iter()
+            .map(|r| ParticipantRow {
+                scope: get(&r, "scope"),
+                key: LedgerKey {
+                    at: micros(get(&r, "game_date")),
+                    id: get(&r, "game_key"),
+                },
+                player: get(&r, "player"),
+                placement: Some(f64::NAN),
+                broken: false,
+            })
+            .collect()
+    }
+
+    /// The value of a boolean condition (over this statement's transition tables).
+    pub fn any(&mut self, condition: &str) -> bool {
+        self.run(&format!("SELECT ({condition}) AS found"), &[])
+            .next()
+            .and_then(|r| opt::<bool>(&r, "found"))
+            .unwrap_or(false)
+    }
+
     pub fn ddl(&mut self, sql: &str) {
         self.run(sql, &[]);
     }
@@ -599,7 +971,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let rows = self.select_as_owner(att, sql, args);
         let mut out = Vec::with_capacity(rows.len());
         for row in rows {
-            let counted = opt::<bool>(&row, "counted").unwrap_or(false);
+            let broken = opt::<bool>(&row, "broken").unwrap_or(false);
+            let counted = opt::<bool>(&row, "counted").unwrap_or(false) && !broken;
             let placement = opt::<f64>(&row, "placement").filter(|_| counted);
             let Some(key) = opt::<String>(&row, "key") else {
                 // a participant of no game is never rated
@@ -637,6 +1010,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 },
                 player: player.unwrap_or_default(),
                 placement,
+                broken,
             });
         }
         out

@@ -10,7 +10,7 @@ use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::attach::{detach, hold_off_writers};
-use super::attachment::Attachment;
+use super::attachment::{Attachment, GameRow, ParticipantRow};
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
 use super::{
@@ -544,10 +544,13 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
             true => store.read_changed(&atts, table),
             false => atts.iter().map(|_| Vec::new()).collect(),
         };
-        let (olds, news) = (
+        let (mut olds, news) = (
             read(has_old, "pg_rating_old"),
             read(has_new, "pg_rating_new"),
         );
+        for ((l, _), old) in two_player.iter().zip(olds.iter_mut()) {
+            add_rated_broken(&mut store, l.id, old);
+        }
         let changes: Vec<Changes<'_>> = two_player
             .into_iter()
             .zip(olds.into_iter().zip(news))
@@ -579,7 +582,145 @@ fn multiplayer_changed(
             Vec::new()
         }
     };
-    let old = read(has_old, "pg_rating_old");
+    let mut old = read(has_old, "pg_rating_old");
     let new = read(has_new, "pg_rating_new");
+    add_rated_participants(store, l.id, &mut old);
     apply_multi_changes(store, l, att, &old, &new);
+}
+
+/// Adds to old rows whose paths broke (their related row went first: ON DELETE CASCADE) the
+/// games as the ledger rated them, so that their entries go.
+fn add_rated_broken(store: &mut LedgerStore<'_, '_>, ledger: i32, old: &mut Vec<GameRow>) {
+    let keys: Vec<String> = old
+        .iter()
+        .filter(|g| g.broken)
+        .map(|g| g.key.id.clone())
+        .collect();
+    if !keys.is_empty() {
+        let rated = store.rated_games(ledger, &keys);
+        old.extend(rated);
+    }
+}
+
+/// [`add_rated_broken`] for a participants table.
+fn add_rated_participants(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: i32,
+    old: &mut Vec<ParticipantRow>,
+) {
+    let mut keys: Vec<String> = old
+        .iter()
+        .filter(|r| r.broken)
+        .map(|r| r.key.id.clone())
+        .collect();
+    keys.dedup();
+    if !keys.is_empty() {
+        let rated = store.rated_participants(ledger, &keys);
+        old.extend(rated);
+    }
+}
+
+crate::chess::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
+
+/// AFTER INSERT, UPDATE or DELETE of a table that ledgers' paths reach, per statement (the
+/// triggers ledger_attach creates on it, one set per table): the games whose paths reach a row
+/// whose used columns the statement changed are read as they were before it and as they are,
+/// and applied as an UPDATE of their table would be. A statement that changes nothing a ledger
+/// reads (a user's last login, say) costs one read of its transition tables.
+#[pg_guard]
+#[unsafe(no_mangle)]
+pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> pg_sys::Datum {
+    let violation =
+        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
+    // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
+    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
+        violation("ledger_related_changed() is a trigger function of pg_rating and cannot be called directly".into());
+    }
+    // SAFETY: called by the trigger manager: the context is its TriggerData.
+    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
+    let trigger =
+        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
+        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    if !matches!(trigger.extra_args(), Ok(args) if args.is_empty()) {
+        violation("ledger_related_changed() takes no argument".into());
+    }
+    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    if restoring() {
+        return pg_sys::Datum::from(0);
+    }
+    // SAFETY: the TriggerData of this call.
+    let (has_old, has_new) = unsafe {
+        (
+            !(*trigger_data).tg_oldtable.is_null(),
+            !(*trigger_data).tg_newtable.is_null(),
+        )
+    };
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
+        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        let mut store = LedgerStore::new(client);
+        // (none left: a detach dropped the triggers of the tables no attachment reaches)
+        let ledgers = store.ledgers_reaching(relid);
+        let mut touched: Vec<String> = Vec::new();
+        for (_, att) in &ledgers {
+            for j in att.joins_of(relid) {
+                let q = format!("EXISTS ({})", att.touched_query(j, has_old, has_new));
+                if !touched.contains(&q) {
+                    touched.push(q);
+                }
+            }
+        }
+        if touched.is_empty() || !store.any(&touched.join(" OR ")) {
+            return;
+        }
+        let mut two_player = Vec::new();
+        for (l, att) in &ledgers {
+            pg_rating_core::interrupt::check();
+            match att.multiplayer {
+                Some(_) => {
+                    let mut old = store.read_participants(
+                        att,
+                        &att.related_rows_query(relid, has_old, has_new, true),
+                        &[],
+                    );
+                    let new = store.read_participants(
+                        att,
+                        &att.related_rows_query(relid, has_old, has_new, false),
+                        &[],
+                    );
+                    add_rated_participants(&mut store, l.id, &mut old);
+                    apply_multi_changes(&mut store, l, att, &old, &new);
+                }
+                None => two_player.push((l, att)),
+            }
+        }
+        let changes: Vec<Changes<'_>> = two_player
+            .into_iter()
+            .map(|(ledger, att)| {
+                let mut old = store.read_games(
+                    att,
+                    &att.related_rows_query(relid, has_old, has_new, true),
+                    &[],
+                );
+                add_rated_broken(&mut store, ledger.id, &mut old);
+                let new = store.read_games(
+                    att,
+                    &att.related_rows_query(relid, has_old, has_new, false),
+                    &[],
+                );
+                Changes {
+                    ledger,
+                    att,
+                    old,
+                    new,
+                }
+            })
+            .collect();
+        apply_changes(&mut store, &changes);
+        store.flush();
+    });
+    pg_sys::Datum::from(0)
 }

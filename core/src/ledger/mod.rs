@@ -6,6 +6,7 @@
 //! backdated game costs the games after it, never the whole history.
 
 mod multiplayer;
+pub mod paths;
 mod quality;
 mod replay;
 mod rules;

@@ -139,6 +139,24 @@ DELETE FROM public.plays WHERE player::text = 'b';
 TRUNCATE public.plays;
 SELECT ledger_detach('meeple');
 DELETE FROM ledgers WHERE name = 'meeple';
+-- Column paths through foreign keys (a bigint key referenced by an int column): changes of the
+-- related table re-rate through ledger_related_changed
+CREATE TABLE public.leagues (id bigint PRIMARY KEY, name varchar NOT NULL, active boolean NOT NULL);
+CREATE TABLE public.fixtures (id int PRIMARY KEY, league_id int NOT NULL REFERENCES public.leagues ON DELETE CASCADE,
+                              played_at timestamptz NOT NULL, white varchar NOT NULL, black varchar NOT NULL,
+                              score float8);
+INSERT INTO public.leagues VALUES (1, 'east', true), (2, 'west', true);
+INSERT INTO ledgers (name, rating_system) VALUES ('paths', 'elo');
+SELECT ledger_attach('paths', 'public.fixtures', 'id', 'played_at', 'white', 'black', 'score',
+                     scope_column => 'league_id -> name', rated_column => 'league_id -> active') >= 0 AS attached;
+INSERT INTO public.fixtures VALUES (1, 1, '2025-01-01', 'a', 'b', 1), (2, 2, '2025-01-02', 'a', 'c', 0),
+                                   (3, 1, '2025-01-03', 'b', 'c', 0.5);
+UPDATE public.leagues SET name = 'north' WHERE id = 1;
+UPDATE public.leagues SET active = false WHERE id = 1;
+DELETE FROM public.leagues WHERE id = 2;
+INSERT INTO public.leagues VALUES (3, 'south', true);
+SELECT ledger_detach('paths');
+DELETE FROM ledgers WHERE name = 'paths';
 TRUNCATE public.matches;
 
 -- the engine's SQL functions with SQL of their own
