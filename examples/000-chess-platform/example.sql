@@ -61,9 +61,10 @@ CREATE TABLE matches (
 -- GLICKO2_TAU=0.5 and the defaults 1500 / 350 / 0.06 (§10.3); the validator's bounds (§8.1: RD in [30, 350],
 -- volatility at most 0.1). No rating_period: §6.2 rates each match as its own rating period, with no RD growth
 -- between matches; "provisional" below min_games_for_rating (5).
+-- (glicko2js, the library of §5, ends step 5's iteration at 1e-7: volatility_epsilon)
 INSERT INTO ledgers (name, rating_system, starting_rating, starting_rd, starting_volatility, tau,
-                     min_rd, max_rd, max_volatility, provisional_games)
-VALUES ('chess platform', 'glicko2', 1500, 350, 0.06, 0.5, 30, 350, 0.1, 5);
+                     min_rd, max_rd, max_volatility, volatility_epsilon, provisional_games)
+VALUES ('chess platform', 'glicko2', 1500, 350, 0.06, 0.5, 30, 350, 0.1, 1e-7, 5);
 -- the players through the participants; §6.2's results: a forfeit is a loss of the side that forfeits, a bye
 -- and a match not played are not rated
 SELECT ledger_attach('chess platform', 'matches', key_column => 'id', date_column => 'created_at',

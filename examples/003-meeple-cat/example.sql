@@ -33,9 +33,11 @@ CREATE TABLE match_players (
 );
 
 -- §7: Rating() is 1500 / 350 / 0.06 and provisional while φ > 150; §11: a rating period is one week.
+-- (§11: a weekly job grows the RD of a player without games as √(φ² + σ²·weeks), φ on the 350 scale, for
+-- whole weeks: rd_growth 'whole_periods_rating_scale')
 INSERT INTO ledgers (name, rating_system, starting_rating, starting_rd, starting_volatility, tau, rating_period,
-                     provisional_rd)
-VALUES ('meeple.cat', 'glicko2', 1500, 350, 0.06, 0.5, '7 days', 150);
+                     rd_growth, provisional_rd)
+VALUES ('meeple.cat', 'glicko2', 1500, 350, 0.06, 0.5, '7 days', 'whole_periods_rating_scale', 150);
 SELECT ledger_attach_multiplayer('meeple.cat', 'match_players', game_column => 'match_id',
                                  date_column => 'match_id -> ended_at', player_column => 'user_id',
                                  placement_column => 'score', rule => 'pairwise', higher_is_better => true,
