@@ -25,7 +25,8 @@ END
 $$;
 
 CREATE TABLE orgs (id int PRIMARY KEY, name text NOT NULL);
-CREATE TABLE events (id int PRIMARY KEY, org_id int REFERENCES orgs ON UPDATE CASCADE, game_type text NOT NULL);
+CREATE TABLE events (id int PRIMARY KEY, org_id int REFERENCES orgs ON UPDATE CASCADE, game_type text NOT NULL,
+                     rated boolean);
 CREATE TABLE rounds (id int PRIMARY KEY, event_id int NOT NULL REFERENCES events, number int NOT NULL);
 CREATE TABLE users (id int PRIMARY KEY, name text NOT NULL, last_login timestamptz);
 CREATE TABLE participants (id int PRIMARY KEY, user_id int REFERENCES users, seed int);
@@ -34,7 +35,7 @@ CREATE TABLE matches (id int PRIMARY KEY, round_id int NOT NULL REFERENCES round
                       black_participant int NOT NULL REFERENCES participants ON DELETE CASCADE,
                       played_at timestamptz NOT NULL, result float8);
 INSERT INTO orgs VALUES (1, 'north'), (2, 'south');
-INSERT INTO events VALUES (10, 1, 'blitz'), (11, 1, 'rapid'), (12, 2, 'blitz');
+INSERT INTO events VALUES (10, 1, 'blitz', true), (11, 1, 'rapid', true), (12, 2, 'blitz', NULL);
 INSERT INTO rounds VALUES (100, 10, 1), (101, 11, 1), (102, 12, 1);
 INSERT INTO users VALUES (1, 'ann', NULL), (2, 'bob', NULL), (3, 'cat', NULL), (4, 'dan', NULL);
 INSERT INTO participants VALUES (1, 1, 1), (2, 2, 2), (3, 3, 3), (4, 4, 4), (5, 1, 5), (6, 2, 6);
@@ -69,6 +70,17 @@ SELECT key_column, white_column, black_column, scope_column, rated_column, relat
 FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id WHERE l.name = 'by org and type';
 SELECT tgrelid::regclass AS "table", tgname FROM pg_trigger
 WHERE tgname LIKE 'pg_rating_ledgers_related%' ORDER BY "table"::text, 2;
+
+-- a two-player ledger rating the games of rated events only (event 12's rated is NULL: not rated)
+INSERT INTO ledgers (name, rating_system) VALUES ('rated events', 'elo');
+SELECT ledger_attach('rated events', 'matches', 'id', 'played_at', 'white_participant -> user_id',
+                     'black_participant -> user_id', 'result', rated_column => 'round_id -> event_id -> rated');
+UPDATE events SET rated = true WHERE id = 12;
+UPDATE events SET rated = false WHERE id = 10;
+SELECT game, player, round(rating::numeric, 4) AS rating FROM ledger_history WHERE ledger = 'rated events'
+ORDER BY game_date, player;
+SELECT as_rebuilt('rated events') AS rated_events;
+SELECT ledger_detach('rated events');
 
 -- 2. an event moved to another org: its games change scope
 UPDATE events SET org_id = 2 WHERE id = 11;
@@ -136,6 +148,15 @@ SELECT as_rebuilt('meeple') AS meeple;
 DELETE FROM plays WHERE id = 2;
 SELECT scope, player, round(rating::numeric, 4) AS rating, games
 FROM ledger_standings s JOIN ledgers l ON l.id = s.ledger_id WHERE l.name = 'meeple' ORDER BY 1, 2;
+SELECT as_rebuilt('meeple') AS meeple;
+-- a deferred foreign key: the seats come before their play; the play's INSERT rates them
+ALTER TABLE seats ALTER CONSTRAINT seats_play_id_fkey DEFERRABLE INITIALLY DEFERRED;
+BEGIN;
+INSERT INTO seats VALUES (5, 'ann', 2), (5, 'eve', 1);
+INSERT INTO plays VALUES (5, 2, '2025-03-05', true);
+COMMIT;
+SELECT player, round(rating::numeric, 4) AS rating FROM ledger_history WHERE ledger = 'meeple' AND game = '5'
+ORDER BY player;
 SELECT as_rebuilt('meeple') AS meeple;
 -- a seat's own change still re-rates through the games table's triggers, read along the paths
 UPDATE seats SET place = 3 - place WHERE play_id = 4;

@@ -524,13 +524,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
              ORDER BY 2, k.oid",
             &[parent.into(), join.via.as_str().into()],
         );
-        let found: Vec<(
-            pg_sys::Oid,
-            i32,
-            Option<String>,
-            Option<String>,
-            Option<String>,
-        )> = rows
+        let found: Vec<ForeignKeyRow> = rows
             .into_iter()
             .map(|r| {
                 (
@@ -1028,6 +1022,16 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         self.lock_scopes(&[(ledger, scope)]);
     }
 }
+
+/// A foreign key of a path's step: the referenced table, its number of columns, the referenced
+/// column and the equality operators (referenced = referencing, referenced = referenced).
+type ForeignKeyRow = (
+    pg_sys::Oid,
+    i32,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
 
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
