@@ -38,7 +38,15 @@ CREATE TABLE ledgers (
     -- Glicko-2 bounds of every rating (NULL: RD at least 0, at most starting_rd; volatility unbounded)
     min_rd              float8,
     max_rd              float8,
-    max_volatility      float8
+    max_volatility      float8,
+    -- what a rating change above max_change or max_period_change does: 'clamp' cuts it to the bound;
+    -- 'reject' makes the game an error, 23514 (seed 000 section 8.2; since 0.13.0)
+    max_change_policy   text NOT NULL DEFAULT 'clamp'
+        CONSTRAINT ledger_max_change_policy_known CHECK (max_change_policy IN ('clamp', 'reject')),
+    -- the largest sum of a player's absolute rating changes within one change_period (consecutive
+    -- windows from 2000-01-01 00:00 UTC); both NULL: no cap (since 0.13.0)
+    max_period_change   float8,
+    change_period       interval
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -913,11 +921,11 @@ COMMENT ON TABLE ledgers IS
     'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
     'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
-    'max_volatility; skemino: starting_rating), limits (max_change per game, '
-    'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
-    'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
-    'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '
-    'only, with its client''s settings.';
+    'max_volatility; skemino: starting_rating), limits (max_change per game, max_period_change per '
+    'change_period, max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional. '
+    'Settings are checked when written (23514); changing them rebuilds the ledger. owner may attach and change '
+    'it. kept_in: NULL, or the table of a client of pg_rating that keeps the ledger''s history (a Random Chess '
+    'ranking: elo_history); such a ledger is written by pg_rating only, with its client''s settings.';
 COMMENT ON FUNCTION ledger_kept_here(text) IS
     'true unless the ledger keeps its history in a client''s table (kept_in), where it raises 0A000: the readers of '
     'ledger_entries and ledger_standings call it.';

@@ -1016,3 +1016,26 @@ COMMENT ON VIEW ledger_season_standings IS
     'game) to ends_at (season_peak NULL without a game in the season).';
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();
+
+-- rating policies (issue 32)
+-- A change above a bound clamped (as before) or refused, and a cap per period on a player's total
+-- change (seed 000 section 8.2). Existing ledgers keep their numbers: 'clamp', no cap. The copy
+-- has the columns of ledgers in the same order, without defaults (LIKE).
+ALTER TABLE ledgers ADD COLUMN max_change_policy text NOT NULL DEFAULT 'clamp'
+    CONSTRAINT ledger_max_change_policy_known CHECK (max_change_policy IN ('clamp', 'reject'));
+ALTER TABLE ledgers ADD COLUMN max_period_change float8;
+ALTER TABLE ledgers ADD COLUMN change_period interval;
+ALTER TABLE ledgers_in_force ADD COLUMN max_change_policy text NOT NULL DEFAULT 'clamp';
+ALTER TABLE ledgers_in_force ALTER COLUMN max_change_policy DROP DEFAULT;
+ALTER TABLE ledgers_in_force ADD COLUMN max_period_change float8;
+ALTER TABLE ledgers_in_force ADD COLUMN change_period interval;
+COMMENT ON TABLE ledgers IS
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
+    'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
+    'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
+    'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
+    'max_volatility; skemino: starting_rating), limits (max_change per game, max_period_change per '
+    'change_period, max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional. '
+    'Settings are checked when written (23514); changing them rebuilds the ledger. owner may attach and change '
+    'it. kept_in: NULL, or the table of a client of pg_rating that keeps the ledger''s history (a Random Chess '
+    'ranking: elo_history); such a ledger is written by pg_rating only, with its client''s settings.';

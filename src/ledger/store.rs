@@ -78,13 +78,15 @@ const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
      l.provisional_games, l.provisional_rd, n.notify_channel,
-     coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility";
+     coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility,
+     coalesce(n.max_change_policy, 'clamp') AS max_change_policy, n.max_period_change, n.change_period";
 
 /// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
 /// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
 /// lichess rule, without bounds).
 const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
-     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8)";
+     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
+          max_change_policy text, max_period_change float8, change_period interval)";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -674,6 +676,9 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
         min_rd: opt(row, "min_rd"),
         max_rd: opt(row, "max_rd"),
         max_volatility: opt(row, "max_volatility"),
+        max_change_policy: get(row, "max_change_policy"),
+        max_period_change: opt(row, "max_period_change"),
+        change_period: opt::<Interval>(row, "change_period").map(fixed_micros),
     }
 }
 
@@ -687,6 +692,16 @@ pub fn period_micros(i: Interval) -> i64 {
     }
     .period_micros()
     .unwrap_or(0)
+}
+
+/// A period of fixed length in microseconds (`change_period`: consecutive windows from
+/// 2000-01-01); 0, which the settings' check refuses, for one with months (of no fixed length).
+pub fn fixed_micros(i: Interval) -> i64 {
+    if i.months() != 0 {
+        0
+    } else {
+        period_micros(i)
+    }
 }
 
 /// The settings of a `ledgers` row given to a trigger.
@@ -710,6 +725,9 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         min_rd: since_0_13(row, "min_rd"),
         max_rd: since_0_13(row, "max_rd"),
         max_volatility: since_0_13(row, "max_volatility"),
+        max_change_policy: since_0_13(row, "max_change_policy").unwrap_or_else(|| "clamp".into()),
+        max_period_change: since_0_13(row, "max_period_change"),
+        change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
     }
 }
 

@@ -520,7 +520,7 @@ mod tests {
         assert_eq!(refused.kind, crate::rating::RatingErrorKind::RuleViolation);
         assert_eq!(
             refused.message,
-            "game 0001: the rating change of a, +150, is above max_change 100 (max_change_policy reject)"
+            "game 0001: the rating change of player a, +150, is above max_change 100 (max_change_policy reject)"
         );
         // a change at the bound is allowed
         let at_bound = replay(
@@ -583,7 +583,7 @@ mod tests {
         assert_eq!(e.kind, crate::rating::RatingErrorKind::RuleViolation);
         assert!(
             e.message
-                .starts_with("game 0003: the rating change of a, +"),
+                .starts_with("game 0003: the rating change of player a, +"),
             "{}",
             e.message
         );

@@ -432,7 +432,7 @@ impl LedgerRules {
         if let Some(m) = self.limits.max_change {
             if reject && change.abs() > m {
                 return Err(RatingError::rule_violation(format!(
-                    "the rating change of {player}, {change:+}, is above max_change {m} \
+                    "the rating change of player {player}, {change:+}, is above max_change {m} \
                      (max_change_policy reject)"
                 )));
             }
@@ -442,9 +442,9 @@ impl LedgerRules {
             let change = after.rating - before.rating;
             if reject && used + change.abs() > cap.max {
                 return Err(RatingError::rule_violation(format!(
-                    "the rating change of {player}, {change:+}, would make {player}'s changes \
-                     within the period {}, above max_period_change {} ({used} already; \
-                     max_change_policy reject)",
+                    "the rating change of player {player}, {change:+}, would bring the player's \
+                     total change within the period to {} ({used} before), above \
+                     max_period_change {} (max_change_policy reject)",
                     used + change.abs(),
                     cap.max
                 )));
