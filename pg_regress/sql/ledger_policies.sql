@@ -82,3 +82,35 @@ INSERT INTO ledgers (name, max_period_change, change_period) VALUES ('x', 200, '
 \set ON_ERROR_STOP 1
 -- the copy the writers read has the settings
 SELECT name, max_change_policy, max_period_change, change_period FROM ledgers_in_force ORDER BY id;
+
+-- Upset rate by seed 004's categories: K 0 keeps each player at the seeded rating, so every line's
+-- category is known. Principiante 1100, Categoria D 1300, Candidato Maestro 2000, Gran Maestro 2600.
+CREATE TABLE upsets (id int PRIMARY KEY, played_at timestamptz NOT NULL, white int NOT NULL,
+                     black int NOT NULL, score float8 NOT NULL);
+INSERT INTO ledgers (name, k_factor) VALUES ('fixed', 0);
+INSERT INTO ledger_seeds (ledger_id, player, rating)
+SELECT id, p, r FROM ledgers, (VALUES ('1', 1100), ('2', 1300), ('3', 2000), ('4', 2600)) v(p, r)
+WHERE name = 'fixed';
+SELECT ledger_attach('fixed', 'upsets', 'id', 'played_at', 'white', 'black', 'score');
+INSERT INTO upsets VALUES (1, '2025-03-01', 1, 2, 1),    -- 1100 beats 1300: an upset
+                          (2, '2025-03-02', 2, 1, 1),    -- 1300 beats 1100
+                          (3, '2025-03-03', 3, 4, 1),    -- 2000 beats 2600: an upset
+                          (4, '2025-03-04', 4, 3, 1),    -- 2600 beats 2000
+                          (5, '2025-03-05', 4, 1, 0.5);  -- a draw: no win
+SELECT * FROM ledger_upset_rate('fixed');
+SELECT category, lower_bound, upper_bound, games, wins, underdog_wins, upset_rate
+FROM ledger_upset_rate('fixed', ledger_skemino_categories(pools => true));
+SELECT category, games, upset_rate
+FROM ledger_upset_rate('fixed', '[{"name": "all", "lower_bound": 0, "upper_bound": null}]', '');
+\set ON_ERROR_STOP 0
+\set VERBOSITY terse
+SELECT * FROM ledger_upset_rate('nope');
+SELECT * FROM ledger_upset_rate('fixed', scope => 'north');
+SELECT * FROM ledger_upset_rate('fixed', '{"name": "all"}');
+SELECT * FROM ledger_upset_rate('fixed', '[{"name": "x", "lower_bound": 1500, "upper_bound": 1000}]');
+SELECT * FROM ledger_upset_rate('fixed', '[{"name": "x", "lower_bound": "1000", "upper_bound": null}]');
+SELECT * FROM ledger_upset_rate('fixed', '[]');
+\set VERBOSITY default
+\set ON_ERROR_STOP 1
+SELECT p.provolatile, p.proparallel, p.prosecdef, p.proconfig FROM pg_proc p
+WHERE p.proname IN ('ledger_upset_rate', 'ledger_skemino_categories') ORDER BY p.proname;
