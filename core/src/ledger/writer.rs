@@ -591,26 +591,48 @@ mod tests {
 
     /// Random statements (games added in order and backdated, deleted, corrected, re-dated,
     /// moved to another scope, several at once) keep the history equal to a from-scratch replay,
-    /// for Elo and for Glicko-2 with a season end.
+    /// for Elo, for Glicko-2 with a season end, and for Elo with a cap per game and per period
+    /// (what a player moved in the period carried by the standings a replay starts from).
     #[test]
     fn every_statement_leaves_the_history_of_a_replay_from_scratch() {
+        let capped = Limits {
+            max_change: Some(20.0),
+            per_period: Some(crate::ledger::PeriodCap {
+                max: 30.0,
+                micros: 10,
+            }),
+            ..Limits::default()
+        };
         let systems = [
-            RatingSystem::Elo {
-                starting: 1500.0,
-                k: 32.0,
-            },
-            RatingSystem::Glicko2 {
-                starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
-                tau: 0.5,
-                rule: glicko2::GameRule::Glickman,
-                period_micros: None,
-                bounds: glicko2::Bounds::default(),
-            },
+            (
+                RatingSystem::Elo {
+                    starting: 1500.0,
+                    k: 32.0,
+                },
+                Limits::default(),
+            ),
+            (
+                RatingSystem::Glicko2 {
+                    starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
+                    tau: 0.5,
+                    rule: glicko2::GameRule::Glickman,
+                    period_micros: None,
+                    bounds: glicko2::Bounds::default(),
+                },
+                Limits::default(),
+            ),
+            (
+                RatingSystem::Elo {
+                    starting: 1500.0,
+                    k: 64.0,
+                },
+                capped,
+            ),
         ];
-        for (seed, system) in systems.into_iter().enumerate() {
+        for (seed, (system, limits)) in systems.into_iter().enumerate() {
             let rules = LedgerRules {
                 system,
-                limits: Limits::default(),
+                limits,
                 provisional: Provisional::default(),
             };
             let mut rng = Rng::new(seed as u64 + 11);
