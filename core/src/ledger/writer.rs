@@ -689,6 +689,17 @@ mod tests {
                 check(&memory, &rules, step);
             }
             assert!(memory.entries.len() > 200, "a history worth checking");
+            if rules.limits.per_period.is_some() {
+                let spent = memory
+                    .entries
+                    .values()
+                    .filter(|e| (e.after.period_moved - 30.0).abs() < 1e-9)
+                    .count();
+                assert!(
+                    spent > 10,
+                    "the cap per period is reached ({spent} entries)"
+                );
+            }
         }
     }
 
