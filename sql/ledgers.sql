@@ -46,7 +46,15 @@ CREATE TABLE ledgers (
     -- RD² + n σ² in rating points for n whole periods (seed 003 §11 as written)
     rd_growth           text NOT NULL DEFAULT 'elapsed'
         CONSTRAINT ledger_rd_growth_known
-        CHECK (rd_growth IN ('elapsed', 'whole_periods', 'whole_periods_rating_scale'))
+        CHECK (rd_growth IN ('elapsed', 'whole_periods', 'whole_periods_rating_scale')),
+    -- what a rating change above max_change or max_period_change does: 'clamp' cuts it to the bound;
+    -- 'reject' makes the game an error, 23514 (seed 000 section 8.2; since 0.13.0)
+    max_change_policy   text NOT NULL DEFAULT 'clamp'
+        CONSTRAINT ledger_max_change_policy_known CHECK (max_change_policy IN ('clamp', 'reject')),
+    -- the largest sum of a player's absolute rating changes within one change_period (consecutive
+    -- windows from Monday 2000-01-03 00:00 UTC); both NULL: no cap (since 0.13.0)
+    max_period_change   float8,
+    change_period       interval
 );
 
 -- The games table of each ledger and how to read it. Written only by ledger_attach and
@@ -819,6 +827,76 @@ ALTER FUNCTION ledger_prediction_quality(text, text, interval, float8) SET searc
 ALTER FUNCTION ledger_what_if(text, float8[], float8[])
     SET search_path = pg_catalog, pg_temp;
 
+-- Seed 004's rating categories ("Livelli di Abilità Ufficiali Skèmino"; pools: "Rating Pools &
+-- Categories"), as ledger_upset_rate takes them: [{"name", "lower_bound", "upper_bound"}], upper
+-- bounds excluded, NULL for none.
+CREATE FUNCTION ledger_skemino_categories(pools boolean DEFAULT false) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT CASE WHEN pools THEN
+    '[{"name": "Beginners", "lower_bound": 1000, "upper_bound": 1600},
+      {"name": "Intermediate", "lower_bound": 1600, "upper_bound": 2200},
+      {"name": "Expert", "lower_bound": 2200, "upper_bound": 2500},
+      {"name": "Elite", "lower_bound": 2500, "upper_bound": null}]'::jsonb
+ELSE
+    '[{"name": "Principiante", "lower_bound": 1000, "upper_bound": 1200},
+      {"name": "Dilettante Categoria D", "lower_bound": 1200, "upper_bound": 1400},
+      {"name": "Dilettante Categoria C", "lower_bound": 1400, "upper_bound": 1600},
+      {"name": "Dilettante Categoria B", "lower_bound": 1600, "upper_bound": 1800},
+      {"name": "Dilettante Categoria A", "lower_bound": 1800, "upper_bound": 2000},
+      {"name": "Candidato Maestro", "lower_bound": 2000, "upper_bound": 2200},
+      {"name": "Maestro", "lower_bound": 2200, "upper_bound": 2400},
+      {"name": "Maestro Internazionale", "lower_bound": 2400, "upper_bound": 2500},
+      {"name": "Gran Maestro", "lower_bound": 2500, "upper_bound": 2700},
+      {"name": "Super Gran Maestro", "lower_bound": 2700, "upper_bound": null}]'::jsonb
+END
+$$;
+
+-- The upset rate by rating category (seed 004's KPI "Upset Rate: % vittorie underdog per categoria
+-- rating"): each player's line of each game counts in the category of the player's rating before
+-- it; an underdog win is a win of a player expected to score under half, as ledger_prediction_quality
+-- counts it. Reads with the caller's rights.
+CREATE FUNCTION ledger_upset_rate(ledger text, categories jsonb DEFAULT NULL, scope text DEFAULT NULL)
+RETURNS TABLE (category text, lower_bound float8, upper_bound float8, games bigint, wins bigint,
+               underdog_wins bigint, upset_rate float8)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    -- 22023 for a ledger or scope that does not exist (NULL: every scope)
+    found_id int := @extschema@.ledger_id_for_read(ledger_upset_rate.ledger, ledger_upset_rate.scope, true);
+    wanted jsonb := coalesce(ledger_upset_rate.categories, @extschema@.ledger_skemino_categories());
+BEGIN
+    IF jsonb_typeof(wanted) IS DISTINCT FROM 'array' OR jsonb_array_length(wanted) = 0 OR EXISTS (
+        SELECT FROM jsonb_array_elements(wanted) c(x)
+        WHERE jsonb_typeof(c.x) IS DISTINCT FROM 'object'
+           OR jsonb_typeof(c.x -> 'name') IS DISTINCT FROM 'string'
+           OR jsonb_typeof(c.x -> 'lower_bound') IS DISTINCT FROM 'number'
+           OR coalesce(jsonb_typeof(c.x -> 'upper_bound'), 'null') NOT IN ('number', 'null')
+           OR (c.x ->> 'lower_bound')::float8 >= (c.x ->> 'upper_bound')::float8) THEN
+        RAISE EXCEPTION 'categories must be a non-empty JSON array of {"name": text, "lower_bound": number, '
+                        '"upper_bound": number or null} with lower_bound < upper_bound'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+    SELECT c.name, c.low, c.high, count(e.ledger_id),
+           count(e.ledger_id) FILTER (WHERE e.score = 1),
+           count(e.ledger_id) FILTER (WHERE e.score = 1 AND e.expected < 0.5),
+           (count(e.ledger_id) FILTER (WHERE e.score = 1 AND e.expected < 0.5))::float8
+               / nullif(count(e.ledger_id) FILTER (WHERE e.score = 1), 0)
+    FROM jsonb_array_elements(wanted) WITH ORDINALITY AS j(x, n)
+    CROSS JOIN LATERAL (SELECT j.x ->> 'name' AS name, (j.x ->> 'lower_bound')::float8 AS low,
+                               (j.x ->> 'upper_bound')::float8 AS high) c
+    LEFT JOIN @extschema@.ledger_entries e
+        ON e.ledger_id = found_id
+       AND (ledger_upset_rate.scope IS NULL OR e.scope = ledger_upset_rate.scope)
+       AND e.rating_before >= c.low AND (c.high IS NULL OR e.rating_before < c.high)
+    GROUP BY j.n, c.name, c.low, c.high
+    ORDER BY j.n;
+END
+$$;
+
 -- Seeds by a ledger's name, as the readers name it. Each call is one statement on ledger_seeds,
 -- whose statement trigger replays each scope once: the array forms import thousands of seeds for
 -- one replay of their scope. SECURITY INVOKER: row-level security and the seeds' trigger check
@@ -940,12 +1018,11 @@ COMMENT ON TABLE ledgers IS
     'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
     'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6), rd_growth (how inactivity grows the RD); '
-    'skemino: starting_rating), limits '
-    '(max_change per game, '
-    'rating_floor) and when a player is provisional. Settings are checked when written (23514); changing them '
-    'rebuilds the ledger. owner may attach and change it. kept_in: NULL, or the table of a client of pg_rating '
-    'that keeps the ledger''s history (a Random Chess ranking: elo_history); such a ledger is written by pg_rating '
-    'only, with its client''s settings.';
+    'skemino: starting_rating), limits (max_change per game, max_period_change per change_period, '
+    'max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional. '
+    'Settings are checked when written (23514); changing them rebuilds the ledger. owner may attach and change '
+    'it. kept_in: NULL, or the table of a client of pg_rating that keeps the ledger''s history (a Random Chess '
+    'ranking: elo_history); such a ledger is written by pg_rating only, with its client''s settings.';
 COMMENT ON FUNCTION ledger_kept_here(text) IS
     'true unless the ledger keeps its history in a client''s table (kept_in), where it raises 0A000: the readers of '
     'ledger_entries and ledger_standings call it.';
@@ -1036,6 +1113,15 @@ COMMENT ON FUNCTION ledger_prediction_quality(text, text, interval, float8) IS
     'How well a ledger''s ratings predicted its games, over every player''s line of every game: accuracy of the '
     'favourite in decisive games, Brier score, log-loss of the expected scores, upset rate; overall, or by period '
     '(date_bin) and by rating band (of the rating before the game).';
+COMMENT ON FUNCTION ledger_skemino_categories(boolean) IS
+    'Seed 004''s rating categories as ledger_upset_rate takes them (JSON array of name, lower_bound, upper_bound; '
+    'upper bounds excluded, null for none): the ten skill levels from Principiante (1000) to Super Gran Maestro '
+    '(2700+), or with pools the four rating pools (Beginners 1000, Intermediate 1600, Expert 2200, Elite 2500+).';
+COMMENT ON FUNCTION ledger_upset_rate(text, jsonb, text) IS
+    'The upset rate by rating category (seed 004): per category (default: ledger_skemino_categories()), the '
+    'players'' lines of games whose rating before the game falls in it, their wins, the wins of a player expected '
+    'to score under half (underdog_wins) and underdog_wins / wins (NULL without a win). 22023 for a ledger or '
+    'scope that does not exist or categories that are not an array of {name, lower_bound, upper_bound}.';
 COMMENT ON FUNCTION ledger_what_if(text, float8[], float8[]) IS
     'The same metrics for the ledger''s own setting (first row) and for other K factors or taus, replayed in memory '
     'over the ledger''s games; nothing is written. A setting that cannot change the ledger''s ratings is refused '

@@ -1068,11 +1068,6 @@ COMMENT ON VIEW ledger_season_standings IS
     'season_peak over the games from season_starts_at (the scope''s previous season end; NULL: from the first '
     'game) to ends_at (season_peak NULL without a game in the season).';
 
--- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
-DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);
-
--- the privileges only a table's owner keeps, on the tables made since (default privileges)
-SELECT @extschema@.restrict_table_privileges();
 
 -- attach through foreign keys (issue 32)
 -- (the columns hold paths, longer than a name's 63 bytes)
@@ -1116,3 +1111,112 @@ COMMENT ON FUNCTION ledger_attach_multiplayer(text, regclass, text, text, text, 
     '(any system); period rates each player in one Glicko-2 period against all others. A game is rated once it has '
     'two rated participants; a NULL placement is not rated yet. Columns but the game''s may be paths a -> b -> c through '
     'foreign keys, and rated_column a boolean (or path) that a game must have true to be rated, as in ledger_attach.';
+
+-- rating policies (issue 32)
+-- A change above a bound clamped (as before) or refused, and a cap per period on a player's total
+-- change (seed 000 section 8.2). Existing ledgers keep their numbers: 'clamp', no cap. The copy
+-- has the columns of ledgers in the same order, without defaults (LIKE).
+ALTER TABLE ledgers ADD COLUMN max_change_policy text NOT NULL DEFAULT 'clamp'
+    CONSTRAINT ledger_max_change_policy_known CHECK (max_change_policy IN ('clamp', 'reject'));
+ALTER TABLE ledgers ADD COLUMN max_period_change float8;
+ALTER TABLE ledgers ADD COLUMN change_period interval;
+ALTER TABLE ledgers_in_force ADD COLUMN max_change_policy text NOT NULL DEFAULT 'clamp';
+ALTER TABLE ledgers_in_force ALTER COLUMN max_change_policy DROP DEFAULT;
+ALTER TABLE ledgers_in_force ADD COLUMN max_period_change float8;
+ALTER TABLE ledgers_in_force ADD COLUMN change_period interval;
+COMMENT ON TABLE ledgers IS
+    'Rating ledgers: a rating system (elo: starting_rating, k_factor; fide: starting_rating, K by FIDE''s rules '
+    'from each player''s games and peak; glicko2: starting_rating, starting_rd, starting_volatility, tau, '
+    'rating_period, glicko2_rule (glickman: each game a full one-game rating period, the default; lichess: '
+    'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
+    'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6), rd_growth (how inactivity grows the RD); '
+    'skemino: starting_rating), limits (max_change per game, max_period_change per '
+    'change_period, max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional. '
+    'Settings are checked when written (23514); changing them rebuilds the ledger. owner may attach and change '
+    'it. kept_in: NULL, or the table of a client of pg_rating that keeps the ledger''s history (a Random Chess '
+    'ranking: elo_history); such a ledger is written by pg_rating only, with its client''s settings.';
+
+-- Seed 004's rating categories ("Livelli di Abilità Ufficiali Skèmino"; pools: "Rating Pools &
+-- Categories"), as ledger_upset_rate takes them: [{"name", "lower_bound", "upper_bound"}], upper
+-- bounds excluded, NULL for none.
+CREATE FUNCTION ledger_skemino_categories(pools boolean DEFAULT false) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+SET search_path = pg_catalog, pg_temp
+AS $$
+SELECT CASE WHEN pools THEN
+    '[{"name": "Beginners", "lower_bound": 1000, "upper_bound": 1600},
+      {"name": "Intermediate", "lower_bound": 1600, "upper_bound": 2200},
+      {"name": "Expert", "lower_bound": 2200, "upper_bound": 2500},
+      {"name": "Elite", "lower_bound": 2500, "upper_bound": null}]'::jsonb
+ELSE
+    '[{"name": "Principiante", "lower_bound": 1000, "upper_bound": 1200},
+      {"name": "Dilettante Categoria D", "lower_bound": 1200, "upper_bound": 1400},
+      {"name": "Dilettante Categoria C", "lower_bound": 1400, "upper_bound": 1600},
+      {"name": "Dilettante Categoria B", "lower_bound": 1600, "upper_bound": 1800},
+      {"name": "Dilettante Categoria A", "lower_bound": 1800, "upper_bound": 2000},
+      {"name": "Candidato Maestro", "lower_bound": 2000, "upper_bound": 2200},
+      {"name": "Maestro", "lower_bound": 2200, "upper_bound": 2400},
+      {"name": "Maestro Internazionale", "lower_bound": 2400, "upper_bound": 2500},
+      {"name": "Gran Maestro", "lower_bound": 2500, "upper_bound": 2700},
+      {"name": "Super Gran Maestro", "lower_bound": 2700, "upper_bound": null}]'::jsonb
+END
+$$;
+
+-- The upset rate by rating category (seed 004's KPI "Upset Rate: % vittorie underdog per categoria
+-- rating"): each player's line of each game counts in the category of the player's rating before
+-- it; an underdog win is a win of a player expected to score under half, as ledger_prediction_quality
+-- counts it. Reads with the caller's rights.
+CREATE FUNCTION ledger_upset_rate(ledger text, categories jsonb DEFAULT NULL, scope text DEFAULT NULL)
+RETURNS TABLE (category text, lower_bound float8, upper_bound float8, games bigint, wins bigint,
+               underdog_wins bigint, upset_rate float8)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    -- 22023 for a ledger or scope that does not exist (NULL: every scope)
+    found_id int := @extschema@.ledger_id_for_read(ledger_upset_rate.ledger, ledger_upset_rate.scope, true);
+    wanted jsonb := coalesce(ledger_upset_rate.categories, @extschema@.ledger_skemino_categories());
+BEGIN
+    IF jsonb_typeof(wanted) IS DISTINCT FROM 'array' OR jsonb_array_length(wanted) = 0 OR EXISTS (
+        SELECT FROM jsonb_array_elements(wanted) c(x)
+        WHERE jsonb_typeof(c.x) IS DISTINCT FROM 'object'
+           OR jsonb_typeof(c.x -> 'name') IS DISTINCT FROM 'string'
+           OR jsonb_typeof(c.x -> 'lower_bound') IS DISTINCT FROM 'number'
+           OR coalesce(jsonb_typeof(c.x -> 'upper_bound'), 'null') NOT IN ('number', 'null')
+           OR (c.x ->> 'lower_bound')::float8 >= (c.x ->> 'upper_bound')::float8) THEN
+        RAISE EXCEPTION 'categories must be a non-empty JSON array of {"name": text, "lower_bound": number, '
+                        '"upper_bound": number or null} with lower_bound < upper_bound'
+            USING ERRCODE = 'invalid_parameter_value';
+    END IF;
+    RETURN QUERY
+    SELECT c.name, c.low, c.high, count(e.ledger_id),
+           count(e.ledger_id) FILTER (WHERE e.score = 1),
+           count(e.ledger_id) FILTER (WHERE e.score = 1 AND e.expected < 0.5),
+           (count(e.ledger_id) FILTER (WHERE e.score = 1 AND e.expected < 0.5))::float8
+               / nullif(count(e.ledger_id) FILTER (WHERE e.score = 1), 0)
+    FROM jsonb_array_elements(wanted) WITH ORDINALITY AS j(x, n)
+    CROSS JOIN LATERAL (SELECT j.x ->> 'name' AS name, (j.x ->> 'lower_bound')::float8 AS low,
+                               (j.x ->> 'upper_bound')::float8 AS high) c
+    LEFT JOIN @extschema@.ledger_entries e
+        ON e.ledger_id = found_id
+       AND (ledger_upset_rate.scope IS NULL OR e.scope = ledger_upset_rate.scope)
+       AND e.rating_before >= c.low AND (c.high IS NULL OR e.rating_before < c.high)
+    GROUP BY j.n, c.name, c.low, c.high
+    ORDER BY j.n;
+END
+$$;
+COMMENT ON FUNCTION ledger_skemino_categories(boolean) IS
+    'Seed 004''s rating categories as ledger_upset_rate takes them (JSON array of name, lower_bound, upper_bound; '
+    'upper bounds excluded, null for none): the ten skill levels from Principiante (1000) to Super Gran Maestro '
+    '(2700+), or with pools the four rating pools (Beginners 1000, Intermediate 1600, Expert 2200, Elite 2500+).';
+COMMENT ON FUNCTION ledger_upset_rate(text, jsonb, text) IS
+    'The upset rate by rating category (seed 004): per category (default: ledger_skemino_categories()), the '
+    'players'' lines of games whose rating before the game falls in it, their wins, the wins of a player expected '
+    'to score under half (underdog_wins) and underdog_wins / wins (NULL without a win). 22023 for a ledger or '
+    'scope that does not exist or categories that are not an array of {name, lower_bound, upper_bound}.';
+
+-- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
+DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);
+
+-- the privileges only a table's owner keeps, on the tables made since (default privileges)
+SELECT @extschema@.restrict_table_privileges();

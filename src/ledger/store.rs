@@ -82,14 +82,16 @@ const LEDGER_COLUMNS: &str =
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
      l.provisional_games, l.provisional_rd, n.notify_channel,
      coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility,
-     n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth";
+     n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth,
+     coalesce(n.max_change_policy, 'clamp') AS max_change_policy, n.max_period_change, n.change_period";
 
 /// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
 /// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
 /// lichess rule, without bounds).
 const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
      AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
-          volatility_epsilon float8, rd_growth text)";
+          volatility_epsilon float8, rd_growth text,
+          max_change_policy text, max_period_change float8, change_period interval)";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
@@ -1056,6 +1058,9 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
         max_volatility: opt(row, "max_volatility"),
         volatility_epsilon: opt(row, "volatility_epsilon"),
         rd_growth: get(row, "rd_growth"),
+        max_change_policy: get(row, "max_change_policy"),
+        max_period_change: opt(row, "max_period_change"),
+        change_period: opt::<Interval>(row, "change_period").map(fixed_micros),
     }
 }
 
@@ -1069,6 +1074,16 @@ pub fn period_micros(i: Interval) -> i64 {
     }
     .period_micros()
     .unwrap_or(0)
+}
+
+/// A period of fixed length in microseconds (`change_period`: consecutive windows from Monday
+/// 2000-01-03); 0, which the settings' check refuses, for one with months (of no fixed length).
+pub fn fixed_micros(i: Interval) -> i64 {
+    if i.months() != 0 {
+        0
+    } else {
+        period_micros(i)
+    }
 }
 
 /// The settings of a `ledgers` row given to a trigger.
@@ -1094,6 +1109,9 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         max_volatility: since_0_13(row, "max_volatility"),
         volatility_epsilon: since_0_13(row, "volatility_epsilon"),
         rd_growth: since_0_13(row, "rd_growth").unwrap_or_else(|| "elapsed".into()),
+        max_change_policy: since_0_13(row, "max_change_policy").unwrap_or_else(|| "clamp".into()),
+        max_period_change: since_0_13(row, "max_period_change"),
+        change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
     }
 }
 

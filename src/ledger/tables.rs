@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{
-    rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing,
+    rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, PeriodCap, SeasonEnd, Standing,
 };
 use pg_rating_core::ranking::PlayerState;
 use pg_rating_core::rating::RatingError;
@@ -111,6 +111,53 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         self.standings_before(ledger, scope, players, from)
+    }
+
+    /// Sums the absolute changes (`rating - rating_before`, as the replay made them) of each
+    /// player's entries from the start of the period of the player's game up to it, in game
+    /// order: the replay's running sum to the last bit.
+    fn period_moved(
+        &mut self,
+        ledger: i32,
+        scope: &str,
+        cap: PeriodCap,
+        standings: &mut HashMap<String, (Standing, LedgerKey)>,
+    ) {
+        if standings.is_empty() {
+            return;
+        }
+        let (mut players, mut starts, mut dates, mut keys) = (vec![], vec![], vec![], vec![]);
+        for (p, (_, k)) in standings.iter() {
+            players.push(p.clone());
+            starts.push(timestamp(cap.start_of(k.at)));
+            dates.push(timestamp(k.at));
+            keys.push(k.id.clone());
+        }
+        let rows = self.run(
+            "SELECT u.player, m.moved FROM unnest($3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+                 AS u(player, since, game_date, game_key)
+             CROSS JOIN LATERAL (
+                 SELECT pg_catalog.sum(pg_catalog.abs(x.rating - x.rating_before)
+                                       ORDER BY x.game_date, x.game_key) AS moved
+                 FROM @extschema@.ledger_entries x
+                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
+                   AND x.game_date >= u.since
+                   AND (x.game_date, x.game_key) <= (u.game_date, u.game_key)) m",
+            &[
+                ledger.into(),
+                scope.into(),
+                players.into(),
+                starts.into(),
+                dates.into(),
+                keys.into(),
+            ],
+        );
+        for row in rows {
+            let player: String = get(&row, "player");
+            if let Some((s, _)) = standings.get_mut(&player) {
+                s.period_moved = opt(&row, "moved").unwrap_or(0.0);
+            }
+        }
     }
 
     /// Deletes the doomed entries, each found by its key.
@@ -572,6 +619,8 @@ fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
         best_streak: get(row, "best_streak"),
         opponents_sum: get(row, "opponents_sum"),
         score_sum: get(row, "score_sum"),
+        // not a column: summed from the period's entries when a cap needs it
+        period_moved: 0.0,
     }
 }
 

@@ -174,6 +174,7 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
             best_streak: 0,
             opponents_sum: 0.0,
             score_sum: 0.0,
+            period_moved: 0.0,
         },
         last,
     }

@@ -20,8 +20,8 @@ pub use multiplayer::{
 pub use quality::{quality, Quality, QualitySum};
 pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{
-    check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, Provisional, Variant, MAX_RD,
-    MIN_RD, RESERVED_PREFIX,
+    check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,
+    Variant, MAX_RD, MIN_RD, RESERVED_PREFIX,
 };
 pub use standing::{SeasonEnd, Standing};
 

@@ -234,8 +234,12 @@ pub fn replay_multiplayer_seasons(
             expected /= others.len() as f64;
             let opponents =
                 others.iter().map(|&j| before[j].state.rating).sum::<f64>() / others.len() as f64;
-            let state = rules.limit(&before[i].state, states[i]);
-            let after = before[i].after(state, score, opponents);
+            let used = rules.period_used(&before[i], game.key.at);
+            let state = rules
+                .limit(player, &before[i].state, states[i], used)
+                .map_err(|e| at_game(e, &game.key))?;
+            let after =
+                rules.with_period_moved(&before[i], used, before[i].after(state, score, opponents));
             entries.push(Entry {
                 key: game.key.clone(),
                 player: player.clone(),

@@ -123,19 +123,30 @@ pub fn replay_seasons(
             .or_insert_with(start)
             .as_of(&rules.system, seasons, at);
         let system = &rules.system;
-        let rate = |a: &Standing, b: &Standing, score: f64| -> Result<_, RatingError> {
+        let (white_used, black_used) =
+            (rules.period_used(&white, at), rules.period_used(&black, at));
+        let rate = |a: &Standing, b: &Standing, score: f64, name: &str, used: f64| {
             let after =
                 system.rate_player(&a.state, a.games, a.peak, &b.state, score, game.key.at)?;
-            Ok(rules.limit(&a.state, after))
+            rules.limit(name, &a.state, after, used)
         };
         let (white_after, black_after) = match game.outcome {
             // Rated as one game (a zero-sum system stays zero-sum to the last bit); FIDE's K
             // depends on each player's own record.
             Outcome::White(s) if !matches!(system, RatingSystem::Fide { .. }) => system
                 .rate(&white.state, &black.state, s, at)
-                .map(|(w, b)| (rules.limit(&white.state, w), rules.limit(&black.state, b))),
-            _ => rate(&white, &black, white_score)
-                .and_then(|w| Ok((w, rate(&black, &white, black_score)?))),
+                .and_then(|(w, b)| {
+                    Ok((
+                        rules.limit(&game.white, &white.state, w, white_used)?,
+                        rules.limit(&game.black, &black.state, b, black_used)?,
+                    ))
+                }),
+            _ => rate(&white, &black, white_score, &game.white, white_used).and_then(|w| {
+                Ok((
+                    w,
+                    rate(&black, &white, black_score, &game.black, black_used)?,
+                ))
+            }),
         }
         .map_err(|e| at_game(e, &game.key))?;
         let expected = |a: &Standing, b: &Standing| {
@@ -151,6 +162,7 @@ pub fn replay_seasons(
                 black,
                 white_after,
                 white_score,
+                white_used,
             ),
             (
                 &game.black,
@@ -159,10 +171,15 @@ pub fn replay_seasons(
                 white,
                 black_after,
                 black_score,
+                black_used,
             ),
         ];
-        for (player, opponent, before, other, state, score) in sides {
-            let after = before.after(state, score, other.state.rating);
+        for (player, opponent, before, other, state, score, used) in sides {
+            let after = rules.with_period_moved(
+                &before,
+                used,
+                before.after(state, score, other.state.rating),
+            );
             entries.push(Entry {
                 key: game.key.clone(),
                 player: player.clone(),
@@ -198,7 +215,7 @@ pub fn appendable(latest: &HashMap<String, LedgerKey>, games: &[LedgerGame]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ledger::{Limits, Provisional};
+    use crate::ledger::{Limits, PeriodCap, Policy, Provisional};
     use crate::ranking::system::RatingSystem;
     use crate::rating::{elo, glicko2};
 
@@ -359,6 +376,7 @@ mod tests {
             limits: Limits {
                 max_change: Some(150.0),
                 floor: Some(1300.0),
+                ..Limits::default()
             },
             provisional: Provisional::default(),
         };
@@ -457,5 +475,132 @@ mod tests {
             |_| unreachable!(),
         );
         assert_eq!(about_no_game.message, "tau must be positive");
+    }
+
+    /// Seed 000 §8.2: at most 100 points a game, 200 a period; Elo with K 300 (a win between
+    /// equals is +150) and K 160, days as periods.
+    fn capped(k: f64, policy: Policy, per_game: Option<f64>, per_day: Option<f64>) -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Elo {
+                starting: 1500.0,
+                k,
+            },
+            limits: Limits {
+                max_change: per_game,
+                policy,
+                per_period: per_day.map(|max| PeriodCap { max, micros: DAY }),
+                ..Limits::default()
+            },
+            provisional: Provisional::default(),
+        }
+    }
+
+    const DAY: i64 = 86_400_000_000;
+
+    #[test]
+    fn a_change_above_max_change_is_clamped_or_refused() {
+        let games = [game(1, "a", "b", Outcome::White(1.0))];
+        let clamped = replay(
+            &capped(300.0, Policy::Clamp, Some(100.0), None),
+            &mut HashMap::new(),
+            &games,
+        )
+        .unwrap();
+        assert_eq!(
+            (clamped[0].after.state.rating, clamped[1].after.state.rating),
+            (1600.0, 1400.0)
+        );
+        let mut standings = HashMap::new();
+        let refused = replay(
+            &capped(300.0, Policy::Reject, Some(100.0), None),
+            &mut standings,
+            &games,
+        )
+        .unwrap_err();
+        assert_eq!(refused.kind, crate::rating::RatingErrorKind::RuleViolation);
+        assert_eq!(
+            refused.message,
+            "game 0001: the rating change of player a, +150, is above max_change 100 (max_change_policy reject)"
+        );
+        // a change at the bound is allowed
+        let at_bound = replay(
+            &capped(200.0, Policy::Reject, Some(100.0), None),
+            &mut HashMap::new(),
+            &games,
+        )
+        .unwrap();
+        assert_eq!(at_bound[0].after.state.rating, 1600.0);
+    }
+
+    /// a's games of day 0 against fresh opponents, then one on day 1.
+    fn a_day_of_games() -> Vec<LedgerGame> {
+        vec![
+            game(1, "a", "b", Outcome::White(1.0)),
+            game(2, "a", "c", Outcome::White(0.0)),
+            game(3, "a", "d", Outcome::White(1.0)),
+            game(4, "a", "e", Outcome::White(1.0)),
+            game(DAY + 1, "a", "f", Outcome::White(1.0)),
+        ]
+    }
+
+    #[test]
+    fn the_cap_per_period_sums_absolute_changes_and_resets_with_the_period() {
+        let rules = capped(160.0, Policy::Clamp, Some(100.0), Some(200.0));
+        let mut standings = HashMap::new();
+        let entries = replay(&rules, &mut standings, &a_day_of_games()).unwrap();
+        let a: Vec<&Entry> = entries.iter().filter(|e| e.player == "a").collect();
+        let change = |e: &Entry| e.after.state.rating - e.before.state.rating;
+        // +80, then a loss at 1580 against 1500: 160 (0 − E), E = 1/(1 + 10^(−80/400))
+        assert_eq!(change(a[0]), 80.0);
+        let e = 1.0 / (1.0 + 10f64.powf(-80.0 / 400.0));
+        assert!((change(a[1]) + 160.0 * e).abs() < 1e-9);
+        let used = 80.0 + 160.0 * e;
+        // the third game may move a by what is left of 200 only, the fourth not at all
+        assert!((change(a[2]) - (200.0 - used)).abs() < 1e-9);
+        assert!((a[2].after.period_moved - 200.0).abs() < 1e-9);
+        assert_eq!(change(a[3]), 0.0);
+        // a new day: the whole change again (1500 + 80 − 98.1 + 21.9 = 1503.8 against 1500)
+        let r = a[3].after.state.rating;
+        let full = 160.0 * (1.0 - 1.0 / (1.0 + 10f64.powf((1500.0 - r) / 400.0)));
+        assert!((change(a[4]) - full).abs() < 1e-9);
+        assert_eq!(a[4].after.period_moved, change(a[4]));
+        // the opponents' own periods: each played once
+        let b = entries.iter().find(|e| e.player == "b").unwrap();
+        assert_eq!(b.after.period_moved, 80.0);
+        // a replay from the third game, with the standings before it, comes out the same
+        let mut before: HashMap<String, Standing> = HashMap::new();
+        for e in entries.iter().take(4) {
+            before.insert(e.player.clone(), e.after);
+        }
+        let rest = replay(&rules, &mut before, &a_day_of_games()[2..]).unwrap();
+        assert_eq!(rest, entries[4..]);
+    }
+
+    #[test]
+    fn the_cap_per_period_refuses_the_game_that_would_pass_it() {
+        let rules = capped(160.0, Policy::Reject, Some(100.0), Some(200.0));
+        let e = replay(&rules, &mut HashMap::new(), &a_day_of_games()).unwrap_err();
+        assert_eq!(e.kind, crate::rating::RatingErrorKind::RuleViolation);
+        assert!(
+            e.message
+                .starts_with("game 0003: the rating change of player a, +"),
+            "{}",
+            e.message
+        );
+        assert!(
+            e.message.contains("above max_period_change 200"),
+            "{}",
+            e.message
+        );
+        // the same games a day apart each are allowed
+        let spread: Vec<LedgerGame> = a_day_of_games()
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| LedgerGame {
+                key: key(i as i64 * DAY, &format!("{i:04}")),
+                ..g
+            })
+            .collect();
+        assert!(replay(&rules, &mut HashMap::new(), &spread).is_ok());
     }
 }

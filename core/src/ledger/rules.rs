@@ -3,6 +3,7 @@
 //! ledger can never reach a state in which a game cannot be rated.
 
 use crate::ledger::multiplayer::MultiplayerRule;
+use crate::ledger::standing::Standing;
 use crate::ranking::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::glicko2::{GameRule, RdGrowth, MIN_VOLATILITY};
 use crate::rating::skemino::MAX_MEAN_RATING;
@@ -15,6 +16,60 @@ pub struct Limits {
     pub max_change: Option<f64>,
     /// No rating goes below this.
     pub floor: Option<f64>,
+    /// What a change above a bound does: clamped to it, or the game refused.
+    pub policy: Policy,
+    /// The largest sum of a player's rating changes (each counted positive) within one period.
+    pub per_period: Option<PeriodCap>,
+}
+
+/// What a rating change above `max_change` or the period's cap does (`max_change_policy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Policy {
+    /// Cut to the bound (ledgers made before 0.13.0).
+    #[default]
+    Clamp,
+    /// The game is an error (seed 000 §8.2: the change is "not allowed").
+    Reject,
+}
+
+impl Policy {
+    pub const NAMES: [&'static str; 2] = ["clamp", "reject"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "clamp" => Some(Policy::Clamp),
+            "reject" => Some(Policy::Reject),
+            _ => None,
+        }
+    }
+}
+
+/// Seed 000 §8.2's cap per period: the absolute changes of a player's games within one period
+/// add up to at most `max`. Periods are consecutive windows of `micros` counted from
+/// [`PERIOD_ORIGIN`], Monday 2000-01-03 00:00 UTC: a day period is a UTC day, a week from Monday
+/// (as `ledger_prediction_quality` bins its periods).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PeriodCap {
+    pub max: f64,
+    pub micros: i64,
+}
+
+/// Where the periods of a [`PeriodCap`] are counted from: Monday 2000-01-03 00:00 UTC, in
+/// microseconds from PostgreSQL's epoch (2000-01-01, a Saturday).
+pub const PERIOD_ORIGIN: i64 = 2 * 86_400_000_000;
+
+impl PeriodCap {
+    /// The number of the period a date (microseconds) falls in.
+    pub fn period_of(&self, at: i64) -> i64 {
+        at.saturating_sub(PERIOD_ORIGIN).div_euclid(self.micros)
+    }
+
+    /// When the period a date falls in starts (microseconds).
+    pub fn start_of(&self, at: i64) -> i64 {
+        self.period_of(at)
+            .saturating_mul(self.micros)
+            .saturating_add(PERIOD_ORIGIN)
+    }
 }
 
 /// When a player's rating is provisional: fewer games than `games`, or an RD above `rd`.
@@ -118,6 +173,11 @@ pub struct LedgerSettings {
     /// How inactivity grows a Glicko-2 RD: `elapsed`, `whole_periods` or
     /// `whole_periods_rating_scale` ([`RdGrowth::NAMES`]).
     pub rd_growth: String,
+    /// `clamp` or `reject` ([`Policy::NAMES`]).
+    pub max_change_policy: String,
+    /// The cap of a player's total change per `change_period` (microseconds).
+    pub max_period_change: Option<f64>,
+    pub change_period: Option<i64>,
 }
 
 impl LedgerSettings {
@@ -173,11 +233,35 @@ impl LedgerSettings {
             rd_growth,
         })
         .map_err(bad)?;
+        let policy = Policy::from_name(&self.max_change_policy).ok_or_else(|| {
+            bad(format!(
+                "unknown max_change_policy \"{}\" (one of {})",
+                self.max_change_policy,
+                Policy::NAMES.join(", ")
+            ))
+        })?;
+        let per_period = match (self.max_period_change, self.change_period) {
+            (None, None) => None,
+            (Some(max), Some(micros)) => Some(PeriodCap { max, micros }),
+            (Some(_), None) => {
+                return Err(bad(
+                    "max_period_change needs a change_period (the period its cap applies to)"
+                        .into(),
+                ))
+            }
+            (None, Some(_)) => {
+                return Err(bad(
+                    "change_period is the period of max_period_change: set both or neither".into(),
+                ))
+            }
+        };
         LedgerRules {
             system,
             limits: Limits {
                 max_change: self.max_change,
                 floor: self.rating_floor,
+                policy,
+                per_period,
             },
             provisional: Provisional {
                 games: self.provisional_games,
@@ -270,6 +354,20 @@ impl LedgerRules {
                 return Err(bad(format!("max_change must be positive, got {m}")));
             }
         }
+        if let Some(cap) = self.limits.per_period {
+            if !(cap.max > 0.0 && cap.max.is_finite()) {
+                return Err(bad(format!(
+                    "max_period_change must be positive, got {}",
+                    cap.max
+                )));
+            }
+            if cap.micros <= 0 {
+                return Err(bad(
+                    "change_period must be a positive fixed length (days and time, no months)"
+                        .into(),
+                ));
+            }
+        }
         if let Some(f) = self.limits.floor {
             finite("rating_floor", f)?;
             if f > self.system.start().rating {
@@ -335,14 +433,68 @@ impl LedgerRules {
         }
     }
 
-    /// `after` with the limits applied to the move from `before`.
-    pub fn limit(&self, before: &PlayerState, mut after: PlayerState) -> PlayerState {
+    /// What `player` has already moved within the period of a game at `at` (0 in a new period,
+    /// or without a cap per period).
+    pub fn period_used(&self, player: &Standing, at: i64) -> f64 {
+        match (self.limits.per_period, player.state.last_played) {
+            (Some(cap), Some(last)) if cap.period_of(last) == cap.period_of(at) => {
+                player.period_moved
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// `after` with the limits applied to the move from `before`: the change per game
+    /// (`max_change`), then what is left of the period's cap after `used`, then the floor. Under
+    /// the `reject` policy a change above a bound is an error (23514) naming `player`.
+    pub fn limit(
+        &self,
+        player: &str,
+        before: &PlayerState,
+        mut after: PlayerState,
+        used: f64,
+    ) -> Result<PlayerState, RatingError> {
+        let reject = self.limits.policy == Policy::Reject;
+        let change = after.rating - before.rating;
         if let Some(m) = self.limits.max_change {
+            if reject && change.abs() > m {
+                return Err(RatingError::rule_violation(format!(
+                    "the rating change of player {player}, {change:+}, is above max_change {m} \
+                     (max_change_policy reject)"
+                )));
+            }
             after.rating = after.rating.clamp(before.rating - m, before.rating + m);
+        }
+        if let Some(cap) = self.limits.per_period {
+            let change = after.rating - before.rating;
+            if reject && used + change.abs() > cap.max {
+                return Err(RatingError::rule_violation(format!(
+                    "the rating change of player {player}, {change:+}, would bring the player's \
+                     total change within the period to {} ({used} before), above \
+                     max_period_change {} (max_change_policy reject)",
+                    used + change.abs(),
+                    cap.max
+                )));
+            }
+            let left = (cap.max - used).max(0.0);
+            after.rating = after
+                .rating
+                .clamp(before.rating - left, before.rating + left);
         }
         if let Some(f) = self.limits.floor {
             after.rating = after.rating.max(f);
         }
+        Ok(after)
+    }
+
+    /// `after` (the standing after a game that moved the player from `before`, `used` already
+    /// moved in the period) keeping what the player has moved within the period.
+    pub fn with_period_moved(&self, before: &Standing, used: f64, mut after: Standing) -> Standing {
+        after.period_moved = if self.limits.per_period.is_some() {
+            used + (after.state.rating - before.state.rating).abs()
+        } else {
+            0.0
+        };
         after
     }
 
@@ -394,7 +546,7 @@ mod tests {
         let floor_above_start = LedgerRules {
             limits: Limits {
                 floor: Some(1600.0),
-                max_change: None,
+                ..Limits::default()
             },
             ..elo(20.0)
         };
@@ -421,6 +573,9 @@ mod tests {
             max_volatility: None,
             volatility_epsilon: None,
             rd_growth: "elapsed".into(),
+            max_change_policy: "clamp".into(),
+            max_period_change: None,
+            change_period: None,
         };
         let rules = settings.rules().unwrap();
         assert_eq!(rules.system.start().rd, Some(300.0));
@@ -456,6 +611,9 @@ mod tests {
             max_volatility: None,
             volatility_epsilon: None,
             rd_growth: "elapsed".into(),
+            max_change_policy: "clamp".into(),
+            max_period_change: None,
+            change_period: None,
         }
     }
 
@@ -583,6 +741,7 @@ mod tests {
             limits: Limits {
                 max_change: Some(10.0),
                 floor: Some(1495.0),
+                ..Limits::default()
             },
             ..elo(64.0)
         };
@@ -591,12 +750,90 @@ mod tests {
             rating: 1532.0,
             ..before
         };
-        assert_eq!(rules.limit(&before, up).rating, 1510.0);
+        assert_eq!(rules.limit("a", &before, up, 0.0).unwrap().rating, 1510.0);
         let down = PlayerState {
             rating: 1468.0,
             ..before
         };
-        assert_eq!(rules.limit(&before, down).rating, 1495.0);
+        assert_eq!(rules.limit("a", &before, down, 0.0).unwrap().rating, 1495.0);
+    }
+
+    #[test]
+    fn policy_and_cap_per_period_are_checked_settings() {
+        let elo = |policy: &str, cap: Option<f64>, period: Option<i64>| LedgerSettings {
+            rating_system: "elo".into(),
+            max_change: Some(100.0),
+            max_change_policy: policy.into(),
+            max_period_change: cap,
+            change_period: period,
+            ..glicko_settings()
+        };
+        let day = 86_400_000_000;
+        let rules = elo("reject", Some(200.0), Some(day)).rules().unwrap();
+        assert_eq!(rules.limits.policy, Policy::Reject);
+        assert_eq!(
+            rules.limits.per_period,
+            Some(PeriodCap {
+                max: 200.0,
+                micros: day
+            })
+        );
+        assert_eq!(
+            elo("clamp", None, None).rules().unwrap().limits.policy,
+            Policy::Clamp
+        );
+        for (s, says) in [
+            (
+                elo("refuse", None, None),
+                "unknown max_change_policy \"refuse\"",
+            ),
+            (
+                elo("clamp", Some(200.0), None),
+                "max_period_change needs a change_period",
+            ),
+            (elo("clamp", None, Some(day)), "set both or neither"),
+            (
+                elo("clamp", Some(-1.0), Some(day)),
+                "max_period_change must be positive",
+            ),
+            (
+                elo("clamp", Some(f64::INFINITY), Some(day)),
+                "max_period_change must be positive",
+            ),
+            (
+                elo("clamp", Some(200.0), Some(0)),
+                "change_period must be a positive fixed length",
+            ),
+        ] {
+            let e = s.rules().unwrap_err();
+            assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
+            assert!(e.message.contains(says), "{}", e.message);
+        }
+        // a day period is a UTC day, before the origin too; a week starts on Monday 2000-01-03
+        let cap = PeriodCap {
+            max: 1.0,
+            micros: day,
+        };
+        let monday = PERIOD_ORIGIN;
+        assert_eq!(
+            (
+                cap.period_of(monday),
+                cap.period_of(monday + day - 1),
+                cap.period_of(monday + day)
+            ),
+            (0, 0, 1)
+        );
+        assert_eq!(cap.period_of(monday - 1), -1);
+        let week = PeriodCap {
+            max: 1.0,
+            micros: 7 * day,
+        };
+        // Sunday 2000-01-09 23:59 and Monday 2000-01-10 00:00 are in different weeks
+        assert_eq!(week.period_of(monday + 7 * day - 1), 0);
+        assert_eq!(week.period_of(monday + 7 * day), 1);
+        assert_eq!(week.period_of(0), -1);
+        assert_eq!(week.start_of(monday + 9 * day), monday + 7 * day);
+        assert_eq!(week.start_of(0), monday - 7 * day);
     }
 
     #[test]

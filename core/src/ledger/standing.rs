@@ -28,6 +28,10 @@ pub struct Standing {
     pub opponents_sum: f64,
     /// Sum of the scores.
     pub score_sum: f64,
+    /// The sum of the absolute rating changes within the period of the last game, kept only
+    /// under a cap per period (`max_period_change`). Not a column: the glue sums it from the
+    /// period's entries when it reads a standing back.
+    pub period_moved: f64,
 }
 
 impl Standing {
@@ -45,6 +49,7 @@ impl Standing {
             best_streak: 0,
             opponents_sum: 0.0,
             score_sum: 0.0,
+            period_moved: 0.0,
         }
     }
 
@@ -95,6 +100,7 @@ impl Standing {
             best_streak: self.best_streak.max(streak),
             opponents_sum: self.opponents_sum + opponent,
             score_sum: self.score_sum + score,
+            period_moved: self.period_moved,
         }
     }
 

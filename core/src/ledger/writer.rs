@@ -9,7 +9,8 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{
-    appendable, replay_seasons, Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing,
+    appendable, replay_seasons, Entry, LedgerGame, LedgerKey, LedgerRules, PeriodCap, SeasonEnd,
+    Standing,
 };
 use crate::rating::RatingError;
 
@@ -67,6 +68,18 @@ pub trait History<B: Book> {
         players: Vec<String>,
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)>;
+    /// Fills in what each player of `standings` (read back, each after the game its key names)
+    /// has moved within that game's period of `cap` ([`Standing::period_moved`]): the sum of the
+    /// absolute changes of the player's entries of the period up to it, in game order. A history
+    /// that keeps whole standings has nothing to do.
+    fn period_moved(
+        &mut self,
+        _ledger: i32,
+        _scope: &str,
+        _cap: PeriodCap,
+        _standings: &mut HashMap<String, (Standing, LedgerKey)>,
+    ) {
+    }
     /// Takes a scope's entries from `from` on out of the history (`doomed` names them: the
     /// players' entries of the games from there, as they are and as they were); returns their
     /// players. A history may keep them until [`History::write`] to reuse what is unchanged.
@@ -204,7 +217,10 @@ impl<B: Book> ScopeFrom<'_, B> {
         let (book, scope, id) = (self.book, self.scope, self.book.id());
         let mut affected = playing.clone();
         affected.extend(history.take_from(id, scope, self.from, doomed));
-        let before = history.before(id, scope, affected.iter().cloned().collect(), self.from);
+        let mut before = history.before(id, scope, affected.iter().cloned().collect(), self.from);
+        if let Some(cap) = self.rules.limits.per_period {
+            history.period_moved(id, scope, cap, &mut before);
+        }
         let mut standings: HashMap<String, Standing> =
             before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
         let last: HashMap<String, LedgerKey> =
@@ -265,13 +281,16 @@ pub fn apply<B: Book, H: History<B>>(history: &mut H, changes: Vec<ScopeChanges<
     for (c, who) in changes.iter().zip(who) {
         let id = c.book.id();
         if c.first_old.is_none() {
-            let mine: HashMap<String, (Standing, LedgerKey)> = who
+            let mut mine: HashMap<String, (Standing, LedgerKey)> = who
                 .iter()
                 .filter_map(|p| {
                     let found = current.remove(&(id, c.scope.to_owned(), p.clone()))?;
                     Some((p.clone(), found))
                 })
                 .collect();
+            if let Some(cap) = c.rules.limits.per_period {
+                history.period_moved(id, c.scope, cap, &mut mine);
+            }
             let latest: HashMap<String, LedgerKey> = mine
                 .iter()
                 .map(|(p, (_, k))| (p.clone(), k.clone()))
@@ -572,26 +591,48 @@ mod tests {
 
     /// Random statements (games added in order and backdated, deleted, corrected, re-dated,
     /// moved to another scope, several at once) keep the history equal to a from-scratch replay,
-    /// for Elo and for Glicko-2 with a season end.
+    /// for Elo, for Glicko-2 with a season end, and for Elo with a cap per game and per period
+    /// (what a player moved in the period carried by the standings a replay starts from).
     #[test]
     fn every_statement_leaves_the_history_of_a_replay_from_scratch() {
+        let capped = Limits {
+            max_change: Some(20.0),
+            per_period: Some(crate::ledger::PeriodCap {
+                max: 30.0,
+                micros: 10,
+            }),
+            ..Limits::default()
+        };
         let systems = [
-            RatingSystem::Elo {
-                starting: 1500.0,
-                k: 32.0,
-            },
-            RatingSystem::Glicko2 {
-                starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
-                tau: 0.5,
-                rule: glicko2::GameRule::Glickman,
-                period_micros: None,
-                bounds: glicko2::Bounds::default(),
-            },
+            (
+                RatingSystem::Elo {
+                    starting: 1500.0,
+                    k: 32.0,
+                },
+                Limits::default(),
+            ),
+            (
+                RatingSystem::Glicko2 {
+                    starting: glicko2::Rating::new(1500.0, 350.0, 0.06),
+                    tau: 0.5,
+                    rule: glicko2::GameRule::Glickman,
+                    period_micros: None,
+                    bounds: glicko2::Bounds::default(),
+                },
+                Limits::default(),
+            ),
+            (
+                RatingSystem::Elo {
+                    starting: 1500.0,
+                    k: 64.0,
+                },
+                capped,
+            ),
         ];
-        for (seed, system) in systems.into_iter().enumerate() {
+        for (seed, (system, limits)) in systems.into_iter().enumerate() {
             let rules = LedgerRules {
                 system,
-                limits: Limits::default(),
+                limits,
                 provisional: Provisional::default(),
             };
             let mut rng = Rng::new(seed as u64 + 11);
@@ -648,6 +689,17 @@ mod tests {
                 check(&memory, &rules, step);
             }
             assert!(memory.entries.len() > 200, "a history worth checking");
+            if rules.limits.per_period.is_some() {
+                let spent = memory
+                    .entries
+                    .values()
+                    .filter(|e| (e.after.period_moved - 30.0).abs() < 1e-9)
+                    .count();
+                assert!(
+                    spent > 10,
+                    "the cap per period is reached ({spent} entries)"
+                );
+            }
         }
     }
 

@@ -17,6 +17,9 @@ pub enum RatingErrorKind {
     /// An iteration hit its cap; reported instead of looping forever (22003: the inputs are
     /// so extreme that the arithmetic cannot settle).
     NoConvergence,
+    /// A result a ledger's rules refuse (a rating change above a bound under the `reject`
+    /// policy): the game violates a rule as a row violates a CHECK constraint (23514).
+    RuleViolation,
 }
 
 /// An error of the rating engine: a kind and a human-readable message.
@@ -45,6 +48,12 @@ impl RatingError {
             message: format!("{what}: arrays have different lengths ({left} and {right})"),
         }
     }
+    pub fn rule_violation(message: impl Into<String>) -> Self {
+        Self {
+            kind: RatingErrorKind::RuleViolation,
+            message: message.into(),
+        }
+    }
     pub fn no_convergence(message: impl Into<String>) -> Self {
         Self {
             kind: RatingErrorKind::NoConvergence,
@@ -59,6 +68,7 @@ impl Classified for RatingError {
             RatingErrorKind::OutOfRange | RatingErrorKind::NoConvergence => ErrorClass::OutOfRange,
             RatingErrorKind::InvalidParameter => ErrorClass::InvalidParameter,
             RatingErrorKind::LengthMismatch => ErrorClass::ArrayLength,
+            RatingErrorKind::RuleViolation => ErrorClass::RuleViolation,
         }
     }
 }
