@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use pg_rating_core::tournament::pairing::{
     inferred_first_colour_white, pair_next_round, pair_trf, trf_round_options, Pairing,
-    PairingOptions,
+    PairingOptions, PairingSystem,
 };
 use pg_rating_core::tournament::trf_read::{read_trf16, TrfTournament};
 use pg_rating_core::tournament::{ByeKind, Colour, PlayerNo, RoundEntry, Tournament};
@@ -114,10 +114,20 @@ fn bbp_test_cases_pair_the_next_round_as_expected() {
 /// Pairs every round of every `*.trf` file in `dir` from the rounds before it and compares with
 /// the file's pairing; prints a line per file and the differences. Returns (equal, total).
 fn compare_dir(dir: &Path) -> (usize, usize) {
+    compare_files(dir, "", PairingSystem::Dutch)
+}
+
+/// [`compare_dir`] for the files of `dir` whose names start with `prefix`, paired by `system`.
+fn compare_files(dir: &Path, prefix: &str, system: PairingSystem) -> (usize, usize) {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .expect("TRF directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|s| s.to_str())
+                .is_some_and(|s| s.starts_with(prefix))
+        })
         .collect();
     files.sort_by_key(|p| {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -135,7 +145,8 @@ fn compare_dir(dir: &Path) -> (usize, usize) {
         let mut marks = String::new();
         let mut diffs = Vec::new();
         for round in 1..=trf.tournament.round_count() {
-            let (t, opts) = before_round(&trf, round);
+            let (t, mut opts) = before_round(&trf, round);
+            opts.system = system;
             let want = recorded(&trf, round);
             total += 1;
             match pair_next_round(&t, &opts) {
@@ -190,7 +201,11 @@ fn any_directory_of_generated_tournaments() {
     let Ok(dir) = std::env::var("PAIRING_TRF_DIR") else {
         return;
     };
-    let (equal, total) = compare_dir(Path::new(&dir));
+    let system = match std::env::var("PAIRING_SYSTEM").as_deref() {
+        Ok("burstein") => PairingSystem::Burstein,
+        _ => PairingSystem::Dutch,
+    };
+    let (equal, total) = compare_files(Path::new(&dir), "", system);
     assert_eq!(equal, total, "rounds equal: {equal} of {total}");
 }
 
