@@ -301,17 +301,8 @@ fn top_against_bottom(
         if begin == end {
             continue;
         }
-        let mut bracket: Vec<usize> = (begin..end).chain(floater.take()).collect();
-        // (a stable sort, as the order may not be total across scores)
-        bracket.sort_by(|&a, &b| {
-            if field.above(a, b) {
-                Ordering::Less
-            } else if field.above(b, a) {
-                Ordering::Greater
-            } else {
-                Ordering::Equal
-            }
-        });
+        let bracket: Vec<usize> = (begin..end).chain(floater.take()).collect();
+        let bracket = binary_counter_sort(bracket, |a, b| field.above(a, b));
         for (k, &a) in bracket.iter().enumerate() {
             crate::interrupt::check();
             for &b in &bracket[k + 1..] {
@@ -523,4 +514,52 @@ fn no_pairing(round: u32, m: usize) -> PairingError {
              preference) for its {m} players"
         ),
     )
+}
+
+/// Sorts `items` by `before` with a bottom-up merge sort that keeps runs of 1, 2, 4, ... items in
+/// bins like the digits of a binary counter, then merges the bins from the smallest. The index
+/// order is not transitive across scores (a scoregroup compares its floater by Buchholz times
+/// score, its residents by Buchholz), so the result depends on the order of the comparisons:
+/// these are the ones of the list sort of GCC's C++ library, which bbpPairings uses. On ties
+/// the earlier item stays first.
+fn binary_counter_sort(items: Vec<usize>, before: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    // Merges `later` into `earlier`: an item of `later` goes first only when strictly before.
+    let merge = |earlier: Vec<usize>, later: Vec<usize>| {
+        let mut out = Vec::with_capacity(earlier.len() + later.len());
+        let (mut i, mut j) = (0, 0);
+        while i < earlier.len() && j < later.len() {
+            if before(later[j], earlier[i]) {
+                out.push(later[j]);
+                j += 1;
+            } else {
+                out.push(earlier[i]);
+                i += 1;
+            }
+        }
+        out.extend_from_slice(&earlier[i..]);
+        out.extend_from_slice(&later[j..]);
+        out
+    };
+    if items.len() < 2 {
+        return items;
+    }
+    let mut bins: Vec<Vec<usize>> = Vec::new();
+    for item in items {
+        let mut carry = vec![item];
+        let mut k = 0;
+        while k < bins.len() && !bins[k].is_empty() {
+            carry = merge(std::mem::take(&mut bins[k]), carry);
+            k += 1;
+        }
+        if k == bins.len() {
+            bins.push(carry);
+        } else {
+            bins[k] = carry;
+        }
+    }
+    let mut merged = bins.remove(0);
+    for bin in bins {
+        merged = merge(bin, merged);
+    }
+    merged
 }

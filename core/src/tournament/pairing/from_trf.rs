@@ -1,6 +1,9 @@
 //! Pairing the round after the rounds of a TRF-16 file, as the engines that read TRF do.
 
-use super::{pair_next_round, paired_entry, round_to_pair, Pairing, PairingError, PairingOptions};
+use super::{
+    pair_next_round, paired_entry, round_to_pair, Pairing, PairingError, PairingOptions,
+    PairingSystem,
+};
 use crate::tournament::trf_read::TrfTournament;
 use crate::tournament::{ByeKind, Colour, PlayerNo, RoundEntry};
 
@@ -103,6 +106,16 @@ pub fn pair_trf_forbidding(
     trf: &TrfTournament,
     forbidden_pairs: Vec<(PlayerNo, PlayerNo)>,
 ) -> Result<Pairing, PairingError> {
+    pair_trf_by(trf, forbidden_pairs, PairingSystem::Dutch)
+}
+
+/// [`pair_trf_forbidding`] by the pairing system `system` (for the Burstein system, a file
+/// without `XXA` lines gets the system's own acceleration of rounds 1 and 2, as in bbpPairings).
+pub fn pair_trf_by(
+    trf: &TrfTournament,
+    forbidden_pairs: Vec<(PlayerNo, PlayerNo)>,
+    system: PairingSystem,
+) -> Result<Pairing, PairingError> {
     let round = round_to_pair(&trf.tournament);
     let first_colour_white = trf
         .first_colour_white
@@ -110,6 +123,7 @@ pub fn pair_trf_forbidding(
         .unwrap_or(true);
     let options = PairingOptions {
         forbidden_pairs,
+        system,
         ..trf_round_options(trf, round, first_colour_white)
     };
     pair_next_round(&trf.tournament, &options)

@@ -47,7 +47,9 @@ pub use acceleration::{
     baku_accelerated_rounds, baku_group_a_size, baku_round_points, baku_virtual_points,
 };
 pub use from_rows::{RowGame, RowPairing, RowPlayer, RowResult, RowTournament, RowsError};
-pub use from_trf::{inferred_first_colour_white, pair_trf, pair_trf_forbidding, trf_round_options};
+pub use from_trf::{
+    inferred_first_colour_white, pair_trf, pair_trf_by, pair_trf_forbidding, trf_round_options,
+};
 
 use acceleration::{baku_table, check_table, Acceleration};
 
