@@ -46,8 +46,10 @@ MIXES = [
 # small ones (31, 43, 56, 123), 10 and 11 rounds (72, 82, 87) and 150 players (35, 48).
 KEEP = [2, 10, 14, 31, 35, 41, 43, 48, 56, 57, 72, 82, 87, 119, 123, 189]
 
-# Burstein tournaments kept (README.md there lists them).
-KEEP_BURSTEIN = []
+# Burstein tournaments kept (README.md there lists them): 10 to 148 players, every mix; 25 needs
+# bbpPairings' order of comparisons when a bracket sorts its floater (round 2); 377 has half-point
+# byes in round 1 (who takes part in round 1 decides the acceleration).
+KEEP_BURSTEIN = [25, 69, 121, 206, 290, 334, 377, 769, 906, 987]
 
 
 def config(seed):

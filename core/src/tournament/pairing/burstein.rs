@@ -563,3 +563,124 @@ fn binary_counter_sort(items: Vec<usize>, before: impl Fn(usize, usize) -> bool)
     }
     merged
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::{GameKind, Outcome};
+
+    fn tournament(n: usize, rounds: u32) -> Tournament {
+        Tournament::new(rounds, (0..n).map(|i| Some(2800 - 2 * i as i32)).collect()).unwrap()
+    }
+
+    fn burstein() -> PairingOptions {
+        PairingOptions {
+            system: super::super::PairingSystem::Burstein,
+            ..PairingOptions::default()
+        }
+    }
+
+    fn pair(t: &Tournament) -> Result<Pairing, PairingError> {
+        super::super::pair_next_round(t, &burstein())
+    }
+
+    #[test]
+    fn rounds_one_and_two_accelerate_the_upper_half_of_those_paired_in_round_one() {
+        let all = |_: PlayerNo| true;
+        let upper = |t: &[Vec<i32>]| t.iter().filter(|r| r.as_slice() == [2, 2]).count();
+        assert_eq!(upper(&default_acceleration(8, &all)), 4);
+        assert_eq!(upper(&default_acceleration(7, &all)), 3);
+        assert_eq!(upper(&default_acceleration(5, &all)), 2);
+        assert_eq!(upper(&default_acceleration(1, &all)), 0);
+        // Player 1 did not take part: it gets the point among the upper half but does not count.
+        let table = default_acceleration(6, &|p| p != 1);
+        assert_eq!(upper(&table), 3);
+        assert!(table[3].is_empty());
+    }
+
+    #[test]
+    fn round_one_pairs_top_against_bottom_within_each_accelerated_half() {
+        let p = pair(&tournament(8, 5)).unwrap();
+        // Upper half {1..4}: 1-4, 2-3; lower half: 5-8, 6-7; the higher-ranked player of each
+        // board gets the colour drawn for its rank (White for odd starting ranks).
+        assert_eq!(p.boards, vec![(0, 3), (2, 1), (4, 7), (6, 5)]);
+        assert_eq!(p.bye, None);
+    }
+
+    #[test]
+    fn the_bye_goes_to_the_lowest_player_without_a_bye_or_forfeit_win() {
+        let mut t = tournament(5, 5);
+        assert_eq!(pair(&t).unwrap().bye, Some(4));
+        t.add_game(1, 0, 2, Outcome::Win, GameKind::Played).unwrap();
+        t.add_game(1, 4, 1, Outcome::Win, GameKind::Forfeit)
+            .unwrap();
+        t.add_bye(1, 3, ByeKind::PairingAllocated).unwrap();
+        let p = pair(&t).unwrap();
+        // Lowest by score: 2 and 1 (0 points), of whom 1 is lower by index; 3 and 4 may not.
+        assert!(matches!(p.bye, Some(1) | Some(2)), "{p:?}");
+        assert_ne!(p.bye, Some(3));
+        assert_ne!(p.bye, Some(4));
+    }
+
+    #[test]
+    fn players_who_met_are_not_paired_again() {
+        let mut t = tournament(2, 3);
+        t.add_game(1, 0, 1, Outcome::Draw, GameKind::Played)
+            .unwrap();
+        let e = pair(&t).unwrap_err();
+        assert_eq!(e.kind, PairingErrorKind::NoValidPairing);
+        // A forfeit is no game: they may meet.
+        let mut t = tournament(2, 3);
+        t.add_game(1, 0, 1, Outcome::Win, GameKind::Forfeit)
+            .unwrap();
+        assert_eq!(pair(&t).unwrap().boards.len(), 1);
+    }
+
+    #[test]
+    fn the_index_compares_floaters_by_scaled_buchholz() {
+        let idx = |score, buchholz, rank| Index {
+            score,
+            sonneborn_berger: 0,
+            buchholz,
+            median: 0,
+            rank,
+        };
+        // Same score: Buchholz, then rank.
+        assert!(idx(2, 5, 3).above(&idx(2, 4, 0)));
+        assert!(idx(2, 4, 0).above(&idx(2, 4, 1)));
+        // Different scores: Buchholz times score (4 * 2 = 8 beats 5 * 1 = 5).
+        assert!(idx(2, 4, 3).above(&idx(1, 5, 0)));
+        // A higher Sonneborn-Berger comes first whatever the Buchholz.
+        let sb = Index {
+            sonneborn_berger: 1,
+            ..idx(0, 0, 9)
+        };
+        assert!(sb.above(&idx(2, 9, 0)));
+    }
+
+    #[test]
+    fn the_binary_counter_sort_sorts_and_keeps_ties_in_order() {
+        let keys = [5, 3, 9, 3, 1, 7, 5, 0, 2, 8, 3];
+        let items: Vec<usize> = (0..keys.len()).collect();
+        let sorted = binary_counter_sort(items.clone(), |a, b| keys[a] > keys[b]);
+        let mut expected = items;
+        expected.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+        assert_eq!(sorted, expected);
+        assert_eq!(binary_counter_sort(vec![4], |_, _| true), vec![4]);
+    }
+
+    #[test]
+    fn an_unknown_system_is_an_invalid_option() {
+        use super::super::PairingSystem;
+        assert_eq!(
+            PairingSystem::from_name("burstein").unwrap(),
+            PairingSystem::Burstein
+        );
+        assert_eq!(
+            PairingSystem::from_name("dutch").unwrap(),
+            PairingSystem::Dutch
+        );
+        let e = PairingSystem::from_name("monrad").unwrap_err();
+        assert_eq!(e.kind, PairingErrorKind::InvalidOption);
+    }
+}
