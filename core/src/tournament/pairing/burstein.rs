@@ -352,7 +352,7 @@ fn groups_hold(mate: &[Option<usize>], bounds: &[usize]) -> bool {
     let last_begin = bounds[bounds.len() - 2];
     let mut it = 0;
     let (mut outside, mut begin) = (0, 0);
-    for v in 0..mate.len() {
+    for (v, &mate_v) in mate.iter().enumerate() {
         if v >= end_all {
             return true;
         }
@@ -364,7 +364,7 @@ fn groups_hold(mate: &[Option<usize>], bounds: &[usize]) -> bool {
             }
         }
         let end = bounds[it];
-        let w = mate[v].unwrap_or(v);
+        let w = mate_v.unwrap_or(v);
         if w == v && v < last_begin {
             return false;
         }

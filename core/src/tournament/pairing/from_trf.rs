@@ -57,12 +57,13 @@ fn preset(trf: &TrfTournament, round: u32) -> Vec<PlayerNo> {
         .collect()
 }
 
-/// Whether the file has `XXA` lines with virtual points.
+/// Whether the file has `XXA` lines (of zeros, they still rule out Baku acceleration and the
+/// Burstein system's own, as in bbpPairings).
 fn has_xxa(trf: &TrfTournament) -> bool {
-    trf.accelerations.iter().any(|row| !row.is_empty())
+    trf.acceleration_given || trf.accelerations.iter().any(|row| !row.is_empty())
 }
 
-/// The `XXA` virtual points, or none when the file has no `XXA` line.
+/// The `XXA` virtual points (a row per player), or none when the file has no `XXA` line.
 fn explicit_acceleration(trf: &TrfTournament) -> Vec<Vec<i32>> {
     if has_xxa(trf) {
         trf.accelerations.clone()
