@@ -1,5 +1,6 @@
-//! The Burstein system (FIDE Handbook C.04.4.2) as bbpPairings v6.0.0 reads it — the edition
-//! before 2025, which bbpPairings' README calls "a previous version" and "not endorsed by FIDE".
+//! The Burstein system (FIDE Handbook C.04.4.2) as bbpPairings v6.0.0 reads it: its README calls
+//! it "a flawed implementation of a previous version", "not endorsed by FIDE" (an edition older
+//! than the one in force since July 2025).
 //! Where the rules leave a choice, the engine does what bbpPairings does, so that both give the
 //! same pairings.
 //!
