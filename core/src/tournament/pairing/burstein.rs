@@ -310,11 +310,14 @@ fn top_against_bottom(
                 g.set_weight(a, b, field.edge(a, b, true, true));
             }
         }
+        // A best matching of the current weights, kept up to date below.
+        let mut mate = g.solve();
         for (k, &a) in bracket.iter().enumerate() {
             if done[a] {
                 continue;
             }
             let mut priority = 1;
+            let mut lowest = None;
             for &b in &bracket[k + 1..] {
                 if done[b] {
                     continue;
@@ -323,9 +326,17 @@ fn top_against_bottom(
                 if !w.is_zero() {
                     g.set_weight(a, b, w.add(Weight::from_u64(priority)));
                     priority += 1;
+                    lowest = Some(b);
                 }
             }
-            match g.solve()[a] {
+            // The priorities raise only a's edges, the lowest one's most: when the best matching
+            // pairs a with it already, every best matching of the new weights does (any other
+            // gains less), so no solve is needed. Taking a pair out of a best matching leaves a
+            // best matching of the rest.
+            if lowest.is_none() || mate[a] != lowest {
+                mate = g.solve();
+            }
+            match mate[a] {
                 Some(b) if b >= end => floater = Some(a),
                 Some(b) => {
                     done[a] = true;
