@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark of the Swiss pairing (FIDE Dutch system) against bbpPairings, round by round:
 #   BBP=/path/to/bbpPairings.exe bench/pairing.sh [sizes] [rounds]
+#   SYSTEM=burstein BBP=... bench/pairing.sh [sizes] [rounds]: the Burstein system instead (the
+#       core with PAIR_TRF_SYSTEM=burstein, bbpPairings --burstein, system => 'burstein' in SQL;
+#       the files have no XXA line, so both accelerate rounds 1 and 2 as the Burstein rules ask)
 #       (default sizes "50 300 1000 5000", 9 rounds; ROUNDS_<size>=k pairs only rounds 1..k of
 #       that size, e.g. ROUNDS_5000=3; BBP_TIMEOUT seconds per bbpPairings run, default 600;
 #       BBP_SIZES="50 300" runs bbpPairings only at those sizes, SQL=0 skips part 2,
@@ -28,6 +31,9 @@ sizes=${1:-50 300 1000 5000}
 rounds=${2:-9}
 bbp=${BBP:-}
 bbp_timeout=${BBP_TIMEOUT:-600}
+system=${SYSTEM:-dutch}
+[[ "$system" == dutch || "$system" == burstein ]] || { echo "SYSTEM must be dutch or burstein" >&2; exit 2; }
+export PAIR_TRF_SYSTEM=$system
 work=$(mktemp -d /tmp/pg_rating_pairing.XXXXXX)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
@@ -116,7 +122,7 @@ run() {
     fi
 }
 
-echo "1. one process per pairing: pg_rating's core (pair_trf, release) and bbpPairings on the same file"
+echo "1. one process per pairing ($system system): pg_rating's core (pair_trf, release) and bbpPairings on the same file"
 [[ -n "$bbp" ]] || echo "   (BBP not set: bbpPairings not measured)"
 printf '%7s %5s | %10s %9s %8s | %10s %9s | %7s %s\n' players round "pg_rating s" "peak MiB" \
     "gap ms" "bbp s" "peak MiB" "bbp/ours" "same pairing"
@@ -130,7 +136,7 @@ for n in $sizes; do
         gap=$(sed -n 's/^longest gap between interrupt checks: \([0-9.]*\) ms$/\1/p' "$work/stderr")
         bt=- bm=- same=- ratio=-
         if [[ -n "$bbp" && " ${BBP_SIZES:-$sizes} " == *" $n "* ]]; then
-            read -r bt bm _ <<<"$(run "$bbp_timeout" /dev/null "$bbp" --dutch "$f" -p "$work/bbp.out") -"
+            read -r bt bm _ <<<"$(run "$bbp_timeout" /dev/null "$bbp" "--$system" "$f" -p "$work/bbp.out") -"
             if [[ "$bt" != - ]]; then
                 cmp -s "$work/ours.out" "$work/bbp.out" && same=yes || same=NO
                 ratio=$(awk -v b="$bt" -v o="$ot" 'BEGIN { if (o > 0) printf "%.1f", b / o; else print "-" }')
@@ -154,7 +160,7 @@ psql -X -q -d postgres -c "CREATE DATABASE bench_pairing"
 psql -X -q -d bench_pairing -c "CREATE EXTENSION pg_rating"
 
 echo
-echo "2. through SQL: SELECT count(*) FROM tournament_pairings_from_trf(trf), median of 3 in one"
+echo "2. through SQL: SELECT count(*) FROM tournament_pairings_from_trf(trf, system => '$system'), median of 3 in one"
 echo "   session, and the backend's peak memory after them (VmHWM)"
 for n in ${SQL_SIZES:-$sizes}; do
     last_var="ROUNDS_$n"
@@ -164,9 +170,9 @@ for n in ${SQL_SIZES:-$sizes}; do
         [[ -f "$f" ]] || continue
         # the text read by psql itself (a large file is too long for an argument)
         out=$(printf '%s\n' "\\set trf \`cat $f\`" 'SELECT pg_backend_pid() AS pid \gset' '\setenv BACKEND :pid' '\timing on' \
-                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
-                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
-                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf');" \
+                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf', system => '$system');" \
+                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf', system => '$system');" \
+                "SELECT count(*) FROM tournament_pairings_from_trf(:'trf', system => '$system');" \
                 '\timing off' '\! grep VmHWM /proc/$BACKEND/status' \
             | psql -X -q -v ON_ERROR_STOP=1 -d bench_pairing)
         ms=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | sed -n 2p)

@@ -980,7 +980,7 @@ CREATE FUNCTION tournament_pairings_from_tables(
     result_column text DEFAULT 'result', forfeit_column text DEFAULT NULL, result_map jsonb DEFAULT NULL,
     tournament_column text DEFAULT NULL, tournament text DEFAULT NULL,
     forbidden_pairs text[] DEFAULT '{}', baku_acceleration boolean DEFAULT false,
-    first_colour_white boolean DEFAULT true)
+    first_colour_white boolean DEFAULT true, system text DEFAULT 'dutch')
 RETURNS TABLE (board integer, white text, black text)
 STABLE PARALLEL RESTRICTED SET search_path = pg_catalog, pg_temp
 LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pairings_from_tables_wrapper';
@@ -996,15 +996,16 @@ CREATE FUNCTION tournament_pair_into(
     first_colour_white boolean DEFAULT true,
     pending_white_column text DEFAULT 'white', pending_black_column text DEFAULT 'black',
     pending_round_column text DEFAULT NULL, pending_board_column text DEFAULT NULL,
-    pending_values jsonb DEFAULT '{}', pending_bye_values jsonb DEFAULT '{}')
+    pending_values jsonb DEFAULT '{}', pending_bye_values jsonb DEFAULT '{}', system text DEFAULT 'dutch')
 RETURNS TABLE (board integer, white text, black text)
 VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp
 LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pair_into_wrapper';
 
 COMMENT ON FUNCTION tournament_pairings_from_tables(regclass, regclass, integer, integer, text, text, text, text,
                                                     text, text, text, text, text, text, jsonb, text, text, text[],
-                                                    boolean, boolean) IS
+                                                    boolean, boolean, text) IS
     'The pairing of the next round of an application''s own tables by the FIDE Dutch system (C.04.3, 2025 rules), '
+    'or by the Burstein system (C.04.4.2, as bbpPairings reads it) when system is ''burstein'', '
     'as tournament_pairings_from_trf pairs a TRF: players (player_column, rating_column, optional name_column, '
     'initial_order_column, withdrawn_column) and games (round_column, white_column, black_column, result_column, '
     'optional forfeit_column; a row without Black is a bye) read by column name with the caller''s rights, '
@@ -1015,10 +1016,10 @@ COMMENT ON FUNCTION tournament_pairings_from_tables(regclass, regclass, integer,
     'a missing column 42703, a column of the wrong type 42804, a NULL argument 22004, a player id twice, a game '
     'naming no player, a round outside 1..rounds, round not the next round 22023, round already paired or a game '
     'without result 55000, two games of a player in a round 23514, no valid pairing 23514, no SELECT privilege '
-    '42501.';
+    '42501, a system other than dutch or burstein 22023.';
 COMMENT ON FUNCTION tournament_pair_into(regclass, regclass, regclass, integer, integer, text, text, text, text,
                                          text, text, text, text, text, text, jsonb, text, text, text[], boolean,
-                                         boolean, text, text, text, text, jsonb, jsonb) IS
+                                         boolean, text, text, text, text, jsonb, jsonb, text) IS
     'tournament_pairings_from_tables, and its rows inserted into the table pending (as the caller, in the '
     'caller''s transaction): pending_white_column and pending_black_column get the ids (black NULL for the bye), '
     'pending_round_column the round and pending_board_column the board when given, and every row the values of '
@@ -1214,6 +1215,30 @@ COMMENT ON FUNCTION ledger_upset_rate(text, jsonb, text) IS
     'players'' lines of games whose rating before the game falls in it, their wins, the wins of a player expected '
     'to score under half (underdog_wins) and underdog_wins / wins (NULL without a win). 22023 for a ledger or '
     'scope that does not exist or categories that are not an array of {name, lower_bound, upper_bound}.';
+
+
+-- Burstein pairing (issue 34): tournament_pairings_from_trf takes the pairing system (the tables'
+-- functions above take it too: they are new in 0.13.0).
+DROP FUNCTION tournament_pairings_from_trf(text, int[]);
+CREATE FUNCTION tournament_pairings_from_trf(trf text, forbidden_pairs int[] DEFAULT '{}',
+                                             system text DEFAULT 'dutch')
+RETURNS TABLE (board int, white int, black int)
+IMMUTABLE STRICT PARALLEL SAFE
+LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pairings_from_trf_wrapper';
+COMMENT ON FUNCTION tournament_pairings_from_trf(text, int[], text) IS
+    'The pairing of the round after the rounds in a TRF-16 text by the FIDE Dutch system (C.04.3, 2025 rules), or '
+    'by the Burstein system (C.04.4.2, as bbpPairings v6.0.0 reads it) when system is ''burstein'': '
+    'one row per board (board from 1, white and black by starting rank), then the pairing-allocated bye, if any, '
+    'as a row with black NULL. The round paired is the one after the last round with a game, a forfeit or a '
+    'pairing-allocated bye; players whose line already has an entry for it (a requested bye, 0000 - Z for an '
+    'absence) are not paired. XXR gives the number of rounds, XXC white1/black1 the top seed''s colour in round 1 '
+    '(default white1); accelerated rounds from XXA lines (virtual points per round) or, without them, a '
+    '192 FIDE_DUTCH_BAKU line (Baku acceleration, FIDE C.04.5.1), as bbpPairings reads them; without either, the '
+    'Burstein system accelerates rounds 1 and 2 (one virtual point for the upper half). Nothing is '
+    'written. forbidden_pairs: starting ranks two by two (ARRAY[[1, 5], [2, 7]]), players who must not meet. '
+    'Errors: malformed TRF 22023, every round paired 22023, a forbidden pair that is not two different players of '
+    'the file 22023 (a NULL: 22004), a system other than dutch or burstein 22023, no pairing that meets the '
+    'absolute criteria 23514.';
 
 -- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
 DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);

@@ -1,6 +1,7 @@
 //! Pairs the round after the last paired round of a TRF-16 file (with bbpPairings' `XXA` and
 //! Baku `192` extensions for accelerated rounds) and prints it in bbpPairings' output format:
-//! `cargo run --release -p pg_rating_core --example pair_trf -- FILE`.
+//! `cargo run --release -p pg_rating_core --example pair_trf -- FILE`. By the Dutch system, or by
+//! the Burstein system with `PAIR_TRF_SYSTEM=burstein`.
 //!
 //! With `PAIR_TRF_GAPS` set it also prints (to stderr) the longest time between two interrupt
 //! checks (`pg_rating_core::interrupt::check`), from the start to the end: how late a cancel
@@ -9,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use pg_rating_core::tournament::pairing::pair_trf;
+use pg_rating_core::tournament::pairing::{pair_trf_by, PairingSystem};
 use pg_rating_core::tournament::trf_read::read_trf16;
 
 static START: OnceLock<Instant> = OnceLock::new();
@@ -30,6 +31,13 @@ fn main() {
         std::process::exit(2);
     };
     let gaps = std::env::var_os("PAIR_TRF_GAPS").is_some();
+    let system = match std::env::var("PAIR_TRF_SYSTEM") {
+        Ok(name) => PairingSystem::from_name(&name).unwrap_or_else(|e| {
+            eprintln!("PAIR_TRF_SYSTEM: {e}");
+            std::process::exit(2);
+        }),
+        Err(_) => PairingSystem::Dutch,
+    };
     if gaps {
         START.get_or_init(Instant::now);
         pg_rating_core::interrupt::set_hook(check_gap);
@@ -37,7 +45,7 @@ fn main() {
     let outcome = std::fs::read_to_string(file)
         .map_err(|e| e.to_string())
         .and_then(|text| read_trf16(&text).map_err(|e| e.to_string()))
-        .and_then(|trf| pair_trf(&trf).map_err(|e| e.to_string()));
+        .and_then(|trf| pair_trf_by(&trf, Vec::new(), system).map_err(|e| e.to_string()));
     let p = match outcome {
         Ok(p) => p,
         Err(e) => {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use pg_rating_core::tournament::pairing::{
     inferred_first_colour_white, pair_next_round, pair_trf, trf_round_options, Pairing,
-    PairingOptions,
+    PairingOptions, PairingSystem,
 };
 use pg_rating_core::tournament::trf_read::{read_trf16, TrfTournament};
 use pg_rating_core::tournament::{ByeKind, Colour, PlayerNo, RoundEntry, Tournament};
@@ -107,17 +107,31 @@ fn bbp_test_cases_pair_the_next_round_as_expected() {
         let expected = read("output.expected");
         assert_eq!(lines.join("\n"), expected.trim(), "{case}");
     }
-    // issue_15 checks a whole tournament with the Burstein system (`--burstein -c`), not the
-    // Dutch one: nothing to compare.
+    // issue_15 checks a whole tournament with the Burstein system (`--burstein -c`): see
+    // `bbp_burstein_test_case_pairs_every_round_as_recorded`.
 }
 
 /// Pairs every round of every `*.trf` file in `dir` from the rounds before it and compares with
 /// the file's pairing; prints a line per file and the differences. Returns (equal, total).
 fn compare_dir(dir: &Path) -> (usize, usize) {
+    compare_files(dir, "", PairingSystem::Dutch)
+}
+
+/// The Burstein tournaments of a directory: `burstein_*.trf`.
+const BURSTEIN: &str = "burstein_";
+
+/// [`compare_dir`] for the files of `dir` whose names start with `prefix`, paired by `system`.
+fn compare_files(dir: &Path, prefix: &str, system: PairingSystem) -> (usize, usize) {
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
         .expect("TRF directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "trf"))
+        .filter(|p| {
+            p.file_name().and_then(|s| s.to_str()).is_some_and(|s| {
+                // (the Dutch comparison leaves the Burstein tournaments out)
+                s.starts_with(prefix) && (!prefix.is_empty() || !s.starts_with(BURSTEIN))
+            })
+        })
         .collect();
     files.sort_by_key(|p| {
         let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("");
@@ -135,7 +149,8 @@ fn compare_dir(dir: &Path) -> (usize, usize) {
         let mut marks = String::new();
         let mut diffs = Vec::new();
         for round in 1..=trf.tournament.round_count() {
-            let (t, opts) = before_round(&trf, round);
+            let (t, mut opts) = before_round(&trf, round);
+            opts.system = system;
             let want = recorded(&trf, round);
             total += 1;
             match pair_next_round(&t, &opts) {
@@ -190,7 +205,10 @@ fn any_directory_of_generated_tournaments() {
     let Ok(dir) = std::env::var("PAIRING_TRF_DIR") else {
         return;
     };
-    let (equal, total) = compare_dir(Path::new(&dir));
+    let (equal, total) = match std::env::var("PAIRING_SYSTEM").as_deref() {
+        Ok("burstein") => compare_files(Path::new(&dir), BURSTEIN, PairingSystem::Burstein),
+        _ => compare_dir(Path::new(&dir)),
+    };
     assert_eq!(equal, total, "rounds equal: {equal} of {total}");
 }
 
@@ -205,6 +223,33 @@ fn forfeit_and_bye_heavy_tournaments_pair_every_round_as_bbp_pairings() {
     let (equal, total) = compare_dir(&own_data_dir());
     assert!(total >= 190, "only {total} rounds");
     assert_eq!(equal, total, "rounds equal: {equal} of {total}");
+}
+
+/// The Burstein tournaments of `core/tests/data/pairing` (bbpPairings' generator with
+/// `--burstein`, see its README): every round as bbpPairings paired it.
+#[test]
+fn burstein_tournaments_pair_every_round_as_bbp_pairings() {
+    let (equal, total) = compare_files(&own_data_dir(), BURSTEIN, PairingSystem::Burstein);
+    assert!(total >= 70, "only {total} rounds");
+    assert_eq!(equal, total, "rounds equal: {equal} of {total}");
+}
+
+/// bbpPairings' own Burstein test (`issue_15`: `--burstein -c`, every round of a 180-player,
+/// 11-round tournament checked against its own pairing, no discrepancy expected): every round
+/// pairs as the file has it.
+#[test]
+fn bbp_burstein_test_case_pairs_every_round_as_recorded() {
+    let Some(dir) = data_dir() else { return };
+    let text = fs::read_to_string(dir.join("bbp-tests/issue_15.input")).expect("test file");
+    let trf = read_trf16(&text).expect("readable TRF");
+    let rounds = trf.tournament.round_count();
+    assert_eq!(rounds, 11);
+    for round in 1..=rounds {
+        let (t, mut opts) = before_round(&trf, round);
+        opts.system = PairingSystem::Burstein;
+        let p = pair_next_round(&t, &opts).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!(as_sets(&p), recorded(&trf, round), "round {round}");
+    }
 }
 
 /// Round 8 of `gen_10.trf`: the three players of the top scores all met (a forfeit does not

@@ -102,3 +102,13 @@ SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1', NULL]);
 \set VERBOSITY default
 SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['1', '99']);
 SELECT * FROM tournament_pair_round(2, forbidden_pairs => ARRAY['3', '3']);
+-- system => 'burstein' (issue 34, item 4): the Burstein system; round 1 of tournament 2 accelerates
+-- the upper half (one virtual point), each half paired top against bottom. Another name 22023
+-- (NULL 22004).
+SELECT * FROM tournament_pair_round(2, system => 'burstein');
+SELECT * FROM tournament_pair_round(2, system => 'dutch');
+SELECT * FROM tournament_pair_round(2, system => 'swiss');
+\set VERBOSITY sqlstate
+SELECT * FROM tournament_pair_round(2, system => 'swiss');
+SELECT * FROM tournament_pair_round(2, system => NULL);
+\set VERBOSITY default

@@ -3,7 +3,7 @@
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, pair_trf_forbidding, round_to_pair, Pairing, PairingOptions,
+    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
 };
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
@@ -25,6 +25,18 @@ pub(super) fn cancellable() {
         pgrx::check_for_interrupts!();
     }
     pg_rating_core::interrupt::set_hook(check);
+}
+
+/// The pairing system named by a `system` argument: 22004 for NULL, 22023 for a name other than
+/// `dutch` and `burstein`.
+pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
+    let name = name.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
+            "system must be 'dutch' or 'burstein', not NULL",
+        )
+    });
+    PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The rows of a pairing, each player named by `name`: the boards from 1, then the bye (no
@@ -83,12 +95,13 @@ pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
         .collect()
 }
 
-/// The pairing of the round after the rounds in a TRF-16 text, by starting rank; no two players of
-/// a pair in `forbidden_pairs` (starting ranks) meet.
+/// The pairing of the round after the rounds in a TRF-16 text, by starting rank and by `system`
+/// (`dutch`, `burstein`); no two players of a pair in `forbidden_pairs` (starting ranks) meet.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn tournament_pairings_from_trf(
     trf: &str,
     forbidden_pairs: default!(Vec<Option<i32>>, "'{}'"),
+    system: default!(&str, "'dutch'"),
 ) -> TableIterator<
     'static,
     (
@@ -97,6 +110,7 @@ fn tournament_pairings_from_trf(
         name!(black, Option<i32>),
     ),
 > {
+    let system = system_of(Some(system));
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let players = read.tournament.player_count();
@@ -109,7 +123,7 @@ fn tournament_pairings_from_trf(
             ))
         }
     });
-    let pairing = pair_trf_forbidding(&read, forbidden).unwrap_or_else(|e| raise_core(&e));
+    let pairing = pair_trf_by(&read, forbidden, system).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
 
@@ -157,13 +171,15 @@ pub(super) fn seeded(
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
 /// players in FIDE's initial order (rating as of the start, then display name, then user id),
 /// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
-/// no two players of a pair in `forbidden_pairs` (user ids) meet.
+/// no two players of a pair in `forbidden_pairs` (user ids) meet; by `system` (`dutch`,
+/// `burstein`).
 #[pg_extern(stable, parallel_restricted, sql = false)]
 fn tournament_pair_round(
     tournament_id: Option<i32>,
     round: default!(Option<i32>, "NULL"),
     baku_acceleration: default!(Option<bool>, false),
     forbidden_pairs: default!(Option<Vec<Option<String>>>, "'{}'"),
+    system: default!(Option<&str>, "'dutch'"),
 ) -> TableIterator<
     'static,
     (
@@ -182,6 +198,7 @@ fn tournament_pair_round(
             "baku_acceleration must be true or false, not NULL",
         )
     };
+    let system = system_of(system);
     cancellable();
     Spi::connect_mut(|client| {
         let mut store = TournamentStore::reader(client);
@@ -216,6 +233,7 @@ fn tournament_pair_round(
         let options = PairingOptions {
             baku_acceleration,
             forbidden_pairs: forbidden,
+            system,
             ..PairingOptions::default()
         };
         let pairing = pair_next_round(&seeded, &options).unwrap_or_else(|e| {

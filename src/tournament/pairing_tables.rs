@@ -16,7 +16,7 @@ use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::{cancellable, forbidden_pairs_of};
+use super::pairing::{cancellable, forbidden_pairs_of, system_of};
 use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
@@ -384,17 +384,19 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
 }
 
 /// The arbiter's choices of every pairing function.
-pub struct Choices {
+pub struct Choices<'a> {
     pub round: Option<i32>,
+    pub system: Option<&'a str>,
     pub forbidden_pairs: Option<Vec<Option<String>>>,
     pub baku_acceleration: Option<bool>,
     pub first_colour_white: Option<bool>,
 }
 
 /// The pairing of the next round of the tables.
-fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices) -> RowPairing {
+fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
     let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
     let first_colour_white = need(c.first_colour_white, "first_colour_white");
+    let system = system_of(c.system);
     cancellable();
     let (players, games, rounds) = read(client, t);
     let tournament =
@@ -408,6 +410,7 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices) -> RowPairing {
         first_colour_white,
         baku_acceleration,
         forbidden_pairs: forbidden,
+        system,
         ..PairingOptions::default()
     };
     tournament
@@ -455,6 +458,7 @@ fn tournament_pairings_from_tables(
     forbidden_pairs: Option<Vec<Option<String>>>,
     baku_acceleration: Option<bool>,
     first_colour_white: Option<bool>,
+    system: Option<&str>,
 ) -> TableIterator<
     'static,
     (
@@ -483,6 +487,7 @@ fn tournament_pairings_from_tables(
     };
     let choices = Choices {
         round,
+        system,
         forbidden_pairs,
         baku_acceleration,
         first_colour_white,
@@ -546,6 +551,7 @@ fn tournament_pair_into(
     pending_board_column: Option<&str>,
     pending_values: Option<pgrx::AnyElement>,
     pending_bye_values: Option<pgrx::AnyElement>,
+    system: Option<&str>,
 ) -> TableIterator<
     'static,
     (
@@ -605,6 +611,7 @@ fn tournament_pair_into(
     };
     let choices = Choices {
         round,
+        system,
         forbidden_pairs,
         baku_acceleration,
         first_colour_white,

@@ -30,6 +30,9 @@ pub struct TrfTournament {
     /// `XXA`: virtual points in half points by player number, then round (round 1 first);
     /// empty for a player without an `XXA` line.
     pub accelerations: Vec<Vec<i32>>,
+    /// Whether the file has an `XXA` line, even one of zeros (it replaces the Burstein system's
+    /// own acceleration, as in bbpPairings).
+    pub acceleration_given: bool,
     /// `192` names a Baku-accelerated Dutch tournament (C.04.5.1).
     pub baku_acceleration: bool,
 }
@@ -304,6 +307,7 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
             "TRF: {round_count} rounds, at most {MAX_ROUNDS}"
         )));
     }
+    let acceleration_given = !accelerations.is_empty();
     let accelerations = acceleration_table(accelerations, n, round_count)?;
     let ordered: Vec<&(usize, PlayerLine)> =
         by_rank.iter().flatten().map(|&k| &players[k]).collect();
@@ -355,6 +359,7 @@ pub fn read_trf16(text: &str) -> Result<TrfTournament> {
             .collect(),
         first_colour_white,
         accelerations,
+        acceleration_given,
         baku_acceleration,
     })
 }

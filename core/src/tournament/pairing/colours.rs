@@ -14,7 +14,7 @@ fn last_difference(a: &Entrant, b: &Entrant) -> Option<(Colour, Colour)> {
 }
 
 /// The colour of `p` against `o` by 5.2.1–5.2.3, if they decide.
-fn by_preferences(p: &Entrant, o: &Entrant) -> Option<Colour> {
+pub(super) fn by_preferences(p: &Entrant, o: &Entrant) -> Option<Colour> {
     let (pp, op) = (&p.pref, &o.pref);
     if pp.colour != op.colour || pp.colour.is_none() || op.colour.is_none() {
         // 5.2.1: both preferences granted.

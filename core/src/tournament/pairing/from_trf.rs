@@ -1,6 +1,9 @@
 //! Pairing the round after the rounds of a TRF-16 file, as the engines that read TRF do.
 
-use super::{pair_next_round, paired_entry, round_to_pair, Pairing, PairingError, PairingOptions};
+use super::{
+    pair_next_round, paired_entry, round_to_pair, Pairing, PairingError, PairingOptions,
+    PairingSystem,
+};
 use crate::tournament::trf_read::TrfTournament;
 use crate::tournament::{ByeKind, Colour, PlayerNo, RoundEntry};
 
@@ -54,12 +57,13 @@ fn preset(trf: &TrfTournament, round: u32) -> Vec<PlayerNo> {
         .collect()
 }
 
-/// Whether the file has `XXA` lines with virtual points.
+/// Whether the file has `XXA` lines (of zeros, they still rule out Baku acceleration and the
+/// Burstein system's own, as in bbpPairings).
 fn has_xxa(trf: &TrfTournament) -> bool {
-    trf.accelerations.iter().any(|row| !row.is_empty())
+    trf.acceleration_given || trf.accelerations.iter().any(|row| !row.is_empty())
 }
 
-/// The `XXA` virtual points, or none when the file has no `XXA` line.
+/// The `XXA` virtual points (a row per player), or none when the file has no `XXA` line.
 fn explicit_acceleration(trf: &TrfTournament) -> Vec<Vec<i32>> {
     if has_xxa(trf) {
         trf.accelerations.clone()
@@ -103,6 +107,16 @@ pub fn pair_trf_forbidding(
     trf: &TrfTournament,
     forbidden_pairs: Vec<(PlayerNo, PlayerNo)>,
 ) -> Result<Pairing, PairingError> {
+    pair_trf_by(trf, forbidden_pairs, PairingSystem::Dutch)
+}
+
+/// [`pair_trf_forbidding`] by the pairing system `system` (for the Burstein system, a file
+/// without `XXA` lines gets the system's own acceleration of rounds 1 and 2, as in bbpPairings).
+pub fn pair_trf_by(
+    trf: &TrfTournament,
+    forbidden_pairs: Vec<(PlayerNo, PlayerNo)>,
+    system: PairingSystem,
+) -> Result<Pairing, PairingError> {
     let round = round_to_pair(&trf.tournament);
     let first_colour_white = trf
         .first_colour_white
@@ -110,6 +124,7 @@ pub fn pair_trf_forbidding(
         .unwrap_or(true);
     let options = PairingOptions {
         forbidden_pairs,
+        system,
         ..trf_round_options(trf, round, first_colour_white)
     };
     pair_next_round(&trf.tournament, &options)

@@ -20,6 +20,7 @@
 //! [`PairingOptions::baku_acceleration`]); see module `acceleration`.
 
 mod acceleration;
+mod burstein;
 mod cardinality;
 mod colour_bracket;
 mod colours;
@@ -46,7 +47,9 @@ pub use acceleration::{
     baku_accelerated_rounds, baku_group_a_size, baku_round_points, baku_virtual_points,
 };
 pub use from_rows::{RowGame, RowPairing, RowPlayer, RowResult, RowTournament, RowsError};
-pub use from_trf::{inferred_first_colour_white, pair_trf, pair_trf_forbidding, trf_round_options};
+pub use from_trf::{
+    inferred_first_colour_white, pair_trf, pair_trf_by, pair_trf_forbidding, trf_round_options,
+};
 
 use acceleration::{baku_table, check_table, Acceleration};
 
@@ -71,6 +74,34 @@ pub struct PairingOptions {
     pub acceleration: Vec<Vec<i32>>,
     /// Players who will not play the round (withdrawn or absent without a bye).
     pub absent: Vec<PlayerNo>,
+    /// The pairing system.
+    pub system: PairingSystem,
+}
+
+/// A FIDE Swiss pairing system.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PairingSystem {
+    /// The Dutch system (C.04.3).
+    #[default]
+    Dutch,
+    /// The Burstein system (C.04.4.2) as bbpPairings v6.0.0 reads it (module `burstein`).
+    /// Without explicit virtual points (or Baku acceleration) rounds 1 and 2 are accelerated as
+    /// its rules ask.
+    Burstein,
+}
+
+impl PairingSystem {
+    /// The system named `name` (`dutch`, `burstein`).
+    pub fn from_name(name: &str) -> Result<Self, PairingError> {
+        match name {
+            "dutch" => Ok(Self::Dutch),
+            "burstein" => Ok(Self::Burstein),
+            other => Err(PairingError::new(
+                PairingErrorKind::InvalidOption,
+                format!("unknown pairing system \"{other}\" (dutch or burstein)"),
+            )),
+        }
+    }
 }
 
 impl Default for PairingOptions {
@@ -81,6 +112,7 @@ impl Default for PairingOptions {
             baku_acceleration: false,
             acceleration: Vec::new(),
             absent: Vec::new(),
+            system: PairingSystem::Dutch,
         }
     }
 }
@@ -204,6 +236,9 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
     }
     let to_pair = |p: PlayerNo| t.card(p)[r - 1] == RoundEntry::Absent && !absent[p as usize];
     let took_part = |p: PlayerNo| to_pair(p) || t.card(p)[..r - 1].iter().any(|&e| paired_entry(e));
+    if opts.system == PairingSystem::Burstein {
+        return burstein::pair_round(t, opts, round, &to_pair, &took_part);
+    }
     let table = virtual_points(t, round, opts, &to_pair);
     let acc = Acceleration::new(&table);
     let mut players = Vec::new();
