@@ -42,6 +42,10 @@ ALTER TABLE ledgers ADD COLUMN volatility_epsilon float8;
 ALTER TABLE ledgers ADD COLUMN rd_growth text NOT NULL DEFAULT 'elapsed'
     CONSTRAINT ledger_rd_growth_known
     CHECK (rd_growth IN ('elapsed', 'whole_periods', 'whole_periods_rating_scale'));
+-- a player is provisional again after this long without a game (seed 004's "Time Decay": its "?"
+-- mark after prolonged inactivity); NULL, as every ledger so far: never
+ALTER TABLE ledgers ADD COLUMN provisional_after interval
+    CONSTRAINT ledger_provisional_after_positive CHECK (provisional_after > interval '0');
 
 -- A player's RD as of now by the library's rule (the ledger's rd_growth and RD bounds, as the writer
 -- grows it), for the readers below; the SQL copy of 0.12.0 (rating_period growth, capped at the
@@ -258,7 +262,8 @@ SELECT l.name AS ledger, s.scope, s.player,
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
-       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
+        OR coalesce(s.last_game_date < now() - l.provisional_after, false)) AS provisional,
        s.opponents_sum / s.games::float8 AS opponents_average,
        s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
            AS performance
@@ -429,7 +434,8 @@ BEGIN
                t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
                t.provisional, t.last_game_date
         FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)) AS provisional,
+                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
+                       OR coalesce(s.last_game_date < now() - l.provisional_after, false)) AS provisional,
                       s.last_game_date
                FROM @extschema@.ledger_standings s
                CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
@@ -438,7 +444,8 @@ BEGIN
                  AND s.games >= coalesce(min_games, 0)
                  AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
                  AND (coalesce(include_provisional, true)
-                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
+                              OR coalesce(s.last_game_date < now() - l.provisional_after, false)))
                ORDER BY s.rating DESC, s.player
                LIMIT upto)
               UNION ALL
@@ -525,7 +532,8 @@ BEGIN
           AND s.games > 0 AND s.games >= coalesce(min_games, 0)
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
           AND (coalesce(include_provisional, true)
-               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)));
+               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
+                       OR coalesce(s.last_game_date < now() - l.provisional_after, false)));
         IF mine IS NULL AND seeds_shown THEN
             SELECT d.rating INTO mine
             FROM @extschema@.ledger_seeds d
@@ -547,7 +555,8 @@ BEGIN
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
                 AND (coalesce(include_provisional, true)
-                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)))
+                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
+                             OR coalesce(s.last_game_date < now() - l.provisional_after, false)))
               UNION ALL
               SELECT d.rating
               FROM @extschema@.ledger_seeds d
@@ -623,7 +632,9 @@ SELECT s.scope, ledger_player_standing.player,
                 CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
        s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
        (s.games OPERATOR(pg_catalog.<) l.provisional_games
-        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)),
+        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)
+        OR coalesce(s.last_game_date OPERATOR(pg_catalog.<)
+                    (pg_catalog.now() OPERATOR(pg_catalog.-) l.provisional_after), false)),
        s.last_game_date
 FROM @extschema@.ledger_standings s
 JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
@@ -1132,7 +1143,8 @@ COMMENT ON TABLE ledgers IS
     'without step 6, the rule of ledgers made before 0.13.0), bounds min_rd, max_rd (NULL: starting_rd) and '
     'max_volatility, step 5''s tolerance volatility_epsilon (NULL: 1e-6), rd_growth (how inactivity grows the RD); '
     'skemino: starting_rating), limits (max_change per game, max_period_change per '
-    'change_period, max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional. '
+    'change_period, max_change_policy clamp or reject (23514), rating_floor) and when a player is provisional '
+    '(fewer than provisional_games, an RD above provisional_rd, or no game for provisional_after). '
     'Settings are checked when written (23514); changing them rebuilds the ledger. owner may attach and change '
     'it. kept_in: NULL, or the table of a client of pg_rating that keeps the ledger''s history (a Random Chess '
     'ranking: elo_history); such a ledger is written by pg_rating only, with its client''s settings.';

@@ -114,3 +114,25 @@ SELECT * FROM ledger_upset_rate('fixed', '[]');
 \set ON_ERROR_STOP 1
 SELECT p.provolatile, p.proparallel, p.prosecdef, p.proconfig FROM pg_proc p
 WHERE p.proname IN ('ledger_upset_rate', 'ledger_skemino_categories') ORDER BY p.proname;
+
+-- provisional again after inactivity (provisional_after, seed 004's "Time Decay"): as of now, a
+-- player whose last game is older than the setting is provisional in every reader; the ratings stay
+INSERT INTO ledgers (name, rating_system, k_factor) VALUES ('inactive', 'elo', 20);
+CREATE TABLE inactive_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text NOT NULL, b text NOT NULL,
+                             s float8 NOT NULL);
+SELECT ledger_attach('inactive', 'inactive_games', 'id', 'at', 'a', 'b', 's');
+INSERT INTO inactive_games VALUES (1, now() - interval '40 days', 'old', 'recent', 1),
+                                  (2, now() - interval '1 day', 'recent', 'other', 0.5);
+CREATE TEMP TABLE before_inactive AS SELECT player, rating FROM ledger_standings_now WHERE ledger = 'inactive';
+UPDATE ledgers SET provisional_after = '30 days' WHERE name = 'inactive';
+SELECT player, provisional FROM ledger_standings_now WHERE ledger = 'inactive' ORDER BY player;
+SELECT player, provisional FROM ledger_leaderboard('inactive') ORDER BY player;
+SELECT count(*) AS shown_without_provisional FROM ledger_leaderboard('inactive', include_provisional => false);
+SELECT ledger_player_rank('inactive', 'old', include_provisional => false) AS old_rank,
+       ledger_player_rank('inactive', 'recent', include_provisional => false) AS recent_rank;
+SELECT provisional FROM ledger_player_standing('inactive', 'old'::text);
+SELECT count(*) AS ratings_moved FROM ledger_standings_now s JOIN before_inactive b USING (player)
+WHERE s.ledger = 'inactive' AND s.rating <> b.rating;
+\set ON_ERROR_STOP 0
+UPDATE ledgers SET provisional_after = '-1 day' WHERE name = 'inactive';
+\set ON_ERROR_STOP 1
