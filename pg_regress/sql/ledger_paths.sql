@@ -111,6 +111,16 @@ SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
 UPDATE events SET org_id = CASE org_id WHEN 11 THEN 12 ELSE 11 END;
 SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
 SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
+-- one statement changing two related tables (a writable CTE): event 10 moved to org 11 and round 100
+-- to event 11; each table's trigger sees the other already changed, the games' old scope is the ledger's
+WITH e AS (UPDATE events SET org_id = 11 WHERE id = 10 RETURNING id)
+UPDATE rounds SET event_id = 11 WHERE id = 100;
+SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
+SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
+-- the same with the games table: a match's round and that round's event changed together
+WITH r AS (UPDATE rounds SET event_id = 12 WHERE id = 101 RETURNING id)
+UPDATE matches SET round_id = 101, result = 1 - result WHERE id = 1;
+SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
 
 -- 6. a multiplayer ledger: date and rated flag from the match, scope from the title's name
 CREATE TABLE titles (id int PRIMARY KEY, name text NOT NULL);
