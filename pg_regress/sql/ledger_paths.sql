@@ -190,6 +190,32 @@ CREATE TABLE clubs (id int PRIMARY KEY, name text) PARTITION BY RANGE (id);
 CREATE TABLE clubs_1 PARTITION OF clubs FOR VALUES FROM (0) TO (1000);
 CREATE TABLE club_games (id int PRIMARY KEY, club int REFERENCES clubs, at timestamptz, w text, b text, s float8);
 SELECT error_of($$SELECT ledger_attach('bad', 'club_games', 'id', 'at', 'w', 'b', 's', scope_column => 'club -> name')$$);
+-- a table's key to itself (a boss's boss: no error), a very long path, a path through a view, quoted steps with
+-- spaces, dots and arrows in their names, an empty step
+CREATE FUNCTION tried(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE statement;
+    PERFORM ledger_detach('bad');
+    RETURN 'attached';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END
+$$;
+CREATE TABLE staff (id int PRIMARY KEY, boss int REFERENCES staff, "odd -> name.x" text, at timestamptz);
+CREATE TABLE staff_games (id int PRIMARY KEY, w int REFERENCES staff, b int REFERENCES staff, at timestamptz, s float8);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> boss -> boss -> boss', 'b -> boss', 's')$$);
+SELECT tried(format($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', %L, 'b', 's')$$,
+                       'w' || repeat(' -> boss', 200)));
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'w -> at', 'w -> "odd -> name.x"', 'b -> "odd -> name.x"', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> "odd -> name', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> -> boss', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w', 'b', 's', scope_column => 'w -> boss, ')$$);
+CREATE VIEW staff_view AS SELECT * FROM staff_games;
+SELECT tried($$SELECT ledger_attach('bad', 'staff_view', 'id', 'at', 'w -> boss', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id -> boss', 'at', 'w', 'b', 's')$$);
+DROP VIEW staff_view;
+DROP TABLE staff_games, staff;
+DROP FUNCTION tried(text);
 -- a rated column that is not boolean
 SELECT error_of($$SELECT ledger_attach_multiplayer('bad', 'seats', 'play_id', 'play_id -> finished_at', 'player', 'place', rated_column => 'play_id -> table_id')$$);
 -- a related table of another owner (the acting role owns the games table and the ledger)
