@@ -111,6 +111,16 @@ SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
 UPDATE events SET org_id = CASE org_id WHEN 11 THEN 12 ELSE 11 END;
 SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
 SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
+-- one statement changing two related tables (a writable CTE): event 10 moved to org 11 and round 100
+-- to event 11; each table's trigger sees the other already changed, the games' old scope is the ledger's
+WITH e AS (UPDATE events SET org_id = 11 WHERE id = 10 RETURNING id)
+UPDATE rounds SET event_id = 11 WHERE id = 100;
+SELECT DISTINCT scope FROM ledger_history WHERE ledger = 'by org' ORDER BY 1;
+SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
+-- the same with the games table: a match's round and that round's event changed together
+WITH r AS (UPDATE rounds SET event_id = 12 WHERE id = 101 RETURNING id)
+UPDATE matches SET round_id = 101, result = 1 - result WHERE id = 1;
+SELECT as_rebuilt('by org') AS by_org, as_rebuilt('by org and type') AS by_org_and_type;
 
 -- 6. a multiplayer ledger: date and rated flag from the match, scope from the title's name
 CREATE TABLE titles (id int PRIMARY KEY, name text NOT NULL);
@@ -180,6 +190,32 @@ CREATE TABLE clubs (id int PRIMARY KEY, name text) PARTITION BY RANGE (id);
 CREATE TABLE clubs_1 PARTITION OF clubs FOR VALUES FROM (0) TO (1000);
 CREATE TABLE club_games (id int PRIMARY KEY, club int REFERENCES clubs, at timestamptz, w text, b text, s float8);
 SELECT error_of($$SELECT ledger_attach('bad', 'club_games', 'id', 'at', 'w', 'b', 's', scope_column => 'club -> name')$$);
+-- a table's key to itself (a boss's boss: no error), a very long path, a path through a view, quoted steps with
+-- spaces, dots and arrows in their names, an empty step
+CREATE FUNCTION tried(statement text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE statement;
+    PERFORM ledger_detach('bad');
+    RETURN 'attached';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ': ' || SQLERRM;
+END
+$$;
+CREATE TABLE staff (id int PRIMARY KEY, boss int REFERENCES staff, "odd -> name.x" text, at timestamptz);
+CREATE TABLE staff_games (id int PRIMARY KEY, w int REFERENCES staff, b int REFERENCES staff, at timestamptz, s float8);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> boss -> boss -> boss', 'b -> boss', 's')$$);
+SELECT tried(format($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', %L, 'b', 's')$$,
+                       'w' || repeat(' -> boss', 200)));
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'w -> at', 'w -> "odd -> name.x"', 'b -> "odd -> name.x"', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> "odd -> name', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w -> -> boss', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id', 'at', 'w', 'b', 's', scope_column => 'w -> boss, ')$$);
+CREATE VIEW staff_view AS SELECT * FROM staff_games;
+SELECT tried($$SELECT ledger_attach('bad', 'staff_view', 'id', 'at', 'w -> boss', 'b', 's')$$);
+SELECT tried($$SELECT ledger_attach('bad', 'staff_games', 'id -> boss', 'at', 'w', 'b', 's')$$);
+DROP VIEW staff_view;
+DROP TABLE staff_games, staff;
+DROP FUNCTION tried(text);
 -- a rated column that is not boolean
 SELECT error_of($$SELECT ledger_attach_multiplayer('bad', 'seats', 'play_id', 'play_id -> finished_at', 'player', 'place', rated_column => 'play_id -> table_id')$$);
 -- a related table of another owner (the acting role owns the games table and the ledger)
@@ -197,14 +233,70 @@ GRANT SELECT (id, event_id) ON rounds TO regress_paths_app;
 SELECT ledger_attach('bad', 'app_games', 'id', 'at', 'w', 'b', 's', scope_column => 'round_id -> event_id');
 SELECT ledger_detach('bad');
 
--- 8. detach: a related table's triggers go with the last attachment that reaches it
+-- 8. random statements on the games tables and every related table, each checked against a rebuild
+-- (setseed: the same statements every run); the statements whose entries differ from a rebuild's
+SELECT setseed(0.32);
+CREATE FUNCTION pick(VARIADIC options int[]) RETURNS int LANGUAGE sql AS
+    'SELECT options[1 + floor(random() * array_length(options, 1))::int]';
+CREATE TEMP TABLE mismatches (statement text);
+CREATE TEMP TABLE executed (statement text);
+DO $$
+DECLARE
+    statement text;
+    orgs int[];
+    -- a participant there (a deleted one's matches went with it)
+    someone text := '(SELECT id FROM participants ORDER BY random() LIMIT 1)';
+BEGIN
+    FOR i IN 1..200 LOOP
+        SELECT array_agg(id) INTO orgs FROM orgs;
+        -- (inserts of matches thrice as likely as the other statements)
+        statement := CASE least(floor(random() * 16)::int, 13)
+            WHEN 0 THEN format('UPDATE events SET org_id = %s WHERE id = %s', orgs[1 + floor(random() * 2)::int], pick(10, 11, 12))
+            WHEN 1 THEN format('UPDATE rounds SET event_id = %s WHERE id IN (%s, %s)', pick(10, 11, 12), pick(100, 101, 102), pick(100, 101, 102))
+            WHEN 2 THEN format('UPDATE participants SET user_id = %s WHERE id IN (%s, %s)', pick(1, 2, 3, 4), pick(1, 2, 4, 5, 6), pick(1, 2, 4, 5, 6))
+            WHEN 13 THEN format('INSERT INTO matches VALUES (%s, %s, %s, %s, %L, %s)', 100 + i, pick(100, 101, 102), someone,
+                               someone, timestamptz '2025-01-01' + random() * interval '60 days', pick(0, 1) * 0.5 + pick(0, 1) * 0.5)
+            WHEN 4 THEN format('UPDATE matches SET white_participant = %s, result = 1 - result WHERE id %% 3 = %s', someone, pick(0, 1, 2))
+            WHEN 5 THEN format('DELETE FROM matches WHERE id %% 17 = %s', pick(0, 1, 2, 3, 4, 5, 6))
+            WHEN 6 THEN 'UPDATE orgs SET id = id + 100'
+            WHEN 7 THEN format('WITH e AS (UPDATE events SET org_id = %s WHERE id = %s RETURNING id) UPDATE rounds SET event_id = %s WHERE id = %s',
+                               orgs[1 + floor(random() * 2)::int], pick(10, 11, 12), pick(10, 11, 12), pick(100, 101, 102))
+            WHEN 8 THEN format('WITH p AS (UPDATE participants SET user_id = %s WHERE id = %s RETURNING id) UPDATE matches SET black_participant = %s WHERE round_id = %s',
+                               pick(1, 2, 3, 4), pick(1, 2, 4, 5, 6), someone, pick(100, 101, 102))
+            WHEN 9 THEN format('INSERT INTO participants VALUES (%s, %s, 0)', 10 + i, pick(1, 2, 3, 4))
+            WHEN 10 THEN format('DELETE FROM participants WHERE id = (SELECT max(id) FROM participants WHERE id >= 10 AND id %% 2 = %s)', pick(0, 1))
+            WHEN 11 THEN format('UPDATE plays SET is_rated = NOT is_rated, finished_at = coalesce(finished_at, now()) WHERE id = %s', pick(1, 3, 4, 5))
+            WHEN 12 THEN format('WITH t AS (UPDATE tables SET title_id = %s WHERE id = %s RETURNING id) UPDATE titles SET name = name || %L WHERE id = %s',
+                               pick(1, 2), pick(1, 2), '+', pick(1, 2))
+            WHEN 3 THEN format('UPDATE seats SET place = place + %s WHERE play_id = %s AND player < %L', pick(-1, 1), pick(1, 3, 4, 5), 'c')
+        END;
+        BEGIN
+            EXECUTE statement;
+        EXCEPTION WHEN foreign_key_violation OR unique_violation OR not_null_violation OR invalid_parameter_value THEN
+            -- (a key taken or missing, a player against themselves: the statement is undone)
+            CONTINUE;
+        END;
+        INSERT INTO executed VALUES (statement);
+        IF NOT (as_rebuilt('by org') AND as_rebuilt('by org and type') AND as_rebuilt('meeple')) THEN
+            INSERT INTO mismatches VALUES (statement);
+        END IF;
+    END LOOP;
+END
+$$;
+SELECT statement FROM mismatches;
+SELECT (SELECT count(*) FROM executed) > 150 AS executed, count(*) > 5 AS games_left,
+       (SELECT count(*) FROM ledger_history WHERE ledger = 'by org') > 10 AS entries,
+       (SELECT count(*) FROM ledger_history WHERE ledger = 'meeple') > 3 AS meeple_entries
+FROM matches;
+
+-- 9. detach: a related table's triggers go with the last attachment that reaches it
 SELECT ledger_detach('by org');
 SELECT tgrelid::regclass AS "table", count(*) FROM pg_trigger
 WHERE tgname LIKE 'pg_rating_ledgers_related%' GROUP BY 1 ORDER BY "table"::text;
 SELECT ledger_detach('by org and type');
 SELECT ledger_detach('meeple');
 SELECT count(*) AS related_triggers FROM pg_trigger WHERE tgname LIKE 'pg_rating_ledgers_related%';
-UPDATE events SET org_id = 11;
+UPDATE events SET org_id = (SELECT min(id) FROM orgs);
 DELETE FROM ledgers;
 DROP TABLE app_games, club_games, clubs, pair_games, pairs, seats, plays, tables, titles, flat, matches,
            participants, users, rounds, events, orgs;

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use pg_rating_core::ledger::writer;
+use pg_rating_core::ledger::{writer, Outcome};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -548,8 +548,11 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
             read(has_old, "pg_rating_old"),
             read(has_new, "pg_rating_new"),
         );
-        for ((l, _), old) in two_player.iter().zip(olds.iter_mut()) {
-            add_rated_broken(&mut store, l.id, old);
+        // (without paths the old transition table is the rows as they were)
+        for (((l, att), old), new) in two_player.iter().zip(olds.iter_mut()).zip(&news) {
+            if att.has_paths() {
+                old_as_rated(&mut store, l.id, old, new);
+            }
         }
         let changes: Vec<Changes<'_>> = two_player
             .into_iter()
@@ -584,40 +587,68 @@ fn multiplayer_changed(
     };
     let mut old = read(has_old, "pg_rating_old");
     let new = read(has_new, "pg_rating_new");
-    add_rated_participants(store, l.id, &mut old);
+    if att.has_paths() {
+        old_participants_as_rated(store, l.id, &mut old, &new);
+    }
     apply_multi_changes(store, l, att, &old, &new);
 }
 
-/// Adds to old rows whose paths broke (their related row went first: ON DELETE CASCADE) the
-/// games as the ledger rated them, so that their entries go.
-fn add_rated_broken(store: &mut LedgerStore<'_, '_>, ledger: i32, old: &mut Vec<GameRow>) {
-    let keys: Vec<String> = old
-        .iter()
-        .filter(|g| g.broken)
-        .map(|g| g.key.id.clone())
-        .collect();
-    if !keys.is_empty() {
-        let rated = store.rated_games(ledger, &keys);
-        old.extend(rated);
+/// The old rows of an attachment with paths, as the ledger rated them: its entries for the
+/// games of `old` and `new` (paths broken by ON DELETE CASCADE included). Old rows read along the
+/// paths join the related tables as they are at the end of the statement, which a statement
+/// changing two of them (a writable CTE, a cascade) left already changed: their scope or players
+/// would be the new ones, and the move of a game left undone. A row read that equals the one
+/// rated but for its colours (the entries do not keep them) is kept, so that an unchanged game
+/// is not replayed.
+fn old_as_rated(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: i32,
+    old: &mut Vec<GameRow>,
+    new: &[GameRow],
+) {
+    let mut keys: Vec<String> = old.iter().chain(new).map(|g| g.key.id.clone()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    if keys.is_empty() {
+        return;
     }
+    let rated = store.rated_games(ledger, &keys);
+    let same = |read: &GameRow, r: &GameRow| {
+        read.scope == r.scope
+            && read.key == r.key
+            && read.white == r.black
+            && read.black == r.white
+            && match (read.outcome, r.outcome) {
+                (Some(Outcome::White(a)), Some(Outcome::White(b))) => a == 1.0 - b,
+                (Some(Outcome::DoubleLoss), Some(Outcome::DoubleLoss)) => true,
+                _ => false,
+            }
+    };
+    let kept: Vec<GameRow> = rated
+        .into_iter()
+        .map(|r| match old.iter().find(|g| **g == r || same(g, &r)) {
+            Some(g) => g.clone(),
+            None => r,
+        })
+        .collect();
+    *old = kept;
 }
 
-/// [`add_rated_broken`] for a participants table.
-fn add_rated_participants(
+/// [`old_as_rated`] for a participants table (the placements rated are not kept: every game
+/// reached is replayed).
+fn old_participants_as_rated(
     store: &mut LedgerStore<'_, '_>,
     ledger: i32,
     old: &mut Vec<ParticipantRow>,
+    new: &[ParticipantRow],
 ) {
-    let mut keys: Vec<String> = old
-        .iter()
-        .filter(|r| r.broken)
-        .map(|r| r.key.id.clone())
-        .collect();
+    let mut keys: Vec<String> = old.iter().chain(new).map(|r| r.key.id.clone()).collect();
+    keys.sort_unstable();
     keys.dedup();
-    if !keys.is_empty() {
-        let rated = store.rated_participants(ledger, &keys);
-        old.extend(rated);
-    }
+    *old = match keys.is_empty() {
+        true => Vec::new(),
+        false => store.rated_participants(ledger, &keys),
+    };
 }
 
 crate::chess::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
@@ -691,7 +722,7 @@ pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
                         &att.related_rows_query(relid, has_old, has_new, false),
                         &[],
                     );
-                    add_rated_participants(&mut store, l.id, &mut old);
+                    old_participants_as_rated(&mut store, l.id, &mut old, &new);
                     apply_multi_changes(&mut store, l, att, &old, &new);
                 }
                 None => two_player.push((l, att)),
@@ -705,12 +736,12 @@ pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
                     &att.related_rows_query(relid, has_old, has_new, true),
                     &[],
                 );
-                add_rated_broken(&mut store, ledger.id, &mut old);
                 let new = store.read_games(
                     att,
                     &att.related_rows_query(relid, has_old, has_new, false),
                     &[],
                 );
+                old_as_rated(&mut store, ledger.id, &mut old, &new);
                 Changes {
                     ledger,
                     att,
