@@ -232,6 +232,42 @@ SELECT error_of($$SELECT ledger_attach('bad', 'app_games', 'id', 'at', 'w', 'b',
 GRANT SELECT (id, event_id) ON rounds TO regress_paths_app;
 SELECT ledger_attach('bad', 'app_games', 'id', 'at', 'w', 'b', 's', scope_column => 'round_id -> event_id');
 SELECT ledger_detach('bad');
+-- a related table with row-level security (forced: its owner's members too), owned by another
+-- non-superuser whose member owns the games table: that owner reads it through its policies (a game
+-- whose division it may not see is not rated and the division's league shows nowhere), and the
+-- ledger stays what a rebuild gives
+CREATE ROLE regress_paths_league;
+GRANT regress_paths_league TO regress_paths_app;
+GRANT USAGE, CREATE ON SCHEMA public TO regress_paths_league;
+SET ROLE regress_paths_league;
+CREATE TABLE divisions (id int PRIMARY KEY, league text NOT NULL, public boolean NOT NULL);
+INSERT INTO divisions VALUES (1, 'open', true), (2, 'secret', false);
+ALTER TABLE divisions ENABLE ROW LEVEL SECURITY, FORCE ROW LEVEL SECURITY;
+CREATE POLICY shown ON divisions FOR SELECT USING (public);
+GRANT SELECT, REFERENCES ON divisions TO regress_paths_app;
+RESET ROLE;
+CREATE TABLE league_games (id int PRIMARY KEY, division_id int REFERENCES divisions, at timestamptz, w text, b text, s float8);
+ALTER TABLE league_games OWNER TO regress_paths_app;
+INSERT INTO league_games VALUES (1, 1, '2025-01-01', 'ann', 'bob', 1), (2, 2, '2025-01-02', 'ann', 'bob', 0),
+                                (3, 1, '2025-01-03', 'bob', 'ann', 0.5);
+SET ROLE regress_paths_app;
+SELECT count(*) AS divisions_the_app_sees FROM divisions;
+SELECT ledger_attach('bad', 'league_games', 'id', 'at', 'w', 'b', 's', scope_column => 'division_id -> league');
+INSERT INTO league_games VALUES (4, 2, '2025-01-04', 'bob', 'ann', 1), (5, 1, '2025-01-05', 'ann', 'bob', 1);
+UPDATE league_games SET division_id = 2 WHERE id = 3;
+RESET ROLE;
+-- its owner makes a hidden division public: not a change of a column the ledger reads
+UPDATE divisions SET public = true WHERE id = 2;
+UPDATE divisions SET public = false WHERE id = 2;
+SELECT scope, game, player, round(rating::numeric, 2) AS rating FROM ledger_history
+WHERE ledger = 'bad' ORDER BY game, player;
+SELECT count(*) AS secret_entries FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id
+WHERE l.name = 'bad' AND e.scope = 'secret';
+SELECT as_rebuilt('bad') AS same_as_rebuilt;
+SELECT ledger_detach('bad');
+DROP TABLE league_games;
+DROP OWNED BY regress_paths_league;
+DROP ROLE regress_paths_league;
 
 -- 8. random statements on the games tables and every related table, each checked against a rebuild
 -- (setseed: the same statements every run); the statements whose entries differ from a rebuild's

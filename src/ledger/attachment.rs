@@ -104,9 +104,9 @@ pub struct GameRow {
     pub broken: bool,
 }
 
-/// The columns of a scope: one name, or several separated by commas.
+/// The columns of a scope: one name, or several separated by commas (22023 for an empty one).
 pub fn scope_columns(list: &str) -> Vec<&str> {
-    paths::split_list(list)
+    paths::split_list(list).unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 /// The steps of a column argument (22023 for a malformed path).

@@ -89,8 +89,9 @@ pub fn is_path(text: &str) -> bool {
 }
 
 /// The parts of a comma-separated list of columns (`scope_column`), commas inside double quotes
-/// kept, each trimmed.
-pub fn split_list(list: &str) -> Vec<&str> {
+/// kept, each trimmed; an empty part (a comma with no column before or after it) is an error
+/// that names the whole list, not the empty part.
+pub fn split_list(list: &str) -> Result<Vec<&str>, PathError> {
     let mut parts = Vec::new();
     let (mut start, mut quoted) = (0, false);
     for (i, c) in list.char_indices() {
@@ -104,7 +105,13 @@ pub fn split_list(list: &str) -> Vec<&str> {
         }
     }
     parts.push(list[start..].trim());
-    parts
+    if parts.len() > 1 && parts.iter().any(|p| p.is_empty()) {
+        return Err(PathError(format!(
+            "scope_column {}: a column name is empty (a comma with no column before or after it)",
+            crate::error::Quoted(list)
+        )));
+    }
+    Ok(parts)
 }
 
 /// The alias of the attached table in the reads.
@@ -236,8 +243,23 @@ mod tests {
 
     #[test]
     fn lists_split_outside_quotes() {
-        assert_eq!(split_list("a, b -> c"), vec!["a", "b -> c"]);
-        assert_eq!(split_list(r#""x,y" -> z,w"#), vec![r#""x,y" -> z"#, "w"]);
+        assert_eq!(split_list("a, b -> c"), Ok(vec!["a", "b -> c"]));
+        assert_eq!(
+            split_list(r#""x,y" -> z,w"#),
+            Ok(vec![r#""x,y" -> z"#, "w"])
+        );
+        // one column, even an empty one, is the path's own error (it names the argument)
+        assert_eq!(split_list(""), Ok(vec![""]));
+    }
+
+    #[test]
+    fn an_empty_part_of_a_list_names_the_list() {
+        for bad in ["w -> boss, ", ",a", "a,,b", " , "] {
+            let e = split_list(bad).unwrap_err();
+            assert!(e.0.starts_with("scope_column \""), "{bad}: {e}");
+            assert!(e.0.contains(bad), "{bad}: {e}");
+            assert_eq!(e.sqlstate(), "22023", "{bad}");
+        }
     }
 
     #[test]
