@@ -72,12 +72,12 @@ use crate::chess::position::{
 use crate::chess::{ChessError, FenField};
 use crate::clock::{Clock, Interval};
 use crate::ledger;
-use crate::ranking::system::{period_from_days, stored};
 use crate::ranking::{
     appendable, newcomer, rate, GameFacts, GameKey, PlayerState, RankingWindow, RatedGame,
     RatingSystem, Tip,
 };
 use crate::rating::glicko2::{self, Bounds, Period, Rating};
+use crate::rating::system::{period_from_days, stored};
 use crate::rating::{elo, fide, performance, skemino, RatingErrorKind};
 use crate::result::{GameEndReason, GameEndType, GameResult};
 use crate::test_rng::Rng;

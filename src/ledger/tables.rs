@@ -9,7 +9,7 @@ use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
 use pg_rating_core::ledger::{
     rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, PeriodCap, SeasonEnd, Standing,
 };
-use pg_rating_core::ranking::PlayerState;
+use pg_rating_core::rating::PlayerState;
 use pg_rating_core::rating::RatingError;
 use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 

@@ -2,7 +2,7 @@
 //! standings), and the rankings' locks; their history is written by the ledgers' writer through
 //! `super::history`. Reads of numbers go through `float8` and writes through the shortest decimal
 //! text of an `f64`, so a state read back equals the state computed (see
-//! `pg_rating_core::ranking::system::stored`).
+//! `pg_rating_core::rating::system::stored`).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;

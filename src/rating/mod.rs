@@ -27,7 +27,7 @@ extension_sql_file!(
 /// `rating_system` columns, so that a new system is named in the core alone.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn rating_system_known(name: &str) -> bool {
-    pg_rating_core::ranking::RatingSystem::known(name)
+    pg_rating_core::rating::RatingSystem::known(name)
 }
 
 /// Unwraps a core result or raises its error.

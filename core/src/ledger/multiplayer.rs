@@ -12,7 +12,7 @@ use super::replay::{at_game, Entry};
 use super::rules::LedgerRules;
 use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
-use crate::ranking::system::{stored, PlayerState, RatingSystem};
+use crate::rating::system::{stored, PlayerState, RatingSystem};
 use crate::rating::{glicko2, RatingError};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::rules::LedgerRules;
 use super::standing::{SeasonEnd, Standing};
 use super::LedgerKey;
-use crate::ranking::system::RatingSystem;
+use crate::rating::system::RatingSystem;
 use crate::rating::RatingError;
 
 /// How a rated game ended. Games that are not rated (a bye) never reach the ledger.
@@ -216,7 +216,7 @@ pub fn appendable(latest: &HashMap<String, LedgerKey>, games: &[LedgerGame]) -> 
 mod tests {
     use super::*;
     use crate::ledger::{Limits, PeriodCap, Policy, Provisional};
-    use crate::ranking::system::RatingSystem;
+    use crate::rating::system::RatingSystem;
     use crate::rating::{elo, glicko2};
 
     fn key(at: i64, id: &str) -> LedgerKey {
@@ -399,7 +399,7 @@ mod tests {
         standings.insert(
             "a".to_string(),
             Standing {
-                state: crate::ranking::PlayerState {
+                state: crate::rating::PlayerState {
                     rating: 1613.0,
                     ..elo_rules().system.start()
                 },

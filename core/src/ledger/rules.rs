@@ -4,9 +4,9 @@
 
 use crate::ledger::multiplayer::MultiplayerRule;
 use crate::ledger::standing::Standing;
-use crate::ranking::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::glicko2::{GameRule, RdGrowth, MIN_VOLATILITY};
 use crate::rating::skemino::MAX_MEAN_RATING;
+use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::RatingError;
 
 /// What one game may do to a rating, beyond the rating system's own rule.

@@ -1,6 +1,6 @@
 //! A player's standing in a ledger: the rating state and the whole record, after some game.
 
-use crate::ranking::system::{stored, PlayerState, RatingSystem};
+use crate::rating::system::{stored, PlayerState, RatingSystem};
 
 /// The end of a season: from `at` on, a rating is pulled toward the start by `pull` (0 keeps it, 1
 /// resets it) and an RD is raised to at least `rd_floor` (seed 003, section 13: a partial reset).

@@ -333,8 +333,8 @@ mod tests {
 
     use super::*;
     use crate::ledger::{integer_key, replay_seasons, Limits, Outcome, Provisional};
-    use crate::ranking::RatingSystem;
     use crate::rating::glicko2;
+    use crate::rating::RatingSystem;
     use crate::test_rng::Rng;
 
     struct Ledger;

@@ -7,11 +7,11 @@
 
 use std::collections::HashMap;
 
-use super::system::{PlayerState, RatingSystem};
 use crate::ledger::{
     integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
     Outcome, Provisional, Standing,
 };
+use crate::rating::system::{PlayerState, RatingSystem};
 use crate::rating::RatingError;
 
 /// The order of the history: creation date (microseconds), then game id.

@@ -1,16 +1,16 @@
-//! Rankings of the Random Chess schema: which games count in a ranking ([`window`]), the rating
-//! system a ranking row names ([`system`]), and its history ([`history`]): the games rated by the
-//! ledgers' replay in `(creation_date, id)` order, entries numbered and chained per player.
+//! Rankings of the Random Chess schema (a client of the engine: nothing of the engine imports
+//! it): which games count in a ranking ([`window`]) and its history ([`history`]): the games rated
+//! by the ledgers' replay in `(creation_date, id)` order, entries numbered and chained per player.
+//! The rating system a ranking row names is the engine's ([`crate::rating::system`]).
 
 pub mod history;
-pub mod system;
 pub mod window;
 
+pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 #[cfg(test)]
 pub(crate) use history::{appendable, rate};
 pub use history::{
     appended_order, black_first, chain, name_games_by_id, newcomer, renumbers, rules, GameKey,
     HistoryEntry, RatedGame, Tip,
 };
-pub use system::{PlayerState, RatingSystem, SystemSettings};
 pub use window::{GameFacts, RankingWindow};

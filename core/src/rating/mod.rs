@@ -1,4 +1,5 @@
-//! Rating maths: Elo, FIDE, Skèmino, Glicko-2 and performance ratings, free of PostgreSQL.
+//! Rating maths: Elo, FIDE, Skèmino, Glicko-2 and performance ratings, free of PostgreSQL, and
+//! the rating system a ledger or a ranking names ([`system`]).
 //!
 //! Every function validates its inputs and returns a [`RatingError`] instead of NaN, an
 //! infinity or an endless loop; [`RatingError::sqlstate`] gives the SQLSTATE the SQL layer
@@ -10,5 +11,7 @@ pub mod fide;
 pub mod glicko2;
 pub mod performance;
 pub mod skemino;
+pub mod system;
 
 pub use error::{RatingError, RatingErrorKind};
+pub use system::{PlayerState, RatingSystem, SystemSettings};

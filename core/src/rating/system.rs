@@ -1,10 +1,10 @@
-//! The rating system a ranking uses, and how one game moves both players' states.
+//! The rating system a ledger or a ranking uses, and how one game moves both players' states.
 //!
 //! Every state is rounded to [`STORED_DECIMALS`] decimals before it is used again, because the
 //! history keeps ratings as `numeric` with that many decimals: a replay from the stored history
 //! and a replay kept in memory then compute from the very same numbers.
 
-use crate::rating::{elo, fide, glicko2, skemino, RatingError};
+use super::{elo, fide, glicko2, skemino, RatingError};
 
 /// Decimals of `elo`, `rd` and `volatility` in the history.
 pub const STORED_DECIMALS: i32 = 10;
