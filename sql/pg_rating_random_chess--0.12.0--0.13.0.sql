@@ -254,3 +254,17 @@ COMMENT ON FUNCTION tournament_pair_round(int, int, boolean, varchar[], text) IS
     'already paired 55000, a later round 22023, every round paired 22023, a forbidden pair that is not two different '
     'players of the tournament 22023 (a NULL: 22004), a system other than dutch or burstein 22023 (NULL: 22004), no '
     'pairing that meets the absolute criteria 23514.';
+
+-- One rule for a rating system's settings (issue 33): the bounds of a ranking's settings are the
+-- engine's (pg_rating_core::rating::system, as for a ledger), checked when a ranking is written
+-- (23514); the rankings' own CHECKs, with values of their own (K below 100000 where a ledger's K is
+-- at most 1000), go.
+ALTER TABLE rankings
+    DROP CONSTRAINT k_factor_finite,
+    DROP CONSTRAINT glicko2_tau_positive,
+    DROP CONSTRAINT glicko2_tau_at_most_10,
+    DROP CONSTRAINT starting_rd_positive,
+    DROP CONSTRAINT starting_volatility_positive,
+    DROP CONSTRAINT starting_volatility_stored,
+    DROP CONSTRAINT skemino_starting_elo_in_range,
+    DROP CONSTRAINT fide_starting_elo_in_range;

@@ -57,6 +57,18 @@ VALUES ('Tau too large', '0', NULL, 0, 1500, true, 0, 'glicko2', 1e50);
 INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor,
                       rating_system, starting_volatility)
 VALUES ('Volatility too small', '0', NULL, 0, 1500, true, 0, 'glicko2', 1e-12);
+-- the same rule, with the same values, as a ledger's settings (K at most 1000), and its SQLSTATE
+INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+VALUES ('K too large', '0', NULL, 0, 1500, true, 5000);
+INSERT INTO ledgers (name, k_factor) VALUES ('K too large', 5000);
+DO $$
+BEGIN
+    INSERT INTO rankings (name, playtime_min, playtime_max, extra_move_multiplier, starting_elo, include_bots, k_factor)
+    VALUES ('K too large', '0', NULL, 0, 1500, true, 'NaN');
+EXCEPTION WHEN check_violation THEN
+    RAISE NOTICE 'check_violation: %', SQLERRM;
+END
+$$;
 UPDATE rankings SET glicko2_tau = 1e50 WHERE rating_system = 'glicko2';
 SELECT count(*) AS rankings FROM rankings;
 

@@ -16,34 +16,22 @@ CREATE TABLE rankings (
     starting_elo          numeric NOT NULL
         CONSTRAINT starting_elo_positive CHECK (starting_elo > 0::numeric AND starting_elo < 100000::numeric),
     include_bots          bool NOT NULL,
-    k_factor              numeric NOT NULL
-        CONSTRAINT k_factor_finite CHECK (k_factor >= 0::numeric AND k_factor < 100000::numeric),
-    -- Added by pg_rating: the rating system of the ranking and its parameters.
+    k_factor              numeric NOT NULL,
+    -- Added by pg_rating: the rating system of the ranking and its parameters. Their bounds are
+    -- the engine's rule for every rating system's settings, a ledger's too
+    -- (pg_rating_core::rating::system, checked when a ranking is written: 23514).
     rating_system         varchar NOT NULL DEFAULT 'elo'
         CONSTRAINT known_rating_system CHECK (@extschema@.rating_system_known(rating_system)),
-    -- Glickman: 0.3 to 1.2 is reasonable; far beyond 10 the volatility of a period falls
-    -- below what is stored and the next game could not be rated.
-    glicko2_tau           float8 NOT NULL DEFAULT 0.5
-        CONSTRAINT glicko2_tau_positive CHECK (glicko2_tau > 0::float8 AND glicko2_tau < 'Infinity')
-        CONSTRAINT glicko2_tau_at_most_10 CHECK (glicko2_tau <= 10::float8),
-    starting_rd           float8 NOT NULL DEFAULT 350
-        CONSTRAINT starting_rd_positive CHECK (starting_rd > 0::float8 AND starting_rd < 'Infinity'),
-    starting_volatility   float8 NOT NULL DEFAULT 0.06
-        CONSTRAINT starting_volatility_positive CHECK (starting_volatility > 0::float8 AND starting_volatility < 'Infinity')
-        -- the smallest volatility kept by the 10 decimals of elo_history.volatility
-        CONSTRAINT starting_volatility_stored CHECK (starting_volatility >= 1e-10::float8),
+    glicko2_tau           float8 NOT NULL DEFAULT 0.5,
+    starting_rd           float8 NOT NULL DEFAULT 350,
+    starting_volatility   float8 NOT NULL DEFAULT 0.06,
     rating_period         interval
         CONSTRAINT rating_period_positive CHECK (rating_period > interval '0'),
     provisional_rd        float8 NOT NULL DEFAULT 110
         CONSTRAINT provisional_rd_not_negative CHECK (provisional_rd >= 0::float8 AND provisional_rd < 'Infinity'),
     provisional_games     int NOT NULL DEFAULT 0
         CONSTRAINT provisional_games_not_negative CHECK (provisional_games >= 0),
-    CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max),
-    -- Skèmino's K makes K² − K <= 0 from a mean rating of 721.35 · ln 160 = 3660.98 on: no game
-    -- between two players starting there could be rated (pg_rating_core::rating::skemino).
-    CONSTRAINT skemino_starting_elo_in_range CHECK (rating_system OPERATOR(pg_catalog.<>) 'skemino' OR starting_elo < 3660.97),
-    -- FIDE's table of expected scores reads ratings from 0 to 4000 (pg_rating_core::rating::fide).
-    CONSTRAINT fide_starting_elo_in_range CHECK (rating_system OPERATOR(pg_catalog.<>) 'fide' OR starting_elo <= 4000::numeric)
+    CONSTRAINT playtime_window CHECK (playtime_max IS NULL OR playtime_min <= playtime_max)
 );
 
 CREATE TABLE elo_history (

@@ -123,6 +123,9 @@ fn recalculate_changed_ranking<'a>(
     if !restoring() {
         Spi::connect_mut(|client| {
             let mut store = RankingStore::new(client);
+            // settings under which a game could not be rated are refused here (23514), by the
+            // engine's rule, before the ranking's ledger is made
+            store.rankings(Some(id));
             if store.lock_rows() == LockRows::Ledger {
                 store.keep_ledger(id);
                 let old_id = trigger

@@ -645,8 +645,16 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 volatility_epsilon: None,
                 rd_growth: pg_rating_core::rating::glicko2::RdGrowth::Elapsed,
             };
+            // the engine's one rule for a rating system's settings (a ledger's too)
             let system = RatingSystem::from_settings(&settings)
-                .unwrap_or_else(|e| internal(format!("ranking {id}: {e}")));
+                .map_err(|e| e.to_string())
+                .and_then(|s| s.validated().map_err(|e| e.to_string()))
+                .unwrap_or_else(|e| {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+                        format!("ranking {id}: settings rejected: {e}"),
+                    )
+                });
             rankings.push(Ranking {
                 id,
                 ledger: nullable(&row, "ledger"),

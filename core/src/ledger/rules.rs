@@ -5,7 +5,6 @@
 use crate::ledger::multiplayer::MultiplayerRule;
 use crate::ledger::standing::Standing;
 use crate::rating::glicko2::{GameRule, RdGrowth, MIN_VOLATILITY};
-use crate::rating::skemino::MAX_MEAN_RATING;
 use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::RatingError;
 
@@ -93,15 +92,8 @@ pub struct LedgerRules {
     pub provisional: Provisional,
 }
 
-/// The smallest RD a ledger starts a player with (a setting or a seed): below it the Glicko-2
-/// scale's φ² underflows towards 0 and the next game of the player could not be rated.
-pub const MIN_RD: f64 = 1e-3;
-/// The largest RD a ledger starts a player with.
-pub const MAX_RD: f64 = 10_000.0;
-
-fn rd_in_range(rd: f64) -> bool {
-    (MIN_RD..=MAX_RD).contains(&rd)
-}
+use crate::rating::system::rd_in_range;
+pub use crate::rating::system::{MAX_RD, MIN_RD};
 
 /// The prefix of the names of ledgers whose history a client of pg_rating keeps in its own
 /// tables (the Random Chess rankings: `random_chess ranking <id>`): no other ledger may take
@@ -275,80 +267,7 @@ impl LedgerSettings {
 impl LedgerRules {
     /// Checks settings under which every game can be rated.
     pub fn validated(self) -> Result<Self, RatingError> {
-        match self.system {
-            RatingSystem::Elo { starting, k } => {
-                finite("starting rating", starting)?;
-                finite("k_factor", k)?;
-                if !(0.0..=1000.0).contains(&k) {
-                    return Err(bad(format!("k_factor must be in [0, 1000], got {k}")));
-                }
-            }
-            RatingSystem::Fide { starting } => {
-                if !(0.0..=4000.0).contains(&starting) {
-                    return Err(bad(format!(
-                        "a FIDE starting rating must be between 0 and 4000, got {starting}"
-                    )));
-                }
-            }
-            RatingSystem::Skemino { starting } => {
-                finite("starting rating", starting)?;
-                if starting >= MAX_MEAN_RATING - 0.01 {
-                    return Err(bad(format!(
-                        "a Skèmino starting rating must be below {:.2}, got {starting}",
-                        MAX_MEAN_RATING - 0.01
-                    )));
-                }
-            }
-            RatingSystem::Glicko2 {
-                starting,
-                tau,
-                period_micros,
-                bounds,
-                ..
-            } => {
-                finite("starting rating", starting.rating)?;
-                if !rd_in_range(starting.rd) {
-                    return Err(bad(format!(
-                        "starting_rd must be in [{MIN_RD}, {MAX_RD}], got {}",
-                        starting.rd
-                    )));
-                }
-                if !(starting.volatility >= MIN_VOLATILITY && starting.volatility <= 10.0) {
-                    return Err(bad(format!(
-                        "starting_volatility must be in [{MIN_VOLATILITY:e}, 10], got {}",
-                        starting.volatility
-                    )));
-                }
-                if !(tau > 0.0 && tau <= 10.0) {
-                    return Err(bad(format!("tau must be in (0, 10], got {tau:e}")));
-                }
-                if period_micros.is_some_and(|p| p <= 0) {
-                    return Err(bad(
-                        "rating_period must be positive, with no negative part (months, days, time)".into(),
-                    ));
-                }
-                bounds.validate()?;
-                // a newcomer starts within the bounds every later rating keeps to
-                if !(bounds.rd_min <= starting.rd && starting.rd <= bounds.rd_max) {
-                    return Err(bad(format!(
-                        "starting_rd {} must be within [min_rd, max_rd] = [{}, {}]",
-                        starting.rd, bounds.rd_min, bounds.rd_max
-                    )));
-                }
-                if bounds.rd_max > MAX_RD {
-                    return Err(bad(format!(
-                        "max_rd must be at most {MAX_RD}, got {}",
-                        bounds.rd_max
-                    )));
-                }
-                if starting.volatility > bounds.volatility_max {
-                    return Err(bad(format!(
-                        "max_volatility {} is below starting_volatility {}",
-                        bounds.volatility_max, starting.volatility
-                    )));
-                }
-            }
-        }
+        self.system.validated()?;
         if let Some(m) = self.limits.max_change {
             if !(m > 0.0 && m.is_finite()) {
                 return Err(bad(format!("max_change must be positive, got {m}")));

@@ -4,6 +4,8 @@
 //! history keeps ratings as `numeric` with that many decimals: a replay from the stored history
 //! and a replay kept in memory then compute from the very same numbers.
 
+use super::glicko2::MIN_VOLATILITY;
+use super::skemino::MAX_MEAN_RATING;
 use super::{elo, fide, glicko2, skemino, RatingError};
 
 /// Decimals of `elo`, `rd` and `volatility` in the history.
@@ -111,6 +113,111 @@ impl RatingSystem {
                 Self::NAMES.join(", ")
             )),
         }
+    }
+}
+
+/// The smallest RD a ledger or ranking starts a player with (a setting or a seed): below it the
+/// Glicko-2 scale's φ² underflows towards 0 and the next game of the player could not be rated.
+pub const MIN_RD: f64 = 1e-3;
+/// The largest RD a ledger or ranking starts a player with.
+pub const MAX_RD: f64 = 10_000.0;
+
+/// Whether an RD is one a player may start with.
+pub fn rd_in_range(rd: f64) -> bool {
+    (MIN_RD..=MAX_RD).contains(&rd)
+}
+
+impl RatingSystem {
+    /// Checks settings under which every game can be rated: the one rule for the settings of
+    /// ledgers and of the Random Chess rankings alike.
+    pub fn validated(self) -> Result<Self, RatingError> {
+        match self {
+            RatingSystem::Elo { starting, k } => {
+                finite("starting rating", starting)?;
+                finite("k_factor", k)?;
+                if !(0.0..=1000.0).contains(&k) {
+                    return Err(bad(format!("k_factor must be in [0, 1000], got {k}")));
+                }
+            }
+            RatingSystem::Fide { starting } => {
+                if !(0.0..=4000.0).contains(&starting) {
+                    return Err(bad(format!(
+                        "a FIDE starting rating must be between 0 and 4000, got {starting}"
+                    )));
+                }
+            }
+            RatingSystem::Skemino { starting } => {
+                finite("starting rating", starting)?;
+                if starting >= MAX_MEAN_RATING - 0.01 {
+                    return Err(bad(format!(
+                        "a Skèmino starting rating must be below {:.2}, got {starting}",
+                        MAX_MEAN_RATING - 0.01
+                    )));
+                }
+            }
+            RatingSystem::Glicko2 {
+                starting,
+                tau,
+                period_micros,
+                bounds,
+                ..
+            } => {
+                finite("starting rating", starting.rating)?;
+                if !rd_in_range(starting.rd) {
+                    return Err(bad(format!(
+                        "starting_rd must be in [{MIN_RD}, {MAX_RD}], got {}",
+                        starting.rd
+                    )));
+                }
+                if !(starting.volatility >= MIN_VOLATILITY && starting.volatility <= 10.0) {
+                    return Err(bad(format!(
+                        "starting_volatility must be in [{MIN_VOLATILITY:e}, 10], got {}",
+                        starting.volatility
+                    )));
+                }
+                if !(tau > 0.0 && tau <= 10.0) {
+                    return Err(bad(format!("tau must be in (0, 10], got {tau:e}")));
+                }
+                if period_micros.is_some_and(|p| p <= 0) {
+                    return Err(bad(
+                        "rating_period must be positive, with no negative part (months, days, time)".into(),
+                    ));
+                }
+                bounds.validate()?;
+                // a newcomer starts within the bounds every later rating keeps to
+                if !(bounds.rd_min <= starting.rd && starting.rd <= bounds.rd_max) {
+                    return Err(bad(format!(
+                        "starting_rd {} must be within [min_rd, max_rd] = [{}, {}]",
+                        starting.rd, bounds.rd_min, bounds.rd_max
+                    )));
+                }
+                if bounds.rd_max > MAX_RD {
+                    return Err(bad(format!(
+                        "max_rd must be at most {MAX_RD}, got {}",
+                        bounds.rd_max
+                    )));
+                }
+                if starting.volatility > bounds.volatility_max {
+                    return Err(bad(format!(
+                        "max_volatility {} is below starting_volatility {}",
+                        bounds.volatility_max, starting.volatility
+                    )));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+fn bad(message: String) -> RatingError {
+    RatingError::invalid(message)
+}
+
+fn finite(name: &str, x: f64) -> Result<(), RatingError> {
+    if x.is_finite() {
+        Ok(())
+    } else {
+        Err(bad(format!("{name} must be finite, got {x}")))
     }
 }
 
@@ -311,6 +418,7 @@ pub fn period_from_days(days: f64) -> i64 {
 #[cfg(test)]
 mod settings_tests {
     use super::*;
+    use crate::error::Classified;
 
     fn settings(name: &str) -> SystemSettings<'_> {
         SystemSettings {
@@ -357,6 +465,81 @@ mod settings_tests {
                 bounds: glicko2::Bounds::default(),
             })
         );
+    }
+
+    #[test]
+    fn one_rule_bounds_the_settings_of_rankings_and_ledgers() {
+        let system = |s: SystemSettings<'_>| RatingSystem::from_settings(&s).unwrap();
+        let rejected = |s: SystemSettings<'_>| {
+            let e = system(s).validated().unwrap_err();
+            assert_eq!(e.sqlstate(), "22023", "{e}");
+            e.to_string()
+        };
+        for name in ["elo", "skemino", "fide", "glicko2"] {
+            assert!(system(settings(name)).validated().is_ok(), "{name}");
+        }
+        // a ranking's K once allowed up to 99,999 is a ledger's K, at most 1000
+        let too_large_k = rejected(SystemSettings {
+            k_factor: 5000.0,
+            ..settings("elo")
+        });
+        assert!(
+            too_large_k.contains("k_factor must be in [0, 1000]"),
+            "{too_large_k}"
+        );
+        assert!(system(SystemSettings {
+            k_factor: 1000.0,
+            ..settings("elo")
+        })
+        .validated()
+        .is_ok());
+        for (bad, why) in [
+            (
+                SystemSettings {
+                    tau: 11.0,
+                    ..settings("glicko2")
+                },
+                "tau",
+            ),
+            (
+                SystemSettings {
+                    starting_volatility: 1e-11,
+                    ..settings("glicko2")
+                },
+                "starting_volatility",
+            ),
+            (
+                SystemSettings {
+                    starting_rd: 20_000.0,
+                    ..settings("glicko2")
+                },
+                "starting_rd",
+            ),
+            (
+                SystemSettings {
+                    starting_rating: 3661.0,
+                    ..settings("skemino")
+                },
+                "Skèmino",
+            ),
+            (
+                SystemSettings {
+                    starting_rating: 4001.0,
+                    ..settings("fide")
+                },
+                "FIDE",
+            ),
+            (
+                SystemSettings {
+                    k_factor: f64::NAN,
+                    ..settings("elo")
+                },
+                "k_factor",
+            ),
+        ] {
+            let e = rejected(bad);
+            assert!(e.contains(why), "{why}: {e}");
+        }
     }
 
     #[test]
