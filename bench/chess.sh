@@ -33,7 +33,7 @@ core_pgn=$(grep -o 'core_read_pgn_games_per_s=[0-9]*' "$WORK/core.txt" | cut -d=
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null
-cluster_start
+bench_cluster_start
 psql -X -q -d postgres -c "CREATE DATABASE bench" >/dev/null
 export PGDATABASE=bench OPENINGS_DIR
 psql -X -q -v ON_ERROR_STOP=1 -c "CREATE EXTENSION pg_rating_random_chess CASCADE" -f bench/chess/plpgsql_baseline.sql

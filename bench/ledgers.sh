@@ -6,7 +6,8 @@
 #    per block and the cost ratio (with / without); beside them the floor of that ratio: the
 #    rows the two ledgers must write per game, written by plain SQL with no trigger (ledgers/floor.sql);
 # 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
-#    table without one;
+#    table without one; beside them their floor: the rows the ledger keeps for them, written by plain
+#    SQL in the games' own statement (ledgers/batch_floor.sql);
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
 # 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
 #    game of another ranking waits (Random Chess rankings: a lock per ranking since 0.9.0) and a game
@@ -28,7 +29,7 @@ block=$((games / blocks))
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
+CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start
 trap cluster_stop EXIT
 flock -u 9
 
@@ -75,11 +76,16 @@ INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('el
 SELECT ledger_attach('elo', 'matches', 'id', 'played_at', 'white', 'black', 'score');
 CREATE TABLE plain_matches (LIKE matches INCLUDING ALL);
 SQL
+psql -X -q -v ON_ERROR_STOP=1 -d batch -f bench/ledgers/batch_floor.sql
 insert_batch() { ms batch "INSERT INTO $1 (id, played_at, white, black, score)
                            SELECT n, m.at, m.white, m.black, m.score FROM generate_series(1, $batch) n, bench_match(n) m"; }
 tp=$(insert_batch plain_matches)
 t=$(insert_batch matches)
+tf=$(ms batch "CALL batch_floor_insert($batch)")
 echo "$(rate "$batch" "$t") games/s ($t ms; without the ledger $(rate "$batch" "$tp") games/s, $tp ms)"
+echo "with the ledger / without: $(awk -v a="$tp" -v b="$t" 'BEGIN { printf "%.2fx", a / b }') the speed;" \
+     "the floor (its entries and standings by plain SQL in the same statement, $tf ms):" \
+     "$(awk -v a="$tp" -v b="$tf" 'BEGIN { printf "%.2fx", a / b }')"
 
 echo
 echo "3. rebuilding and backdating (Elo ledger, $games games)"

@@ -73,7 +73,7 @@ for tree in theirs ours; do
     else
         install_extension --release >/dev/null 2>&1 || { echo "building this tree failed" >&2; exit 1; }
     fi
-    CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
+    CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start
     # (the lock is held while the workload runs: each of its sessions loads the library installed
     # at that moment)
     read -r ms ins del upd wal size < <(workload "corrections_$tree")

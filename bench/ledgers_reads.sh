@@ -16,7 +16,7 @@ block=100000
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off -c max_wal_size=8GB -c checkpoint_timeout=30min" cluster_start
+CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off -c max_wal_size=8GB -c checkpoint_timeout=30min" bench_cluster_start
 trap cluster_stop EXIT
 flock -u 9
 

@@ -21,7 +21,7 @@ flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
 # 600,000 history entries and their indexes outgrow the default 128 MB of shared buffers; no
 # autovacuum worker competes for the two cores (the VACUUM ANALYZE of step 2 is explicit).
-CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
+CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start
 trap cluster_stop EXIT
 flock -u 9
 

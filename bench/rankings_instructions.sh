@@ -53,7 +53,7 @@ trap 'put_back ours; against_cleanup' EXIT
 
 # One measurement of the installed build: "instructions cycles games/s digest" per game.
 measure() {
-    CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start >/dev/null 2>&1
+    CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start >/dev/null 2>&1
     psql -X -q -d postgres -c "CREATE DATABASE ours"
     psql -X -q -v ON_ERROR_STOP=1 -d ours -c "CREATE EXTENSION pg_rating_random_chess CASCADE" \
         -f bench/rankings/setup.sql >/dev/null 2>&1

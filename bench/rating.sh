@@ -23,7 +23,7 @@ log "SQL benchmark: release build, throwaway cluster"
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-cluster_start
+bench_cluster_start
 trap cluster_stop EXIT
 psql -X -q -d postgres -c "CREATE DATABASE bench_rating"
 psql -X -q -d bench_rating -c "CREATE EXTENSION pg_rating"

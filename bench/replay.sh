@@ -23,7 +23,7 @@ runs=${2:-5}
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" cluster_start
+CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start
 trap cluster_stop EXIT
 # (the install lock is held to the end: every timed statement is a new session, which loads the
 # library from PostgreSQL's directories, where another build installed meanwhile would be timed)

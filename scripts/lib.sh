@@ -78,6 +78,13 @@ cluster_start() {
         start >/dev/null
 }
 
+# cluster_start for a benchmark: the server loads pg_rating at its start (shared_preload_libraries), so
+# every backend runs the build installed before it, even when another worker installs its own build
+# into the same library directory after the benchmark released PG_LOCK.
+bench_cluster_start() {
+    CLUSTER_OPTIONS="${CLUSTER_OPTIONS:-} -c shared_preload_libraries=pg_rating" cluster_start
+}
+
 cluster_stop() {
     [[ -n "${CLUSTER_DIR:-}" && -d "$CLUSTER_DIR" ]] || return 0
     runuser -u postgres -- "$PG_BIN/pg_ctl" -D "$CLUSTER_DIR/data" -m immediate stop >/dev/null 2>&1 || true
