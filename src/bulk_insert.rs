@@ -53,6 +53,8 @@ pub struct BulkInsert {
     /// The table's checks, evaluated for each row (rows with vouched keys only).
     checks: bool,
     econtext: *mut pg_sys::ExprContext,
+    /// Set by [`BulkInsert::finish`]: a writer dropped before it would lose its buffered rows.
+    finished: bool,
 }
 
 /// What a table asks of an insert that this writer does not do: row triggers, transition tables,
@@ -325,6 +327,7 @@ impl BulkInsert {
                 unchecked,
                 checks,
                 econtext,
+                finished: false,
             }
         }
     }
@@ -452,5 +455,103 @@ impl BulkInsert {
             pg_sys::table_close(self.rel, pg_sys::NoLock as pg_sys::LOCKMODE);
             pg_sys::CommandCounterIncrement();
         }
+        self.finished = true;
+    }
+}
+
+/// No release here: on an error the transaction's abort closes the relation and its indexes,
+/// drops the slots and frees the executor state's memory (all are resources of the transaction),
+/// and code unwinding from an ERROR may not call into PostgreSQL. A writer dropped without
+/// [`BulkInsert::finish`] on a path without an error is a bug that would lose the buffered rows
+/// without a word: it is an internal error, and the statement's work is undone with it.
+impl Drop for BulkInsert {
+    fn drop(&mut self) {
+        if !self.finished && !std::thread::panicking() {
+            internal("a bulk insertion was dropped before finish(): its rows would be lost");
+        }
+    }
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use super::BulkInsert;
+    use crate::columns::{Column, Kind, Value};
+    use pgrx::prelude::*;
+
+    const COLUMNS: &[Column] = &[("id", Kind::Int), ("name", Kind::Text)];
+
+    /// A table of the engine's schema, where the writer finds its tables.
+    fn table(definition: &str) -> String {
+        let schema = Spi::get_one::<String>(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+        )
+        .unwrap()
+        .unwrap();
+        Spi::run(&format!("CREATE TABLE {schema}.{definition}")).unwrap();
+        schema
+    }
+
+    fn row(i: i32) -> Vec<Value> {
+        vec![Value::Int(Some(i)), Value::Text(Some(format!("p{i}")))]
+    }
+
+    #[pg_test]
+    fn rows_of_several_batches_are_seen_after_finish_with_their_index_entries() {
+        let schema = table("bulk_rows (id int PRIMARY KEY, name text NOT NULL)");
+        let mut writer = BulkInsert::open("bulk_rows", COLUMNS);
+        for i in 1..=2500 {
+            writer.push(row(i));
+        }
+        writer.finish();
+        let found = Spi::get_one::<i64>(&format!(
+            "SET LOCAL enable_seqscan = off; SELECT count(*) FROM {schema}.bulk_rows WHERE id BETWEEN 1000 AND 1999"
+        ));
+        assert_eq!(found.unwrap(), Some(1000));
+        let name = Spi::get_one::<String>(&format!(
+            "SELECT name FROM {schema}.bulk_rows WHERE id = 2500"
+        ));
+        assert_eq!(name.unwrap().as_deref(), Some("p2500"));
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "duplicate key value violates unique constraint")]
+    fn a_duplicate_key_is_refused_where_the_unique_check_is_kept() {
+        table("bulk_keys (id int PRIMARY KEY, name text NOT NULL)");
+        let mut writer = BulkInsert::open("bulk_keys", COLUMNS);
+        writer.push(row(7));
+        writer.push(row(7));
+        writer.finish();
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "has a row trigger, check or generated column of its own")]
+    fn a_table_with_a_row_trigger_is_refused_rather_than_written_past_it() {
+        let schema = table("bulk_triggered (id int PRIMARY KEY, name text NOT NULL)");
+        Spi::run(&format!(
+            "CREATE FUNCTION {schema}.bulk_noop() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NEW; END';
+             CREATE TRIGGER noop BEFORE INSERT ON {schema}.bulk_triggered FOR EACH ROW EXECUTE FUNCTION {schema}.bulk_noop()"
+        ))
+        .unwrap();
+        BulkInsert::open("bulk_triggered", COLUMNS).finish();
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "a NULL for NOT NULL attribute 2 of a derived row")]
+    fn a_null_for_a_not_null_column_is_an_error() {
+        table("bulk_nulls (id int PRIMARY KEY, name text NOT NULL)");
+        let mut writer = BulkInsert::open("bulk_nulls", COLUMNS);
+        writer.push(vec![Value::Int(Some(1)), Value::Text(None)]);
+        writer.finish();
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "dropped before finish()")]
+    fn a_writer_dropped_before_finish_is_an_error_not_lost_rows() {
+        table("bulk_dropped (id int PRIMARY KEY, name text NOT NULL)");
+        let mut writer = BulkInsert::open("bulk_dropped", COLUMNS);
+        writer.push(row(1));
+        drop(writer);
     }
 }
