@@ -235,4 +235,42 @@ mod tests {
             assert_eq!(size, brute(n, &adj, &mut vec![false; n]));
         }
     }
+
+    #[test]
+    fn a_graph_read_from_its_edges_matches_like_its_lists() {
+        let mut rng = Rng::new(4);
+        for _ in 0..300 {
+            let n = 1 + rng.below(14);
+            let mut bits = vec![false; n * n];
+            let mut adj = vec![Vec::new(); n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    if !rng.one_in(4) {
+                        bits[i * n + j] = true;
+                        bits[j * n + i] = true;
+                        adj[i].push(j);
+                        adj[j].push(i);
+                    }
+                }
+            }
+            let dense = Dense {
+                n,
+                edge: |i: usize, j: usize| bits[i * n + j],
+            };
+            let mut mate = vec![NONE; n];
+            maximum_matching(&dense, &mut mate);
+            for v in 0..n {
+                if mate[v] != NONE {
+                    assert_eq!(mate[mate[v]], v);
+                    assert!(bits[v * n + mate[v]]);
+                }
+            }
+            let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
+            assert_eq!(size, brute(n, &adj, &mut vec![false; n]));
+            assert_eq!(
+                has_perfect_matching(&dense),
+                has_perfect_matching(adj.as_slice())
+            );
+        }
+    }
 }

@@ -577,6 +577,9 @@ impl<const N: usize> IncrementalMatching<N> {
     /// Scans the edges of S vertex v; true when it augmented the matching.
     fn scan(&mut self, v: usize) -> bool {
         let n = self.n;
+        let row = v * n;
+        // (scanning changes no vertex dual)
+        let dual_v = self.dualvar[v];
         for w in 0..n {
             if !self.is_edge(v, w) {
                 continue;
@@ -585,7 +588,7 @@ impl<const N: usize> IncrementalMatching<N> {
             if self.inblossom[v] == bw {
                 continue;
             }
-            let allowed = bit(&self.allowed, v * n + w);
+            let allowed = bit(&self.allowed, row + w);
             if !allowed && self.label[bw] == T && self.label[w] != FREE {
                 // Whether tight or not, nothing follows from an edge to a labelled vertex of a
                 // T blossom: not even its allowed bit, which a later scan of v sets as well
@@ -594,13 +597,15 @@ impl<const N: usize> IncrementalMatching<N> {
             }
             let a = arc(v, w);
             let mut kslack = Wide::ZERO;
+            let mut tight = allowed;
             if !allowed {
-                kslack = self.slack(a);
+                kslack = dual_v.add(self.dualvar[w]).sub(self.twice[row + w]);
                 if kslack <= Wide::ZERO {
                     self.allow(a);
+                    tight = true;
                 }
             }
-            if bit(&self.allowed, v * n + w) {
+            if tight {
                 if self.label[bw] == FREE {
                     if self.mate[self.blossombase[bw]] == NONE {
                         // another free vertex: an augmenting path
