@@ -4,13 +4,60 @@
 
 const NONE: usize = usize::MAX;
 
+/// A graph the search reads: vertex v's neighbours are `neighbour(v, k)` for k below
+/// `slots(v)` (a slot may hold none).
+pub trait Graph {
+    fn len(&self) -> usize;
+    fn slots(&self, v: usize) -> usize;
+    fn neighbour(&self, v: usize, k: usize) -> Option<usize>;
+}
+
+/// Adjacency lists.
+impl Graph for [Vec<usize>] {
+    fn len(&self) -> usize {
+        <[Vec<usize>]>::len(self)
+    }
+    fn slots(&self, v: usize) -> usize {
+        self[v].len()
+    }
+    fn neighbour(&self, v: usize, k: usize) -> Option<usize> {
+        Some(self[v][k])
+    }
+}
+
+/// A graph given by whether two vertices are adjacent (symmetric): no lists, so its memory is
+/// O(1) however dense it is (the players' graphs are nearly complete: lists would cost 8 bytes a
+/// pair).
+pub struct Dense<F: Fn(usize, usize) -> bool> {
+    pub n: usize,
+    pub edge: F,
+}
+
+impl<F: Fn(usize, usize) -> bool> Graph for Dense<F> {
+    fn len(&self) -> usize {
+        self.n
+    }
+    fn slots(&self, _: usize) -> usize {
+        self.n
+    }
+    fn neighbour(&self, v: usize, k: usize) -> Option<usize> {
+        (k != v && (self.edge)(v, k)).then_some(k)
+    }
+}
+
 /// Grows `mate` (a valid matching of the graph `adj`) to a maximum matching.
-pub fn maximum_matching(adj: &[Vec<usize>], mate: &mut [usize]) {
+pub fn maximum_matching<G: Graph + ?Sized>(adj: &G, mate: &mut [usize]) {
     let n = adj.len();
     // Greedy start: most vertices get matched without any search.
     for v in 0..n {
+        if v % 64 == 0 {
+            crate::interrupt::check();
+        }
         if mate[v] == NONE {
-            if let Some(&u) = adj[v].iter().find(|&&u| mate[u] == NONE && u != v) {
+            if let Some(u) = (0..adj.slots(v))
+                .filter_map(|k| adj.neighbour(v, k))
+                .find(|&u| mate[u] == NONE && u != v)
+            {
                 mate[v] = u;
                 mate[u] = v;
             }
@@ -42,8 +89,8 @@ pub fn maximum_matching(adj: &[Vec<usize>], mate: &mut [usize]) {
     }
 }
 
-struct Search<'a> {
-    adj: &'a [Vec<usize>],
+struct Search<'a, G: Graph + ?Sized> {
+    adj: &'a G,
     parent: Vec<usize>,
     base: Vec<usize>,
     used: Vec<bool>,
@@ -51,7 +98,7 @@ struct Search<'a> {
     queue: Vec<usize>,
 }
 
-impl Search<'_> {
+impl<G: Graph + ?Sized> Search<'_, G> {
     fn lca(&self, mut a: usize, mut b: usize, mate: &[usize]) -> usize {
         let mut seen = vec![false; self.adj.len()];
         loop {
@@ -96,8 +143,12 @@ impl Search<'_> {
         while head < self.queue.len() {
             let v = self.queue[head];
             head += 1;
-            for idx in 0..self.adj[v].len() {
-                let u = self.adj[v][idx];
+            // (a vertex's scan is O(n) in a dense graph, a search O(n²))
+            crate::interrupt::check();
+            for idx in 0..self.adj.slots(v) {
+                let Some(u) = self.adj.neighbour(v, idx) else {
+                    continue;
+                };
                 if self.base[v] == self.base[u] || mate[v] == u {
                     continue;
                 }
@@ -130,7 +181,7 @@ impl Search<'_> {
 }
 
 /// Whether the graph has a perfect matching.
-pub fn has_perfect_matching(adj: &[Vec<usize>]) -> bool {
+pub fn has_perfect_matching<G: Graph + ?Sized>(adj: &G) -> bool {
     let mut mate = vec![NONE; adj.len()];
     maximum_matching(adj, &mut mate);
     mate.iter().all(|&m| m != NONE)
@@ -173,7 +224,7 @@ mod tests {
                 }
             }
             let mut mate = vec![NONE; n];
-            maximum_matching(&adj, &mut mate);
+            maximum_matching(adj.as_slice(), &mut mate);
             let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
             for v in 0..n {
                 if mate[v] != NONE {
@@ -182,6 +233,44 @@ mod tests {
                 }
             }
             assert_eq!(size, brute(n, &adj, &mut vec![false; n]));
+        }
+    }
+
+    #[test]
+    fn a_graph_read_from_its_edges_matches_like_its_lists() {
+        let mut rng = Rng::new(4);
+        for _ in 0..300 {
+            let n = 1 + rng.below(14);
+            let mut bits = vec![false; n * n];
+            let mut adj = vec![Vec::new(); n];
+            for i in 0..n {
+                for j in i + 1..n {
+                    if !rng.one_in(4) {
+                        bits[i * n + j] = true;
+                        bits[j * n + i] = true;
+                        adj[i].push(j);
+                        adj[j].push(i);
+                    }
+                }
+            }
+            let dense = Dense {
+                n,
+                edge: |i: usize, j: usize| bits[i * n + j],
+            };
+            let mut mate = vec![NONE; n];
+            maximum_matching(&dense, &mut mate);
+            for v in 0..n {
+                if mate[v] != NONE {
+                    assert_eq!(mate[mate[v]], v);
+                    assert!(bits[v * n + mate[v]]);
+                }
+            }
+            let size = mate.iter().filter(|&&m| m != NONE).count() / 2;
+            assert_eq!(size, brute(n, &adj, &mut vec![false; n]));
+            assert_eq!(
+                has_perfect_matching(&dense),
+                has_perfect_matching(adj.as_slice())
+            );
         }
     }
 }

@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use super::cardinality::has_perfect_matching;
+use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
 use super::criteria::Entrant;
 use super::incremental::IncrementalMatching;
@@ -64,7 +64,12 @@ struct Bracket<const N: usize> {
     residents_end: usize,
     /// Position of each player in `members` (usize::MAX: not a member).
     position: Vec<usize>,
-    base: Vec<Wide<N>>,
+    /// C.9 as it stood when the bracket started (its base weights keep it).
+    single_downfloater: bool,
+    /// Bit `at(i, j)`: the pair's base weight was zeroed by the ordering rules. The base weights
+    /// themselves are not stored: `Round::base` computes them again from the players (a matrix
+    /// of them would cost as much memory as the matching's own).
+    zeroed: Vec<u64>,
     /// The current weights of the bracket's pairs and their best matching, kept between the
     /// many solves of a bracket (each changes few weights).
     matching: IncrementalMatching<N>,
@@ -80,9 +85,6 @@ impl<const N: usize> Bracket<N> {
         let (i, j) = if i < j { (i, j) } else { (j, i) };
         i * self.members.len() + j
     }
-    fn base(&self, i: usize, j: usize) -> Wide<N> {
-        self.base[self.at(i, j)]
-    }
     fn weight(&self, i: usize, j: usize) -> Wide<N> {
         self.matching.weight(i, j)
     }
@@ -91,7 +93,11 @@ impl<const N: usize> Bracket<N> {
     }
     fn zero_base(&mut self, i: usize, j: usize) {
         let k = self.at(i, j);
-        self.base[k] = Wide::ZERO;
+        self.zeroed[k / 64] |= 1 << (k % 64);
+    }
+    fn is_zeroed(&self, i: usize, j: usize) -> bool {
+        let k = self.at(i, j);
+        self.zeroed[k / 64] >> (k % 64) & 1 == 1
     }
     fn is_member(&self, player: usize) -> bool {
         self.position[player] != usize::MAX
@@ -212,6 +218,28 @@ fn score_groups(players: &[Entrant]) -> Vec<Vec<usize>> {
 }
 
 impl Round<'_> {
+    /// The base weight of members i and j of the bracket (before the ordering rules' bonuses):
+    /// the quality criteria, or zero when the ordering rules ruled the pair out.
+    fn base<const N: usize>(&self, br: &Bracket<N>, i: usize, j: usize) -> Wide<N> {
+        let (i, j) = if i < j { (i, j) } else { (j, i) };
+        if br.is_zeroed(i, j) {
+            return Wide::ZERO;
+        }
+        edge_weight(
+            self.ctx,
+            &br.layout,
+            &self.bye,
+            br.members[i],
+            br.members[j],
+            Flags {
+                with_top: false,
+                in_current: j < br.residents_end,
+                in_next: j >= br.residents_end,
+                single_downfloater: br.single_downfloater,
+            },
+        )
+    }
+
     /// The top field of a pair: pairing everyone, the unpaired player a bye candidate.
     fn top(&self, i: usize, j: usize) -> u64 {
         let ps = self.ctx.players;
@@ -263,23 +291,9 @@ impl Round<'_> {
             .filter(|&i| self.open[i] && br.position[i] == usize::MAX)
             .collect();
         vertices.extend_from_slice(left);
+        let candidate = |i: usize| self.bye.candidate(&ctx.players[i]);
         let odd = vertices.len() % 2 == 1;
-        let mut adj = vec![Vec::new(); vertices.len() + usize::from(odd)];
-        for (a, &i) in vertices.iter().enumerate() {
-            crate::interrupt::check();
-            for (b, &j) in vertices.iter().enumerate().skip(a + 1) {
-                if ctx.compatible(i, j) {
-                    adj[a].push(b);
-                    adj[b].push(a);
-                }
-            }
-            if odd && self.bye.candidate(&ctx.players[i]) {
-                let dummy = vertices.len();
-                adj[a].push(dummy);
-                adj[dummy].push(a);
-            }
-        }
-        has_perfect_matching(&adj)
+        self.perfect(&vertices, odd.then_some(&candidate))
     }
 
     /// The best matching of the whole graph of open players: bracket weights and completion for
@@ -393,71 +407,52 @@ impl Round<'_> {
         }
         // The outside (odd) and a dummy vertex that only the players every member can meet
         // may pair: a perfect matching leaves one of them alone in the outside.
-        let mut adj = self.adjacency(&outside);
-        let dummy = outside.len();
-        adj.push(Vec::new());
-        for (a, &u) in outside.iter().enumerate() {
+        let every_member_meets = |u: usize| {
             crate::interrupt::check();
-            if members.iter().all(|&d| ctx.compatible(d, u)) {
-                adj[a].push(dummy);
-                adj[dummy].push(a);
-            }
-        }
-        has_perfect_matching(&adj)
+            members.iter().all(|&d| ctx.compatible(d, u))
+        };
+        self.perfect(&outside, Some(&every_member_meets))
     }
 
-    /// The graph of the players `set` (positions in `set`): an edge where two may meet.
-    fn adjacency(&self, set: &[usize]) -> Vec<Vec<usize>> {
+    /// Whether the players `set` can all be paired among themselves, with one more vertex when
+    /// `dummy` is given: the players it says true for may pair with it. The graph is read from
+    /// the bits of who may meet whom, never copied into lists (8 bytes a pair of players).
+    fn perfect(&self, set: &[usize], dummy: Option<&dyn Fn(usize) -> bool>) -> bool {
         let ctx = self.ctx;
-        let mut adj = vec![Vec::new(); set.len()];
-        for (a, &i) in set.iter().enumerate() {
-            crate::interrupt::check();
-            for (b, &j) in set.iter().enumerate().skip(a + 1) {
-                if ctx.compatible(i, j) {
-                    adj[a].push(b);
-                    adj[b].push(a);
+        let to_dummy: Vec<bool> =
+            dummy.map_or_else(Vec::new, |f| set.iter().map(|&i| f(i)).collect());
+        let d = set.len();
+        let graph = Dense {
+            n: d + usize::from(dummy.is_some()),
+            edge: |a: usize, b: usize| {
+                if a == d {
+                    to_dummy[b]
+                } else if b == d {
+                    to_dummy[a]
+                } else {
+                    ctx.compatible(set[a], set[b])
                 }
-            }
-        }
-        adj
+            },
+        };
+        has_perfect_matching(&graph)
     }
 
     /// Whether the players `set` can all be paired among themselves.
     fn pairable_set(&self, set: &[usize]) -> bool {
-        has_perfect_matching(&self.adjacency(set))
+        self.perfect(set, None)
     }
 
     /// Whether the players `set` (an odd number) can all be paired among themselves but for one.
     fn pairable_but_one(&self, set: &[usize]) -> bool {
-        let mut adj = self.adjacency(set);
-        let dummy = set.len();
-        adj.push((0..dummy).collect());
-        for a in adj.iter_mut().take(dummy) {
-            a.push(dummy);
-        }
-        has_perfect_matching(&adj)
+        self.perfect(set, Some(&|_| true))
     }
 
     /// Whether all players can be paired when the bye may go only to `bye_to` players.
     fn pairable(&self, bye_to: impl Fn(&Entrant) -> bool) -> bool {
         let ctx = self.ctx;
-        let n = ctx.n();
-        let odd = n % 2 == 1;
-        let mut adj = vec![Vec::new(); n + usize::from(odd)];
-        for i in 0..n {
-            crate::interrupt::check();
-            for j in i + 1..n {
-                if ctx.compatible(i, j) {
-                    adj[i].push(j);
-                    adj[j].push(i);
-                }
-            }
-            if odd && bye_to(&ctx.players[i]) {
-                adj[i].push(n);
-                adj[n].push(i);
-            }
-        }
-        has_perfect_matching(&adj)
+        let all: Vec<usize> = (0..ctx.n()).collect();
+        let to = |i: usize| bye_to(&ctx.players[i]);
+        self.perfect(&all, (all.len() % 2 == 1).then_some(&to))
     }
 
     /// Checks that a pairing exists and, for an odd number of players, which score gets the
@@ -505,21 +500,19 @@ impl Round<'_> {
         let ctx = self.ctx;
         let in_top = |i: usize| ctx.players[i].score >= top;
         let n = ctx.n();
-        let mut adj = vec![Vec::new(); n + 1];
-        for i in 0..n {
-            crate::interrupt::check();
-            for j in i + 1..n {
-                if ctx.compatible(i, j) && in_top(i) == in_top(j) {
-                    adj[i].push(j);
-                    adj[j].push(i);
+        let graph = Dense {
+            n: n + 1,
+            edge: |i: usize, j: usize| {
+                if i == n {
+                    in_top(j) && ctx.players[j].bye_eligible
+                } else if j == n {
+                    in_top(i) && ctx.players[i].bye_eligible
+                } else {
+                    ctx.compatible(i, j) && in_top(i) == in_top(j)
                 }
-            }
-            if in_top(i) && ctx.players[i].bye_eligible {
-                adj[i].push(n);
-                adj[n].push(i);
-            }
-        }
-        has_perfect_matching(&adj)
+            },
+        };
+        has_perfect_matching(&graph)
     }
 
     fn finalize<const N: usize>(&mut self, br: &mut Bracket<N>, a: usize, b: usize) {
@@ -587,7 +580,8 @@ impl Round<'_> {
             mdps,
             residents_end,
             position,
-            base: super::wide::zeros(size * size),
+            single_downfloater: self.bye.single_downfloater,
+            zeroed: vec![0; (size * size).div_ceil(64)],
             matching: IncrementalMatching::new(size),
             completable: HashMap::new(),
             whole: None,
@@ -595,21 +589,7 @@ impl Round<'_> {
         for j in 0..size {
             crate::interrupt::check();
             for i in 0..j {
-                let w = edge_weight(
-                    ctx,
-                    &br.layout,
-                    &self.bye,
-                    br.members[i],
-                    br.members[j],
-                    Flags {
-                        with_top: false,
-                        in_current: j < residents_end,
-                        in_next: j >= residents_end,
-                        single_downfloater: self.bye.single_downfloater,
-                    },
-                );
-                let k = br.at(i, j);
-                br.base[k] = w;
+                let w = self.base(&br, i, j);
                 br.matching.set_weight(i, j, w);
             }
         }
@@ -678,8 +658,8 @@ impl Round<'_> {
                 remaining -= 1;
                 if !br.paired_to_resident(m, x) {
                     let changes: Vec<(usize, Wide<N>)> = (mdps..residents_end)
-                        .filter(|&r| !br.base(x, r).is_zero())
-                        .map(|r| (r, br.base(x, r).add(br.layout.unit(1))))
+                        .filter(|&r| !self.base(br, x, r).is_zero())
+                        .map(|r| (r, self.base(br, x, r).add(br.layout.unit(1))))
                         .collect();
                     self.reweigh(br, m, x, &changes);
                 }
@@ -688,7 +668,7 @@ impl Round<'_> {
                     remaining_paired -= 1;
                     let bonus = br.layout.unit((residents_end - mdps) as u64 + 1);
                     for r in mdps..residents_end {
-                        let b = br.base(x, r);
+                        let b = self.base(br, x, r);
                         if !b.is_zero() {
                             br.set(x, r, b.add(bonus));
                         }
@@ -713,7 +693,7 @@ impl Round<'_> {
             let mut addend = br.members.len() as u64;
             let mut changes = Vec::new();
             for r in (br.mdps..br.residents_end).rev() {
-                let b = br.base(x, r);
+                let b = self.base(br, x, r);
                 if matched[r] || b.is_zero() {
                     continue;
                 }
@@ -748,7 +728,7 @@ impl Round<'_> {
         // Fewest exchanges: a pair led by an S1 player weighs more; smallest exchanges: the
         // lower the leading players, the less.
         let exchange_weight = |br: &Bracket<N>, x: usize, y: usize, xi: usize| -> Wide<N> {
-            let b = br.base(x, y);
+            let b = self.base(br, x, y);
             if b.is_zero() {
                 return b;
             }
@@ -759,6 +739,7 @@ impl Round<'_> {
             b.add(addend)
         };
         for (xi, &x) in remainder.iter().enumerate() {
+            crate::interrupt::check();
             for &y in &remainder[xi + 1..] {
                 let w = exchange_weight(br, x, y, xi);
                 br.set(x, y, w);
@@ -835,11 +816,12 @@ impl Round<'_> {
         }
         // Fix the roles: only a leading player may pair a lower one in the remainder.
         for (xi, &x) in remainder.iter().enumerate() {
+            crate::interrupt::check();
             for &y in &remainder[xi + 1..] {
                 if !br.leads_pair(m, x) || br.leads_pair(m, y) {
                     br.zero_base(x, y);
                 }
-                let b = br.base(x, y);
+                let b = self.base(br, x, y);
                 br.set(x, y, b);
             }
         }
@@ -859,8 +841,9 @@ impl Round<'_> {
         // higher leader gains more from a higher follower (like the transposition order).
         let (l, k) = (leaders.len() as u64, followers.len() as u64);
         for (i, &x) in leaders.iter().enumerate() {
+            crate::interrupt::check();
             for (j, &y) in followers.iter().enumerate() {
-                let b = br.base(x, y);
+                let b = self.base(br, x, y);
                 if !b.is_zero() && y > x {
                     br.set(x, y, b.add(Wide::from_u64((l - i as u64) * (k - j as u64))));
                 }
@@ -879,7 +862,7 @@ impl Round<'_> {
                 if y <= x || matched[y] {
                     continue;
                 }
-                let b = br.base(x, y);
+                let b = self.base(br, x, y);
                 if !b.is_zero() {
                     changes.push((y, b.add(br.layout.unit(addend))));
                 }

@@ -36,6 +36,33 @@ const SEEN: u8 = 4;
 const ARC_SHIFT: u32 = usize::BITS / 2;
 const ARC_MASK: usize = (1 << ARC_SHIFT) - 1;
 
+/// A bitset of `len` bits, all clear (filled in chunks: the host may cancel in between).
+fn bits(len: usize) -> Vec<u64> {
+    const CHUNK: usize = 1 << 18;
+    let words = len.div_ceil(64);
+    let mut v = Vec::with_capacity(words);
+    while v.len() < words {
+        crate::interrupt::check();
+        let more = CHUNK.min(words - v.len());
+        v.resize(v.len() + more, 0);
+    }
+    v
+}
+
+#[inline]
+fn bit(set: &[u64], k: usize) -> bool {
+    set[k / 64] >> (k % 64) & 1 == 1
+}
+
+#[inline]
+fn put_bit(set: &mut [u64], k: usize, on: bool) {
+    if on {
+        set[k / 64] |= 1 << (k % 64);
+    } else {
+        set[k / 64] &= !(1 << (k % 64));
+    }
+}
+
 fn arc(near: usize, far: usize) -> usize {
     near << ARC_SHIFT | far
 }
@@ -60,8 +87,9 @@ pub struct IncrementalMatching<const N: usize> {
     n: usize,
     /// Twice the weight of edge {i, j} at `i * n + j` and `j * n + i`; not positive: no edge.
     twice: Vec<Wide<N>>,
-    /// Whether `twice` is positive: scans skip the non-edges without loading wide weights.
-    edge: Vec<bool>,
+    /// Bit `i * n + j`: whether `twice` is positive (scans skip the non-edges without loading
+    /// wide weights); one bit a pair, not a byte.
+    edge: Vec<u64>,
     active: Vec<bool>,
     /// Vertices with a changed edge (or removed) since the last solve.
     changed: Vec<usize>,
@@ -90,9 +118,17 @@ pub struct IncrementalMatching<const N: usize> {
     /// least-slack arc to another S blossom.
     bestedge: Vec<usize>,
     blossombestedges: Vec<Option<Vec<usize>>>,
-    /// Per arc (both arcs of an edge): the number of the last stage that found it tight.
-    allowed: Vec<u32>,
-    stage: u32,
+    /// The slack of `bestedge[x]` as last computed: the arc, the value, and the `epoch` of the
+    /// duals it was computed with. Vertex duals change only between epochs, so a matching
+    /// arc and epoch give the slack without loading the arc's weight (a cache miss each time).
+    best_arc: Vec<usize>,
+    best_slack: Vec<Wide<N>>,
+    best_epoch: Vec<u32>,
+    epoch: u32,
+    /// Bit per arc (both arcs of an edge): found tight in this stage. The bits set are listed in
+    /// `allowed_set` and cleared when the next stage starts (a stage sets few of them).
+    allowed: Vec<u64>,
+    allowed_set: Vec<usize>,
     queue: Vec<usize>,
 }
 
@@ -103,7 +139,7 @@ impl<const N: usize> IncrementalMatching<N> {
         IncrementalMatching {
             n,
             twice: super::wide::zeros(n * n),
-            edge: vec![false; n * n],
+            edge: bits(n * n),
             active: vec![true; n],
             changed: Vec::new(),
             is_changed: vec![false; n],
@@ -120,8 +156,12 @@ impl<const N: usize> IncrementalMatching<N> {
             labelend: vec![NONE; 2 * n],
             bestedge: vec![NONE; 2 * n],
             blossombestedges: vec![None; 2 * n],
-            allowed: vec![0; n * n],
-            stage: 0,
+            best_arc: vec![NONE; 2 * n],
+            best_slack: vec![Wide::ZERO; 2 * n],
+            best_epoch: vec![0; 2 * n],
+            epoch: 1,
+            allowed: bits(n * n),
+            allowed_set: Vec::new(),
             queue: Vec::new(),
         }
     }
@@ -139,8 +179,9 @@ impl<const N: usize> IncrementalMatching<N> {
         if self.twice[ij] != w {
             self.twice[ij] = w;
             self.twice[ji] = w;
-            self.edge[ij] = w > Wide::ZERO;
-            self.edge[ji] = w > Wide::ZERO;
+            let positive = w > Wide::ZERO;
+            put_bit(&mut self.edge, ij, positive);
+            put_bit(&mut self.edge, ji, positive);
             // (repairing one end is enough: it settles all the edges of its vertex)
             self.mark_changed(i);
         }
@@ -170,6 +211,8 @@ impl<const N: usize> IncrementalMatching<N> {
         } else {
             self.repair();
         }
+        // (weights and duals changed since the last stage)
+        self.new_epoch();
         while let Some(root) = (0..self.n).find(|&v| self.is_root(v)) {
             // a stage is O(n²) at worst: the host may cancel between stages
             crate::interrupt::check();
@@ -201,9 +244,44 @@ impl<const N: usize> IncrementalMatching<N> {
     /// Notes that the edge of arc a is tight in this stage.
     fn allow(&mut self, a: usize) {
         let r = self.reverse(a);
-        let (a, r) = (self.at(a), self.at(r));
-        self.allowed[a] = self.stage;
-        self.allowed[r] = self.stage;
+        for k in [self.at(a), self.at(r)] {
+            if !bit(&self.allowed, k) {
+                put_bit(&mut self.allowed, k, true);
+                self.allowed_set.push(k);
+            }
+        }
+    }
+
+    /// The vertex duals or the weights changed: cached slacks are stale.
+    fn new_epoch(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.best_epoch.fill(0);
+            self.epoch = 1;
+        }
+    }
+
+    /// The slack of `bestedge[x]` (not NONE).
+    #[inline]
+    fn best_slack(&mut self, x: usize) -> Wide<N> {
+        let a = self.bestedge[x];
+        if self.best_arc[x] == a && self.best_epoch[x] == self.epoch {
+            return self.best_slack[x];
+        }
+        let s = self.slack(a);
+        self.best_arc[x] = a;
+        self.best_slack[x] = s;
+        self.best_epoch[x] = self.epoch;
+        s
+    }
+
+    /// Sets `bestedge[x]` to arc a of slack s (computed with the current duals).
+    #[inline]
+    fn set_best(&mut self, x: usize, a: usize, s: Wide<N>) {
+        self.bestedge[x] = a;
+        self.best_arc[x] = a;
+        self.best_slack[x] = s;
+        self.best_epoch[x] = self.epoch;
     }
 
     #[inline]
@@ -215,7 +293,7 @@ impl<const N: usize> IncrementalMatching<N> {
     }
 
     fn is_edge(&self, v: usize, w: usize) -> bool {
-        self.active[w] && self.edge[v * self.n + w]
+        self.active[w] && bit(&self.edge, v * self.n + w)
     }
 
     fn is_root(&self, v: usize) -> bool {
@@ -279,6 +357,8 @@ impl<const N: usize> IncrementalMatching<N> {
             }
         }
         for &x in &changed {
+            // (each is O(n), and a bracket's rules may change every vertex at once)
+            crate::interrupt::check();
             if self.active[x] {
                 self.settle_dual(x);
             } else {
@@ -381,7 +461,9 @@ impl<const N: usize> IncrementalMatching<N> {
     /// left free with a zero dual.
     fn grow(&mut self, root: usize) {
         let n = self.n;
-        self.stage += 1;
+        for k in std::mem::take(&mut self.allowed_set) {
+            put_bit(&mut self.allowed, k, false);
+        }
         self.label.fill(FREE);
         self.labelend.fill(NONE);
         self.bestedge.fill(NONE);
@@ -446,7 +528,7 @@ impl<const N: usize> IncrementalMatching<N> {
         }
         for v in 0..n {
             if self.label[self.inblossom[v]] == FREE && self.bestedge[v] != NONE {
-                let d = self.slack(self.bestedge[v]);
+                let d = self.best_slack(v);
                 if d < delta {
                     delta = d;
                     event = Some(Event::Tight(self.bestedge[v]));
@@ -455,7 +537,7 @@ impl<const N: usize> IncrementalMatching<N> {
         }
         for b in 0..2 * n {
             if self.blossomparent[b] == NONE && self.label[b] == S && self.bestedge[b] != NONE {
-                let d = self.slack(self.bestedge[b]).half();
+                let d = self.best_slack(b).half();
                 if d < delta {
                     delta = d;
                     event = Some(Event::Tight(self.bestedge[b]));
@@ -488,12 +570,16 @@ impl<const N: usize> IncrementalMatching<N> {
                 }
             }
         }
+        self.new_epoch();
         event.expect("the tree has an S vertex")
     }
 
     /// Scans the edges of S vertex v; true when it augmented the matching.
     fn scan(&mut self, v: usize) -> bool {
         let n = self.n;
+        let row = v * n;
+        // (scanning changes no vertex dual)
+        let dual_v = self.dualvar[v];
         for w in 0..n {
             if !self.is_edge(v, w) {
                 continue;
@@ -502,15 +588,24 @@ impl<const N: usize> IncrementalMatching<N> {
             if self.inblossom[v] == bw {
                 continue;
             }
+            let allowed = bit(&self.allowed, row + w);
+            if !allowed && self.label[bw] == T && self.label[w] != FREE {
+                // Whether tight or not, nothing follows from an edge to a labelled vertex of a
+                // T blossom: not even its allowed bit, which a later scan of v sets as well
+                // (the slack of an edge from an S vertex never grows within a stage).
+                continue;
+            }
             let a = arc(v, w);
             let mut kslack = Wide::ZERO;
-            if self.allowed[v * n + w] != self.stage {
-                kslack = self.slack(a);
+            let mut tight = allowed;
+            if !allowed {
+                kslack = dual_v.add(self.dualvar[w]).sub(self.twice[row + w]);
                 if kslack <= Wide::ZERO {
                     self.allow(a);
+                    tight = true;
                 }
             }
-            if self.allowed[v * n + w] == self.stage {
+            if tight {
                 if self.label[bw] == FREE {
                     if self.mate[self.blossombase[bw]] == NONE {
                         // another free vertex: an augmenting path
@@ -528,13 +623,13 @@ impl<const N: usize> IncrementalMatching<N> {
                 }
             } else if self.label[bw] == S {
                 let b = self.inblossom[v];
-                if self.bestedge[b] == NONE || kslack < self.slack(self.bestedge[b]) {
-                    self.bestedge[b] = a;
+                if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
+                    self.set_best(b, a, kslack);
                 }
             } else if self.label[w] == FREE
-                && (self.bestedge[w] == NONE || kslack < self.slack(self.bestedge[w]))
+                && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
             {
-                self.bestedge[w] = a;
+                self.set_best(w, a, kslack);
             }
         }
         false
