@@ -153,7 +153,7 @@ done
 exec 9>"$PG_LOCK"
 flock 9
 install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
-cluster_start
+bench_cluster_start
 trap 'cluster_stop; rm -rf "$work"' EXIT
 flock -u 9
 psql -X -q -d postgres -c "CREATE DATABASE bench_pairing"
