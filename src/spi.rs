@@ -61,25 +61,9 @@ pub fn saved_plan(
     })
 }
 
-/// Runs `sql` with its saved plan, as a write (`read` false) or a read, which takes no
-/// transaction id (so read functions work on a hot standby); an SPI error is internal.
-pub fn run<'conn>(
-    client: &mut SpiClient<'conn>,
-    sql: &str,
-    args: &[DatumWithOid],
-    read: bool,
-) -> SpiTupleTable<'conn> {
-    let plan = saved_plan(client, sql, args);
-    let rows = if read {
-        client.select(&*plan, None, args)
-    } else {
-        client.update(&*plan, None, args)
-    };
-    rows.unwrap_or_else(|e| crate::error::internal(e))
-}
-
-/// [`run`] of a read.
-pub fn run_read<'conn>(
+/// Runs `sql`, a statement that only reads, with its saved plan. A read takes no transaction id
+/// (so read functions work on a hot standby); an SPI error is internal.
+pub fn read<'conn>(
     client: &SpiClient<'conn>,
     sql: &str,
     args: &[DatumWithOid],
@@ -87,6 +71,18 @@ pub fn run_read<'conn>(
     let plan = saved_plan(client, sql, args);
     client
         .select(&*plan, None, args)
+        .unwrap_or_else(|e| crate::error::internal(e))
+}
+
+/// Runs `sql`, a statement that writes or locks, with its saved plan; an SPI error is internal.
+pub fn write<'conn>(
+    client: &mut SpiClient<'conn>,
+    sql: &str,
+    args: &[DatumWithOid],
+) -> SpiTupleTable<'conn> {
+    let plan = saved_plan(client, sql, args);
+    client
+        .update(&*plan, None, args)
         .unwrap_or_else(|e| crate::error::internal(e))
 }
 

@@ -281,7 +281,7 @@ fn check_cascaded_delete<'a>(
         let sql = format!(
             "SELECT 1 FROM @extschema@.{parent} WHERE {key} OPERATOR(pg_catalog.=) $1 LIMIT 1"
         );
-        !crate::spi::run_read(client, &sql, &[id.into()]).is_empty()
+        !crate::spi::read(client, &sql, &[id.into()]).is_empty()
     });
     if parent_exists {
         raise(

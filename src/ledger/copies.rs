@@ -64,7 +64,7 @@ pub(super) fn copy_scope(
         _ => crate::error::internal(format!("no copy of {table}")),
     };
     for sql in [delete, insert] {
-        crate::spi::run(client, sql, &[ledger.into(), scope.into()], false);
+        crate::spi::write(client, sql, &[ledger.into(), scope.into()]);
     }
 }
 
@@ -84,12 +84,12 @@ fn copy_ledger<'a>(
     let (old, new) = (id(trigger.old()), id(trigger.new()));
     Spi::connect_mut(|client| {
         let run = |client: &mut pgrx::spi::SpiClient<'_>, sql: &str, id: i32| {
-            crate::spi::run(client, sql, &[id.into()], false);
+            crate::spi::write(client, sql, &[id.into()]);
         };
         match (old, new) {
             (Some(old), Some(new)) if old == new => {
                 // the columns by name, as the catalog has them now (the copy has its table's)
-                let columns = crate::spi::run_read(
+                let columns = crate::spi::read(
                     client,
                     "SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) AS list
                      FROM pg_catalog.pg_attribute a

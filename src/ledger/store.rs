@@ -216,16 +216,6 @@ fn null_key(att: &Attachment) -> ! {
     )
 }
 
-/// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
-/// id (so the read functions work on a hot standby).
-pub(super) fn run<'conn>(
-    client: &mut SpiClient<'conn>,
-    sql: &str,
-    args: &[DatumWithOid],
-) -> SpiTupleTable<'conn> {
-    crate::spi::run(client, sql, args, sql.trim_start().starts_with("SELECT"))
-}
-
 pub struct LedgerStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     pub(super) batch: Batch,
@@ -252,8 +242,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
-    pub(super) fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        run(self.client, sql, args)
+    /// Runs a statement that only reads (see [`crate::spi::read`]).
+    pub(super) fn read(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        crate::spi::read(self.client, sql, args)
+    }
+
+    /// Runs a statement that writes or locks (see [`crate::spi::write`]).
+    pub(super) fn write(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        crate::spi::write(self.client, sql, args)
     }
 
     /// Ledgers as read, or (`to_write`) share-locked until commit: a writer of a ledger's rows
@@ -275,7 +271,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                  WHERE {condition} ORDER BY l.id"
             )
         };
-        let rows = self.run(&sql, &[arg]);
+        let rows = if to_write {
+            self.write(&sql, &[arg])
+        } else {
+            self.read(&sql, &[arg])
+        };
         rows.into_iter().map(|row| ledger_of(&row)).collect()
     }
 
@@ -317,7 +317,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// or `None` for the engine's own tables. (Read through `to_jsonb`: a schema older than
     /// 0.10.0 has no such column, and no such ledger.)
     pub fn kept_in(&mut self, ledger_id: i32) -> Option<String> {
-        self.run(
+        self.read(
             "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1",
             &[ledger_id.into()],
         )
@@ -364,7 +364,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Whether a table has ledgers attached.
     pub fn has_ledgers(&mut self, table: pg_sys::Oid) -> bool {
         !self
-            .run(
+            .read(
                 "SELECT 1 AS found FROM @extschema@.ledger_attachments a WHERE a.games = $1",
                 &[table.into()],
             )
@@ -373,7 +373,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// A ledger's name (for messages; its id when there is no such ledger).
     pub fn ledger_name(&mut self, id: i32) -> String {
-        self.run(
+        self.read(
             "SELECT l.name FROM @extschema@.ledgers l WHERE l.id = $1",
             &[id.into()],
         )
@@ -384,7 +384,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Whether `role` may read a column of a table.
     pub fn may_select(&mut self, role: pg_sys::Oid, table: pg_sys::Oid, column: &str) -> bool {
-        self.run(
+        self.read(
             "SELECT pg_catalog.has_column_privilege($1, $2, $3, 'SELECT') AS ok",
             &[role.into(), table.into(), column.into()],
         )
@@ -432,7 +432,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 ""
             }
         ));
-        let rows = self.run(&text, &[table.into()]);
+        let rows = self.read(&text, &[table.into()]);
         let found: Vec<_> = rows
             .into_iter()
             .map(|row| (ledger_of(&row), attachment_of(&row)))
@@ -447,7 +447,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
-        let rows = self.run(
+        let rows = self.read(
             &format!(
                 "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
                  JOIN pg_class c ON c.oid = a.games WHERE {condition}"
@@ -460,7 +460,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Whether some attachment other than `ledger`'s reaches a related table.
     pub fn related_elsewhere(&mut self, table: pg_sys::Oid, ledger: i32) -> bool {
         !self
-            .run(
+            .read(
                 &format!(
                     "SELECT 1 AS found FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
                      WHERE $1::pg_catalog.regclass OPERATOR(pg_catalog.=) ANY (an.related)
@@ -510,7 +510,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     ) -> super::attachment::ResolvedJoin {
         let label = table_label(parent);
         self.column_type_of(parent, &join.via, "a column path");
-        let rows = self.run(
+        let rows = self.read(
             "SELECT k.confrelid AS target, pg_catalog.array_length(k.conkey, 1) AS columns,
                     fa.attname::text AS refcol,
                     (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
@@ -605,7 +605,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of any table (42703 naming the table when there is none).
     pub fn column_type_of(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT atttypid AS type FROM pg_attribute
              WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
             &[table.into(), column.into()],
@@ -704,7 +704,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The owner of a table.
     pub fn table_owner(&mut self, table: pg_sys::Oid) -> pg_sys::Oid {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT relowner AS owner FROM pg_class WHERE oid = $1",
             &[table.into()],
         );
@@ -719,7 +719,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of `table` (42703 when there is none).
     pub fn column_type(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT atttypid AS type FROM pg_attribute
              WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
             &[table.into(), column.into()],
@@ -769,7 +769,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             args.push(att.rated_column.as_deref().into());
             args.push(att.related.clone().into());
         }
-        self.run(
+        self.write(
             &format!(
                 "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column,
                      white_column, black_column, result_column, result_map, scope_column, filter,
@@ -784,7 +784,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Deletes everything derived of a deleted ledger.
     pub fn forget(&mut self, ledger: i32) {
         self.clear(ledger);
-        self.run(
+        self.write(
             "DELETE FROM @extschema@.ledger_scopes WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -792,7 +792,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     pub fn delete_attachment(&mut self, ledger: i32) {
-        self.run(
+        self.write(
             "DELETE FROM @extschema@.ledger_attachments WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -802,7 +802,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// partitioned, has inheritance children or is one; `None` for a plain table.
     pub fn not_attachable(&mut self, table: pg_sys::Oid) -> Option<&'static str> {
         let row = self
-            .run(
+            .read(
                 "SELECT c.relkind::text AS kind,
                         EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid) AS parent,
                         EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) AS child
@@ -824,7 +824,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Whether `table` has a trigger of that name.
     pub fn has_trigger(&mut self, table: pg_sys::Oid, name: &str) -> bool {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT 1 AS found FROM pg_trigger WHERE tgrelid = $1 AND tgname = $2",
             &[table.into(), name.into()],
         );
@@ -833,7 +833,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The schema pg_rating is installed in.
     pub fn extension_schema(&mut self) -> String {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT n.nspname::text AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
              WHERE e.extname = 'pg_rating'",
             &[],
@@ -850,7 +850,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// the game's scope, date and players; the first player is white (`white_first` puts the
     /// one named first, to compare with a row as it is now), both scores 0 a double loss.
     pub fn rated_games(&mut self, ledger: i32, keys: &[String]) -> Vec<GameRow> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player, e.score
              FROM @extschema@.ledger_entries e
              WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)
@@ -893,7 +893,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
     /// NaN, which compares unequal to any row as it is now).
     pub fn rated_participants(&mut self, ledger: i32, keys: &[String]) -> Vec<ParticipantRow> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player
              FROM @extschema@.ledger_entries e WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)",
             &[ledger.into(), keys.to_vec().into()],
@@ -914,26 +914,26 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The value of a boolean condition (over this statement's transition tables).
     pub fn any(&mut self, condition: &str) -> bool {
-        self.run(&format!("SELECT ({condition}) AS found"), &[])
+        self.read(&format!("SELECT ({condition}) AS found"), &[])
             .next()
             .and_then(|r| opt::<bool>(&r, "found"))
             .unwrap_or(false)
     }
 
     pub fn ddl(&mut self, sql: &str) {
-        self.run(sql, &[]);
+        self.write(sql, &[]);
     }
 
     /// Locks every scope a ledger has (a rebuild rewrites them all), in the writers' key order
     /// (`writer_lock`): taken in the table's order instead, a rebuild and a writer of several
     /// scopes each held a scope the other waited for (40P01). Returns them.
     pub fn lock_all_scopes(&mut self, ledger: i32) -> BTreeSet<String> {
-        self.run(
+        self.write(
             "SELECT s.scope FROM @extschema@.ledger_scopes s WHERE s.ledger_id = $1
              ORDER BY s.scope COLLATE \"C\" FOR UPDATE",
             &[ledger.into()],
         );
-        let rows = self.run(
+        let rows = self.write(
             "UPDATE @extschema@.ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
             &[ledger.into()],
         );
@@ -948,7 +948,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Deletes the entries and standings of some scopes of a ledger.
     pub fn clear_scopes(&mut self, ledger: i32, scopes: &[&str]) {
         for table in ["ledger_entries", "ledger_standings"] {
-            self.run(
+            self.write(
                 &format!(
                     "DELETE FROM @extschema@.{table} WHERE ledger_id = $1 AND scope = ANY ($2)"
                 ),

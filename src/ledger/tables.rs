@@ -15,7 +15,7 @@ use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
 use super::internal;
-use super::store::{micros, run, timestamp, Ledger, LedgerStore};
+use super::store::{micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
@@ -133,7 +133,7 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
             dates.push(timestamp(k.at));
             keys.push(k.id.clone());
         }
-        let rows = self.run(
+        let rows = self.read(
             "SELECT u.player, m.moved FROM unnest($3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
                  AS u(player, since, game_date, game_key)
              CROSS JOIN LATERAL (
@@ -236,7 +236,7 @@ impl LedgerStore<'_, '_> {
                 .iter()
                 .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
         );
-        let rows = self.run(text, &args);
+        let rows = self.read(text, &args);
         let mut out = HashMap::new();
         for row in rows {
             let at = micros(get(&row, "last_game_date"));
@@ -264,7 +264,7 @@ impl LedgerStore<'_, '_> {
         players: Vec<String>,
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.* FROM unnest($3::text[]) AS u(player)
              CROSS JOIN LATERAL (
                  SELECT * FROM @extschema@.ledger_entries x
@@ -300,7 +300,7 @@ impl LedgerStore<'_, '_> {
         // Many players (a rebuild) are looked up faster by reading the scope's seeds once than
         // by a probe each (1M probes: 1.6 s).
         if players.len() > 1000 {
-            let rows = self.run(
+            let rows = self.read(
                 &super::for_writers(
                     "SELECT * FROM @ledger_seeds@ WHERE ledger_id = $1 AND scope = $2",
                 ),
@@ -316,7 +316,7 @@ impl LedgerStore<'_, '_> {
                 .filter(|s| wanted.contains(s.0.as_str()))
                 .collect();
         }
-        let rows = self.run(
+        let rows = self.read(
             &super::for_writers(
                 "SELECT s.* FROM unnest($3::text[]) AS u(player)
                  CROSS JOIN LATERAL (
@@ -355,7 +355,7 @@ impl LedgerStore<'_, '_> {
             )
         });
         let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
-        for r in self.run(&super::for_writers(text), &args) {
+        for r in self.read(&super::for_writers(text), &args) {
             out.entry((get(&r, "ledger_id"), get(&r, "scope")))
                 .or_default()
                 .push(pg_rating_core::ledger::SeasonEnd {
@@ -373,7 +373,7 @@ impl LedgerStore<'_, '_> {
     /// The scopes of a ledger that have standings (every scope it has rated), in the order the
     /// writers lock them.
     pub fn scopes_rated(&mut self, ledger: i32) -> Vec<String> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT DISTINCT scope FROM @extschema@.ledger_standings WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -384,7 +384,7 @@ impl LedgerStore<'_, '_> {
 
     /// The key of the first entry of a scope dated at or after `at`.
     pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
              ORDER BY game_date, game_key LIMIT 1",
@@ -408,7 +408,7 @@ impl LedgerStore<'_, '_> {
         scope: &str,
         players: &[String],
     ) -> Option<LedgerKey> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)
              ORDER BY game_date, game_key LIMIT 1",
@@ -424,7 +424,7 @@ impl LedgerStore<'_, '_> {
     /// Deletes every entry and standing of a ledger.
     pub fn clear(&mut self, ledger: i32) {
         for table in ["ledger_entries", "ledger_standings"] {
-            self.run(
+            self.write(
                 &format!("DELETE FROM @extschema@.{table} WHERE ledger_id = $1"),
                 &[ledger.into()],
             );
@@ -482,7 +482,7 @@ impl LedgerStore<'_, '_> {
     ) {
         // (a rebuild's replacement removes the rows of players it has no row for)
         if !without_games.is_empty() && writes != Writes::Rebuilt {
-            self.run(
+            self.write(
                 "DELETE FROM @extschema@.ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
                 &[ledger.into(), scope.into(), without_games.into()],
             );
@@ -503,7 +503,7 @@ impl LedgerStore<'_, '_> {
             rows,
             |r| Cells::values(&r),
             |sql, args| {
-                run(self.client, sql, args);
+                crate::spi::write(self.client, sql, args);
             },
         );
     }
@@ -537,7 +537,7 @@ impl LedgerStore<'_, '_> {
         );
         if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
             self.rebuilt_notices.remove(i);
-            self.run(
+            self.write(
                 &super::for_writers(
                     "SELECT pg_catalog.pg_notify(l.notify_channel,
                          pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
@@ -566,7 +566,7 @@ impl LedgerStore<'_, '_> {
             scopes.push(scope);
             players.push(player);
         }
-        self.run(
+        self.write(
             &super::for_writers("SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
              FROM (SELECT l.notify_channel AS channel,
                           pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
@@ -593,7 +593,7 @@ impl LedgerStore<'_, '_> {
             batch.standings,
             |r| Cells::values(&r),
             |sql, args| {
-                run(self.client, sql, args);
+                crate::spi::write(self.client, sql, args);
             },
         );
         self.notify();

@@ -389,7 +389,7 @@ fn refuse_two_season_ends(
     let name: String = read(row, "name");
     let every: bool = read(row, "every_scope");
     let at: TimestampWithTimeZone = read(row, "ends_at");
-    let other = store.run(
+    let other = store.read(
         "SELECT x.name FROM @extschema@.ledger_seasons x
          WHERE x.ledger_id = $1 AND x.ends_at = $2 AND (x.every_scope OR $4)
            AND (x.scope, x.name) IS DISTINCT FROM ($3, $5)

@@ -86,7 +86,7 @@ impl LedgerStore<'_, '_> {
             let dates: Vec<TimestampWithTimeZone> =
                 pairs.iter().map(|p| timestamp(p.1.at)).collect();
             let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
-            let rows = self.run(
+            let rows = self.read(
                 &format!(
                     "SELECT x.* FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
                      CROSS JOIN LATERAL (
@@ -167,7 +167,7 @@ impl LedgerStore<'_, '_> {
         // which every writer of them holds.
         let gone: Vec<pg_sys::ItemPointerData> = stored.into_values().map(|e| e.row).collect();
         if !gone.is_empty() {
-            self.run(
+            self.write(
                 "DELETE FROM @extschema@.ledger_entries WHERE ctid = ANY ($1::tid[])",
                 &[gone.into()],
             );

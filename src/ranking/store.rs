@@ -358,9 +358,10 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             .unwrap_or_else(|| internal("ranking_writes has no row"))
     }
 
-    /// Runs one of the rankings' statements with a saved plan.
+    /// Runs one of the rankings' statements with a saved plan, as a write: the rankings' glue
+    /// runs inside the writers' triggers only.
     pub(super) fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        crate::spi::run(self.client, sql, args, false)
+        crate::spi::write(self.client, sql, args)
     }
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).

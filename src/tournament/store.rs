@@ -119,7 +119,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     /// Runs one of this module's statements with its saved plan.
     pub fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        crate::spi::run(self.client, sql, args, self.read_only)
+        if self.read_only {
+            crate::spi::read(self.client, sql, args)
+        } else {
+            crate::spi::write(self.client, sql, args)
+        }
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the
