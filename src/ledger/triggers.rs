@@ -19,7 +19,10 @@ use super::{
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
-use crate::trigger::{trigger_function, writing, DerivedWrite};
+use crate::trigger::{
+    protocol_violation, register_transition_tables, transition_tables, trigger_call,
+    trigger_function, writing, DerivedWrite,
+};
 use crate::writer_lock::local_transaction;
 
 /// 42501 with `message` unless the role that acts (the trigger function is SECURITY INVOKER:
@@ -478,40 +481,36 @@ crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
 pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    let violation =
-        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
     // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
-    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
-        violation("ledger_games_changed() is a trigger function of pg_rating and cannot be called directly".into());
-    }
-    // SAFETY: called by the trigger manager: the context is its TriggerData.
-    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
-    let trigger =
-        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
-        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    let trigger = unsafe { trigger_call(fcinfo, "ledger_games_changed") };
     let only: Option<i32> = match trigger.extra_args() {
         Ok(args) if args.is_empty() => None,
         Ok(args) if args.len() == 1 => Some(args[0].parse().unwrap_or_else(|_| {
-            violation("ledger_games_changed() takes no argument, or the id of a ledger".into())
+            protocol_violation(
+                "ledger_games_changed() takes no argument, or the id of a ledger".into(),
+            )
         })),
-        _ => violation("ledger_games_changed() takes no argument, or the id of a ledger".into()),
+        _ => protocol_violation(
+            "ledger_games_changed() takes no argument, or the id of a ledger".into(),
+        ),
     };
-    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    let relid = trigger
+        .relid()
+        .unwrap_or_else(|e| protocol_violation(e.to_string()));
     if restoring() {
         return pg_sys::Datum::from(0);
     }
     let truncate = matches!(trigger.op(), Ok(PgTriggerOperation::Truncate));
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
-        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         let mut ledgers = store.ledgers_on(relid);
         if let Some(id) = only {
             ledgers.retain(|(l, _)| l.id == id);
         }
         if ledgers.is_empty() {
-            violation(match only {
+            protocol_violation(match only {
                 Some(id) => format!(
                     "ledger_games_changed() fires only on the games table attached to ledger {id}"
                 ),
@@ -519,13 +518,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
                     .into(),
             });
         }
-        // SAFETY: the TriggerData of this call.
-        let (has_old, has_new) = unsafe {
-            (
-                !(*trigger_data).tg_oldtable.is_null(),
-                !(*trigger_data).tg_newtable.is_null(),
-            )
-        };
+        let (has_old, has_new) = transition_tables(&trigger);
         if truncate {
             for (l, att) in &ledgers {
                 rebuild(&mut store, l, att);
@@ -663,35 +656,21 @@ crate::chess::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
 pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    let violation =
-        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
     // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
-    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
-        violation("ledger_related_changed() is a trigger function of pg_rating and cannot be called directly".into());
-    }
-    // SAFETY: called by the trigger manager: the context is its TriggerData.
-    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
-    let trigger =
-        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
-        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    let trigger = unsafe { trigger_call(fcinfo, "ledger_related_changed") };
     if !matches!(trigger.extra_args(), Ok(args) if args.is_empty()) {
-        violation("ledger_related_changed() takes no argument".into());
+        protocol_violation("ledger_related_changed() takes no argument".into());
     }
-    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    let relid = trigger
+        .relid()
+        .unwrap_or_else(|e| protocol_violation(e.to_string()));
     if restoring() {
         return pg_sys::Datum::from(0);
     }
-    // SAFETY: the TriggerData of this call.
-    let (has_old, has_new) = unsafe {
-        (
-            !(*trigger_data).tg_oldtable.is_null(),
-            !(*trigger_data).tg_newtable.is_null(),
-        )
-    };
+    let (has_old, has_new) = transition_tables(&trigger);
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
-        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         // (none left: a detach dropped the triggers of the tables no attachment reaches)
         let ledgers = store.ledgers_reaching(relid);
