@@ -348,26 +348,3 @@ pub fn writes_allowed(what: &str) {
 }
 
 extension_sql_file!("../sql/derived_tables.sql", name = "derived_tables");
-
-/// Retired in 0.3.0 (refuse_foreign_write took its place): the C entry point stays so that the
-/// install scripts of earlier releases load (`CREATE EXTENSION pg_rating VERSION '0.2.0'`, then
-/// an update) and a database not yet updated keeps its history closed to other writers.
-fn check_elo_history_entry<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    if writing() || restoring() {
-        return Ok(trigger.new());
-    }
-    raise(
-        PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-        "permission denied: elo_history is written only by pg_rating's triggers (and this database awaits \
-         ALTER EXTENSION pg_rating UPDATE)",
-    )
-}
-
-trigger_function!(
-    check_only check_elo_history_entry,
-    check_elo_history_entry_wrapper,
-    pg_finfo_check_elo_history_entry_wrapper,
-    ["elo_history"]
-);

@@ -13,6 +13,7 @@ use pgrx::PgSqlErrorCode;
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
 use super::tables::Batch;
+use crate::compat::{since_0_13, ATTACHMENT_SINCE_0_13, KEPT_IN, LEDGER_SINCE_0_13};
 use crate::error::raise;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
@@ -85,14 +86,6 @@ const LEDGER_COLUMNS: &str =
      n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth,
      coalesce(n.max_change_policy, 'clamp') AS max_change_policy, n.max_period_change, n.change_period";
 
-/// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
-/// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
-/// lichess rule, without bounds).
-const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
-     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
-          volatility_epsilon float8, rd_growth text,
-          max_change_policy text, max_period_change float8, change_period interval)";
-
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
 const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner AS table_owner,
@@ -101,12 +94,6 @@ const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner
      a.white_column::text AS white_column, a.black_column::text AS black_column,
      a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter,
      an.rated_column::text AS rated_column, an.related::oid[] AS related";
-
-/// Joined after `ledger_attachments a`: its columns of 0.13.0 as `an`, read from the row converted
-/// once (a schema not yet updated has none: NULL).
-const ATTACHMENT_SINCE_0_13: &str =
-    "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(a))
-     AS an(rated_column text, related regclass[])";
 
 /// The ordinals of the columns a read of games selects (see `Attachment::columns`).
 fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 8] {
@@ -314,11 +301,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     /// The table of a client of pg_rating that keeps this ledger's history (`ledgers.kept_in`),
-    /// or `None` for the engine's own tables. (Read through `to_jsonb`: a schema older than
-    /// 0.10.0 has no such column, and no such ledger.)
+    /// or `None` for the engine's own tables (see [`crate::compat::KEPT_IN`]).
     pub fn kept_in(&mut self, ledger_id: i32) -> Option<String> {
         self.read(
-            "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1",
+            &format!("SELECT {KEPT_IN} AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1"),
             &[ledger_id.into()],
         )
         .next()
@@ -1113,14 +1099,6 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         max_period_change: since_0_13(row, "max_period_change"),
         change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
     }
-}
-
-/// A column of `ledgers` added by 0.13.0: `None` when NULL or when the schema has no such column.
-fn since_0_13<'a, T>(row: &'a PgHeapTuple<'_, impl pgrx::WhoAllocated>, name: &str) -> Option<T>
-where
-    T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    row.get_by_name::<T>(name).ok().flatten()
 }
 
 /// A type's SQL name, for messages.

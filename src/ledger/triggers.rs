@@ -68,12 +68,6 @@ fn require_owner_of_each(store: &mut LedgerStore<'_, '_>, ledgers: impl Iterator
     }
 }
 
-/// The table of a client of pg_rating that keeps this `ledgers` row's history (`kept_in`), if
-/// one does (a schema older than 0.10.0 has no such column).
-fn kept_in(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Option<pg_sys::Oid> {
-    row.get_by_name::<pg_sys::Oid>("kept_in").ok().flatten()
-}
-
 /// The name of the table of that oid, if it exists (a client's table is gone with its extension).
 fn table_name(table: pg_sys::Oid) -> Option<String> {
     // SAFETY: a catalog lookup by oid, NULL when there is no such relation, else a name.
@@ -101,7 +95,7 @@ fn check_ledger<'a>(
     let kept = [trigger.old(), trigger.new()]
         .iter()
         .flatten()
-        .find_map(kept_in);
+        .find_map(crate::compat::kept_in);
     let orphan = deleted && kept.is_some_and(|t| table_name(t).is_none());
     if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
         let row = [trigger.old(), trigger.new()].into_iter().flatten().next();
@@ -187,7 +181,7 @@ fn rebuild_changed_ledger<'a>(
     };
     // (a ledger kept by a client is rebuilt by its client, whose settings it follows)
     if restoring()
-        || kept_in(&new).is_some()
+        || crate::compat::kept_in(&new).is_some()
         || store::settings_of_tuple(&old) == store::settings_of_tuple(&new)
     {
         return Ok(None);
@@ -483,17 +477,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
 ) -> pg_sys::Datum {
     // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
     let trigger = unsafe { trigger_call(fcinfo, "ledger_games_changed") };
-    let only: Option<i32> = match trigger.extra_args() {
-        Ok(args) if args.is_empty() => None,
-        Ok(args) if args.len() == 1 => Some(args[0].parse().unwrap_or_else(|_| {
-            protocol_violation(
-                "ledger_games_changed() takes no argument, or the id of a ledger".into(),
-            )
-        })),
-        _ => protocol_violation(
-            "ledger_games_changed() takes no argument, or the id of a ledger".into(),
-        ),
-    };
+    let only = crate::compat::only_ledger(&trigger);
     let relid = trigger
         .relid()
         .unwrap_or_else(|e| protocol_violation(e.to_string()));

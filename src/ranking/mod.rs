@@ -17,10 +17,11 @@ use pg_rating_core::ranking::{rules, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
+use crate::compat::ranking_locks::LockRows;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{LockRows, Ranking, RankingStore, ServiceGame, START};
+use store::{Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {

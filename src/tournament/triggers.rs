@@ -1,8 +1,7 @@
 //! The trigger entry points of the tournament tables: one trigger function per table and job
 //! (`check_swiss_tournament`, ..., `refresh_standings_of_tournament`, ...), each row going to a
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
-//! 0.1-0.7 that served several tables (`check_tournament_row`, `refresh_tournament_standings`)
-//! remain for databases not yet updated, naming the table by its name.
+//! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
 use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
 use pgrx::prelude::*;
@@ -44,7 +43,7 @@ fn maybe_int(row: &Option<Row<'_>>, name: &str) -> Option<i32> {
 
 /// The table a tournament trigger fired on.
 #[derive(Clone, Copy, Debug)]
-enum Fired {
+pub(crate) enum Fired {
     Tournament,
     Registration,
     TournamentGame,
@@ -52,22 +51,8 @@ enum Fired {
     ServiceGame,
 }
 
-impl Fired {
-    /// The table of a trigger of the multi-table functions of 0.1-0.7, by its name.
-    fn named(table: &str, function: &str) -> Fired {
-        match table {
-            "swiss_tournaments" => Fired::Tournament,
-            "tournaments_players" => Fired::Registration,
-            "tournaments_games" => Fired::TournamentGame,
-            "byes" => Fired::Bye,
-            "service_games" => Fired::ServiceGame,
-            other => internal(format!("{function}() fired on {other}")),
-        }
-    }
-}
-
 /// The rules of a row of a tournament table, BEFORE it is written. Not while restoring a dump.
-fn check_row<'a>(
+pub(crate) fn check_row<'a>(
     trigger: &'a PgTrigger<'a>,
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
@@ -140,26 +125,6 @@ per_table!(
     Bye,
     "byes",
     AllocatedByRust
-);
-
-/// The trigger function of 0.1-0.7 for the BEFORE triggers of the four tournament tables: a
-/// database not yet updated to 0.8.0 still calls it.
-fn check_tournament_row<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
-    let table = Fired::named(&trigger.table_name()?, "check_tournament_row");
-    check_row(trigger, table)
-}
-trigger_function!(
-    check_tournament_row,
-    check_tournament_row_wrapper,
-    pg_finfo_check_tournament_row_wrapper,
-    [
-        "swiss_tournaments",
-        "tournaments_players",
-        "tournaments_games",
-        "byes"
-    ]
 );
 
 /// A tournament's tie-break order is stored in its canonical spelling.
@@ -260,7 +225,7 @@ fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) 
 
 /// Keeps the standings current AFTER a row of a tournament table (or a tournament game's service
 /// game) changed. Not while restoring a dump, which brings the derived rows back itself.
-fn refresh_row<'a>(
+pub(crate) fn refresh_row<'a>(
     trigger: &'a PgTrigger<'a>,
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -326,27 +291,6 @@ per_table!(
     ServiceGame,
     "service_games",
     AllocatedByPostgres
-);
-
-/// The trigger function of 0.1-0.7 for the AFTER triggers of the tournament tables and
-/// service_games: a database not yet updated to 0.8.0 still calls it.
-fn refresh_tournament_standings<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let table = Fired::named(&trigger.table_name()?, "refresh_tournament_standings");
-    refresh_row(trigger, table)
-}
-trigger_function!(
-    refresh_tournament_standings,
-    refresh_tournament_standings_wrapper,
-    pg_finfo_refresh_tournament_standings_wrapper,
-    [
-        "swiss_tournaments",
-        "tournaments_players",
-        "tournaments_games",
-        "byes",
-        "service_games"
-    ]
 );
 
 /// A new tournament gets its progress row; a changed ranking or tie-break order recomputes it.
