@@ -720,51 +720,88 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
-    /// that the library of 0.13.0 attaches in a schema not updated yet.
+    /// that the library of 0.13.0 attaches in a schema not updated yet (compat: schemas
+    /// 0.3.0-0.12.0, as [`crate::compat::ATTACHMENT_SINCE_0_13`]; can go after 0.12.0).
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        let since_0_13 = att.rated_column.is_some() || !att.related.is_empty();
-        let (columns, values) = if since_0_13 {
-            (", rated_column, related", ", $15, $16::oid[]::regclass[]")
-        } else {
-            ("", "")
-        };
-        let mut args: Vec<DatumWithOid> = vec![
-            att.ledger_id.into(),
-            att.table.into(),
-            att.key_column.as_str().into(),
-            att.key_type.into(),
-            att.date_column.as_str().into(),
-            att.white_column.as_str().into(),
-            nonempty(&att.black_column).into(),
-            nonempty(&att.result_column).into(),
-            result_map.into(),
-            att.scope_column.as_deref().into(),
-            att.filter.as_deref().into(),
-            multi.map(|m| m.placement_column.clone()).into(),
-            multi.map(|m| m.higher_is_better).into(),
-            multi
-                .map(|m| match m.rule {
-                    pg_rating_core::ledger::MultiplayerRule::Period => "period",
-                    pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
-                })
-                .into(),
-        ];
-        if since_0_13 {
-            args.push(att.rated_column.as_deref().into());
-            args.push(att.related.clone().into());
-        }
-        self.write(
-            &format!(
-                "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column,
-                     white_column, black_column, result_column, result_map, scope_column, filter,
-                     placement_column, higher_is_better, multiplayer_rule{columns})
-                 VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                         $14{values})"
+        // (column, its value's parameter as the statement casts it, the value)
+        let mut values: Vec<(&str, &str, DatumWithOid)> = vec![
+            ("ledger_id", "$ledger_id", att.ledger_id.into()),
+            ("games", "$games::oid::regclass", att.table.into()),
+            ("key_column", "$key_column", att.key_column.as_str().into()),
+            ("key_type", "$key_type::oid::regtype", att.key_type.into()),
+            (
+                "date_column",
+                "$date_column",
+                att.date_column.as_str().into(),
             ),
-            &args,
+            (
+                "white_column",
+                "$white_column",
+                att.white_column.as_str().into(),
+            ),
+            (
+                "black_column",
+                "$black_column",
+                nonempty(&att.black_column).into(),
+            ),
+            (
+                "result_column",
+                "$result_column",
+                nonempty(&att.result_column).into(),
+            ),
+            ("result_map", "$result_map", result_map.into()),
+            (
+                "scope_column",
+                "$scope_column",
+                att.scope_column.as_deref().into(),
+            ),
+            ("filter", "$filter", att.filter.as_deref().into()),
+            (
+                "placement_column",
+                "$placement_column",
+                multi.map(|m| m.placement_column.clone()).into(),
+            ),
+            (
+                "higher_is_better",
+                "$higher_is_better",
+                multi.map(|m| m.higher_is_better).into(),
+            ),
+            (
+                "multiplayer_rule",
+                "$multiplayer_rule",
+                multi
+                    .map(|m| match m.rule {
+                        pg_rating_core::ledger::MultiplayerRule::Period => "period",
+                        pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
+                    })
+                    .into(),
+            ),
+        ];
+        if att.rated_column.is_some() || !att.related.is_empty() {
+            values.push((
+                "rated_column",
+                "$rated_column",
+                att.rated_column.as_deref().into(),
+            ));
+            values.push((
+                "related",
+                "$related::oid[]::regclass[]",
+                att.related.clone().into(),
+            ));
+        }
+        let columns: Vec<&str> = values.iter().map(|(c, ..)| *c).collect();
+        let params: Vec<&str> = values.iter().map(|(_, p, _)| *p).collect();
+        let (sql, args) = crate::spi::named(
+            &format!(
+                "INSERT INTO @extschema@.ledger_attachments ({}) VALUES ({})",
+                columns.join(", "),
+                params.join(", ")
+            ),
+            values.into_iter().map(|(c, _, v)| (c, v)).collect(),
         );
+        self.write(&sql, &args);
     }
 
     /// Deletes everything derived of a deleted ledger.
