@@ -1109,21 +1109,22 @@ pub fn fixed_micros(i: Interval) -> i64 {
     }
 }
 
-/// The settings of a `ledgers` row given to a trigger.
-pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> LedgerSettings {
+/// The settings of a `ledgers` row given to a trigger; `None` when a NOT NULL setting is NULL
+/// (a BEFORE trigger's new row: the column's constraint reports it, 23502, after the trigger).
+pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<LedgerSettings> {
     use crate::accounts::field;
-    let number = |name: &str| field::<f64>(row, name).unwrap_or(f64::NAN);
-    LedgerSettings {
-        rating_system: field::<String>(row, "rating_system").unwrap_or_default(),
-        starting_rating: number("starting_rating"),
-        k_factor: number("k_factor"),
-        starting_rd: number("starting_rd"),
-        starting_volatility: number("starting_volatility"),
-        tau: number("tau"),
+    let number = |name: &str| field::<f64>(row, name);
+    Some(LedgerSettings {
+        rating_system: field::<String>(row, "rating_system")?,
+        starting_rating: number("starting_rating")?,
+        k_factor: number("k_factor")?,
+        starting_rd: number("starting_rd")?,
+        starting_volatility: number("starting_volatility")?,
+        tau: number("tau")?,
         rating_period: field::<Interval>(row, "rating_period").map(period_micros),
         max_change: field(row, "max_change"),
         rating_floor: field(row, "rating_floor"),
-        provisional_games: field(row, "provisional_games").unwrap_or(0),
+        provisional_games: field(row, "provisional_games")?,
         provisional_rd: field(row, "provisional_rd"),
         // (a schema before 0.13.0 has none of these columns: its ledgers keep the lichess rule)
         glicko2_rule: since_0_13(row, "glicko2_rule").unwrap_or_else(|| "lichess".into()),
@@ -1135,7 +1136,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         max_change_policy: since_0_13(row, "max_change_policy").unwrap_or_else(|| "clamp".into()),
         max_period_change: since_0_13(row, "max_period_change"),
         change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
-    }
+    })
 }
 
 /// A type's SQL name, for messages.

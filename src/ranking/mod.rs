@@ -83,13 +83,11 @@ trigger_function!(
 fn rerate_redated_service_game<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger.old().expect("row trigger on UPDATE has an old row");
-    let new = trigger.new().expect("row trigger on UPDATE has a new row");
-    let id: i32 = crate::accounts::field(&new, "id").expect("service_games.id is NOT NULL");
+    let old = crate::accounts::row_of(trigger.old());
+    let new = crate::accounts::row_of(trigger.new());
+    let id: i32 = crate::accounts::stored(&new, "id");
     let date = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
-        crate::accounts::field::<TimestampWithTimeZone>(row, "creation_date")
-            .expect("creation_date is NOT NULL")
-            .into_inner()
+        crate::accounts::stored::<TimestampWithTimeZone>(row, "creation_date").into_inner()
     };
     let from = GameKey {
         played_at: date(&old).min(date(&new)),
@@ -117,10 +115,8 @@ trigger_function!(
 fn recalculate_changed_ranking<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = trigger
-        .new()
-        .expect("row trigger on INSERT or UPDATE has a new row");
-    let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
+    let new = crate::accounts::row_of(trigger.new());
+    let id: i32 = crate::accounts::stored(&new, "id");
     if !restoring() {
         Spi::connect_mut(|client| {
             let mut store = RankingStore::new(client);

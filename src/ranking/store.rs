@@ -273,9 +273,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub fn keep_ledger(&mut self, id: i32) -> i32 {
         let ledger = self
             .query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
-            .first()
-            .get_one::<i32>()
-            .unwrap_or_else(|e| internal(format!("reading ranking {id}'s ledger: {e}")))
+            .next()
+            .map(|row| column::<i32>(&row, "id"))
+            // (no row: the name is an application's ledger's)
             .unwrap_or_else(|| {
                 raise(
                     PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,

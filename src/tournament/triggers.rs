@@ -57,11 +57,10 @@ pub(crate) fn check_row<'a>(
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
     let op = trigger.op()?;
-    let row = match op {
+    let row = crate::accounts::row_of(match op {
         PgTriggerOperation::Delete => trigger.old(),
         _ => trigger.new(),
-    }
-    .expect("row trigger has a row");
+    });
     let mut row = row.into_owned();
     if restoring() {
         return Ok(Some(row));
