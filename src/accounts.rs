@@ -15,12 +15,8 @@ pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> 
 where
     T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
 {
-    row.get_by_name::<T>(name).unwrap_or_else(|e| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-            format!("reading column {name}: {e}"),
-        )
-    })
+    row.get_by_name::<T>(name)
+        .unwrap_or_else(|e| crate::error::internal(format!("reading column {name}: {e}")))
 }
 
 /// A NOT NULL column of a stored row (an old row, or an AFTER trigger's new row): an internal

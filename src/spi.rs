@@ -125,6 +125,15 @@ pub fn named<'a>(
     (text, args.into_iter().map(|(_, arg)| arg).collect())
 }
 
+/// The one value of a statement that gives one row of one column; an internal error (never a
+/// default) naming `what` when it gives no row or NULL.
+pub fn one<T: IntoDatum + FromDatum>(rows: SpiTupleTable<'_>, what: &str) -> T {
+    rows.first()
+        .get_one::<T>()
+        .unwrap_or_else(|e| crate::error::internal(format!("{what}: {e}")))
+        .unwrap_or_else(|| crate::error::internal(format!("{what}: NULL")))
+}
+
 /// A column of a row, by name; an internal error (never a default) when it is missing or NULL.
 pub fn column<T: IntoDatum + FromDatum>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
     nullable(row, name).unwrap_or_else(|| crate::error::internal(format!("column {name} is NULL")))

@@ -74,19 +74,15 @@ pub fn has_copies_in_force() -> bool {
 pub fn for_writers(sql: &str) -> String {
     let updated = has_copies_in_force();
     let suffix = if updated { "_in_force" } else { "" };
-    sql.replace(
-        "@x.every_scope@",
-        if updated { "x.every_scope" } else { "false" },
-    )
-    .replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
-    .replace(
-        "@ledger_seeds@",
-        &format!("@extschema@.ledger_seeds{suffix}"),
-    )
-    .replace(
-        "@ledger_seasons@",
-        &format!("@extschema@.ledger_seasons{suffix}"),
-    )
+    let every_scope = if updated { "x.every_scope" } else { "false" };
+    let mut sql = sql.replace("@x.every_scope@", every_scope);
+    for table in ["ledgers", "ledger_seeds", "ledger_seasons"] {
+        sql = sql.replace(
+            &format!("@{table}@"),
+            &format!("@extschema@.{table}{suffix}"),
+        );
+    }
+    sql
 }
 
 /// The ledger a trigger of `ledger_games_changed` serves alone: schemas 0.3.0-0.6.0 created one

@@ -59,10 +59,8 @@ pub fn lock_single_row(client: &mut SpiClient<'_>) -> i64 {
     } else {
         "SELECT rankings_version FROM @extschema@.ranking_writes FOR UPDATE"
     };
-    crate::spi::write(client, sql, &[])
-        .first()
-        .get_one::<i64>()
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| crate::error::internal("ranking_writes has no row"))
+    crate::spi::one(
+        crate::spi::write(client, sql, &[]),
+        "the row of ranking_writes",
+    )
 }

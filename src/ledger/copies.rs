@@ -62,19 +62,15 @@ fn copy_ledger<'a>(
         match (old, new) {
             (Some(old), Some(new)) if old == new => {
                 // the columns by name, as the catalog has them now (the copy has its table's)
-                let columns = crate::spi::read(
+                let rows = crate::spi::read(
                     client,
                     "SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) AS list
                      FROM pg_catalog.pg_attribute a
                      WHERE a.attrelid = '@extschema@.ledgers_in_force'::pg_catalog.regclass
                        AND a.attnum > 0 AND NOT a.attisdropped",
                     &[],
-                )
-                .first()
-                .get_one::<String>()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| crate::error::internal("ledgers_in_force has no columns"));
+                );
+                let columns: String = crate::spi::one(rows, "the columns of ledgers_in_force");
                 run(
                     client,
                     &format!(

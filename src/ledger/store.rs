@@ -591,6 +591,17 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of any table (42703 naming the table when there is none).
     pub fn column_type_of(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
+        self.type_of_column(table, column, what, &table_label(table))
+    }
+
+    /// The type of a column of `table` (42703 when there is none, naming `label`).
+    fn type_of_column(
+        &mut self,
+        table: pg_sys::Oid,
+        column: &str,
+        what: &str,
+        label: &str,
+    ) -> pg_sys::Oid {
         let rows = self.read(
             "SELECT atttypid AS type FROM pg_attribute
              WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
@@ -600,10 +611,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             Some(row) => get(&row, "type"),
             None => raise(
                 PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                format!(
-                    "{what}: column \"{column}\" of {} does not exist",
-                    table_label(table)
-                ),
+                format!("{what}: column \"{column}\" of {label} does not exist"),
             ),
         }
     }
@@ -703,20 +711,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         get(&row, "owner")
     }
 
-    /// The type of a column of `table` (42703 when there is none).
+    /// The type of a column of the games table `table` (42703 when there is none).
     pub fn column_type(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        let rows = self.read(
-            "SELECT atttypid AS type FROM pg_attribute
-             WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
-            &[table.into(), column.into()],
-        );
-        match rows.into_iter().next() {
-            Some(row) => get(&row, "type"),
-            None => raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                format!("{what}: column \"{column}\" of the games table does not exist"),
-            ),
-        }
+        self.type_of_column(table, column, what, "the games table")
     }
 
     /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
@@ -725,81 +722,49 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        // (column, its value's parameter as the statement casts it, the value)
-        let mut values: Vec<(&str, &str, DatumWithOid)> = vec![
-            ("ledger_id", "$ledger_id", att.ledger_id.into()),
-            ("games", "$games::oid::regclass", att.table.into()),
-            ("key_column", "$key_column", att.key_column.as_str().into()),
-            ("key_type", "$key_type::oid::regtype", att.key_type.into()),
-            (
-                "date_column",
-                "$date_column",
-                att.date_column.as_str().into(),
-            ),
-            (
-                "white_column",
-                "$white_column",
-                att.white_column.as_str().into(),
-            ),
-            (
-                "black_column",
-                "$black_column",
-                nonempty(&att.black_column).into(),
-            ),
-            (
-                "result_column",
-                "$result_column",
-                nonempty(&att.result_column).into(),
-            ),
-            ("result_map", "$result_map", result_map.into()),
-            (
-                "scope_column",
-                "$scope_column",
-                att.scope_column.as_deref().into(),
-            ),
-            ("filter", "$filter", att.filter.as_deref().into()),
+        let rule = multi.map(|m| match m.rule {
+            pg_rating_core::ledger::MultiplayerRule::Period => "period",
+            pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
+        });
+        let mut values: Vec<(&str, DatumWithOid)> = vec![
+            ("ledger_id", att.ledger_id.into()),
+            ("games", att.table.into()),
+            ("key_column", att.key_column.as_str().into()),
+            ("key_type", att.key_type.into()),
+            ("date_column", att.date_column.as_str().into()),
+            ("white_column", att.white_column.as_str().into()),
+            ("black_column", nonempty(&att.black_column).into()),
+            ("result_column", nonempty(&att.result_column).into()),
+            ("result_map", result_map.into()),
+            ("scope_column", att.scope_column.as_deref().into()),
+            ("filter", att.filter.as_deref().into()),
             (
                 "placement_column",
-                "$placement_column",
                 multi.map(|m| m.placement_column.clone()).into(),
             ),
-            (
-                "higher_is_better",
-                "$higher_is_better",
-                multi.map(|m| m.higher_is_better).into(),
-            ),
-            (
-                "multiplayer_rule",
-                "$multiplayer_rule",
-                multi
-                    .map(|m| match m.rule {
-                        pg_rating_core::ledger::MultiplayerRule::Period => "period",
-                        pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
-                    })
-                    .into(),
-            ),
+            ("higher_is_better", multi.map(|m| m.higher_is_better).into()),
+            ("multiplayer_rule", rule.into()),
         ];
         if att.rated_column.is_some() || !att.related.is_empty() {
-            values.push((
-                "rated_column",
-                "$rated_column",
-                att.rated_column.as_deref().into(),
-            ));
-            values.push((
-                "related",
-                "$related::oid[]::regclass[]",
-                att.related.clone().into(),
-            ));
+            values.push(("rated_column", att.rated_column.as_deref().into()));
+            values.push(("related", att.related.clone().into()));
         }
-        let columns: Vec<&str> = values.iter().map(|(c, ..)| *c).collect();
-        let params: Vec<&str> = values.iter().map(|(_, p, _)| *p).collect();
+        // each column's value is its parameter of the same name (oids sent as oids)
+        let cast = |c: &str| match c {
+            "games" => "::oid::regclass",
+            "key_type" => "::oid::regtype",
+            "related" => "::oid[]::regclass[]",
+            _ => "",
+        };
+        let columns: Vec<&str> = values.iter().map(|(c, _)| *c).collect();
+        let params: Vec<String> = columns.iter().map(|c| format!("${c}{}", cast(c))).collect();
         let (sql, args) = crate::spi::named(
             &format!(
                 "INSERT INTO @extschema@.ledger_attachments ({}) VALUES ({})",
                 columns.join(", "),
                 params.join(", ")
             ),
-            values.into_iter().map(|(c, _, v)| (c, v)).collect(),
+            values,
         );
         self.write(&sql, &args);
     }

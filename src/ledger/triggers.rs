@@ -16,6 +16,7 @@ use super::tables::LedgerBook;
 use super::{
     apply_changes, apply_multi_changes, internal, rebuild, replay_multi_from, rules_of, Changes,
 };
+use crate::accounts::stored as read;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
@@ -33,15 +34,6 @@ fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: 
     if !restoring() && !is_member(acting_role(), owner) {
         raise(PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE, message);
     }
-}
-
-/// A NOT NULL column of a trigger's row; an internal error (never a default) when it cannot be read.
-fn read<'a, T>(row: &'a PgHeapTuple<'_, AllocatedByPostgres>, column: &str) -> T
-where
-    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    crate::accounts::field(row, column)
-        .unwrap_or_else(|| internal(format!("column {column} is NULL")))
 }
 
 /// 23514 for a seed that the ledger could not start a player from (the core's bounds).

@@ -120,7 +120,7 @@ fn recalculate_changed_ranking<'a>(
     if !restoring() {
         Spi::connect_mut(|client| {
             let mut store = RankingStore::new(client);
-            if store.lock_rows() == LockRows::Ledger {
+            if store.lock_rows == LockRows::Ledger {
                 store.keep_ledger(id);
                 let old_id = trigger
                     .old()
@@ -186,7 +186,7 @@ fn note_rankings_change<'a>(
         let mut store = RankingStore::new(client);
         // the version first: changes of rankings queue there, holding no ranking's lock
         store.note_rankings_change();
-        if store.lock_rows() == LockRows::Single {
+        if store.lock_rows == LockRows::Single {
             // a schema of 0.8.0 or before fires this after the statement and has no
             // forget_deleted_rankings
             if deleted {

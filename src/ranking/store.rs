@@ -77,7 +77,8 @@ impl Ranking {
 pub struct RankingStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
-    lock_rows: LockRows,
+    /// Where this schema keeps the rankings' locks.
+    pub(super) lock_rows: LockRows,
     /// What the writer's calls of this statement leave for the next ones.
     pub(super) kept: Kept,
 }
@@ -249,23 +250,13 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         if extension == self.extension {
             return schema;
         }
-        let schema = self
-            .query(
-                "SELECT extnamespace FROM pg_catalog.pg_extension WHERE oid = $1",
-                &[self.extension.into()],
-            )
-            .first()
-            .get_one::<pg_sys::Oid>()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("pg_rating_random_chess is not installed"));
+        let rows = self.query(
+            "SELECT extnamespace FROM pg_catalog.pg_extension WHERE oid = $1",
+            &[self.extension.into()],
+        );
+        let schema = crate::spi::one(rows, "the schema of pg_rating_random_chess");
         SCHEMA.set((self.extension, schema));
         schema
-    }
-
-    /// Where this schema keeps the rankings' locks.
-    pub fn lock_rows(&self) -> LockRows {
-        self.lock_rows
     }
 
     /// Makes ranking `id`'s ledger, or brings it to the ranking's settings; returns its id. 23505
@@ -304,15 +295,11 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
     fn rankings_version(&mut self) -> i64 {
-        self.query(
+        let rows = self.query(
             "SELECT rankings_version FROM @extschema@.ranking_writes",
             &[],
-        )
-        .first()
-        .get_one::<i64>()
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| internal("ranking_writes has no row"))
+        );
+        crate::spi::one(rows, "the row of ranking_writes")
     }
 
     /// Waits for, then holds until commit, the locks of the writers of these rankings: the

@@ -21,19 +21,16 @@ use crate::trigger::trigger_function;
 
 type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
 
-/// A NOT NULL integer column of a stored row (an AFTER trigger's, or the old row): an
-/// internal error, never a default, when it cannot be read.
+/// A NOT NULL column of a stored row (an AFTER trigger's, or the old row): an internal error,
+/// never a default, when the row or the value is missing.
 fn int(row: &Option<Row<'_>>, name: &str) -> i32 {
-    row.as_ref()
-        .and_then(|r| field::<i32>(r, name))
-        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
+    crate::accounts::stored(row.as_ref().unwrap_or_else(|| internal("no row")), name)
 }
 
 /// A NOT NULL text column of a stored row, as [`int`].
 fn txt(row: &Option<Row<'_>>, name: &str) -> String {
-    row.as_ref()
-        .and_then(|r| text_field(r, name))
-        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
+    crate::accounts::stored::<&str>(row.as_ref().unwrap_or_else(|| internal("no row")), name)
+        .to_owned()
 }
 
 /// A column that may be NULL.
@@ -76,55 +73,25 @@ pub(crate) fn check_row<'a>(
     Ok(Some(row))
 }
 
-/// One trigger function per table: `$name` (SQL `$name()`, C symbol `$name_wrapper`) runs `$body`
-/// for the rows of `$table` only.
+/// One trigger function per table and job: `$name` (SQL `$name()`, C symbols `$symbol` and
+/// `$finfo`) runs `$body` for the rows of `$table` only.
 macro_rules! per_table {
-    ($name:ident, $symbol:ident, $finfo:ident, $body:ident, $fired:ident, $table:literal, $out:ident) => {
+    ($body:ident -> $out:ident: $($name:ident, $symbol:ident, $finfo:ident, $fired:ident, $table:literal;)+) => {$(
         fn $name<'a>(
             trigger: &'a PgTrigger<'a>,
         ) -> Result<Option<PgHeapTuple<'a, $out>>, PgTriggerError> {
             $body(trigger, Fired::$fired)
         }
         trigger_function!($name, $symbol, $finfo, [$table]);
-    };
+    )+};
 }
 
-per_table!(
-    check_swiss_tournament,
-    check_swiss_tournament_wrapper,
-    pg_finfo_check_swiss_tournament_wrapper,
-    check_row,
-    Tournament,
-    "swiss_tournaments",
-    AllocatedByRust
-);
-per_table!(
-    check_tournament_player,
-    check_tournament_player_wrapper,
-    pg_finfo_check_tournament_player_wrapper,
-    check_row,
-    Registration,
-    "tournaments_players",
-    AllocatedByRust
-);
-per_table!(
-    check_tournament_game,
-    check_tournament_game_wrapper,
-    pg_finfo_check_tournament_game_wrapper,
-    check_row,
-    TournamentGame,
-    "tournaments_games",
-    AllocatedByRust
-);
-per_table!(
-    check_bye,
-    check_bye_wrapper,
-    pg_finfo_check_bye_wrapper,
-    check_row,
-    Bye,
-    "byes",
-    AllocatedByRust
-);
+per_table! { check_row -> AllocatedByRust:
+    check_swiss_tournament, check_swiss_tournament_wrapper, pg_finfo_check_swiss_tournament_wrapper, Tournament, "swiss_tournaments";
+    check_tournament_player, check_tournament_player_wrapper, pg_finfo_check_tournament_player_wrapper, Registration, "tournaments_players";
+    check_tournament_game, check_tournament_game_wrapper, pg_finfo_check_tournament_game_wrapper, TournamentGame, "tournaments_games";
+    check_bye, check_bye_wrapper, pg_finfo_check_bye_wrapper, Bye, "byes";
+}
 
 /// A tournament's tie-break order is stored in its canonical spelling.
 fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
@@ -246,51 +213,13 @@ pub(crate) fn refresh_row<'a>(
     Ok(None)
 }
 
-per_table!(
-    refresh_standings_of_tournament,
-    refresh_standings_of_tournament_wrapper,
-    pg_finfo_refresh_standings_of_tournament_wrapper,
-    refresh_row,
-    Tournament,
-    "swiss_tournaments",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_player,
-    refresh_standings_of_player_wrapper,
-    pg_finfo_refresh_standings_of_player_wrapper,
-    refresh_row,
-    Registration,
-    "tournaments_players",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_game,
-    refresh_standings_of_game_wrapper,
-    pg_finfo_refresh_standings_of_game_wrapper,
-    refresh_row,
-    TournamentGame,
-    "tournaments_games",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_bye,
-    refresh_standings_of_bye_wrapper,
-    pg_finfo_refresh_standings_of_bye_wrapper,
-    refresh_row,
-    Bye,
-    "byes",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_service_game,
-    refresh_standings_of_service_game_wrapper,
-    pg_finfo_refresh_standings_of_service_game_wrapper,
-    refresh_row,
-    ServiceGame,
-    "service_games",
-    AllocatedByPostgres
-);
+per_table! { refresh_row -> AllocatedByPostgres:
+    refresh_standings_of_tournament, refresh_standings_of_tournament_wrapper, pg_finfo_refresh_standings_of_tournament_wrapper, Tournament, "swiss_tournaments";
+    refresh_standings_of_player, refresh_standings_of_player_wrapper, pg_finfo_refresh_standings_of_player_wrapper, Registration, "tournaments_players";
+    refresh_standings_of_game, refresh_standings_of_game_wrapper, pg_finfo_refresh_standings_of_game_wrapper, TournamentGame, "tournaments_games";
+    refresh_standings_of_bye, refresh_standings_of_bye_wrapper, pg_finfo_refresh_standings_of_bye_wrapper, Bye, "byes";
+    refresh_standings_of_service_game, refresh_standings_of_service_game_wrapper, pg_finfo_refresh_standings_of_service_game_wrapper, ServiceGame, "service_games";
+}
 
 /// A new tournament gets its progress row; a changed ranking or tie-break order recomputes it.
 fn tournament_changed(
