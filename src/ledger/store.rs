@@ -1133,22 +1133,9 @@ impl std::fmt::Display for DroppedClient<'_> {
 /// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
 /// oid when it no longer exists.
 pub fn table_label(table: pg_sys::Oid) -> String {
-    // SAFETY: catalog lookups by oid; NULL (a dropped table) is checked.
-    unsafe {
-        let name = pg_sys::get_rel_name(table);
-        if name.is_null() {
-            return format!("a dropped table (oid {})", table.to_u32());
-        }
-        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(table));
-        let quote = |s: *const std::ffi::c_char| {
-            std::ffi::CStr::from_ptr(pg_sys::quote_identifier(s))
-                .to_string_lossy()
-                .into_owned()
-        };
-        if schema.is_null() {
-            quote(name)
-        } else {
-            format!("{}.{}", quote(schema), quote(name))
-        }
+    match crate::relation::quoted_name(table) {
+        Some((Some(schema), name)) => format!("{schema}.{name}"),
+        Some((None, name)) => name,
+        None => format!("a dropped table (oid {})", table.to_u32()),
     }
 }
