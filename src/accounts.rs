@@ -15,12 +15,25 @@ pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> 
 where
     T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
 {
-    row.get_by_name::<T>(name).unwrap_or_else(|e| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-            format!("reading column {name}: {e}"),
-        )
-    })
+    row.get_by_name::<T>(name)
+        .unwrap_or_else(|e| crate::error::internal(format!("reading column {name}: {e}")))
+}
+
+/// A NOT NULL column of a stored row (an old row, or an AFTER trigger's new row): an internal
+/// error, never a default, when it is NULL.
+pub fn stored<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> T
+where
+    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    field(row, name)
+        .unwrap_or_else(|| crate::error::internal(format!("column {name} of a stored row is NULL")))
+}
+
+/// The row of a row trigger (`old()` or `new()`): an internal error when the trigger has none.
+pub fn row_of<'a>(
+    row: Option<PgHeapTuple<'a, AllocatedByPostgres>>,
+) -> PgHeapTuple<'a, AllocatedByPostgres> {
+    row.unwrap_or_else(|| crate::error::internal("a row trigger without its row"))
 }
 
 fn user_exists(user_id: i32) -> bool {
@@ -40,11 +53,9 @@ fn add_default_service_to_user<'a>(
     if crate::restore::restoring() {
         return Ok(None);
     }
-    let user = trigger
-        .new()
-        .expect("AFTER INSERT row trigger has a new row");
-    let id: i32 = field(&user, "id").expect("users.id is NOT NULL");
-    let email: String = field::<&str>(&user, "email").unwrap_or_default().to_owned();
+    let user = row_of(trigger.new());
+    let id: i32 = stored(&user, "id");
+    let email: String = stored::<&str>(&user, "email").to_owned();
     Spi::run_with_args(
         &crate::security::qualify(
             "INSERT INTO @extschema@.service_accounts (user_id, service_id, user_id_in_service, token, display_name, is_bot)
@@ -69,19 +80,13 @@ trigger_function!(
 fn prevent_default_service_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
-    let old = trigger
-        .old()
-        .expect("BEFORE UPDATE row trigger has an old row");
-    let new = trigger
-        .new()
-        .expect("BEFORE UPDATE row trigger has a new row");
+    let old = row_of(trigger.old());
+    let new = row_of(trigger.new());
     let old_service: Option<i32> = field(&old, "service_id");
     let old_user: Option<i32> = field(&old, "user_id");
     let new_user: Option<i32> = field(&new, "user_id");
     if old_service == Some(LOCAL_SERVICE) {
-        let name: String = field::<&str>(&old, "user_id_in_service")
-            .unwrap_or_default()
-            .to_owned();
+        let name: String = stored::<&str>(&old, "user_id_in_service").to_owned();
         let identity_changed = old_service != field(&new, "service_id")
             || field::<&str>(&old, "user_id_in_service")
                 != field::<&str>(&new, "user_id_in_service")
@@ -120,15 +125,11 @@ trigger_function!(
 fn prevent_default_service_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger
-        .old()
-        .expect("BEFORE DELETE row trigger has an old row");
+    let old = row_of(trigger.old());
     let service: Option<i32> = field(&old, "service_id");
     let user: Option<i32> = field(&old, "user_id");
     if service == Some(LOCAL_SERVICE) && user.is_some_and(user_exists) {
-        let name: String = field::<&str>(&old, "user_id_in_service")
-            .unwrap_or_default()
-            .to_owned();
+        let name: String = stored::<&str>(&old, "user_id_in_service").to_owned();
         raise(
             PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
             format!("the Random Chess account \"{name}\" of an existing user cannot be deleted; delete the user instead"),

@@ -15,7 +15,7 @@ use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
 
 use crate::bulk_insert::BulkInsert;
-use crate::columns::{Cell, Cells, Column, Kind};
+use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::internal;
 use crate::relation;
 
@@ -33,9 +33,9 @@ const MAX_KEY: usize = 5;
 type RowKey<'a> = [KeyPart<'a>; MAX_KEY];
 
 /// The key of a row: its first `key` cells.
-fn key_of<'a, const N: usize>(cells: &[Cell<'a>; N], key: usize, ledger: i32) -> RowKey<'a> {
+fn key_of<'a, const N: usize>(cells: &[Named<Cell<'a>>; N], key: usize, ledger: i32) -> RowKey<'a> {
     let mut k = [KeyPart::None; MAX_KEY];
-    for (part, cell) in k.iter_mut().zip(&cells[..key]) {
+    for (part, (_, cell)) in k.iter_mut().zip(&cells[..key]) {
         *part = match *cell {
             Cell::Int(Some(i)) => KeyPart::Int(i),
             Cell::Text(Some(t)) => KeyPart::Text(t.as_bytes()),
@@ -127,6 +127,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
         internal("a replacement needs a cell per column and the ledger, the scope and at most five key columns");
     }
+    check_cells(&rows, columns);
     // Each key once (what lets an emptied scope take the rows without the unique check): the rows
     // come with equal keys next to each other.
     for pair in rows.windows(2) {
@@ -180,7 +181,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
                         .into_iter()
                         .zip(stored)
                         // SAFETY: `stored` is the row read at `tid` in the same scan, its attributes in the cells' column order (as above).
-                        .all(|(c, s)| unsafe { s.is(c) }) =>
+                        .all(|((_, c), s)| unsafe { s.is(c) }) =>
             {
                 kept[i] = Some(tid)
             }

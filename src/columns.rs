@@ -86,14 +86,48 @@ pub enum Cell<'a> {
     Time(i64),
 }
 
-/// A row that lends its values as cells, in the order of its table's columns.
+/// A value with the name of its column.
+pub type Named<T> = (&'static str, T);
+
+/// A row that lends its values as cells, each named by its column, in the order of its table's
+/// columns (checked by name: [`check_cells`]).
 pub trait Cells<const N: usize> {
-    fn cells(&self) -> [Cell<'_>; N];
+    fn cells(&self) -> [Named<Cell<'_>>; N];
 
     /// The values to write (texts copied).
     fn values(&self) -> Vec<Value> {
-        self.cells().into_iter().map(Value::from).collect()
+        self.cells()
+            .into_iter()
+            .map(|(_, cell)| Value::from(cell))
+            .collect()
     }
+}
+
+/// An internal error unless `names` are the names of `columns`, in their order.
+fn check_names<'a>(names: impl IntoIterator<Item = &'a str>, columns: &[Column]) {
+    let names: Vec<&str> = names.into_iter().collect();
+    if !names.iter().copied().eq(columns.iter().map(|(n, _)| *n)) {
+        internal(format!(
+            "values for the columns {names:?} bound to the columns {:?}",
+            columns.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+        ));
+    }
+}
+
+/// Checks that rows of type `R` bind `columns` by name: once per write, since the names of a
+/// row type's cells are the same for all its rows. A statement or row type whose columns were
+/// reordered fails every write (and so every test that writes), never writes wrong columns.
+pub fn check_cells<R: Cells<N>, const N: usize>(rows: &[R], columns: &[Column]) {
+    if let Some(row) = rows.first() {
+        check_names(row.cells().map(|(name, _)| name), columns);
+    }
+}
+
+/// Values named by their columns, in the order of `columns` (an internal error when they name
+/// others or another order).
+pub fn in_order<const N: usize>(columns: &[Column], values: [Named<Value>; N]) -> Vec<Value> {
+    check_names(values.iter().map(|(name, _)| *name), columns);
+    values.into_iter().map(|(_, value)| value).collect()
 }
 
 impl From<Cell<'_>> for Value {

@@ -6,7 +6,7 @@ use pgrx::PgSqlErrorCode;
 
 use pg_rating_core::clock::Clock;
 
-use crate::accounts::field;
+use crate::accounts::{field, row_of, stored};
 use crate::error::raise;
 use crate::trigger::trigger_function;
 use crate::types::read_clock;
@@ -42,13 +42,9 @@ fn end_type_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<String>
 fn prevent_service_game_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger
-        .old()
-        .expect("BEFORE UPDATE row trigger has an old row");
-    let new = trigger
-        .new()
-        .expect("BEFORE UPDATE row trigger has a new row");
-    let id: i32 = field(&old, "id").unwrap_or_default();
+    let old = row_of(trigger.old());
+    let new = row_of(trigger.new());
+    let id: i32 = stored(&old, "id");
     let mut changed = Vec::new();
     if end_type_of(&old) != end_type_of(&new) {
         changed.push("result type");
@@ -89,10 +85,8 @@ trigger_function!(
 fn prevent_service_game_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger
-        .old()
-        .expect("BEFORE DELETE row trigger has an old row");
-    let id: i32 = field(&old, "id").unwrap_or_default();
+    let old = row_of(trigger.old());
+    let id: i32 = stored(&old, "id");
     raise(
         PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
         format!(

@@ -23,6 +23,7 @@ mod bulk_insert;
 mod bulk_replace;
 mod chess;
 mod columns;
+mod compat;
 mod error;
 mod games;
 mod keyed;

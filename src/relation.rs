@@ -8,6 +8,26 @@ use pgrx::pg_sys;
 use crate::columns::Column;
 use crate::error::internal;
 
+/// A relation's schema and name, each quoted as a statement writes them (the schema `None` when
+/// it is gone); `None` when there is no such relation (dropped).
+pub fn quoted_name(rel: pg_sys::Oid) -> Option<(Option<String>, String)> {
+    // SAFETY: catalog lookups by oid; a NULL (no such relation or schema) is checked, and the
+    // strings returned are palloc'd copies.
+    unsafe {
+        let name = pg_sys::get_rel_name(rel);
+        if name.is_null() {
+            return None;
+        }
+        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(rel));
+        let quote = |s| {
+            CStr::from_ptr(pg_sys::quote_identifier(s))
+                .to_string_lossy()
+                .into_owned()
+        };
+        Some(((!schema.is_null()).then(|| quote(schema)), quote(name)))
+    }
+}
+
 /// Opens `table` with `lock`, held until the transaction ends; an internal error if there is none.
 pub fn open(table: &str, lock: u32) -> pg_sys::Relation {
     let relid = crate::security::own_relation(table);

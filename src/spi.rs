@@ -61,25 +61,9 @@ pub fn saved_plan(
     })
 }
 
-/// Runs `sql` with its saved plan, as a write (`read` false) or a read, which takes no
-/// transaction id (so read functions work on a hot standby); an SPI error is internal.
-pub fn run<'conn>(
-    client: &mut SpiClient<'conn>,
-    sql: &str,
-    args: &[DatumWithOid],
-    read: bool,
-) -> SpiTupleTable<'conn> {
-    let plan = saved_plan(client, sql, args);
-    let rows = if read {
-        client.select(&*plan, None, args)
-    } else {
-        client.update(&*plan, None, args)
-    };
-    rows.unwrap_or_else(|e| crate::error::internal(e))
-}
-
-/// [`run`] of a read.
-pub fn run_read<'conn>(
+/// Runs `sql`, a statement that only reads, with its saved plan. A read takes no transaction id
+/// (so read functions work on a hot standby); an SPI error is internal.
+pub fn read<'conn>(
     client: &SpiClient<'conn>,
     sql: &str,
     args: &[DatumWithOid],
@@ -88,6 +72,66 @@ pub fn run_read<'conn>(
     client
         .select(&*plan, None, args)
         .unwrap_or_else(|e| crate::error::internal(e))
+}
+
+/// Runs `sql`, a statement that writes or locks, with its saved plan; an SPI error is internal.
+pub fn write<'conn>(
+    client: &mut SpiClient<'conn>,
+    sql: &str,
+    args: &[DatumWithOid],
+) -> SpiTupleTable<'conn> {
+    let plan = saved_plan(client, sql, args);
+    client
+        .update(&*plan, None, args)
+        .unwrap_or_else(|e| crate::error::internal(e))
+}
+
+/// A statement whose parameters are named (`$name`: a letter or `_`, then letters, digits or
+/// `_`; the text has no `$` in literals), bound by name: the text with `$1`, `$2`, ... in the
+/// order of `args`, and the arguments in that order. An internal error when the text names a
+/// parameter that `args` lacks, or leaves one of `args` unused: a statement and its arguments
+/// cannot drift apart as positional ones can.
+pub fn named<'a>(
+    sql: &str,
+    args: Vec<(&str, DatumWithOid<'a>)>,
+) -> (String, Vec<DatumWithOid<'a>>) {
+    let mut text = String::with_capacity(sql.len());
+    let mut used = vec![false; args.len()];
+    let mut rest = sql;
+    while let Some(at) = rest.find('$') {
+        text.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after[..len];
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+            crate::error::internal(format!("a positional or empty parameter in {sql}"));
+        }
+        let Some(i) = args.iter().position(|(n, _)| *n == name) else {
+            crate::error::internal(format!("no argument for parameter ${name}"))
+        };
+        used[i] = true;
+        text.push_str(&format!("${}", i + 1));
+        rest = &after[len..];
+    }
+    text.push_str(rest);
+    if let Some(i) = used.iter().position(|u| !u) {
+        crate::error::internal(format!(
+            "argument {} is not a parameter of the statement",
+            args[i].0
+        ));
+    }
+    (text, args.into_iter().map(|(_, arg)| arg).collect())
+}
+
+/// The one value of a statement that gives one row of one column; an internal error (never a
+/// default) naming `what` when it gives no row or NULL.
+pub fn one<T: IntoDatum + FromDatum>(rows: SpiTupleTable<'_>, what: &str) -> T {
+    rows.first()
+        .get_one::<T>()
+        .unwrap_or_else(|e| crate::error::internal(format!("{what}: {e}")))
+        .unwrap_or_else(|| crate::error::internal(format!("{what}: NULL")))
 }
 
 /// A column of a row, by name; an internal error (never a default) when it is missing or NULL.
@@ -130,4 +174,44 @@ pub fn nullable_at<T: IntoDatum + FromDatum>(
 ) -> Option<T> {
     row.get::<T>(ordinal)
         .unwrap_or_else(|e| crate::error::internal(format!("column {ordinal}: {e}")))
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    #[pg_test]
+    fn parameters_are_bound_by_name() {
+        let (sql, args) = super::named(
+            "SELECT $b::int - $a::int AS d, $b::int AS again",
+            vec![("a", 1.into()), ("b", 10.into())],
+        );
+        assert_eq!(sql, "SELECT $2::int - $1::int AS d, $2::int AS again");
+        let d = Spi::connect(|client| {
+            super::read(client, &sql, &args)
+                .first()
+                .get_one::<i32>()
+                .unwrap()
+        });
+        assert_eq!(d, Some(9));
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "no argument for parameter $c")]
+    fn a_parameter_without_argument_fails() {
+        super::named("SELECT $a, $c", vec![("a", 1.into())]);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "argument b is not a parameter of the statement")]
+    fn an_argument_without_parameter_fails() {
+        super::named("SELECT $a", vec![("a", 1.into()), ("b", 2.into())]);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "a positional or empty parameter")]
+    fn positional_parameters_are_refused() {
+        super::named("SELECT $1", vec![("a", 1.into())]);
+    }
 }

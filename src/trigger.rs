@@ -14,6 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use pgrx::prelude::*;
+use pgrx::spi::SpiClient;
 use pgrx::{PgRelation, PgSqlErrorCode, WhoAllocated};
 
 use crate::error::raise;
@@ -64,7 +65,8 @@ pub fn writing() -> bool {
     WRITERS.with(Cell::get) > 0
 }
 
-fn protocol_violation(message: String) -> ! {
+/// 39P01: a trigger function entered other than as its trigger.
+pub fn protocol_violation(message: String) -> ! {
     raise(
         PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED,
         message,
@@ -102,6 +104,44 @@ fn own_table_name(relation: &PgRelation) -> Option<String> {
     Some(name)
 }
 
+/// Checks that a trigger function was entered by the trigger manager (39P01 for a direct call)
+/// and returns its trigger. Every trigger entry of the glue starts here: [`entered`] for the
+/// triggers on pg_rating's own tables, and the ledgers' triggers on applications' tables.
+///
+/// # Safety
+/// `fcinfo` is the call information PostgreSQL passed to a V1 function.
+pub unsafe fn trigger_call<'a>(fcinfo: pg_sys::FunctionCallInfo, function: &str) -> PgTrigger<'a> {
+    // SAFETY: fcinfo comes from PostgreSQL's function manager (this function's contract);
+    // called_as_trigger reads only its context's node tag.
+    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
+        protocol_violation(format!(
+            "{function}() is a trigger function of pg_rating and cannot be called directly"
+        ));
+    }
+    // SAFETY: called by the trigger manager (checked above), so fcinfo->context is its
+    // TriggerData, valid for the whole call.
+    unsafe { PgTrigger::from_fcinfo(&*fcinfo) }
+        .unwrap_or_else(|e| protocol_violation(format!("{function}(): {e}")))
+}
+
+/// Whether a statement trigger's call has an old and a new transition table.
+pub fn transition_tables(trigger: &PgTrigger<'_>) -> (bool, bool) {
+    let data = trigger.trigger_data();
+    (!data.tg_oldtable.is_null(), !data.tg_newtable.is_null())
+}
+
+/// Makes the transition tables of `trigger` readable, by the names its CREATE TRIGGER gave
+/// them, to the statements of `client`'s SPI connection.
+pub fn register_transition_tables(trigger: &PgTrigger<'_>, _client: &SpiClient<'_>) {
+    let data: *const pg_sys::TriggerData = trigger.trigger_data();
+    // SAFETY: `data` is the TriggerData of the call running now (a PgTrigger is made only from
+    // its fcinfo), which PostgreSQL only reads; the SPI connection is open while `_client` lives.
+    let status = unsafe { pg_sys::SPI_register_trigger_data(data.cast_mut()) };
+    if status < 0 {
+        crate::error::internal(format!("SPI_register_trigger_data: {status}"));
+    }
+}
+
 /// Checks how a trigger function was entered: by the trigger manager, on one of `tables` of
 /// pg_rating. Returns the trigger and the table's name.
 ///
@@ -112,16 +152,8 @@ pub unsafe fn entered<'a>(
     function: &str,
     tables: &[&str],
 ) -> (PgTrigger<'a>, String) {
-    // SAFETY: fcinfo comes from PostgreSQL's function manager.
-    let called_as_trigger = unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) };
-    if !called_as_trigger {
-        protocol_violation(format!(
-            "{function}() is a trigger function of pg_rating and cannot be called directly"
-        ));
-    }
-    // SAFETY: called by the trigger manager, so fcinfo->context is its TriggerData.
-    let trigger = unsafe { PgTrigger::from_fcinfo(&*fcinfo) }
-        .unwrap_or_else(|e| protocol_violation(format!("{function}(): {e}")));
+    // SAFETY: this function's contract is trigger_call's.
+    let trigger = unsafe { trigger_call(fcinfo, function) };
     let relation = trigger
         .relation()
         .unwrap_or_else(|e| protocol_violation(format!("{function}(): {e}")));
@@ -281,7 +313,7 @@ fn check_cascaded_delete<'a>(
         let sql = format!(
             "SELECT 1 FROM @extschema@.{parent} WHERE {key} OPERATOR(pg_catalog.=) $1 LIMIT 1"
         );
-        !crate::spi::run_read(client, &sql, &[id.into()]).is_empty()
+        !crate::spi::read(client, &sql, &[id.into()]).is_empty()
     });
     if parent_exists {
         raise(
@@ -316,26 +348,3 @@ pub fn writes_allowed(what: &str) {
 }
 
 extension_sql_file!("../sql/derived_tables.sql", name = "derived_tables");
-
-/// Retired in 0.3.0 (refuse_foreign_write took its place): the C entry point stays so that the
-/// install scripts of earlier releases load (`CREATE EXTENSION pg_rating VERSION '0.2.0'`, then
-/// an update) and a database not yet updated keeps its history closed to other writers.
-fn check_elo_history_entry<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    if writing() || restoring() {
-        return Ok(trigger.new());
-    }
-    raise(
-        PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-        "permission denied: elo_history is written only by pg_rating's triggers (and this database awaits \
-         ALTER EXTENSION pg_rating UPDATE)",
-    )
-}
-
-trigger_function!(
-    check_only check_elo_history_entry,
-    check_elo_history_entry_wrapper,
-    pg_finfo_check_elo_history_entry_wrapper,
-    ["elo_history"]
-);

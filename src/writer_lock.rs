@@ -21,7 +21,7 @@ use pgrx::spi::SpiClient;
 
 use crate::error::internal;
 use crate::keyed::{key_args, shaped, texts, Key, Texts};
-use crate::spi::run;
+use crate::spi::write;
 
 /// A table of lock rows: keyed by an int column and, for a ledger's scopes, a text column; each
 /// row counts its writers in `writes`.
@@ -181,7 +181,7 @@ impl LockTable {
                     self.ordered_key(),
                 )
             });
-            let found: HashSet<(i32, String)> = run(client, text, &self.args(&again), false)
+            let found: HashSet<(i32, String)> = write(client, text, &self.args(&again))
                 .map(|row| {
                     let id = row.get::<i32>(1).ok().flatten();
                     let text = if width > 1 {
@@ -216,7 +216,7 @@ impl LockTable {
                 self.name
             )
         });
-        existed |= run(client, text, &self.args(&new), false)
+        existed |= write(client, text, &self.args(&new))
             .any(|row| row.get::<bool>(1).ok().flatten() == Some(true));
         self.note_updated(new.iter().map(|(id, text)| (*id, (*text).to_owned())));
         existed

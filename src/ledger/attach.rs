@@ -74,11 +74,6 @@ const RELATED_TRIGGERS: [(&str, &str); 3] = [
     ),
 ];
 
-/// The triggers of one ledger that 0.3-0.6 created (a database restored from their dumps has them).
-fn legacy_trigger_names(ledger: i32) -> [String; 4] {
-    ["insert", "update", "delete", "truncate"].map(|op| format!("pg_rating_ledger_{ledger}_{op}"))
-}
-
 /// Drops a trigger of an attached table, if it has it.
 fn drop_trigger(store: &mut LedgerStore<'_, '_>, att: &Attachment, name: &str) {
     drop_trigger_of(store, att.table, name);
@@ -295,7 +290,7 @@ fn attach(
     // A table restored from a dump of 0.3-0.6 has one set of triggers per ledger: the table's
     // set replaces them, or they would rate their ledger's games a second time.
     for (other, _) in store.ledgers_on(att.table) {
-        for name in legacy_trigger_names(other.id) {
+        for name in crate::compat::per_ledger_trigger_names(other.id) {
             drop_trigger(store, att, &name);
         }
     }
@@ -324,42 +319,11 @@ fn attach(
     rebuild(store, l, att)
 }
 
-/// `ledger_attach` as declared before 0.13.0 (without `rated_column`): the library of 0.13.0
-/// serves a schema not updated yet.
-#[allow(clippy::too_many_arguments)]
-#[pg_extern(volatile, parallel_unsafe, sql = false)]
-fn ledger_attach(
-    ledger: Option<&str>,
-    games: Option<pg_sys::Oid>,
-    key_column: Option<&str>,
-    date_column: Option<&str>,
-    white_column: Option<&str>,
-    black_column: Option<&str>,
-    result_column: Option<&str>,
-    result_map: Option<pgrx::AnyElement>,
-    scope_column: Option<&str>,
-    filter: Option<&str>,
-) -> i64 {
-    ledger_attach_0_13(
-        ledger,
-        games,
-        key_column,
-        date_column,
-        white_column,
-        black_column,
-        result_column,
-        result_map,
-        scope_column,
-        filter,
-        None,
-    )
-}
-
 /// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
 /// result_map, scope_column, filter, rated_column)` (declared in sql/ledgers.sql).
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
-fn ledger_attach_0_13(
+pub(crate) fn ledger_attach_0_13(
     ledger: Option<&str>,
     games: Option<pg_sys::Oid>,
     key_column: Option<&str>,
@@ -438,42 +402,12 @@ fn ledger_attach_0_13(
     })
 }
 
-/// `ledger_attach_multiplayer` as declared before 0.13.0 (without `rated_column`).
-#[allow(clippy::too_many_arguments)]
-#[pg_extern(volatile, parallel_unsafe, sql = false)]
-fn ledger_attach_multiplayer(
-    ledger: Option<&str>,
-    participants: Option<pg_sys::Oid>,
-    game_column: Option<&str>,
-    date_column: Option<&str>,
-    player_column: Option<&str>,
-    placement_column: Option<&str>,
-    rule: Option<&str>,
-    higher_is_better: Option<bool>,
-    scope_column: Option<&str>,
-    filter: Option<&str>,
-) -> i64 {
-    ledger_attach_multiplayer_0_13(
-        ledger,
-        participants,
-        game_column,
-        date_column,
-        player_column,
-        placement_column,
-        rule,
-        higher_is_better,
-        scope_column,
-        filter,
-        None,
-    )
-}
-
 /// `ledger_attach_multiplayer(ledger, participants, game_column, date_column, player_column,
 /// placement_column, rule, higher_is_better, scope_column, filter, rated_column)` (declared in
 /// sql/ledgers.sql).
 #[allow(clippy::too_many_arguments)]
 #[pg_extern(volatile, parallel_unsafe, sql = false)]
-fn ledger_attach_multiplayer_0_13(
+pub(crate) fn ledger_attach_multiplayer_0_13(
     ledger: Option<&str>,
     participants: Option<pg_sys::Oid>,
     game_column: Option<&str>,
@@ -573,7 +507,7 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     }
     store.delete_attachment(ledger);
     if table_exists {
-        let mut names = Vec::from(legacy_trigger_names(ledger));
+        let mut names = Vec::from(crate::compat::per_ledger_trigger_names(ledger));
         if !store.has_ledgers(att.table) {
             names.extend(TABLE_TRIGGERS.map(|(name, _)| name.to_owned()));
         }

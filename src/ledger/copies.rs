@@ -10,33 +10,6 @@ use pgrx::prelude::*;
 use crate::restore::restoring;
 use crate::trigger::trigger_function;
 
-/// Whether this schema has the copies. (Compat: a schema not yet updated to 0.13.0 has none, and
-/// its writers read the tables themselves; this can go once 0.13.0 is the oldest schema served.)
-fn in_schema() -> bool {
-    crate::security::own_relation("ledgers_in_force") != pg_sys::InvalidOid
-}
-
-/// `sql` with `@ledgers@`, `@ledger_seeds@` and `@ledger_seasons@` naming the tables a writer
-/// reads: the copies (see [`in_schema`]); `@x.every_scope@` is a season's `every_scope` (alias
-/// `x`; compat: `false` in a schema of 0.12.0, which has neither the copies nor that column).
-pub(crate) fn for_writers(sql: &str) -> String {
-    let updated = in_schema();
-    let suffix = if updated { "_in_force" } else { "" };
-    sql.replace(
-        "@x.every_scope@",
-        if updated { "x.every_scope" } else { "false" },
-    )
-    .replace("@ledgers@", &format!("@extschema@.ledgers{suffix}"))
-    .replace(
-        "@ledger_seeds@",
-        &format!("@extschema@.ledger_seeds{suffix}"),
-    )
-    .replace(
-        "@ledger_seasons@",
-        &format!("@extschema@.ledger_seasons{suffix}"),
-    )
-}
-
 /// Copies the seeds (`table` "ledger_seeds") or seasons ("ledger_seasons") of one ledger's scope
 /// again, as the statement left them; before the scope is replayed by them, under the scope's lock
 /// (see `triggers::locked_for_replay`). Runs as the extension's owner, under the mark of
@@ -47,7 +20,7 @@ pub(super) fn copy_scope(
     ledger: i32,
     scope: &str,
 ) {
-    if !in_schema() {
+    if !crate::compat::has_copies_in_force() {
         return;
     }
     let [delete, insert] = match table {
@@ -64,7 +37,7 @@ pub(super) fn copy_scope(
         _ => crate::error::internal(format!("no copy of {table}")),
     };
     for sql in [delete, insert] {
-        crate::spi::run(client, sql, &[ledger.into(), scope.into()], false);
+        crate::spi::write(client, sql, &[ledger.into(), scope.into()]);
     }
 }
 
@@ -84,24 +57,20 @@ fn copy_ledger<'a>(
     let (old, new) = (id(trigger.old()), id(trigger.new()));
     Spi::connect_mut(|client| {
         let run = |client: &mut pgrx::spi::SpiClient<'_>, sql: &str, id: i32| {
-            crate::spi::run(client, sql, &[id.into()], false);
+            crate::spi::write(client, sql, &[id.into()]);
         };
         match (old, new) {
             (Some(old), Some(new)) if old == new => {
                 // the columns by name, as the catalog has them now (the copy has its table's)
-                let columns = crate::spi::run_read(
+                let rows = crate::spi::read(
                     client,
                     "SELECT pg_catalog.string_agg(pg_catalog.quote_ident(a.attname), ', ' ORDER BY a.attnum) AS list
                      FROM pg_catalog.pg_attribute a
                      WHERE a.attrelid = '@extschema@.ledgers_in_force'::pg_catalog.regclass
                        AND a.attnum > 0 AND NOT a.attisdropped",
                     &[],
-                )
-                .first()
-                .get_one::<String>()
-                .ok()
-                .flatten()
-                .unwrap_or_else(|| crate::error::internal("ledgers_in_force has no columns"));
+                );
+                let columns: String = crate::spi::one(rows, "the columns of ledgers_in_force");
                 run(
                     client,
                     &format!(

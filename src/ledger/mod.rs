@@ -6,10 +6,10 @@
 //! engine's tables through `tables`.
 
 mod analytics;
-mod attach;
+pub(crate) mod attach;
 pub(crate) mod attachment;
 mod copies;
-pub(crate) use copies::for_writers;
+pub(crate) use crate::compat::for_writers;
 mod store;
 pub(crate) use store::SCOPE_LOCKS;
 mod reads;
@@ -43,8 +43,8 @@ extension_sql_file!(
         analytics::ledger_prediction_quality,
         analytics::ledger_what_if,
         "glicko2_functions",
-        attach::ledger_attach,
-        attach::ledger_attach_multiplayer,
+        compat::ledger_attach,
+        compat::ledger_attach_multiplayer,
         attach::ledger_attach_0_13,
         attach::ledger_attach_multiplayer_0_13,
         attach::ledger_detach,

@@ -13,6 +13,7 @@ use pgrx::PgSqlErrorCode;
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
 use super::tables::Batch;
+use crate::compat::{since_0_13, ATTACHMENT_SINCE_0_13, KEPT_IN, LEDGER_SINCE_0_13};
 use crate::error::raise;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
@@ -85,14 +86,6 @@ const LEDGER_COLUMNS: &str =
      n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth,
      coalesce(n.max_change_policy, 'clamp') AS max_change_policy, n.max_period_change, n.change_period";
 
-/// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
-/// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
-/// lichess rule, without bounds).
-const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
-     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
-          volatility_epsilon float8, rd_growth text,
-          max_change_policy text, max_period_change float8, change_period interval)";
-
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].
 const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner AS table_owner,
@@ -101,12 +94,6 @@ const ATTACHMENT_COLUMNS: &str = "a.ledger_id, a.games::oid AS games, c.relowner
      a.white_column::text AS white_column, a.black_column::text AS black_column,
      a.result_column::text AS result_column, a.result_map, a.scope_column::text AS scope_column, a.filter,
      an.rated_column::text AS rated_column, an.related::oid[] AS related";
-
-/// Joined after `ledger_attachments a`: its columns of 0.13.0 as `an`, read from the row converted
-/// once (a schema not yet updated has none: NULL).
-const ATTACHMENT_SINCE_0_13: &str =
-    "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(a))
-     AS an(rated_column text, related regclass[])";
 
 /// The ordinals of the columns a read of games selects (see `Attachment::columns`).
 fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 8] {
@@ -216,16 +203,6 @@ fn null_key(att: &Attachment) -> ! {
     )
 }
 
-/// Runs a statement with its saved plan. A plain SELECT runs as a read, which takes no transaction
-/// id (so the read functions work on a hot standby).
-pub(super) fn run<'conn>(
-    client: &mut SpiClient<'conn>,
-    sql: &str,
-    args: &[DatumWithOid],
-) -> SpiTupleTable<'conn> {
-    crate::spi::run(client, sql, args, sql.trim_start().starts_with("SELECT"))
-}
-
 pub struct LedgerStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     pub(super) batch: Batch,
@@ -252,8 +229,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
     }
 
-    pub(super) fn run(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        run(self.client, sql, args)
+    /// Runs a statement that only reads (see [`crate::spi::read`]).
+    pub(super) fn read(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        crate::spi::read(self.client, sql, args)
+    }
+
+    /// Runs a statement that writes or locks (see [`crate::spi::write`]).
+    pub(super) fn write(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        crate::spi::write(self.client, sql, args)
     }
 
     /// Ledgers as read, or (`to_write`) share-locked until commit: a writer of a ledger's rows
@@ -275,7 +258,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                  WHERE {condition} ORDER BY l.id"
             )
         };
-        let rows = self.run(&sql, &[arg]);
+        let rows = if to_write {
+            self.write(&sql, &[arg])
+        } else {
+            self.read(&sql, &[arg])
+        };
         rows.into_iter().map(|row| ledger_of(&row)).collect()
     }
 
@@ -314,11 +301,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     /// The table of a client of pg_rating that keeps this ledger's history (`ledgers.kept_in`),
-    /// or `None` for the engine's own tables. (Read through `to_jsonb`: a schema older than
-    /// 0.10.0 has no such column, and no such ledger.)
+    /// or `None` for the engine's own tables (see [`crate::compat::KEPT_IN`]).
     pub fn kept_in(&mut self, ledger_id: i32) -> Option<String> {
-        self.run(
-            "SELECT to_jsonb(l) ->> 'kept_in' AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1",
+        self.read(
+            &format!("SELECT {KEPT_IN} AS kept_in FROM @extschema@.ledgers l WHERE l.id = $1"),
             &[ledger_id.into()],
         )
         .next()
@@ -364,7 +350,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Whether a table has ledgers attached.
     pub fn has_ledgers(&mut self, table: pg_sys::Oid) -> bool {
         !self
-            .run(
+            .read(
                 "SELECT 1 AS found FROM @extschema@.ledger_attachments a WHERE a.games = $1",
                 &[table.into()],
             )
@@ -373,7 +359,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// A ledger's name (for messages; its id when there is no such ledger).
     pub fn ledger_name(&mut self, id: i32) -> String {
-        self.run(
+        self.read(
             "SELECT l.name FROM @extschema@.ledgers l WHERE l.id = $1",
             &[id.into()],
         )
@@ -384,7 +370,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Whether `role` may read a column of a table.
     pub fn may_select(&mut self, role: pg_sys::Oid, table: pg_sys::Oid, column: &str) -> bool {
-        self.run(
+        self.read(
             "SELECT pg_catalog.has_column_privilege($1, $2, $3, 'SELECT') AS ok",
             &[role.into(), table.into(), column.into()],
         )
@@ -432,7 +418,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 ""
             }
         ));
-        let rows = self.run(&text, &[table.into()]);
+        let rows = self.read(&text, &[table.into()]);
         let found: Vec<_> = rows
             .into_iter()
             .map(|row| (ledger_of(&row), attachment_of(&row)))
@@ -447,7 +433,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
-        let rows = self.run(
+        let rows = self.read(
             &format!(
                 "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
                  JOIN pg_class c ON c.oid = a.games WHERE {condition}"
@@ -460,7 +446,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Whether some attachment other than `ledger`'s reaches a related table.
     pub fn related_elsewhere(&mut self, table: pg_sys::Oid, ledger: i32) -> bool {
         !self
-            .run(
+            .read(
                 &format!(
                     "SELECT 1 AS found FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
                      WHERE $1::pg_catalog.regclass OPERATOR(pg_catalog.=) ANY (an.related)
@@ -510,7 +496,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     ) -> super::attachment::ResolvedJoin {
         let label = table_label(parent);
         self.column_type_of(parent, &join.via, "a column path");
-        let rows = self.run(
+        let rows = self.read(
             "SELECT k.confrelid AS target, pg_catalog.array_length(k.conkey, 1) AS columns,
                     fa.attname::text AS refcol,
                     (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
@@ -605,7 +591,18 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of any table (42703 naming the table when there is none).
     pub fn column_type_of(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        let rows = self.run(
+        self.type_of_column(table, column, what, &table_label(table))
+    }
+
+    /// The type of a column of `table` (42703 when there is none, naming `label`).
+    fn type_of_column(
+        &mut self,
+        table: pg_sys::Oid,
+        column: &str,
+        what: &str,
+        label: &str,
+    ) -> pg_sys::Oid {
+        let rows = self.read(
             "SELECT atttypid AS type FROM pg_attribute
              WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
             &[table.into(), column.into()],
@@ -614,10 +611,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             Some(row) => get(&row, "type"),
             None => raise(
                 PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                format!(
-                    "{what}: column \"{column}\" of {} does not exist",
-                    table_label(table)
-                ),
+                format!("{what}: column \"{column}\" of {label} does not exist"),
             ),
         }
     }
@@ -704,7 +698,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The owner of a table.
     pub fn table_owner(&mut self, table: pg_sys::Oid) -> pg_sys::Oid {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT relowner AS owner FROM pg_class WHERE oid = $1",
             &[table.into()],
         );
@@ -717,74 +711,68 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         get(&row, "owner")
     }
 
-    /// The type of a column of `table` (42703 when there is none).
+    /// The type of a column of the games table `table` (42703 when there is none).
     pub fn column_type(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        let rows = self.run(
-            "SELECT atttypid AS type FROM pg_attribute
-             WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
-            &[table.into(), column.into()],
-        );
-        match rows.into_iter().next() {
-            Some(row) => get(&row, "type"),
-            None => raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                format!("{what}: column \"{column}\" of the games table does not exist"),
-            ),
-        }
+        self.type_of_column(table, column, what, "the games table")
     }
 
     /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
-    /// that the library of 0.13.0 attaches in a schema not updated yet.
+    /// that the library of 0.13.0 attaches in a schema not updated yet (compat: schemas
+    /// 0.3.0-0.12.0, as [`crate::compat::ATTACHMENT_SINCE_0_13`]; can go after 0.12.0).
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        let since_0_13 = att.rated_column.is_some() || !att.related.is_empty();
-        let (columns, values) = if since_0_13 {
-            (", rated_column, related", ", $15, $16::oid[]::regclass[]")
-        } else {
-            ("", "")
-        };
-        let mut args: Vec<DatumWithOid> = vec![
-            att.ledger_id.into(),
-            att.table.into(),
-            att.key_column.as_str().into(),
-            att.key_type.into(),
-            att.date_column.as_str().into(),
-            att.white_column.as_str().into(),
-            nonempty(&att.black_column).into(),
-            nonempty(&att.result_column).into(),
-            result_map.into(),
-            att.scope_column.as_deref().into(),
-            att.filter.as_deref().into(),
-            multi.map(|m| m.placement_column.clone()).into(),
-            multi.map(|m| m.higher_is_better).into(),
-            multi
-                .map(|m| match m.rule {
-                    pg_rating_core::ledger::MultiplayerRule::Period => "period",
-                    pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
-                })
-                .into(),
-        ];
-        if since_0_13 {
-            args.push(att.rated_column.as_deref().into());
-            args.push(att.related.clone().into());
-        }
-        self.run(
-            &format!(
-                "INSERT INTO @extschema@.ledger_attachments (ledger_id, games, key_column, key_type, date_column,
-                     white_column, black_column, result_column, result_map, scope_column, filter,
-                     placement_column, higher_is_better, multiplayer_rule{columns})
-                 VALUES ($1, $2::oid::regclass, $3, $4::oid::regtype, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-                         $14{values})"
+        let rule = multi.map(|m| match m.rule {
+            pg_rating_core::ledger::MultiplayerRule::Period => "period",
+            pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
+        });
+        let mut values: Vec<(&str, DatumWithOid)> = vec![
+            ("ledger_id", att.ledger_id.into()),
+            ("games", att.table.into()),
+            ("key_column", att.key_column.as_str().into()),
+            ("key_type", att.key_type.into()),
+            ("date_column", att.date_column.as_str().into()),
+            ("white_column", att.white_column.as_str().into()),
+            ("black_column", nonempty(&att.black_column).into()),
+            ("result_column", nonempty(&att.result_column).into()),
+            ("result_map", result_map.into()),
+            ("scope_column", att.scope_column.as_deref().into()),
+            ("filter", att.filter.as_deref().into()),
+            (
+                "placement_column",
+                multi.map(|m| m.placement_column.clone()).into(),
             ),
-            &args,
+            ("higher_is_better", multi.map(|m| m.higher_is_better).into()),
+            ("multiplayer_rule", rule.into()),
+        ];
+        if att.rated_column.is_some() || !att.related.is_empty() {
+            values.push(("rated_column", att.rated_column.as_deref().into()));
+            values.push(("related", att.related.clone().into()));
+        }
+        // each column's value is its parameter of the same name (oids sent as oids)
+        let cast = |c: &str| match c {
+            "games" => "::oid::regclass",
+            "key_type" => "::oid::regtype",
+            "related" => "::oid[]::regclass[]",
+            _ => "",
+        };
+        let columns: Vec<&str> = values.iter().map(|(c, _)| *c).collect();
+        let params: Vec<String> = columns.iter().map(|c| format!("${c}{}", cast(c))).collect();
+        let (sql, args) = crate::spi::named(
+            &format!(
+                "INSERT INTO @extschema@.ledger_attachments ({}) VALUES ({})",
+                columns.join(", "),
+                params.join(", ")
+            ),
+            values,
         );
+        self.write(&sql, &args);
     }
 
     /// Deletes everything derived of a deleted ledger.
     pub fn forget(&mut self, ledger: i32) {
         self.clear(ledger);
-        self.run(
+        self.write(
             "DELETE FROM @extschema@.ledger_scopes WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -792,7 +780,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     }
 
     pub fn delete_attachment(&mut self, ledger: i32) {
-        self.run(
+        self.write(
             "DELETE FROM @extschema@.ledger_attachments WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -802,7 +790,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// partitioned, has inheritance children or is one; `None` for a plain table.
     pub fn not_attachable(&mut self, table: pg_sys::Oid) -> Option<&'static str> {
         let row = self
-            .run(
+            .read(
                 "SELECT c.relkind::text AS kind,
                         EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid) AS parent,
                         EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) AS child
@@ -824,7 +812,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Whether `table` has a trigger of that name.
     pub fn has_trigger(&mut self, table: pg_sys::Oid, name: &str) -> bool {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT 1 AS found FROM pg_trigger WHERE tgrelid = $1 AND tgname = $2",
             &[table.into(), name.into()],
         );
@@ -833,7 +821,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The schema pg_rating is installed in.
     pub fn extension_schema(&mut self) -> String {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT n.nspname::text AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
              WHERE e.extname = 'pg_rating'",
             &[],
@@ -850,7 +838,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// the game's scope, date and players; the first player is white (`white_first` puts the
     /// one named first, to compare with a row as it is now), both scores 0 a double loss.
     pub fn rated_games(&mut self, ledger: i32, keys: &[String]) -> Vec<GameRow> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player, e.score
              FROM @extschema@.ledger_entries e
              WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)
@@ -893,7 +881,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
     /// NaN, which compares unequal to any row as it is now).
     pub fn rated_participants(&mut self, ledger: i32, keys: &[String]) -> Vec<ParticipantRow> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player
              FROM @extschema@.ledger_entries e WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)",
             &[ledger.into(), keys.to_vec().into()],
@@ -914,26 +902,26 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The value of a boolean condition (over this statement's transition tables).
     pub fn any(&mut self, condition: &str) -> bool {
-        self.run(&format!("SELECT ({condition}) AS found"), &[])
+        self.read(&format!("SELECT ({condition}) AS found"), &[])
             .next()
             .and_then(|r| opt::<bool>(&r, "found"))
             .unwrap_or(false)
     }
 
     pub fn ddl(&mut self, sql: &str) {
-        self.run(sql, &[]);
+        self.write(sql, &[]);
     }
 
     /// Locks every scope a ledger has (a rebuild rewrites them all), in the writers' key order
     /// (`writer_lock`): taken in the table's order instead, a rebuild and a writer of several
     /// scopes each held a scope the other waited for (40P01). Returns them.
     pub fn lock_all_scopes(&mut self, ledger: i32) -> BTreeSet<String> {
-        self.run(
+        self.write(
             "SELECT s.scope FROM @extschema@.ledger_scopes s WHERE s.ledger_id = $1
              ORDER BY s.scope COLLATE \"C\" FOR UPDATE",
             &[ledger.into()],
         );
-        let rows = self.run(
+        let rows = self.write(
             "UPDATE @extschema@.ledger_scopes SET writes = writes + 1 WHERE ledger_id = $1 RETURNING scope",
             &[ledger.into()],
         );
@@ -948,7 +936,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// Deletes the entries and standings of some scopes of a ledger.
     pub fn clear_scopes(&mut self, ledger: i32, scopes: &[&str]) {
         for table in ["ledger_entries", "ledger_standings"] {
-            self.run(
+            self.write(
                 &format!(
                     "DELETE FROM @extschema@.{table} WHERE ledger_id = $1 AND scope = ANY ($2)"
                 ),
@@ -1086,21 +1074,22 @@ pub fn fixed_micros(i: Interval) -> i64 {
     }
 }
 
-/// The settings of a `ledgers` row given to a trigger.
-pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> LedgerSettings {
+/// The settings of a `ledgers` row given to a trigger; `None` when a NOT NULL setting is NULL
+/// (a BEFORE trigger's new row: the column's constraint reports it, 23502, after the trigger).
+pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<LedgerSettings> {
     use crate::accounts::field;
-    let number = |name: &str| field::<f64>(row, name).unwrap_or(f64::NAN);
-    LedgerSettings {
-        rating_system: field::<String>(row, "rating_system").unwrap_or_default(),
-        starting_rating: number("starting_rating"),
-        k_factor: number("k_factor"),
-        starting_rd: number("starting_rd"),
-        starting_volatility: number("starting_volatility"),
-        tau: number("tau"),
+    let number = |name: &str| field::<f64>(row, name);
+    Some(LedgerSettings {
+        rating_system: field::<String>(row, "rating_system")?,
+        starting_rating: number("starting_rating")?,
+        k_factor: number("k_factor")?,
+        starting_rd: number("starting_rd")?,
+        starting_volatility: number("starting_volatility")?,
+        tau: number("tau")?,
         rating_period: field::<Interval>(row, "rating_period").map(period_micros),
         max_change: field(row, "max_change"),
         rating_floor: field(row, "rating_floor"),
-        provisional_games: field(row, "provisional_games").unwrap_or(0),
+        provisional_games: field(row, "provisional_games")?,
         provisional_rd: field(row, "provisional_rd"),
         // (a schema before 0.13.0 has none of these columns: its ledgers keep the lichess rule)
         glicko2_rule: since_0_13(row, "glicko2_rule").unwrap_or_else(|| "lichess".into()),
@@ -1112,15 +1101,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Ledg
         max_change_policy: since_0_13(row, "max_change_policy").unwrap_or_else(|| "clamp".into()),
         max_period_change: since_0_13(row, "max_period_change"),
         change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
-    }
-}
-
-/// A column of `ledgers` added by 0.13.0: `None` when NULL or when the schema has no such column.
-fn since_0_13<'a, T>(row: &'a PgHeapTuple<'_, impl pgrx::WhoAllocated>, name: &str) -> Option<T>
-where
-    T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    row.get_by_name::<T>(name).ok().flatten()
+    })
 }
 
 /// A type's SQL name, for messages.
@@ -1152,22 +1133,9 @@ impl std::fmt::Display for DroppedClient<'_> {
 /// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
 /// oid when it no longer exists.
 pub fn table_label(table: pg_sys::Oid) -> String {
-    // SAFETY: catalog lookups by oid; NULL (a dropped table) is checked.
-    unsafe {
-        let name = pg_sys::get_rel_name(table);
-        if name.is_null() {
-            return format!("a dropped table (oid {})", table.to_u32());
-        }
-        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(table));
-        let quote = |s: *const std::ffi::c_char| {
-            std::ffi::CStr::from_ptr(pg_sys::quote_identifier(s))
-                .to_string_lossy()
-                .into_owned()
-        };
-        if schema.is_null() {
-            quote(name)
-        } else {
-            format!("{}.{}", quote(schema), quote(name))
-        }
+    match crate::relation::quoted_name(table) {
+        Some((Some(schema), name)) => format!("{schema}.{name}"),
+        Some((None, name)) => name,
+        None => format!("a dropped table (oid {})", table.to_u32()),
     }
 }

@@ -15,11 +15,11 @@ use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
 use super::internal;
-use super::store::{micros, run, timestamp, Ledger, LedgerStore};
+use super::store::{micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
-use crate::columns::{Cell, Cells, Column, Kind};
+use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
@@ -133,7 +133,7 @@ impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
             dates.push(timestamp(k.at));
             keys.push(k.id.clone());
         }
-        let rows = self.run(
+        let rows = self.read(
             "SELECT u.player, m.moved FROM unnest($3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
                  AS u(player, since, game_date, game_key)
              CROSS JOIN LATERAL (
@@ -236,7 +236,7 @@ impl LedgerStore<'_, '_> {
                 .iter()
                 .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
         );
-        let rows = self.run(text, &args);
+        let rows = self.read(text, &args);
         let mut out = HashMap::new();
         for row in rows {
             let at = micros(get(&row, "last_game_date"));
@@ -264,7 +264,7 @@ impl LedgerStore<'_, '_> {
         players: Vec<String>,
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT e.* FROM unnest($3::text[]) AS u(player)
              CROSS JOIN LATERAL (
                  SELECT * FROM @extschema@.ledger_entries x
@@ -300,7 +300,7 @@ impl LedgerStore<'_, '_> {
         // Many players (a rebuild) are looked up faster by reading the scope's seeds once than
         // by a probe each (1M probes: 1.6 s).
         if players.len() > 1000 {
-            let rows = self.run(
+            let rows = self.read(
                 &super::for_writers(
                     "SELECT * FROM @ledger_seeds@ WHERE ledger_id = $1 AND scope = $2",
                 ),
@@ -316,7 +316,7 @@ impl LedgerStore<'_, '_> {
                 .filter(|s| wanted.contains(s.0.as_str()))
                 .collect();
         }
-        let rows = self.run(
+        let rows = self.read(
             &super::for_writers(
                 "SELECT s.* FROM unnest($3::text[]) AS u(player)
                  CROSS JOIN LATERAL (
@@ -355,7 +355,7 @@ impl LedgerStore<'_, '_> {
             )
         });
         let args = key_args(2, scopes.iter().map(|(l, s)| (*l, Some(*s), None)));
-        for r in self.run(&super::for_writers(text), &args) {
+        for r in self.read(&super::for_writers(text), &args) {
             out.entry((get(&r, "ledger_id"), get(&r, "scope")))
                 .or_default()
                 .push(pg_rating_core::ledger::SeasonEnd {
@@ -373,7 +373,7 @@ impl LedgerStore<'_, '_> {
     /// The scopes of a ledger that have standings (every scope it has rated), in the order the
     /// writers lock them.
     pub fn scopes_rated(&mut self, ledger: i32) -> Vec<String> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT DISTINCT scope FROM @extschema@.ledger_standings WHERE ledger_id = $1",
             &[ledger.into()],
         );
@@ -384,7 +384,7 @@ impl LedgerStore<'_, '_> {
 
     /// The key of the first entry of a scope dated at or after `at`.
     pub fn first_entry_from(&mut self, ledger: i32, scope: &str, at: i64) -> Option<LedgerKey> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND game_date >= $3
              ORDER BY game_date, game_key LIMIT 1",
@@ -408,7 +408,7 @@ impl LedgerStore<'_, '_> {
         scope: &str,
         players: &[String],
     ) -> Option<LedgerKey> {
-        let rows = self.run(
+        let rows = self.read(
             "SELECT game_date, game_key FROM @extschema@.ledger_entries
              WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)
              ORDER BY game_date, game_key LIMIT 1",
@@ -424,7 +424,7 @@ impl LedgerStore<'_, '_> {
     /// Deletes every entry and standing of a ledger.
     pub fn clear(&mut self, ledger: i32) {
         for table in ["ledger_entries", "ledger_standings"] {
-            self.run(
+            self.write(
                 &format!("DELETE FROM @extschema@.{table} WHERE ledger_id = $1"),
                 &[ledger.into()],
             );
@@ -463,6 +463,7 @@ impl LedgerStore<'_, '_> {
         if rows.is_empty() {
             return;
         }
+        check_cells(&rows, &ENTRY_COLUMNS);
         let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
         for row in in_key_order(rows) {
             insert.push(row.values());
@@ -482,7 +483,7 @@ impl LedgerStore<'_, '_> {
     ) {
         // (a rebuild's replacement removes the rows of players it has no row for)
         if !without_games.is_empty() && writes != Writes::Rebuilt {
-            self.run(
+            self.write(
                 "DELETE FROM @extschema@.ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
                 &[ledger.into(), scope.into(), without_games.into()],
             );
@@ -499,11 +500,13 @@ impl LedgerStore<'_, '_> {
             Writes::Rebuilt => return self.rebuilt.standings.extend(rows),
             Writes::Now => {}
         }
+        let rows: Vec<StandingRow> = rows.collect();
+        check_cells(&rows, &STANDINGS_COLUMNS);
         STANDINGS.write(
             rows,
             |r| Cells::values(&r),
             |sql, args| {
-                run(self.client, sql, args);
+                crate::spi::write(self.client, sql, args);
             },
         );
     }
@@ -537,7 +540,7 @@ impl LedgerStore<'_, '_> {
         );
         if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
             self.rebuilt_notices.remove(i);
-            self.run(
+            self.write(
                 &super::for_writers(
                     "SELECT pg_catalog.pg_notify(l.notify_channel,
                          pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
@@ -566,7 +569,7 @@ impl LedgerStore<'_, '_> {
             scopes.push(scope);
             players.push(player);
         }
-        self.run(
+        self.write(
             &super::for_writers("SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
              FROM (SELECT l.notify_channel AS channel,
                           pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
@@ -589,11 +592,12 @@ impl LedgerStore<'_, '_> {
         batch.standings.sort_unstable_by(|a, b| {
             (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
         });
+        check_cells(&batch.standings, &STANDINGS_COLUMNS);
         STANDINGS.write(
             batch.standings,
             |r| Cells::values(&r),
             |sql, args| {
-                run(self.client, sql, args);
+                crate::spi::write(self.client, sql, args);
             },
         );
         self.notify();
@@ -690,21 +694,21 @@ pub(super) struct EntryRow {
 }
 
 impl Cells<24> for EntryRow {
-    fn cells(&self) -> [Cell<'_>; 24] {
+    fn cells(&self) -> [Named<Cell<'_>>; 24] {
         let e = &self.entry;
         let head = [
-            Cell::Int(Some(self.ledger)),
-            Cell::Text(Some(&self.scope)),
-            Cell::Text(Some(&e.player)),
-            Cell::Time(e.key.at),
-            Cell::Text(Some(&e.key.id)),
-            Cell::Text(Some(&self.game)),
-            Cell::Text(Some(&e.opponent)),
-            Cell::Float(Some(e.score)),
-            Cell::Float(Some(e.expected)),
-            Cell::Float(Some(e.before.state.rating)),
-            Cell::Float(e.before.state.rd),
-            Cell::Float(e.before.state.volatility),
+            ("ledger_id", Cell::Int(Some(self.ledger))),
+            ("scope", Cell::Text(Some(&self.scope))),
+            ("player", Cell::Text(Some(&e.player))),
+            ("game_date", Cell::Time(e.key.at)),
+            ("game_key", Cell::Text(Some(&e.key.id))),
+            ("game", Cell::Text(Some(&self.game))),
+            ("opponent", Cell::Text(Some(&e.opponent))),
+            ("score", Cell::Float(Some(e.score))),
+            ("expected", Cell::Float(Some(e.expected))),
+            ("rating_before", Cell::Float(Some(e.before.state.rating))),
+            ("rd_before", Cell::Float(e.before.state.rd)),
+            ("volatility_before", Cell::Float(e.before.state.volatility)),
         ];
         with_standing_cells(head, &e.after)
     }
@@ -719,13 +723,13 @@ struct StandingRow {
 }
 
 impl Cells<17> for StandingRow {
-    fn cells(&self) -> [Cell<'_>; 17] {
+    fn cells(&self) -> [Named<Cell<'_>>; 17] {
         let head = [
-            Cell::Int(Some(self.ledger)),
-            Cell::Text(Some(&self.scope)),
-            Cell::Text(Some(&self.player)),
-            Cell::Time(self.key.at),
-            Cell::Text(Some(&self.key.id)),
+            ("ledger_id", Cell::Int(Some(self.ledger))),
+            ("scope", Cell::Text(Some(&self.scope))),
+            ("player", Cell::Text(Some(&self.player))),
+            ("last_game_date", Cell::Time(self.key.at)),
+            ("last_game_key", Cell::Text(Some(&self.key.id))),
         ];
         with_standing_cells(head, &self.standing)
     }
@@ -747,24 +751,24 @@ const STANDING_COLUMNS: [Column; 12] = [
     ("score_sum", Kind::Float),
 ];
 
-/// A row's first cells followed by those of a standing, in the order of [`STANDING_COLUMNS`].
+/// A row's first cells followed by those of a standing.
 fn with_standing_cells<'a, const N: usize, const M: usize>(
-    head: [Cell<'a>; N],
+    head: [Named<Cell<'a>>; N],
     s: &Standing,
-) -> [Cell<'a>; M] {
+) -> [Named<Cell<'a>>; M] {
     let tail = [
-        Cell::Float(Some(s.state.rating)),
-        Cell::Float(s.state.rd),
-        Cell::Float(s.state.volatility),
-        Cell::Int(Some(s.games)),
-        Cell::Int(Some(s.wins)),
-        Cell::Int(Some(s.draws)),
-        Cell::Int(Some(s.losses)),
-        Cell::Float(Some(s.peak)),
-        Cell::Int(Some(s.streak)),
-        Cell::Int(Some(s.best_streak)),
-        Cell::Float(Some(s.opponents_sum)),
-        Cell::Float(Some(s.score_sum)),
+        ("rating", Cell::Float(Some(s.state.rating))),
+        ("rd", Cell::Float(s.state.rd)),
+        ("volatility", Cell::Float(s.state.volatility)),
+        ("games", Cell::Int(Some(s.games))),
+        ("wins", Cell::Int(Some(s.wins))),
+        ("draws", Cell::Int(Some(s.draws))),
+        ("losses", Cell::Int(Some(s.losses))),
+        ("peak", Cell::Float(Some(s.peak))),
+        ("streak", Cell::Int(Some(s.streak))),
+        ("best_streak", Cell::Int(Some(s.best_streak))),
+        ("opponents_sum", Cell::Float(Some(s.opponents_sum))),
+        ("score_sum", Cell::Float(Some(s.score_sum))),
     ];
     if N + tail.len() != M {
         internal("a row's cells and its columns differ in number");
@@ -814,3 +818,82 @@ static STANDINGS: RowWriter = RowWriter::new(
     &STANDINGS_COLUMNS,
     &["ledger_id", "scope", "player"],
 );
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use super::*;
+    use pgrx::prelude::*;
+
+    fn standing() -> Standing {
+        Standing {
+            state: PlayerState {
+                rating: 1516.0,
+                rd: None,
+                volatility: None,
+                last_played: Some(0),
+            },
+            games: 1,
+            wins: 1,
+            draws: 0,
+            losses: 0,
+            peak: 1516.0,
+            streak: 1,
+            best_streak: 1,
+            opponents_sum: 1500.0,
+            score_sum: 1.0,
+            period_moved: 0.0,
+        }
+    }
+
+    fn key() -> LedgerKey {
+        LedgerKey {
+            at: 0,
+            id: "g1".into(),
+        }
+    }
+
+    fn standing_row() -> StandingRow {
+        StandingRow {
+            ledger: 1,
+            scope: String::new(),
+            player: "alice".into(),
+            standing: standing(),
+            key: key(),
+        }
+    }
+
+    fn entry_row() -> EntryRow {
+        let mut before = standing();
+        before.games = 0;
+        EntryRow {
+            ledger: 1,
+            scope: String::new(),
+            game: "g1".into(),
+            entry: Entry {
+                key: key(),
+                player: "alice".into(),
+                opponent: "bob".into(),
+                score: 1.0,
+                expected: 0.5,
+                before,
+                after: standing(),
+            },
+        }
+    }
+
+    #[pg_test]
+    fn rows_bind_their_columns_by_name() {
+        check_cells(&[entry_row()], &ENTRY_COLUMNS);
+        check_cells(&[standing_row()], &STANDINGS_COLUMNS);
+        check_cells(&Vec::<EntryRow>::new(), &STANDINGS_COLUMNS);
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "bound to the columns")]
+    fn a_reordered_statement_fails() {
+        let mut columns = STANDINGS_COLUMNS;
+        columns.swap(5, 6);
+        check_cells(&[standing_row()], &columns);
+    }
+}

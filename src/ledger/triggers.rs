@@ -16,10 +16,14 @@ use super::tables::LedgerBook;
 use super::{
     apply_changes, apply_multi_changes, internal, rebuild, replay_multi_from, rules_of, Changes,
 };
+use crate::accounts::stored as read;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
-use crate::trigger::{trigger_function, writing, DerivedWrite};
+use crate::trigger::{
+    protocol_violation, register_transition_tables, transition_tables, trigger_call,
+    trigger_function, writing, DerivedWrite,
+};
 use crate::writer_lock::local_transaction;
 
 /// 42501 with `message` unless the role that acts (the trigger function is SECURITY INVOKER:
@@ -30,15 +34,6 @@ fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: 
     if !restoring() && !is_member(acting_role(), owner) {
         raise(PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE, message);
     }
-}
-
-/// A NOT NULL column of a trigger's row; an internal error (never a default) when it cannot be read.
-fn read<'a, T>(row: &'a PgHeapTuple<'_, AllocatedByPostgres>, column: &str) -> T
-where
-    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    crate::accounts::field(row, column)
-        .unwrap_or_else(|| internal(format!("column {column} is NULL")))
 }
 
 /// 23514 for a seed that the ledger could not start a player from (the core's bounds).
@@ -63,12 +58,6 @@ fn require_owner_of_each(store: &mut LedgerStore<'_, '_>, ledgers: impl Iterator
             super::attach::require_owner(actor, &l, "seed or season");
         }
     }
-}
-
-/// The table of a client of pg_rating that keeps this `ledgers` row's history (`kept_in`), if
-/// one does (a schema older than 0.10.0 has no such column).
-fn kept_in(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Option<pg_sys::Oid> {
-    row.get_by_name::<pg_sys::Oid>("kept_in").ok().flatten()
 }
 
 /// The name of the table of that oid, if it exists (a client's table is gone with its extension).
@@ -98,7 +87,7 @@ fn check_ledger<'a>(
     let kept = [trigger.old(), trigger.new()]
         .iter()
         .flatten()
-        .find_map(kept_in);
+        .find_map(crate::compat::kept_in);
     let orphan = deleted && kept.is_some_and(|t| table_name(t).is_none());
     if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
         let row = [trigger.old(), trigger.new()].into_iter().flatten().next();
@@ -141,9 +130,13 @@ fn check_ledger<'a>(
         return Ok(trigger.old());
     }
     let new = trigger.new().unwrap_or_else(|| internal("no new row"));
-    if !own_checks {
+    // a NULL in a NOT NULL column: its constraint reports it (23502) after this trigger
+    let settings = store::settings_of_tuple(&new);
+    let nulls = crate::accounts::field::<String>(&new, "name").is_none()
+        || crate::accounts::field::<pg_sys::Oid>(&new, "owner").is_none();
+    let Some(settings) = settings.filter(|_| own_checks && !nulls) else {
         return Ok(Some(new));
-    }
+    };
     require_member_of_owner(
         &new,
         "permission denied: a ledger's owner must be a role the session is a member of",
@@ -159,7 +152,6 @@ fn check_ledger<'a>(
             ),
         );
     }
-    let settings = store::settings_of_tuple(&new);
     if let Err(e) = settings.rules() {
         raise(
             PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
@@ -175,6 +167,14 @@ trigger_function!(
     ["ledgers"]
 );
 
+/// The settings of a stored `ledgers` row (an AFTER trigger's): an internal error when one is NULL.
+fn stored_settings(
+    row: &PgHeapTuple<'_, AllocatedByPostgres>,
+) -> pg_rating_core::ledger::LedgerSettings {
+    store::settings_of_tuple(row)
+        .unwrap_or_else(|| internal("a stored ledgers row with a NULL setting"))
+}
+
 /// AFTER UPDATE ON ledgers: an attached ledger whose settings changed is rebuilt.
 fn rebuild_changed_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
@@ -184,8 +184,8 @@ fn rebuild_changed_ledger<'a>(
     };
     // (a ledger kept by a client is rebuilt by its client, whose settings it follows)
     if restoring()
-        || kept_in(&new).is_some()
-        || store::settings_of_tuple(&old) == store::settings_of_tuple(&new)
+        || crate::compat::kept_in(&new).is_some()
+        || stored_settings(&old) == stored_settings(&new)
     {
         return Ok(None);
     }
@@ -389,7 +389,7 @@ fn refuse_two_season_ends(
     let name: String = read(row, "name");
     let every: bool = read(row, "every_scope");
     let at: TimestampWithTimeZone = read(row, "ends_at");
-    let other = store.run(
+    let other = store.read(
         "SELECT x.name FROM @extschema@.ledger_seasons x
          WHERE x.ledger_id = $1 AND x.ends_at = $2 AND (x.every_scope OR $4)
            AND (x.scope, x.name) IS DISTINCT FROM ($3, $5)
@@ -478,40 +478,26 @@ crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
 pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    let violation =
-        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
     // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
-    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
-        violation("ledger_games_changed() is a trigger function of pg_rating and cannot be called directly".into());
-    }
-    // SAFETY: called by the trigger manager: the context is its TriggerData.
-    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
-    let trigger =
-        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
-        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
-    let only: Option<i32> = match trigger.extra_args() {
-        Ok(args) if args.is_empty() => None,
-        Ok(args) if args.len() == 1 => Some(args[0].parse().unwrap_or_else(|_| {
-            violation("ledger_games_changed() takes no argument, or the id of a ledger".into())
-        })),
-        _ => violation("ledger_games_changed() takes no argument, or the id of a ledger".into()),
-    };
-    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    let trigger = unsafe { trigger_call(fcinfo, "ledger_games_changed") };
+    let only = crate::compat::only_ledger(&trigger);
+    let relid = trigger
+        .relid()
+        .unwrap_or_else(|e| protocol_violation(e.to_string()));
     if restoring() {
         return pg_sys::Datum::from(0);
     }
     let truncate = matches!(trigger.op(), Ok(PgTriggerOperation::Truncate));
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
-        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         let mut ledgers = store.ledgers_on(relid);
         if let Some(id) = only {
             ledgers.retain(|(l, _)| l.id == id);
         }
         if ledgers.is_empty() {
-            violation(match only {
+            protocol_violation(match only {
                 Some(id) => format!(
                     "ledger_games_changed() fires only on the games table attached to ledger {id}"
                 ),
@@ -519,13 +505,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
                     .into(),
             });
         }
-        // SAFETY: the TriggerData of this call.
-        let (has_old, has_new) = unsafe {
-            (
-                !(*trigger_data).tg_oldtable.is_null(),
-                !(*trigger_data).tg_newtable.is_null(),
-            )
-        };
+        let (has_old, has_new) = transition_tables(&trigger);
         if truncate {
             for (l, att) in &ledgers {
                 rebuild(&mut store, l, att);
@@ -663,35 +643,21 @@ crate::chess::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
 pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    let violation =
-        |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_E_R_I_E_TRIGGER_PROTOCOL_VIOLATED, m) };
     // SAFETY: PostgreSQL calls this V1 function with its fcinfo.
-    if !unsafe { pgrx::trigger_support::called_as_trigger(fcinfo) } {
-        violation("ledger_related_changed() is a trigger function of pg_rating and cannot be called directly".into());
-    }
-    // SAFETY: called by the trigger manager: the context is its TriggerData.
-    let trigger_data = unsafe { (*fcinfo).context } as *mut pg_sys::TriggerData;
-    let trigger =
-        // SAFETY: called by the trigger manager: `fcinfo` is the call's, its context a TriggerData.
-        unsafe { PgTrigger::from_fcinfo(&*fcinfo) }.unwrap_or_else(|e| violation(e.to_string()));
+    let trigger = unsafe { trigger_call(fcinfo, "ledger_related_changed") };
     if !matches!(trigger.extra_args(), Ok(args) if args.is_empty()) {
-        violation("ledger_related_changed() takes no argument".into());
+        protocol_violation("ledger_related_changed() takes no argument".into());
     }
-    let relid = trigger.relid().unwrap_or_else(|e| violation(e.to_string()));
+    let relid = trigger
+        .relid()
+        .unwrap_or_else(|e| protocol_violation(e.to_string()));
     if restoring() {
         return pg_sys::Datum::from(0);
     }
-    // SAFETY: the TriggerData of this call.
-    let (has_old, has_new) = unsafe {
-        (
-            !(*trigger_data).tg_oldtable.is_null(),
-            !(*trigger_data).tg_newtable.is_null(),
-        )
-    };
+    let (has_old, has_new) = transition_tables(&trigger);
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        // SAFETY: the trigger's own data, registered so that its transition tables can be read.
-        unsafe { pg_sys::SPI_register_trigger_data(trigger_data) };
+        register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         // (none left: a detach dropped the triggers of the tables no attachment reaches)
         let ledgers = store.ledgers_reaching(relid);

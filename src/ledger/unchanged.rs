@@ -15,7 +15,7 @@ use pgrx::spi::SpiHeapTupleData;
 
 use super::store::{micros, timestamp, LedgerStore};
 use super::tables::{EntryRow, ENTRY_COLUMNS};
-use crate::columns::{Cell, Cells, Column, Kind};
+use crate::columns::{check_cells, Cell, Cells, Column, Kind};
 use crate::error::internal;
 use crate::spi::{nullable_at, ordinals};
 
@@ -86,7 +86,7 @@ impl LedgerStore<'_, '_> {
             let dates: Vec<TimestampWithTimeZone> =
                 pairs.iter().map(|p| timestamp(p.1.at)).collect();
             let keys: Vec<&str> = pairs.iter().map(|p| p.1.id.as_str()).collect();
-            let rows = self.run(
+            let rows = self.read(
                 &format!(
                     "SELECT x.* FROM unnest($3::text[], $4::timestamptz[], $5::text[]) AS u(player, d, k)
                      CROSS JOIN LATERAL (
@@ -144,18 +144,21 @@ impl LedgerStore<'_, '_> {
         let Some(mut stored) = self.taken.0.remove(&(ledger, scope.to_owned())) else {
             return rows;
         };
+        check_cells(&rows, &ENTRY_COLUMNS);
         let mut changed = Vec::with_capacity(rows.len());
         for row in rows {
             let cells = row.cells();
-            let key = match (&cells[2], &cells[3], &cells[4]) {
-                (Cell::Text(Some(p)), Cell::Time(at), Cell::Text(Some(k))) => {
-                    ((*p).to_owned(), *at, (*k).to_owned())
-                }
+            let key = match (cells[2], cells[3], cells[4]) {
+                (
+                    ("player", Cell::Text(Some(p))),
+                    ("game_date", Cell::Time(at)),
+                    ("game_key", Cell::Text(Some(k))),
+                ) => (p.to_owned(), at, k.to_owned()),
                 _ => internal("an entry without its player, date or key"),
             };
             let same = stored
                 .get(&key)
-                .is_some_and(|e| e.values.iter().zip(&cells).all(|(s, c)| s.is(c)));
+                .is_some_and(|e| e.values.iter().zip(&cells).all(|(s, (_, c))| s.is(c)));
             if same {
                 stored.remove(&key);
             } else {
@@ -167,7 +170,7 @@ impl LedgerStore<'_, '_> {
         // which every writer of them holds.
         let gone: Vec<pg_sys::ItemPointerData> = stored.into_values().map(|e| e.row).collect();
         if !gone.is_empty() {
-            self.run(
+            self.write(
                 "DELETE FROM @extschema@.ledger_entries WHERE ctid = ANY ($1::tid[])",
                 &[gone.into()],
             );

@@ -19,7 +19,7 @@ use pgrx::prelude::*;
 
 use super::store::{timestamp, tip, Ranking, RankingStore, START};
 use crate::bulk_insert::BulkInsert;
-use crate::columns::{names, unnest, Arrays, Column, Kind, Value};
+use crate::columns::{in_order, names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
 use crate::rows::{RowPair, RowWriter};
 use crate::security::qualify;
@@ -142,44 +142,50 @@ static STANDINGS: RowWriter = RowWriter::new(
 static APPENDED: RowPair = RowPair::new(&ENTRIES, &STANDINGS);
 
 impl HistoryRow {
-    /// The entry's values in the order of [`HISTORY`]. Numbers go as decimals (the shortest text
-    /// that reads back as the same `f64`), so a state read back equals the state computed.
+    /// The entry's values, bound to [`HISTORY`] by name. Numbers go as decimals (the shortest
+    /// text that reads back as the same `f64`), so a state read back equals the state computed.
     fn values(&self) -> Vec<Value> {
-        vec![
-            self.id.into(),
-            1.into(),
-            self.player.clone().into(),
-            self.ranking.into(),
-            self.game.game_id.into(),
-            self.state.rating.into(),
-            self.previous.into(),
-            self.state.rd.into(),
-            self.state.volatility.into(),
-            timestamp(self.game.played_at).into(),
-        ]
+        in_order(
+            HISTORY,
+            [
+                ("id", self.id.into()),
+                ("service_id", 1.into()),
+                ("user_id_in_service", self.player.clone().into()),
+                ("ranking_id", self.ranking.into()),
+                ("game_id", self.game.game_id.into()),
+                ("elo", self.state.rating.into()),
+                ("previous_entry", self.previous.into()),
+                ("rd", self.state.rd.into()),
+                ("volatility", self.state.volatility.into()),
+                ("game_date", timestamp(self.game.played_at).into()),
+            ],
+        )
     }
 }
 
 impl PlayerRow {
-    /// The standing's values in the order of [`STANDINGS_COLUMNS`].
+    /// The standing's values, bound to [`STANDINGS_COLUMNS`] by name.
     fn values(&self) -> Vec<Value> {
         let s = &self.tip.standing;
-        vec![
-            self.ranking.into(),
-            1.into(),
-            self.player.clone().into(),
-            self.tip.entry.into(),
-            s.state.rating.into(),
-            s.state.rd.into(),
-            s.state.volatility.into(),
-            s.games.into(),
-            s.wins.into(),
-            s.draws.into(),
-            s.losses.into(),
-            s.peak.into(),
-            timestamp(self.tip.last.played_at).into(),
-            self.tip.last.game_id.into(),
-        ]
+        in_order(
+            STANDINGS_COLUMNS,
+            [
+                ("ranking_id", self.ranking.into()),
+                ("service_id", 1.into()),
+                ("user_id_in_service", self.player.clone().into()),
+                ("elo_history_id", self.tip.entry.into()),
+                ("rating", s.state.rating.into()),
+                ("rd", s.state.rd.into()),
+                ("volatility", s.state.volatility.into()),
+                ("games", s.games.into()),
+                ("wins", s.wins.into()),
+                ("draws", s.draws.into()),
+                ("losses", s.losses.into()),
+                ("peak_rating", s.peak.into()),
+                ("last_game_date", timestamp(self.tip.last.played_at).into()),
+                ("last_game_id", self.tip.last.game_id.into()),
+            ],
+        )
     }
 }
 

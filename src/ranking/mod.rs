@@ -17,10 +17,11 @@ use pg_rating_core::ranking::{rules, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
+use crate::compat::ranking_locks::LockRows;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{LockRows, Ranking, RankingStore, ServiceGame, START};
+use store::{Ranking, RankingStore, ServiceGame, START};
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
@@ -82,13 +83,11 @@ trigger_function!(
 fn rerate_redated_service_game<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = trigger.old().expect("row trigger on UPDATE has an old row");
-    let new = trigger.new().expect("row trigger on UPDATE has a new row");
-    let id: i32 = crate::accounts::field(&new, "id").expect("service_games.id is NOT NULL");
+    let old = crate::accounts::row_of(trigger.old());
+    let new = crate::accounts::row_of(trigger.new());
+    let id: i32 = crate::accounts::stored(&new, "id");
     let date = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
-        crate::accounts::field::<TimestampWithTimeZone>(row, "creation_date")
-            .expect("creation_date is NOT NULL")
-            .into_inner()
+        crate::accounts::stored::<TimestampWithTimeZone>(row, "creation_date").into_inner()
     };
     let from = GameKey {
         played_at: date(&old).min(date(&new)),
@@ -116,17 +115,15 @@ trigger_function!(
 fn recalculate_changed_ranking<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = trigger
-        .new()
-        .expect("row trigger on INSERT or UPDATE has a new row");
-    let id: i32 = crate::accounts::field(&new, "id").expect("rankings.id is NOT NULL");
+    let new = crate::accounts::row_of(trigger.new());
+    let id: i32 = crate::accounts::stored(&new, "id");
     if !restoring() {
         Spi::connect_mut(|client| {
             let mut store = RankingStore::new(client);
             // settings under which a game could not be rated are refused here (23514), by the
             // engine's rule, before the ranking's ledger is made
             store.rankings(Some(id));
-            if store.lock_rows() == LockRows::Ledger {
+            if store.lock_rows == LockRows::Ledger {
                 store.keep_ledger(id);
                 let old_id = trigger
                     .old()
@@ -192,7 +189,7 @@ fn note_rankings_change<'a>(
         let mut store = RankingStore::new(client);
         // the version first: changes of rankings queue there, holding no ranking's lock
         store.note_rankings_change();
-        if store.lock_rows() == LockRows::Single {
+        if store.lock_rows == LockRows::Single {
             // a schema of 0.8.0 or before fires this after the statement and has no
             // forget_deleted_rankings
             if deleted {

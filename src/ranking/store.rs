@@ -20,6 +20,7 @@ use pgrx::PgSqlErrorCode;
 
 use super::history::Kept;
 use super::transition::NewGame;
+use crate::compat::ranking_locks::{lock_rows, lock_single_row, LockRows, RANKING_LOCKS};
 use crate::error::raise;
 use crate::ledger::SCOPE_LOCKS;
 use crate::writer_lock::{current_subtransaction, local_transaction, still_active, LockTable};
@@ -73,23 +74,11 @@ impl Ranking {
     }
 }
 
-/// Where the writers of a ranking take its lock: the schema's version decides, since a database
-/// keeps its schema until `ALTER EXTENSION ... UPDATE` while the library is already new.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum LockRows {
-    /// 0.8.0 and before (and 0.3.0 and before, whose rankings are tables of `pg_rating`): every
-    /// writer takes the one `ranking_writes` row.
-    Single,
-    /// 0.9.0: one `ranking_locks` row per ranking.
-    PerRanking,
-    /// 0.10.0 on: the `ledger_scopes` row of the ranking's ledger, as every ledger's writer.
-    Ledger,
-}
-
 pub struct RankingStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
-    lock_rows: LockRows,
+    /// Where this schema keeps the rankings' locks.
+    pub(super) lock_rows: LockRows,
     /// What the writer's calls of this statement leave for the next ones.
     pub(super) kept: Kept,
 }
@@ -101,18 +90,12 @@ pub const START: GameKey = GameKey::START;
 const LEDGER_OF_RANKING: &str =
     "l.name = 'random_chess ranking ' || r.id AND l.kept_in = '@extschema@.elo_history'::regclass";
 
-/// The writers' locks of the rankings in a schema of 0.9.0: one row per ranking.
-static RANKING_LOCKS: LockTable = LockTable::new("ranking_locks", &["ranking_id"]);
-
 thread_local! {
     /// The rankings as last read: (extension, rankings_version, rankings).
     static RANKINGS: RefCell<Option<(pg_sys::Oid, i64, Vec<Ranking>)>> = const { RefCell::new(None) };
     /// (extension, its schema), as last read.
     static SCHEMA: Cell<(pg_sys::Oid, pg_sys::Oid)> =
         const { Cell::new((pg_sys::InvalidOid, pg_sys::InvalidOid)) };
-    /// The local transaction id of the transaction that last updated the row of `ranking_writes`
-    /// (the lock of a schema of 0.8.0 or before).
-    static SINGLE_LOCK_IN: Cell<pg_sys::LocalTransactionId> = const { Cell::new(0) };
     /// The version of the rankings this transaction last found current while holding the lock of
     /// a ranking: (extension, transaction, subtransaction, version). While that subtransaction is
     /// active its locks are held, so no other transaction's change of rankings can commit
@@ -257,20 +240,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             kept: Kept::default(),
         };
         let schema = store.extension_schema();
-        // SAFETY: catalog lookups by name, in the extension's own schema.
-        store.lock_rows = unsafe {
-            let relid = |name: &std::ffi::CStr| pg_sys::get_relname_relid(name.as_ptr(), schema);
-            if extension == pg_sys::InvalidOid {
-                // 0.3.0 and before: the rankings are the engine's own tables
-                LockRows::Single
-            } else if relid(c"ranking_locks") != pg_sys::InvalidOid {
-                LockRows::PerRanking
-            } else if pg_sys::get_attnum(relid(c"ranking_writes"), c"writes".as_ptr()) != 0 {
-                LockRows::Single
-            } else {
-                LockRows::Ledger
-            }
-        };
+        store.lock_rows = lock_rows(extension, schema);
         store
     }
 
@@ -280,23 +250,13 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         if extension == self.extension {
             return schema;
         }
-        let schema = self
-            .query(
-                "SELECT extnamespace FROM pg_catalog.pg_extension WHERE oid = $1",
-                &[self.extension.into()],
-            )
-            .first()
-            .get_one::<pg_sys::Oid>()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("pg_rating_random_chess is not installed"));
+        let rows = self.query(
+            "SELECT extnamespace FROM pg_catalog.pg_extension WHERE oid = $1",
+            &[self.extension.into()],
+        );
+        let schema = crate::spi::one(rows, "the schema of pg_rating_random_chess");
         SCHEMA.set((self.extension, schema));
         schema
-    }
-
-    /// Where this schema keeps the rankings' locks.
-    pub fn lock_rows(&self) -> LockRows {
-        self.lock_rows
     }
 
     /// Makes ranking `id`'s ledger, or brings it to the ranking's settings; returns its id. 23505
@@ -304,9 +264,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     pub fn keep_ledger(&mut self, id: i32) -> i32 {
         let ledger = self
             .query(include_str!("../../sql/random_chess/glue/ranking_ledger.sql"), &[id.into()])
-            .first()
-            .get_one::<i32>()
-            .unwrap_or_else(|e| internal(format!("reading ranking {id}'s ledger: {e}")))
+            .next()
+            .map(|row| column::<i32>(&row, "id"))
+            // (no row: the name is an application's ledger's)
             .unwrap_or_else(|| {
                 raise(
                     PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
@@ -316,16 +276,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                     ),
                 )
             });
-        // the ledger says the rule the rankings rate Glicko-2 by (a schema before 0.13.0 has no
-        // glicko2_rule: the statement above cannot name it)
-        // SAFETY: a catalog lookup of a column by name in the engine's own table.
-        let has_rule = unsafe {
-            pg_sys::get_attnum(
-                crate::security::own_relation("ledgers"),
-                c"glicko2_rule".as_ptr(),
-            ) != 0
-        };
-        if has_rule {
+        // the ledger says the rule the rankings rate Glicko-2 by
+        if crate::compat::ledgers_have_glicko2_rule() {
             self.query(
                 "UPDATE @extschema@.ledgers SET glicko2_rule = 'lichess' \
                  WHERE id = $1 AND glicko2_rule OPERATOR(pg_catalog.<>) 'lichess'",
@@ -335,45 +287,19 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         ledger
     }
 
-    /// The lock of a schema of 0.8.0 or before: the one `ranking_writes` row, updated the first
-    /// time in a transaction and locked again after that. Returns the version of the rankings.
-    fn lock_single_row(&mut self) -> i64 {
-        let transaction = local_transaction();
-        let first = SINGLE_LOCK_IN.replace(transaction) != transaction;
-        let rows = if first {
-            self.query(
-                "UPDATE @extschema@.ranking_writes SET writes = writes + 1 RETURNING rankings_version",
-                &[],
-            )
-        } else {
-            self.query(
-                "SELECT rankings_version FROM @extschema@.ranking_writes FOR UPDATE",
-                &[],
-            )
-        };
-        rows.first()
-            .get_one::<i64>()
-            .ok()
-            .flatten()
-            .unwrap_or_else(|| internal("ranking_writes has no row"))
-    }
-
-    /// Runs one of the rankings' statements with a saved plan.
+    /// Runs one of the rankings' statements with a saved plan, as a write: the rankings' glue
+    /// runs inside the writers' triggers only.
     pub(super) fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        crate::spi::run(self.client, sql, args, false)
+        crate::spi::write(self.client, sql, args)
     }
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
     fn rankings_version(&mut self) -> i64 {
-        self.query(
+        let rows = self.query(
             "SELECT rankings_version FROM @extschema@.ranking_writes",
             &[],
-        )
-        .first()
-        .get_one::<i64>()
-        .ok()
-        .flatten()
-        .unwrap_or_else(|| internal("ranking_writes has no row"))
+        );
+        crate::spi::one(rows, "the row of ranking_writes")
     }
 
     /// Waits for, then holds until commit, the locks of the writers of these rankings: the
@@ -382,7 +308,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// ledgers) never wait for each other.
     pub fn lock_rankings(&mut self, rankings: &[Ranking]) {
         if self.lock_rows == LockRows::Single {
-            self.lock_single_row();
+            lock_single_row(self.client);
             return;
         }
         let (table, keys) = self.lock_keys(rankings);
@@ -422,7 +348,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 .collect()
         };
         if self.lock_rows == LockRows::Single {
-            let version = self.lock_single_row();
+            let version = lock_single_row(self.client);
             return picked_from(self.all_rankings(version));
         }
         let verified = self.verified_version();

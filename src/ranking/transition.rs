@@ -19,22 +19,19 @@ pub struct NewGame {
     pub clock: Option<Clock>,
 }
 
-fn attribute_numbers(tupdesc: pg_sys::TupleDesc, names: &[&str]) -> Vec<usize> {
+fn attribute_numbers<const N: usize>(tupdesc: pg_sys::TupleDesc, names: [&str; N]) -> [usize; N] {
     // SAFETY: the relation's tuple descriptor, valid for the trigger call.
     let desc = unsafe { PgTupleDesc::from_pg_unchecked(tupdesc) };
-    names
-        .iter()
-        .map(|name| {
-            desc.iter()
-                .position(|a| !a.is_dropped() && a.name() == *name)
-                .unwrap_or_else(|| {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                        format!("service_games has no column {name}"),
-                    )
-                })
-        })
-        .collect()
+    names.map(|name| {
+        desc.iter()
+            .position(|a| !a.is_dropped() && a.name() == name)
+            .unwrap_or_else(|| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+                    format!("service_games has no column {name}"),
+                )
+            })
+    })
 }
 
 /// The ranked local games among the rows of this statement's `inserted_games`.
@@ -48,9 +45,9 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
     // dropped below; attribute numbers come from the same descriptor the slot uses.
     unsafe {
         let tupdesc = (*data.tg_relation).rd_att;
-        let columns = attribute_numbers(
+        let [id, date, white, black, result, clock, service, ranked] = attribute_numbers(
             tupdesc,
-            &[
+            [
                 "id",
                 "creation_date",
                 "white_player",
@@ -71,30 +68,37 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
             if ((*slot).tts_nvalid as i32) < natts {
                 pg_sys::slot_getsomeattrs_int(slot, natts);
             }
-            let value = |i: usize| -> Option<pg_sys::Datum> {
-                (!*(*slot).tts_isnull.add(columns[i])).then(|| *(*slot).tts_values.add(columns[i]))
+            let value = |at: usize| -> Option<pg_sys::Datum> {
+                (!*(*slot).tts_isnull.add(at)).then(|| *(*slot).tts_values.add(at))
             };
-            let local = value(6).map(|d| d.value() as i32) == Some(crate::accounts::LOCAL_SERVICE);
-            let ranked = value(7).is_some_and(|d| d.value() != 0);
+            // (a NOT NULL column of the inserted row: an internal error, never a default)
+            let stored = |at: usize, name: &str| {
+                value(at).unwrap_or_else(|| {
+                    crate::error::internal(format!("column {name} of an inserted game is NULL"))
+                })
+            };
+            let local =
+                value(service).map(|d| d.value() as i32) == Some(crate::accounts::LOCAL_SERVICE);
+            let ranked = value(ranked).is_some_and(|d| d.value() != 0);
             if !(local && ranked) {
                 continue;
             }
-            let text = |i: usize| {
-                value(i)
-                    .and_then(|d| String::from_datum(d, false))
-                    .unwrap_or_default()
+            let text = |at: usize, name: &str| {
+                String::from_datum(stored(at, name), false)
+                    .unwrap_or_else(|| crate::error::internal(format!("column {name} is not text")))
             };
-            let result = PgHeapTuple::from_composite_datum(value(4).expect("result is NOT NULL"));
-            let clock = value(5).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));
+            let result = PgHeapTuple::from_composite_datum(stored(result, "result"));
+            let clock =
+                value(clock).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));
             let key = GameKey {
-                played_at: value(1).expect("creation_date is NOT NULL").value() as i64,
-                game_id: value(0).expect("id is NOT NULL").value() as i32,
+                played_at: stored(date, "creation_date").value() as i64,
+                game_id: stored(id, "id").value() as i32,
             };
             super::store::refuse_infinite_date(key.game_id, key.played_at);
             games.push(NewGame {
                 key,
-                white: text(2),
-                black: text(3),
+                white: text(white, "white_player"),
+                black: text(black, "black_player"),
                 end_type: read_game_result(&result).end_type(),
                 clock,
             });

@@ -31,7 +31,7 @@ mod pairing_tables;
 mod refresh;
 mod rules;
 mod store;
-mod triggers;
+pub(crate) mod triggers;
 
 use pg_rating_core::tournament::{format_order, parse_order, trf16, TrfInfo};
 use pgrx::prelude::*;

@@ -21,26 +21,13 @@ use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
 fn relation_name(rel: pg_sys::Oid) -> String {
-    // SAFETY: catalog lookups by oid; NULL (a relation dropped since the call) is checked, and
-    // the strings returned are palloc'd copies.
-    unsafe {
-        let name = pg_sys::get_rel_name(rel);
-        if name.is_null() {
-            raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
-                format!("relation with OID {} does not exist", rel.to_u32()),
-            );
-        }
-        let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(rel));
-        if schema.is_null() {
-            internal("the schema of a relation is gone");
-        }
-        let quote = |s: *const std::ffi::c_char| {
-            CStr::from_ptr(pg_sys::quote_identifier(s))
-                .to_string_lossy()
-                .into_owned()
-        };
-        format!("{}.{}", quote(schema), quote(name))
+    match crate::relation::quoted_name(rel) {
+        Some((Some(schema), name)) => format!("{schema}.{name}"),
+        Some((None, _)) => internal("the schema of a relation is gone"),
+        None => raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+            format!("relation with OID {} does not exist", rel.to_u32()),
+        ),
     }
 }
 

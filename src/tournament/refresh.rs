@@ -162,15 +162,9 @@ pub(super) fn game_changed(
     refresh_rows(store, &info, &changed, new_last);
 }
 
-/// The kind of bye a `byes` row is, by its points (one point in a 0.4.0 schema, which has no
-/// points column until ALTER EXTENSION pg_rating_random_chess UPDATE).
+/// The kind of bye a `byes` row is, by its points (see [`crate::compat::bye_points`]).
 pub(super) fn bye_kind(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> ByeKind {
-    let points = match row.get_by_name::<pgrx::AnyNumeric>("points") {
-        Ok(Some(n)) => f64::try_from(n).unwrap_or_else(|e| internal(e)),
-        Ok(None) => internal("a bye without points"),
-        Err(pgrx::datum::TryFromDatumError::NoSuchAttributeName(_)) => 1.0,
-        Err(e) => internal(e),
-    };
+    let points = crate::compat::bye_points(row).unwrap_or_else(|| internal("a bye without points"));
     ByeKind::worth((points * 2.0).round() as i32).unwrap_or_else(|e| raise_core(&e))
 }
 

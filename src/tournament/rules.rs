@@ -39,28 +39,31 @@ fn busy_players(
         Some((a, b, c)) => (Some(a), Some(b), Some(c)),
         None => (None, None, None),
     };
-    let rows = store.query(
-        "SELECT p.player FROM unnest($3::text[]) p(player)
+    let (sql, args) = crate::spi::named(
+        "SELECT p.player FROM unnest($players::text[]) p(player)
          WHERE EXISTS (SELECT 1 FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
-                       WHERE tg.tournament_id = $1 AND tg.round = $2
-                         AND NOT (tg.tournament_id IS NOT DISTINCT FROM $4 AND tg.game_id IS NOT DISTINCT FROM $5)
+                       WHERE tg.tournament_id = $tournament AND tg.round = $round
+                         AND NOT (tg.tournament_id IS NOT DISTINCT FROM $game_tournament
+                                  AND tg.game_id IS NOT DISTINCT FROM $game)
                          AND p.player IN (g.white_player, g.black_player))
-            OR EXISTS (SELECT 1 FROM @extschema@.byes b WHERE b.tournament_id = $1 AND b.round = $2
+            OR EXISTS (SELECT 1 FROM @extschema@.byes b WHERE b.tournament_id = $tournament AND b.round = $round
                          AND b.user_id_in_service = p.player
-                         AND NOT (b.tournament_id IS NOT DISTINCT FROM $6 AND b.round IS NOT DISTINCT FROM $7
-                                  AND b.user_id_in_service IS NOT DISTINCT FROM $8))
+                         AND NOT (b.tournament_id IS NOT DISTINCT FROM $bye_tournament
+                                  AND b.round IS NOT DISTINCT FROM $bye_round
+                                  AND b.user_id_in_service IS NOT DISTINCT FROM $bye_player))
          ORDER BY 1",
-        &[
-            t.into(),
-            round.into(),
-            players.to_vec().into(),
-            eg_t.into(),
-            eg_g.into(),
-            eb_t.into(),
-            eb_r.into(),
-            eb_u.into(),
+        vec![
+            ("tournament", t.into()),
+            ("round", round.into()),
+            ("players", players.to_vec().into()),
+            ("game_tournament", eg_t.into()),
+            ("game", eg_g.into()),
+            ("bye_tournament", eb_t.into()),
+            ("bye_round", eb_r.into()),
+            ("bye_player", eb_u.into()),
         ],
     );
+    let rows = store.query(&sql, &args);
     rows.into_iter()
         .map(|r| column::<String>(&r, "player"))
         .collect()

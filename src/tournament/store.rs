@@ -118,8 +118,12 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     /// Runs one of this module's statements with its saved plan.
-    pub fn query(&mut self, sql: &'static str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        crate::spi::run(self.client, sql, args, self.read_only)
+    pub fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        if self.read_only {
+            crate::spi::read(self.client, sql, args)
+        } else {
+            crate::spi::write(self.client, sql, args)
+        }
     }
 
     /// Locks the tournament's progress row until commit and reads it; `None` when the
@@ -440,10 +444,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
                 .unwrap_or_else(fail);
         }
         let rows = self.query(
-            // (a 0.4.0 schema, before its update, has no points: every bye is worth one)
-            "SELECT round, user_id_in_service::text AS user_id,
-                    round(coalesce((to_jsonb(b) ->> 'points')::numeric, 1) * 2)::int AS half_points
-             FROM @extschema@.byes b WHERE tournament_id = $1 ORDER BY b.round",
+            &format!(
+                "SELECT round, user_id_in_service::text AS user_id, {} AS half_points
+                 FROM @extschema@.byes b WHERE tournament_id = $1 ORDER BY b.round",
+                crate::compat::BYE_HALF_POINTS
+            ),
             &[t.into()],
         );
         for row in rows {

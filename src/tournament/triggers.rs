@@ -1,8 +1,7 @@
 //! The trigger entry points of the tournament tables: one trigger function per table and job
 //! (`check_swiss_tournament`, ..., `refresh_standings_of_tournament`, ...), each row going to a
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
-//! 0.1-0.7 that served several tables (`check_tournament_row`, `refresh_tournament_standings`)
-//! remain for databases not yet updated, naming the table by its name.
+//! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
 use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
 use pgrx::prelude::*;
@@ -22,19 +21,16 @@ use crate::trigger::trigger_function;
 
 type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
 
-/// A NOT NULL integer column of a stored row (an AFTER trigger's, or the old row): an
-/// internal error, never a default, when it cannot be read.
+/// A NOT NULL column of a stored row (an AFTER trigger's, or the old row): an internal error,
+/// never a default, when the row or the value is missing.
 fn int(row: &Option<Row<'_>>, name: &str) -> i32 {
-    row.as_ref()
-        .and_then(|r| field::<i32>(r, name))
-        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
+    crate::accounts::stored(row.as_ref().unwrap_or_else(|| internal("no row")), name)
 }
 
 /// A NOT NULL text column of a stored row, as [`int`].
 fn txt(row: &Option<Row<'_>>, name: &str) -> String {
-    row.as_ref()
-        .and_then(|r| text_field(r, name))
-        .unwrap_or_else(|| internal(format!("column {name} of the trigger's row is NULL")))
+    crate::accounts::stored::<&str>(row.as_ref().unwrap_or_else(|| internal("no row")), name)
+        .to_owned()
 }
 
 /// A column that may be NULL.
@@ -44,7 +40,7 @@ fn maybe_int(row: &Option<Row<'_>>, name: &str) -> Option<i32> {
 
 /// The table a tournament trigger fired on.
 #[derive(Clone, Copy, Debug)]
-enum Fired {
+pub(crate) enum Fired {
     Tournament,
     Registration,
     TournamentGame,
@@ -52,31 +48,16 @@ enum Fired {
     ServiceGame,
 }
 
-impl Fired {
-    /// The table of a trigger of the multi-table functions of 0.1-0.7, by its name.
-    fn named(table: &str, function: &str) -> Fired {
-        match table {
-            "swiss_tournaments" => Fired::Tournament,
-            "tournaments_players" => Fired::Registration,
-            "tournaments_games" => Fired::TournamentGame,
-            "byes" => Fired::Bye,
-            "service_games" => Fired::ServiceGame,
-            other => internal(format!("{function}() fired on {other}")),
-        }
-    }
-}
-
 /// The rules of a row of a tournament table, BEFORE it is written. Not while restoring a dump.
-fn check_row<'a>(
+pub(crate) fn check_row<'a>(
     trigger: &'a PgTrigger<'a>,
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
     let op = trigger.op()?;
-    let row = match op {
+    let row = crate::accounts::row_of(match op {
         PgTriggerOperation::Delete => trigger.old(),
         _ => trigger.new(),
-    }
-    .expect("row trigger has a row");
+    });
     let mut row = row.into_owned();
     if restoring() {
         return Ok(Some(row));
@@ -92,75 +73,25 @@ fn check_row<'a>(
     Ok(Some(row))
 }
 
-/// One trigger function per table: `$name` (SQL `$name()`, C symbol `$name_wrapper`) runs `$body`
-/// for the rows of `$table` only.
+/// One trigger function per table and job: `$name` (SQL `$name()`, C symbols `$symbol` and
+/// `$finfo`) runs `$body` for the rows of `$table` only.
 macro_rules! per_table {
-    ($name:ident, $symbol:ident, $finfo:ident, $body:ident, $fired:ident, $table:literal, $out:ident) => {
+    ($body:ident -> $out:ident: $($name:ident, $symbol:ident, $finfo:ident, $fired:ident, $table:literal;)+) => {$(
         fn $name<'a>(
             trigger: &'a PgTrigger<'a>,
         ) -> Result<Option<PgHeapTuple<'a, $out>>, PgTriggerError> {
             $body(trigger, Fired::$fired)
         }
         trigger_function!($name, $symbol, $finfo, [$table]);
-    };
+    )+};
 }
 
-per_table!(
-    check_swiss_tournament,
-    check_swiss_tournament_wrapper,
-    pg_finfo_check_swiss_tournament_wrapper,
-    check_row,
-    Tournament,
-    "swiss_tournaments",
-    AllocatedByRust
-);
-per_table!(
-    check_tournament_player,
-    check_tournament_player_wrapper,
-    pg_finfo_check_tournament_player_wrapper,
-    check_row,
-    Registration,
-    "tournaments_players",
-    AllocatedByRust
-);
-per_table!(
-    check_tournament_game,
-    check_tournament_game_wrapper,
-    pg_finfo_check_tournament_game_wrapper,
-    check_row,
-    TournamentGame,
-    "tournaments_games",
-    AllocatedByRust
-);
-per_table!(
-    check_bye,
-    check_bye_wrapper,
-    pg_finfo_check_bye_wrapper,
-    check_row,
-    Bye,
-    "byes",
-    AllocatedByRust
-);
-
-/// The trigger function of 0.1-0.7 for the BEFORE triggers of the four tournament tables: a
-/// database not yet updated to 0.8.0 still calls it.
-fn check_tournament_row<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
-    let table = Fired::named(&trigger.table_name()?, "check_tournament_row");
-    check_row(trigger, table)
+per_table! { check_row -> AllocatedByRust:
+    check_swiss_tournament, check_swiss_tournament_wrapper, pg_finfo_check_swiss_tournament_wrapper, Tournament, "swiss_tournaments";
+    check_tournament_player, check_tournament_player_wrapper, pg_finfo_check_tournament_player_wrapper, Registration, "tournaments_players";
+    check_tournament_game, check_tournament_game_wrapper, pg_finfo_check_tournament_game_wrapper, TournamentGame, "tournaments_games";
+    check_bye, check_bye_wrapper, pg_finfo_check_bye_wrapper, Bye, "byes";
 }
-trigger_function!(
-    check_tournament_row,
-    check_tournament_row_wrapper,
-    pg_finfo_check_tournament_row_wrapper,
-    [
-        "swiss_tournaments",
-        "tournaments_players",
-        "tournaments_games",
-        "byes"
-    ]
-);
 
 /// A tournament's tie-break order is stored in its canonical spelling.
 fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
@@ -260,7 +191,7 @@ fn check_bye_row(row: &PgHeapTuple<'_, AllocatedByRust>, old: &Option<Row<'_>>) 
 
 /// Keeps the standings current AFTER a row of a tournament table (or a tournament game's service
 /// game) changed. Not while restoring a dump, which brings the derived rows back itself.
-fn refresh_row<'a>(
+pub(crate) fn refresh_row<'a>(
     trigger: &'a PgTrigger<'a>,
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
@@ -282,72 +213,13 @@ fn refresh_row<'a>(
     Ok(None)
 }
 
-per_table!(
-    refresh_standings_of_tournament,
-    refresh_standings_of_tournament_wrapper,
-    pg_finfo_refresh_standings_of_tournament_wrapper,
-    refresh_row,
-    Tournament,
-    "swiss_tournaments",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_player,
-    refresh_standings_of_player_wrapper,
-    pg_finfo_refresh_standings_of_player_wrapper,
-    refresh_row,
-    Registration,
-    "tournaments_players",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_game,
-    refresh_standings_of_game_wrapper,
-    pg_finfo_refresh_standings_of_game_wrapper,
-    refresh_row,
-    TournamentGame,
-    "tournaments_games",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_bye,
-    refresh_standings_of_bye_wrapper,
-    pg_finfo_refresh_standings_of_bye_wrapper,
-    refresh_row,
-    Bye,
-    "byes",
-    AllocatedByPostgres
-);
-per_table!(
-    refresh_standings_of_service_game,
-    refresh_standings_of_service_game_wrapper,
-    pg_finfo_refresh_standings_of_service_game_wrapper,
-    refresh_row,
-    ServiceGame,
-    "service_games",
-    AllocatedByPostgres
-);
-
-/// The trigger function of 0.1-0.7 for the AFTER triggers of the tournament tables and
-/// service_games: a database not yet updated to 0.8.0 still calls it.
-fn refresh_tournament_standings<'a>(
-    trigger: &'a PgTrigger<'a>,
-) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let table = Fired::named(&trigger.table_name()?, "refresh_tournament_standings");
-    refresh_row(trigger, table)
+per_table! { refresh_row -> AllocatedByPostgres:
+    refresh_standings_of_tournament, refresh_standings_of_tournament_wrapper, pg_finfo_refresh_standings_of_tournament_wrapper, Tournament, "swiss_tournaments";
+    refresh_standings_of_player, refresh_standings_of_player_wrapper, pg_finfo_refresh_standings_of_player_wrapper, Registration, "tournaments_players";
+    refresh_standings_of_game, refresh_standings_of_game_wrapper, pg_finfo_refresh_standings_of_game_wrapper, TournamentGame, "tournaments_games";
+    refresh_standings_of_bye, refresh_standings_of_bye_wrapper, pg_finfo_refresh_standings_of_bye_wrapper, Bye, "byes";
+    refresh_standings_of_service_game, refresh_standings_of_service_game_wrapper, pg_finfo_refresh_standings_of_service_game_wrapper, ServiceGame, "service_games";
 }
-trigger_function!(
-    refresh_tournament_standings,
-    refresh_tournament_standings_wrapper,
-    pg_finfo_refresh_tournament_standings_wrapper,
-    [
-        "swiss_tournaments",
-        "tournaments_players",
-        "tournaments_games",
-        "byes",
-        "service_games"
-    ]
-);
 
 /// A new tournament gets its progress row; a changed ranking or tie-break order recomputes it.
 fn tournament_changed(
