@@ -330,7 +330,8 @@ SELECT l.name AS ledger, s.scope, s.player,
 FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
 -- the seasons of the player's scope (the library applies those that ended since the last game)
 LEFT JOIN LATERAL (
-    SELECT array_agg(x.ends_at) AS ends, array_agg(x.rating_pull) AS pulls, array_agg(x.rd_floor) AS rd_floors
+    SELECT pg_catalog.array_agg(x.ends_at) AS ends, pg_catalog.array_agg(x.rating_pull) AS pulls,
+           pg_catalog.array_agg(x.rd_floor) AS rd_floors
     FROM @extschema@.ledger_seasons x
     WHERE x.ledger_id = s.ledger_id AND (x.scope = s.scope OR x.every_scope)) z ON true
 UNION ALL
