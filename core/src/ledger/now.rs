@@ -59,7 +59,7 @@ impl Seasons {
     /// `ends` sorted by end (a stable sort: ends at the same moment keep their order).
     pub fn new(mut ends: Vec<SeasonEnd>) -> Self {
         if !ends.windows(2).all(|w| w[0].at <= w[1].at) {
-            ends.sort_by(|a, b| a.at.cmp(&b.at));
+            ends.sort_by_key(|a| a.at);
         }
         Seasons(ends)
     }
