@@ -87,3 +87,31 @@ row "100 users JOIN ledger_standings_of('elo', NULL::bigint) (0.12)" "$t" "$(rat
 t=$(median "SELECT u.name, s.rating FROM users u JOIN ledger_standings_now s
             ON s.ledger = 'elo' AND s.scope = '' AND s.player = u.id::text WHERE u.id BETWEEN 4201 AND 4300")
 row "100 users JOIN ledger_standings_now" "$t" "$(ratio "$t" "$p")"
+
+# What the readers derive per row (RD as of now, provisional, performance; the seasons' resets):
+# the whole scope of ledger_standings_now and a leaderboard page that filters on provisional,
+# without a season and then with one that ended after every player's last game.
+plain_scope="SELECT count(*), sum(s.rating), sum(s.opponents_sum / s.games) FROM ledger_standings s
+             WHERE s.ledger_id = 1 AND s.scope = ''"
+now_scope="SELECT count(*), sum(s.rating), count(*) FILTER (WHERE s.provisional), sum(s.performance)
+           FROM ledger_standings_now s WHERE s.ledger = 'elo' AND s.scope = ''"
+page="SELECT * FROM ledger_leaderboard('elo', include_provisional => false, page => 20)"
+rank="SELECT ledger_player_rank('elo', '4242', include_provisional => false)"
+p=$(median "$plain_scope")
+row "plain: ledger_standings, the whole scope ($players players)" "$p"
+t=$(median "$now_scope")
+row "ledger_standings_now, the whole scope" "$t" "$(ratio "$t" "$p")"
+t=$(median "$page")
+row "ledger_leaderboard('elo', include_provisional => false, page => 20)" "$t" "$(ratio "$t" "$p")"
+t=$(median "$rank")
+row "ledger_player_rank('elo', '4242', include_provisional => false)" "$t" "$(ratio "$t" "$p")"
+psql -X -q -v ON_ERROR_STOP=1 -d reads -c "INSERT INTO ledger_seasons (ledger_id, name, ends_at, rating_pull, rd_floor)
+    VALUES (1, 'one', '2021-01-01', 0.25, NULL), (1, 'two', '2021-06-01', 0.3, NULL)" >/dev/null
+t=$(median "$now_scope")
+row "ledger_standings_now, the whole scope, two seasons ended" "$t" "$(ratio "$t" "$p")"
+t=$(median "$page")
+row "the leaderboard page, two seasons ended" "$t" "$(ratio "$t" "$p")"
+t=$(median "$rank")
+row "ledger_player_rank, two seasons ended" "$t" "$(ratio "$t" "$p")"
+t=$(median "SELECT * FROM ledger_player_standing('elo', 4242::bigint)")
+row "ledger_player_standing('elo', 4242::bigint), two seasons ended" "$t"

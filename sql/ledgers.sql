@@ -290,32 +290,50 @@ CREATE FUNCTION ledger_rd_now(rd float8, volatility float8, last_played timestam
 RETURNS float8
     STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rd_now_wrapper';
 
+-- The rest of what the readers derive from a stored standing, each the library's rule
+-- (pg_rating_core::ledger::now), called per row: provisional status; the resets of the seasons
+-- that ended since the player's last game (the seasons of the player's scope given as arrays),
+-- as the player's next game starts from them; the linear performance. (No search_path of their
+-- own: they run no SQL, and a SET would cost each row a change of configuration.)
+CREATE FUNCTION ledger_is_provisional(games int, rd float8, last_played timestamptz, provisional_games int,
+                                      provisional_rd float8, provisional_after interval, now timestamptz)
+RETURNS boolean
+    STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_is_provisional_wrapper';
+CREATE FUNCTION ledger_season_rating(rating float8, last_played timestamptz, starting_rating float8,
+                                     season_ends timestamptz[], season_pulls float8[], now timestamptz)
+RETURNS float8
+    IMMUTABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_rating_wrapper';
+CREATE FUNCTION ledger_season_rd(rd float8, last_played timestamptz, season_ends timestamptz[],
+                                 season_rd_floors float8[], now timestamptz)
+RETURNS float8
+    IMMUTABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_rd_wrapper';
+CREATE FUNCTION ledger_performance(opponents_sum float8, wins int, losses int, games int)
+RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_performance_wrapper';
+
 -- Current standings with what is derived at read time: the RD grown by inactivity as of now
 -- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
 CREATE VIEW ledger_standings_now AS
 SELECT l.name AS ledger, s.scope, s.player,
-       -- the resets of the seasons that ended since the player's last game, composed
-       CASE WHEN z.keep IS NULL THEN s.rating ELSE l.starting_rating + (s.rating - l.starting_rating) * z.keep END
+       -- the resets of the seasons that ended since the player's last game, in order
+       @extschema@.ledger_season_rating(s.rating, s.last_game_date, l.starting_rating, z.ends, z.pulls, now())
            AS rating,
-       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
-                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
-                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END) AS rd,
+       @extschema@.ledger_season_rd(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                              l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth),
+                                    s.last_game_date, z.ends, z.rd_floors, now()) AS rd,
        s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
        s.last_game_date AS last_played,
-       (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
-        OR coalesce(s.last_game_date < now() - l.provisional_after, false)) AS provisional,
+       @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games, l.provisional_rd,
+                                         l.provisional_after, now()) AS provisional,
        s.opponents_sum / s.games::float8 AS opponents_average,
-       s.opponents_sum / s.games::float8 + (400.0 * (s.wins - s.losses)::numeric / s.games::numeric)::float8
-           AS performance
+       @extschema@.ledger_performance(s.opponents_sum, s.wins, s.losses, s.games) AS performance
 FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+-- the seasons of the player's scope (the library applies those that ended since the last game)
 LEFT JOIN LATERAL (
-    SELECT CASE WHEN bool_or(x.rating_pull = 1::float8) THEN 0::float8
-                ELSE exp(sum(ln(nullif(1::float8 - x.rating_pull, 0::float8)))) END AS keep,
-           max(x.rd_floor) AS rd_floor
+    SELECT pg_catalog.array_agg(x.ends_at) AS ends, pg_catalog.array_agg(x.rating_pull) AS pulls,
+           pg_catalog.array_agg(x.rd_floor) AS rd_floors
     FROM @extschema@.ledger_seasons x
-    WHERE x.ledger_id = s.ledger_id AND (x.scope = s.scope OR x.every_scope) AND x.ends_at > s.last_game_date
-      AND x.ends_at <= now()
-    HAVING count(*) > 0) z ON true
+    WHERE x.ledger_id = s.ledger_id AND (x.scope = s.scope OR x.every_scope)) z ON true
 UNION ALL
 -- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
 -- no date: no season reset, no RD growth), provisional, without a last game or performance.
@@ -522,18 +540,17 @@ BEGIN
                t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
                t.provisional, t.last_game_date
         FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-                      (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
-                       OR coalesce(s.last_game_date < now() - l.provisional_after, false)) AS provisional,
-                      s.last_game_date
+                      n.provisional, s.last_game_date
                FROM @extschema@.ledger_standings s
                CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                                                    l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
+                                                                    l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                          @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date,
+                                                                            l.provisional_games, l.provisional_rd,
+                                                                            l.provisional_after, now()) AS provisional) n
                WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
                  AND s.games >= coalesce(min_games, 0)
                  AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                 AND (coalesce(include_provisional, true)
-                      OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
-                              OR coalesce(s.last_game_date < now() - l.provisional_after, false)))
+                 AND (coalesce(include_provisional, true) OR NOT n.provisional)
                ORDER BY s.rating DESC, s.player
                LIMIT upto)
               UNION ALL
@@ -614,13 +631,13 @@ BEGIN
         SELECT s.rating INTO mine
         FROM @extschema@.ledger_standings s
         CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                                             l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
+                                                             l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                   @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games,
+                                                                     l.provisional_rd, l.provisional_after, now()) AS provisional) n
         WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
           AND s.games > 0 AND s.games >= coalesce(min_games, 0)
           AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-          AND (coalesce(include_provisional, true)
-               OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
-                       OR coalesce(s.last_game_date < now() - l.provisional_after, false)));
+          AND (coalesce(include_provisional, true) OR NOT n.provisional);
         IF mine IS NULL AND seeds_shown THEN
             SELECT d.rating INTO mine
             FROM @extschema@.ledger_seeds d
@@ -637,13 +654,14 @@ BEGIN
         FROM (SELECT s.rating
               FROM @extschema@.ledger_standings s
               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
-                                                                   l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now) n
+                                                                   l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                         @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date,
+                                                                           l.provisional_games, l.provisional_rd,
+                                                                           l.provisional_after, now()) AS provisional) n
               WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
                 AND s.games >= coalesce(min_games, 0)
                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
-                AND (coalesce(include_provisional, true)
-                     OR NOT (s.games < l.provisional_games OR coalesce(s.rd > l.provisional_rd, false)
-                             OR coalesce(s.last_game_date < now() - l.provisional_after, false)))
+                AND (coalesce(include_provisional, true) OR NOT n.provisional)
               UNION ALL
               SELECT d.rating
               FROM @extschema@.ledger_seeds d
@@ -710,31 +728,23 @@ AS $$
 -- ledger's id as the index condition: a join by the view's ledger name would make the id a join
 -- parameter, and the planner would hash the whole scope for a few users
 SELECT s.scope, ledger_player_standing.player,
-       CASE WHEN z.keep IS NULL THEN s.rating
-            -- (operators written OPERATOR(...) share one precedence: parenthesised)
-            ELSE l.starting_rating OPERATOR(pg_catalog.+)
-                 ((s.rating OPERATOR(pg_catalog.-) l.starting_rating) OPERATOR(pg_catalog.*) z.keep) END,
-       greatest(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period, l.min_rd,
-                                          coalesce(l.max_rd, l.starting_rd), l.rd_growth),
-                CASE WHEN s.rd IS NOT NULL THEN z.rd_floor END),
+       @extschema@.ledger_season_rating(s.rating, s.last_game_date, l.starting_rating, z.ends, z.pulls,
+                                        pg_catalog.now()),
+       @extschema@.ledger_season_rd(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                              l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth),
+                                    s.last_game_date, z.ends, z.rd_floors, pg_catalog.now()),
        s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
-       (s.games OPERATOR(pg_catalog.<) l.provisional_games
-        OR coalesce(s.rd OPERATOR(pg_catalog.>) l.provisional_rd, false)
-        OR coalesce(s.last_game_date OPERATOR(pg_catalog.<)
-                    (pg_catalog.now() OPERATOR(pg_catalog.-) l.provisional_after), false)),
+       @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games, l.provisional_rd,
+                                         l.provisional_after, pg_catalog.now()),
        s.last_game_date
 FROM @extschema@.ledger_standings s
 JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
 LEFT JOIN LATERAL (
-    SELECT CASE WHEN pg_catalog.bool_or(x.rating_pull OPERATOR(pg_catalog.=) 1::float8) THEN 0::float8
-                ELSE pg_catalog.exp(pg_catalog.sum(pg_catalog.ln(
-                         nullif(1::float8 OPERATOR(pg_catalog.-) x.rating_pull, 0::float8)))) END AS keep,
-           pg_catalog.max(x.rd_floor) AS rd_floor
+    SELECT pg_catalog.array_agg(x.ends_at) AS ends, pg_catalog.array_agg(x.rating_pull) AS pulls,
+           pg_catalog.array_agg(x.rd_floor) AS rd_floors
     FROM @extschema@.ledger_seasons x
     WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id
-      AND (x.scope OPERATOR(pg_catalog.=) s.scope OR x.every_scope)
-      AND x.ends_at OPERATOR(pg_catalog.>) s.last_game_date AND x.ends_at OPERATOR(pg_catalog.<=) pg_catalog.now()
-    HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0::bigint) z ON true
+      AND (x.scope OPERATOR(pg_catalog.=) s.scope OR x.every_scope)) z ON true
 WHERE s.ledger_id OPERATOR(pg_catalog.=)
           @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
   AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
@@ -1090,6 +1100,19 @@ COMMENT ON FUNCTION ledger_rd_now(float8, float8, timestamptz, interval, float8,
     'A player''s RD as of now: the stored RD grown by the rating periods since last_played by rd_growth (elapsed, '
     'whole_periods or whole_periods_rating_scale), within [min_rd, max_rd], as the ledger''s writer grows it; the '
     'RD as given without a rating period, RD or last game.';
+COMMENT ON FUNCTION ledger_is_provisional(int, float8, timestamptz, int, float8, interval, timestamptz) IS
+    'Whether a player is provisional as of now (the library''s rule, as ledger_standings_now shows it): fewer games '
+    'than provisional_games, an RD above provisional_rd, or the last game more than provisional_after before now; '
+    'NULL only when games or provisional_games is NULL and neither other test holds.';
+COMMENT ON FUNCTION ledger_season_rating(float8, timestamptz, float8, timestamptz[], float8[], timestamptz) IS
+    'A rating as of now: pulled toward starting_rating by each season (its end and rating_pull, in the arrays) that '
+    'ended after last_played and not after now, in order of end, each step at the stored precision, as the '
+    'player''s next game starts from it; the rating as given without a last game or season.';
+COMMENT ON FUNCTION ledger_season_rd(float8, timestamptz, timestamptz[], float8[], timestamptz) IS
+    'An RD as of now after the seasons: rd (grown by inactivity, ledger_rd_now) raised to the rd_floor of each '
+    'season (in the arrays) that ended after last_played and not after now; NULL for a NULL rd.';
+COMMENT ON FUNCTION ledger_performance(float8, int, int, int) IS
+    'The linear performance of a record: opponents_sum / games + 400 (wins - losses) / games; NULL for 0 games.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; before any, the player''s seed, else '
     'the starting rating (games 0).';

@@ -1252,6 +1252,273 @@ COMMENT ON FUNCTION tournament_pairings_from_trf(text, int[], text) IS
     'the file 22023 (a NULL: 22004), a system other than dutch or burstein 22023, no pairing that meets the '
     'absolute criteria 23514.';
 
+
+-- rules once: readers call the core (issue 33). What the readers derive from a stored standing
+-- (provisional status, the seasons' resets, the performance) is the library's rule, called per
+-- row (no search_path of their own: they run no SQL); the readers keep their columns.
+CREATE FUNCTION ledger_is_provisional(games int, rd float8, last_played timestamptz, provisional_games int,
+                                      provisional_rd float8, provisional_after interval, now timestamptz)
+RETURNS boolean
+    STABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_is_provisional_wrapper';
+CREATE FUNCTION ledger_season_rating(rating float8, last_played timestamptz, starting_rating float8,
+                                     season_ends timestamptz[], season_pulls float8[], now timestamptz)
+RETURNS float8
+    IMMUTABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_rating_wrapper';
+CREATE FUNCTION ledger_season_rd(rd float8, last_played timestamptz, season_ends timestamptz[],
+                                 season_rd_floors float8[], now timestamptz)
+RETURNS float8
+    IMMUTABLE PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_rd_wrapper';
+CREATE FUNCTION ledger_performance(opponents_sum float8, wins int, losses int, games int)
+RETURNS float8
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_performance_wrapper';
+COMMENT ON FUNCTION ledger_is_provisional(int, float8, timestamptz, int, float8, interval, timestamptz) IS
+    'Whether a player is provisional as of now (the library''s rule, as ledger_standings_now shows it): fewer games '
+    'than provisional_games, an RD above provisional_rd, or the last game more than provisional_after before now; '
+    'NULL only when games or provisional_games is NULL and neither other test holds.';
+COMMENT ON FUNCTION ledger_season_rating(float8, timestamptz, float8, timestamptz[], float8[], timestamptz) IS
+    'A rating as of now: pulled toward starting_rating by each season (its end and rating_pull, in the arrays) that '
+    'ended after last_played and not after now, in order of end, each step at the stored precision, as the '
+    'player''s next game starts from it; the rating as given without a last game or season.';
+COMMENT ON FUNCTION ledger_season_rd(float8, timestamptz, timestamptz[], float8[], timestamptz) IS
+    'An RD as of now after the seasons: rd (grown by inactivity, ledger_rd_now) raised to the rd_floor of each '
+    'season (in the arrays) that ended after last_played and not after now; NULL for a NULL rd.';
+COMMENT ON FUNCTION ledger_performance(float8, int, int, int) IS
+    'The linear performance of a record: opponents_sum / games + 400 (wins - losses) / games; NULL for 0 games.';
+CREATE OR REPLACE VIEW ledger_standings_now AS
+SELECT l.name AS ledger, s.scope, s.player,
+       -- the resets of the seasons that ended since the player's last game, in order
+       @extschema@.ledger_season_rating(s.rating, s.last_game_date, l.starting_rating, z.ends, z.pulls, now())
+           AS rating,
+       @extschema@.ledger_season_rd(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                              l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth),
+                                    s.last_game_date, z.ends, z.rd_floors, now()) AS rd,
+       s.volatility, s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.best_streak,
+       s.last_game_date AS last_played,
+       @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games, l.provisional_rd,
+                                         l.provisional_after, now()) AS provisional,
+       s.opponents_sum / s.games::float8 AS opponents_average,
+       @extschema@.ledger_performance(s.opponents_sum, s.wins, s.losses, s.games) AS performance
+FROM @extschema@.ledger_standings s JOIN @extschema@.ledgers l ON l.id = s.ledger_id
+-- the seasons of the player's scope (the library applies those that ended since the last game)
+LEFT JOIN LATERAL (
+    SELECT pg_catalog.array_agg(x.ends_at) AS ends, pg_catalog.array_agg(x.rating_pull) AS pulls,
+           pg_catalog.array_agg(x.rd_floor) AS rd_floors
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id = s.ledger_id AND (x.scope = s.scope OR x.every_scope)) z ON true
+UNION ALL
+-- Players with a seed and no games yet: the seed, as their first game starts from it (a seed has
+-- no date: no season reset, no RD growth), provisional, without a last game or performance.
+SELECT l.name, d.scope, d.player, d.rating,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       CASE WHEN l.rating_system = 'glicko2' THEN coalesce(d.volatility, l.starting_volatility) END,
+       0, 0, 0, 0, d.rating, 0, 0, NULL::timestamptz, true, NULL::float8, NULL::float8
+FROM @extschema@.ledger_seeds d JOIN @extschema@.ledgers l ON l.id = d.ledger_id
+WHERE NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+ALTER VIEW ledger_standings_now SET (security_invoker = true);
+CREATE OR REPLACE FUNCTION ledger_leaderboard(ledger text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true,
+                                   page_size int DEFAULT 50, page int DEFAULT 1)
+RETURNS TABLE (rank int, player text, rating float8, rd float8, conservative float8, games int, wins int,
+               draws int, losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    size int := greatest(page_size, 0);
+    upto int := greatest(page_size, 0) * greatest(page, 1);
+    -- seeded players without games have 0 games and are provisional
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_leaderboard.ledger, ledger_leaderboard.scope);
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND (z.scope = ledger_leaderboard.scope OR z.every_scope)
+                     AND z.ends_at <= now()) THEN
+        -- No season has ended: the ratings are those stored, and a page is read in the order of
+        -- ledger_standings_by_rating down to its last row (dense ranks counted from the top), and
+        -- the seeds without games in the order of ledger_seeds_by_rating, as far.
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
+        RETURN QUERY
+        SELECT (dense_rank() OVER (ORDER BY t.rating DESC))::int, t.player, t.rating, t.rd,
+               t.rating - 2 * coalesce(t.rd, 0), t.games, t.wins, t.draws, t.losses, t.peak, t.streak,
+               t.provisional, t.last_game_date
+        FROM ((SELECT s.player, s.rating, n.rd_now AS rd, s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+                      n.provisional, s.last_game_date
+               FROM @extschema@.ledger_standings s
+               CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                    l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                          @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date,
+                                                                            l.provisional_games, l.provisional_rd,
+                                                                            l.provisional_after, now()) AS provisional) n
+               WHERE s.ledger_id = l.id AND s.scope = ledger_leaderboard.scope AND s.games > 0
+                 AND s.games >= coalesce(min_games, 0)
+                 AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                 AND (coalesce(include_provisional, true) OR NOT n.provisional)
+               ORDER BY s.rating DESC, s.player
+               LIMIT upto)
+              UNION ALL
+              (SELECT d.player, d.rating, r.rd, 0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+               FROM @extschema@.ledger_seeds d
+               CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+               WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_leaderboard.scope
+                 AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                 AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                 WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)
+               ORDER BY d.rating DESC, d.player
+               LIMIT upto)
+              ORDER BY 2 DESC, 1
+              LIMIT upto) t
+        ORDER BY t.rating DESC, t.player
+        OFFSET upto - size;
+        RETURN;
+    END IF;
+    -- Seasons ended: each player's rating is reset by those that ended since the player's last
+    -- game, which changes the order; the scope is sorted.
+    RETURN QUERY
+    SELECT (dense_rank() OVER (ORDER BY s.rating DESC))::int, s.player, s.rating, s.rd,
+           s.rating - 2 * coalesce(s.rd, 0), s.games, s.wins, s.draws, s.losses, s.peak, s.streak, s.provisional,
+           s.last_played
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_leaderboard.ledger AND s.scope = ledger_leaderboard.scope
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional)
+    ORDER BY s.rating DESC, s.player
+    LIMIT size OFFSET upto - size;
+END
+$$;
+CREATE OR REPLACE FUNCTION ledger_player_rank(ledger text, player text, scope text DEFAULT '', min_games int DEFAULT 0,
+                                   max_rd float8 DEFAULT NULL, include_provisional boolean DEFAULT true)
+RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    l @extschema@.ledgers;
+    mine float8;
+    above int;
+    -- seeded players without games, as ledger_leaderboard shows them
+    seeds_shown boolean := coalesce(min_games, 0) <= 0 AND coalesce(include_provisional, true);
+    seed_rd float8;
+BEGIN
+    SELECT * INTO l FROM @extschema@.ledgers x
+    WHERE x.id = @extschema@.ledger_id_for_read(ledger_player_rank.ledger, ledger_player_rank.scope);
+    IF NOT EXISTS (SELECT FROM @extschema@.ledger_seasons z
+                   WHERE z.ledger_id = l.id AND (z.scope = ledger_player_rank.scope OR z.every_scope)
+                     AND z.ends_at <= now()) THEN
+        seed_rd := CASE WHEN l.rating_system = 'glicko2' THEN l.starting_rd END;
+        SELECT s.rating INTO mine
+        FROM @extschema@.ledger_standings s
+        CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                             l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                   @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games,
+                                                                     l.provisional_rd, l.provisional_after, now()) AS provisional) n
+        WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.player = ledger_player_rank.player
+          AND s.games > 0 AND s.games >= coalesce(min_games, 0)
+          AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+          AND (coalesce(include_provisional, true) OR NOT n.provisional);
+        IF mine IS NULL AND seeds_shown THEN
+            SELECT d.rating INTO mine
+            FROM @extschema@.ledger_seeds d
+            CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+            WHERE d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.player = ledger_player_rank.player
+              AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+              AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                              WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player);
+        END IF;
+        IF mine IS NULL THEN
+            RETURN NULL;
+        END IF;
+        SELECT count(DISTINCT u.rating) INTO above
+        FROM (SELECT s.rating
+              FROM @extschema@.ledger_standings s
+              CROSS JOIN LATERAL (SELECT @extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                                   l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth) AS rd_now,
+                                         @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date,
+                                                                           l.provisional_games, l.provisional_rd,
+                                                                           l.provisional_after, now()) AS provisional) n
+              WHERE s.ledger_id = l.id AND s.scope = ledger_player_rank.scope AND s.games > 0 AND s.rating > mine
+                AND s.games >= coalesce(min_games, 0)
+                AND (max_rd IS NULL OR n.rd_now IS NULL OR n.rd_now <= max_rd)
+                AND (coalesce(include_provisional, true) OR NOT n.provisional)
+              UNION ALL
+              SELECT d.rating
+              FROM @extschema@.ledger_seeds d
+              CROSS JOIN LATERAL (SELECT CASE WHEN seed_rd IS NOT NULL THEN coalesce(d.rd, seed_rd) END AS rd) r
+              WHERE seeds_shown AND d.ledger_id = l.id AND d.scope = ledger_player_rank.scope AND d.rating > mine
+                AND (max_rd IS NULL OR r.rd IS NULL OR r.rd <= max_rd)
+                AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                                WHERE s.ledger_id = d.ledger_id AND s.scope = d.scope AND s.player = d.player)) u;
+        RETURN above + 1;
+    END IF;
+    -- seasons ended: the ratings and RDs as ledger_standings_now shows them, as the leaderboard
+    SELECT s.rating INTO mine
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope
+      AND s.player = ledger_player_rank.player AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    IF mine IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT count(DISTINCT s.rating) INTO above
+    FROM @extschema@.ledger_standings_now s
+    WHERE s.ledger = ledger_player_rank.ledger AND s.scope = ledger_player_rank.scope AND s.rating > mine
+      AND s.games >= coalesce(min_games, 0)
+      AND (max_rd IS NULL OR s.rd IS NULL OR s.rd <= max_rd)
+      AND (coalesce(include_provisional, true) OR NOT s.provisional);
+    RETURN above + 1;
+END
+$$;
+CREATE OR REPLACE FUNCTION ledger_player_standing(ledger text, player anyelement, scope text DEFAULT '')
+RETURNS TABLE (scope text, player anyelement, rating float8, rd float8, games int, wins int, draws int,
+               losses int, peak float8, streak int, provisional boolean, last_played timestamptz)
+LANGUAGE sql STABLE PARALLEL SAFE
+AS $$
+-- ledger_standings_now's columns for one row (the regression test compares them), read with the
+-- ledger's id as the index condition: a join by the view's ledger name would make the id a join
+-- parameter, and the planner would hash the whole scope for a few users
+SELECT s.scope, ledger_player_standing.player,
+       @extschema@.ledger_season_rating(s.rating, s.last_game_date, l.starting_rating, z.ends, z.pulls,
+                                        pg_catalog.now()),
+       @extschema@.ledger_season_rd(@extschema@.ledger_rd_now(s.rd, s.volatility, s.last_game_date, l.rating_period,
+                                                              l.min_rd, coalesce(l.max_rd, l.starting_rd), l.rd_growth),
+                                    s.last_game_date, z.ends, z.rd_floors, pg_catalog.now()),
+       s.games, s.wins, s.draws, s.losses, s.peak, s.streak,
+       @extschema@.ledger_is_provisional(s.games, s.rd, s.last_game_date, l.provisional_games, l.provisional_rd,
+                                         l.provisional_after, pg_catalog.now()),
+       s.last_game_date
+FROM @extschema@.ledger_standings s
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) s.ledger_id
+LEFT JOIN LATERAL (
+    SELECT pg_catalog.array_agg(x.ends_at) AS ends, pg_catalog.array_agg(x.rating_pull) AS pulls,
+           pg_catalog.array_agg(x.rd_floor) AS rd_floors
+    FROM @extschema@.ledger_seasons x
+    WHERE x.ledger_id OPERATOR(pg_catalog.=) s.ledger_id
+      AND (x.scope OPERATOR(pg_catalog.=) s.scope OR x.every_scope)) z ON true
+WHERE s.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND s.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND s.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+UNION ALL
+-- a seeded player without games: the seed, provisional (as ledger_standings_now shows it)
+SELECT d.scope, ledger_player_standing.player, d.rating,
+       CASE WHEN l.rating_system OPERATOR(pg_catalog.=) 'glicko2' THEN coalesce(d.rd, l.starting_rd) END,
+       0, 0, 0, 0, d.rating, 0, true, NULL::timestamptz
+FROM @extschema@.ledger_seeds d
+JOIN @extschema@.ledgers l ON l.id OPERATOR(pg_catalog.=) d.ledger_id
+WHERE d.ledger_id OPERATOR(pg_catalog.=)
+          @extschema@.ledger_id_for_read(ledger_player_standing.ledger, ledger_player_standing.scope)
+  AND d.scope OPERATOR(pg_catalog.=) ledger_player_standing.scope
+  AND d.player OPERATOR(pg_catalog.=) ledger_player_standing.player::text
+  AND NOT EXISTS (SELECT FROM @extschema@.ledger_standings s
+                  WHERE s.ledger_id OPERATOR(pg_catalog.=) d.ledger_id AND s.scope OPERATOR(pg_catalog.=) d.scope
+                    AND s.player OPERATOR(pg_catalog.=) d.player)
+$$;
+
 -- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
 DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);
 

@@ -1,10 +1,11 @@
 //! How well a ledger predicts its games (pg_rating_core::ledger::quality), and how well the same
 //! rating system with other parameters would have, replayed in memory over the same games.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use pg_rating_core::ledger::{
-    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum, Variant,
+    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum,
+    Standing, Variant,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -213,6 +214,28 @@ fn ledger_what_if(
             .chain(multi.keys())
             .map(|scope| (scope.clone(), store.seasons(l.id, scope)))
             .collect();
+        // each scope's players with a seed (ledger_seeds) start from it, as in the ledger itself
+        let seeds: BTreeMap<String, Vec<_>> = two
+            .iter()
+            .map(|(scope, games)| {
+                let players: BTreeSet<&str> = games
+                    .iter()
+                    .flat_map(|g| [g.white.as_str(), g.black.as_str()])
+                    .collect();
+                (scope, players)
+            })
+            .chain(multi.iter().map(|(scope, games)| {
+                let players: BTreeSet<&str> = games
+                    .iter()
+                    .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str()))
+                    .collect();
+                (scope, players)
+            }))
+            .map(|(scope, players)| {
+                let seeds = store.seeds(l.id, scope, players.into_iter().collect());
+                (scope.clone(), seeds)
+            })
+            .collect();
         let own = (l.settings.k_factor, l.settings.tau);
         let mut variants = vec![own];
         variants.extend(k_factors.iter().map(|&k| (k, own.1)));
@@ -236,10 +259,19 @@ fn ledger_what_if(
                     format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
                 )
             };
+            let seeded = |scope: &str| -> HashMap<String, Standing> {
+                seeds[scope]
+                    .iter()
+                    .map(|(player, rating, rd, volatility)| {
+                        let s = Standing::seeded(&rules.system, *rating, *rd, *volatility);
+                        (player.clone(), s)
+                    })
+                    .collect()
+            };
             let mut entries = Vec::new();
             for (scope, games) in &two {
                 entries.extend(
-                    replay_seasons(&rules, &seasons[scope], &mut Default::default(), games)
+                    replay_seasons(&rules, &seasons[scope], &mut seeded(scope), games)
                         .unwrap_or_else(|e| fail(e)),
                 );
             }
@@ -250,7 +282,7 @@ fn ledger_what_if(
                             &rules,
                             m.rule,
                             &seasons[scope],
-                            &mut Default::default(),
+                            &mut seeded(scope),
                             games,
                         )
                         .unwrap_or_else(|e| fail(e)),

@@ -3,19 +3,14 @@
 //! (its filter is the owner's SQL, never run with the extension owner's rights).
 
 use pg_rating_core::ledger::paths::{self, Join, Plan};
+pub use pg_rating_core::ledger::results::Meaning;
+use pg_rating_core::ledger::results::{self, MapValue, ResultMap};
 use pg_rating_core::ledger::{integer_key, integer_key_id, LedgerKey, MultiplayerRule, Outcome};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 use serde_json::Value;
 
 use crate::error::raise;
-
-/// What a result value of the games table means.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Meaning {
-    Rated(Outcome),
-    Unrated,
-}
 
 /// A ledger's games table and its columns (a `ledger_attachments` row).
 #[derive(Clone, Debug)]
@@ -30,7 +25,7 @@ pub struct Attachment {
     pub white_column: String,
     pub black_column: String,
     pub result_column: String,
-    pub result_map: Option<serde_json::Map<String, Value>>,
+    pub result_map: Option<ResultMap>,
     pub scope_column: Option<String>,
     pub filter: Option<String>,
     /// A table of participants (one row per player per game) instead of one row per game.
@@ -163,37 +158,25 @@ pub fn result_map_arg(map: pgrx::AnyElement) -> pgrx::JsonB {
     }
 }
 
-/// The meaning of each value of a result map; 22023 for anything else.
-pub fn parse_result_map(map: &Value) -> serde_json::Map<String, Value> {
+/// A result map (jsonb) as the library's [`ResultMap`]: 22023 for anything but an object, and for
+/// a meaning the library refuses.
+pub fn parse_result_map(map: &Value) -> ResultMap {
     let Value::Object(entries) = map else {
         raise(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             "result_map must be a JSON object of result values and their meaning",
         )
     };
-    for (value, meaning) in entries {
-        if meaning_of(meaning).is_none() {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!(
-                    "result_map: \"{value}\" maps to {meaning}, not to a score in [0, 1], \"unrated\" or \"double_loss\""
-                ),
-            );
-        }
-    }
-    entries.clone()
-}
-
-fn meaning_of(v: &Value) -> Option<Meaning> {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .filter(|s| (0.0..=1.0).contains(s))
-            .map(|s| Meaning::Rated(Outcome::White(s))),
-        Value::String(s) if s == "unrated" => Some(Meaning::Unrated),
-        Value::String(s) if s == "double_loss" => Some(Meaning::Rated(Outcome::DoubleLoss)),
-        _ => None,
-    }
+    let entries = entries.iter().map(|(value, meaning)| {
+        let v = match meaning {
+            // (serde_json reads every number of a jsonb as a finite double: result_map_arg)
+            Value::Number(n) => n.as_f64().map_or(MapValue::Other, MapValue::Number),
+            Value::String(s) => MapValue::Text(s.clone()),
+            _ => MapValue::Other,
+        };
+        (value.clone(), v, meaning.to_string())
+    });
+    ResultMap::new(entries).unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 impl Attachment {
@@ -598,28 +581,9 @@ impl Attachment {
         }
     }
 
-    /// What a result value means; `None` for a NULL result (the game is not over: not rated).
+    /// What a result value means (the library's rule); a NULL result is a game not over: not rated.
     pub fn meaning(&self, key: &str, result: Option<&str>) -> Meaning {
-        let Some(result) = result else {
-            return Meaning::Unrated;
-        };
-        match &self.result_map {
-            Some(map) => map.get(result).and_then(meaning_of).unwrap_or_else(|| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    format!(
-                        "game {key}: the result {} is not in the ledger's result_map",
-                        pg_rating_core::error::Quoted(result)
-                    ),
-                )
-            }),
-            None => match result.parse::<f64>() {
-                Ok(s) if (0.0..=1.0).contains(&s) => Meaning::Rated(Outcome::White(s)),
-                _ => raise(
-                    PgSqlErrorCode::ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE,
-                    format!("game {key}: the score {result} is not in [0, 1]"),
-                ),
-            },
-        }
+        results::meaning(self.result_map.as_ref(), key, result)
+            .unwrap_or_else(|e| crate::error::raise_core(&e))
     }
 }

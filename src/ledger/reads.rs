@@ -1,12 +1,17 @@
 //! What the ledgers' readers need of the library (their SQL is in sql/ledgers.sql): a player's
-//! key, kept as text, given back in the type of the games table's player column.
+//! key, kept as text, given back in the type of the games table's player column; and the rules
+//! the readers apply to a stored standing as of now (the RD grown by inactivity, provisional
+//! status, the resets of the seasons ended since the last game, the performance), each the
+//! library's (`pg_rating_core::ledger::now`), called per row: these only convert the types.
 
 use std::ffi::CString;
 
+use pg_rating_core::ledger::now::{self, Seasons};
+use pg_rating_core::ledger::SeasonEnd;
 use pg_rating_core::rating::glicko2::{self, Bounds, RdGrowth};
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
-use pgrx::{AnyElement, FromDatum};
+use pgrx::{AnyElement, FromDatum, IntoDatum};
 
 use crate::error::{internal, raise};
 
@@ -87,6 +92,144 @@ fn ledger_rd_now(
         glicko2::rd_after(rd, volatility, elapsed, period, &bounds)
             .unwrap_or_else(|e| crate::error::raise_core(&e)),
     )
+}
+
+/// Whether a player is provisional as of `now` (`ledger_standings_now.provisional`): fewer games
+/// than `provisional_games`, an RD above `provisional_rd`, or no game since `provisional_after`
+/// before `now` (subtracted in the session's time zone, as `now() - interval` is).
+#[pg_extern(stable, parallel_safe, sql = false)]
+fn ledger_is_provisional(
+    games: Option<i32>,
+    rd: Option<f64>,
+    last_played: Option<TimestampWithTimeZone>,
+    provisional_games: Option<i32>,
+    provisional_rd: Option<f64>,
+    provisional_after: Option<Interval>,
+    now: Option<TimestampWithTimeZone>,
+) -> Option<bool> {
+    let inactive_before = match (now, provisional_after) {
+        // SAFETY: timestamptz_mi_interval takes a timestamptz and an interval, both non-NULL
+        // values of those types; it raises (22008) rather than return NULL.
+        (Some(now), Some(after)) => unsafe {
+            pgrx::direct_function_call::<TimestampWithTimeZone>(
+                pg_sys::timestamptz_mi_interval,
+                &[now.into_datum(), after.into_datum()],
+            )
+        },
+        _ => None,
+    };
+    now::is_provisional(
+        games,
+        provisional_games,
+        rd,
+        provisional_rd,
+        last_played.map(|t| t.into_inner()),
+        inactive_before.map(|t| t.into_inner()),
+    )
+}
+
+/// The seasons of a scope from the readers' arrays of their ends, pulls and RD floors (one
+/// element per season; NULL arrays: none). 2202E for arrays of different lengths, 22004 for a
+/// NULL end or pull.
+fn seasons(
+    ends: Option<Array<'_, TimestampWithTimeZone>>,
+    pulls: Option<Array<'_, f64>>,
+    floors: Option<Array<'_, f64>>,
+) -> Seasons {
+    let Some(ends) = ends else {
+        return Seasons::default();
+    };
+    for (name, len) in [
+        ("season_pulls", pulls.as_ref().map(|a| a.len())),
+        ("season_rd_floors", floors.as_ref().map(|a| a.len())),
+    ] {
+        if let Some(len) = len.filter(|&n| n != ends.len()) {
+            crate::error::raise_core(&pg_rating_core::rating::RatingError::length_mismatch(
+                &format!("season_ends and {name}"),
+                ends.len(),
+                len,
+            ));
+        }
+    }
+    let nonnull =
+        |v: Option<f64>, what: &str| v.unwrap_or_else(|| crate::rating::null_not_allowed(what));
+    Seasons::new(
+        ends.iter()
+            .enumerate()
+            .map(|(i, at)| SeasonEnd {
+                at: at
+                    .unwrap_or_else(|| crate::rating::null_not_allowed("a season's end"))
+                    .into_inner(),
+                pull: pulls.as_ref().map_or(0.0, |p| {
+                    nonnull(p.get(i).flatten(), "a season's rating_pull")
+                }),
+                rd_floor: floors.as_ref().and_then(|f| f.get(i).flatten()),
+            })
+            .collect(),
+    )
+}
+
+/// A player's rating as of `now`: pulled toward `starting_rating` by each season (arrays of their
+/// ends and pulls) that ended after the player's last game and not after `now`, in order, as the
+/// player's next game starts from it. The rating as given without a last game; NULL for a NULL
+/// rating or starting rating.
+#[pg_extern(immutable, parallel_safe, sql = false)]
+fn ledger_season_rating(
+    rating: Option<f64>,
+    last_played: Option<TimestampWithTimeZone>,
+    starting_rating: Option<f64>,
+    season_ends: Option<Array<'_, TimestampWithTimeZone>>,
+    season_pulls: Option<Array<'_, f64>>,
+    now: Option<TimestampWithTimeZone>,
+) -> Option<f64> {
+    let (rating, start) = (rating?, starting_rating?);
+    let (Some(last), Some(now)) = (last_played, now) else {
+        return Some(rating);
+    };
+    let seasons = seasons(season_ends, season_pulls, None);
+    let (rating, _) = now::season_reset(
+        rating,
+        None,
+        Some(last.into_inner()),
+        start,
+        seasons.ends(),
+        now.into_inner(),
+    );
+    Some(rating)
+}
+
+/// A player's RD as of `now` after the seasons' floors: `rd` (the RD grown by inactivity,
+/// `ledger_rd_now`) raised to the floor of each season (arrays of their ends and RD floors) that
+/// ended after the player's last game and not after `now`. NULL for a NULL RD.
+#[pg_extern(immutable, parallel_safe, sql = false)]
+fn ledger_season_rd(
+    rd: Option<f64>,
+    last_played: Option<TimestampWithTimeZone>,
+    season_ends: Option<Array<'_, TimestampWithTimeZone>>,
+    season_rd_floors: Option<Array<'_, f64>>,
+    now: Option<TimestampWithTimeZone>,
+) -> Option<f64> {
+    let rd = rd?;
+    let (Some(last), Some(now)) = (last_played, now) else {
+        return Some(rd);
+    };
+    let seasons = seasons(season_ends, None, season_rd_floors);
+    now::season_reset(
+        0.0,
+        Some(rd),
+        Some(last.into_inner()),
+        0.0,
+        seasons.ends(),
+        now.into_inner(),
+    )
+    .1
+}
+
+/// The linear performance of a record (`ledger_standings_now.performance`): the opponents'
+/// average + 400 (wins - losses) / games; NULL before any game.
+#[pg_extern(immutable, strict, parallel_safe, sql = false)]
+fn ledger_performance(opponents_sum: f64, wins: i32, losses: i32, games: i32) -> Option<f64> {
+    now::linear_performance(opponents_sum, wins, losses, games)
 }
 
 /// The id of the ledger a reader names, checked by the SQL function `ledger_id_for_read` (22023

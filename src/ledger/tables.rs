@@ -283,7 +283,7 @@ impl LedgerStore<'_, '_> {
     }
 
     /// The seeds of those of `players` that have one.
-    fn seeds(
+    pub(super) fn seeds(
         &mut self,
         ledger: i32,
         scope: &str,

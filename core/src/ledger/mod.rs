@@ -6,9 +6,11 @@
 //! backdated game costs the games after it, never the whole history.
 
 mod multiplayer;
+pub mod now;
 pub mod paths;
 mod quality;
 mod replay;
+pub mod results;
 mod rules;
 mod standing;
 pub mod writer;

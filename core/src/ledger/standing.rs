@@ -1,6 +1,6 @@
 //! A player's standing in a ledger: the rating state and the whole record, after some game.
 
-use crate::rating::system::{stored, PlayerState, RatingSystem};
+use crate::rating::system::{PlayerState, RatingSystem};
 
 /// The end of a season: from `at` on, a rating is pulled toward the start by `pull` (0 keeps it, 1
 /// resets it) and an RD is raised to at least `rd_floor` (seed 003, section 13: a partial reset).
@@ -108,29 +108,27 @@ impl Standing {
     /// game and not after `at` (`seasons` sorted by end), applied in order. The record and the
     /// peak stay; so does the date of the last game (the RD still grows from it).
     pub fn as_of(&self, system: &RatingSystem, seasons: &[SeasonEnd], at: i64) -> Standing {
-        let Some(last) = self.state.last_played else {
-            return *self;
-        };
-        let start = system.start().rating;
+        let (rating, rd) = super::now::season_reset(
+            self.state.rating,
+            self.state.rd,
+            self.state.last_played,
+            system.start().rating,
+            seasons,
+            at,
+        );
         let mut s = *self;
-        for season in seasons.iter().filter(|e| e.at > last && e.at <= at) {
-            s.state.rating = stored(s.state.rating + season.pull * (start - s.state.rating));
-            if let (Some(rd), Some(floor)) = (s.state.rd, season.rd_floor) {
-                s.state.rd = Some(rd.max(floor));
-            }
-        }
+        (s.state.rating, s.state.rd) = (rating, rd);
         s
     }
 
     /// The opponents' average rating; `None` before any game.
     pub fn opponents_average(&self) -> Option<f64> {
-        (self.games > 0).then(|| self.opponents_sum / f64::from(self.games))
+        super::now::opponents_average(self.opponents_sum, self.games)
     }
 
     /// The linear performance rating: opponents' average + 400 (wins − losses) / games.
     pub fn performance(&self) -> Option<f64> {
-        let average = self.opponents_average()?;
-        Some(average + 400.0 * f64::from(self.wins - self.losses) / f64::from(self.games))
+        super::now::linear_performance(self.opponents_sum, self.wins, self.losses, self.games)
     }
 }
 
