@@ -8,7 +8,7 @@
 //! compares them (NaN equal to itself and above every other value).
 
 use super::standing::SeasonEnd;
-use crate::ranking::system::stored;
+use crate::rating::system::stored;
 
 /// `a > b` as PostgreSQL compares two float8 values (NaN is the largest value).
 fn pg_greater(a: f64, b: f64) -> bool {
