@@ -10,6 +10,7 @@ pub mod error;
 pub mod fide;
 pub mod glicko2;
 pub mod performance;
+pub mod period_players;
 pub mod skemino;
 pub mod system;
 
