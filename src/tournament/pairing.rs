@@ -2,6 +2,7 @@
 //! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
+use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
 };
@@ -170,7 +171,8 @@ pub(super) fn seeded(
 
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
 /// players in FIDE's initial order (rating as of the start, then display name, then user id),
-/// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
+/// the top seed's colour in round 1 `first_colour_white` (NULL: as the stored rounds show it,
+/// else White); with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
 /// no two players of a pair in `forbidden_pairs` (user ids) meet; by `system` (`dutch`,
 /// `burstein`).
 #[pg_extern(stable, parallel_restricted, sql = false)]
@@ -180,6 +182,7 @@ fn tournament_pair_round(
     baku_acceleration: default!(Option<bool>, false),
     forbidden_pairs: default!(Option<Vec<Option<String>>>, "'{}'"),
     system: default!(Option<&str>, "'dutch'"),
+    first_colour_white: default!(Option<bool>, "NULL"),
 ) -> TableIterator<
     'static,
     (
@@ -231,6 +234,7 @@ fn tournament_pair_round(
             })
         });
         let options = PairingOptions {
+            first_colour_white: initial_colour::first_colour_white(&seeded, first_colour_white),
             baku_acceleration,
             forbidden_pairs: forbidden,
             system,

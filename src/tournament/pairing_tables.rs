@@ -8,6 +8,7 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
+use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     PairingOptions, RowGame, RowPairing, RowPlayer, RowResult, RowTournament,
 };
@@ -395,7 +396,6 @@ pub struct Choices<'a> {
 /// The pairing of the next round of the tables.
 fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
     let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
-    let first_colour_white = need(c.first_colour_white, "first_colour_white");
     let system = system_of(c.system);
     cancellable();
     let (players, games, rounds) = read(client, t);
@@ -407,7 +407,10 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
             .ok_or_else(|| format!("forbidden_pairs: {id} is not in the players"))
     });
     let options = PairingOptions {
-        first_colour_white,
+        first_colour_white: initial_colour::first_colour_white(
+            &tournament.tournament,
+            c.first_colour_white,
+        ),
         baku_acceleration,
         forbidden_pairs: forbidden,
         system,
