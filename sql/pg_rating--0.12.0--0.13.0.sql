@@ -1261,9 +1261,16 @@ SELECT @extschema@.restrict_table_privileges();
 -- pairing colours and points (issue 34)
 -- The initial colour (C.04.3 5.2.5, drawn by lot): first_colour_white NULL (the default) takes
 -- the colour the stored rounds show, as a TRF without XXC, else White (pg_rating_core::tournament::
--- initial_colour); true or false as before. The tables' functions are new in 0.13.0: only their
--- default and comment change (same arguments).
-CREATE OR REPLACE FUNCTION tournament_pairings_from_tables(
+-- initial_colour); true or false as before. virtual_points: accelerated rounds (C.04.5) by player
+-- id, as a TRF's XXA lines (pg_rating_core::tournament::virtual_points). The tables' functions are
+-- new in 0.13.0 (created above): a new argument, so dropped and created again.
+DROP FUNCTION tournament_pairings_from_tables(regclass, regclass, integer, integer, text, text, text, text, text,
+                                              text, text, text, text, text, jsonb, text, text, text[], boolean,
+                                              boolean, text);
+DROP FUNCTION tournament_pair_into(regclass, regclass, regclass, integer, integer, text, text, text, text, text,
+                                   text, text, text, text, text, jsonb, text, text, text[], boolean, boolean, text,
+                                   text, text, text, jsonb, jsonb, text);
+CREATE FUNCTION tournament_pairings_from_tables(
     players regclass, games regclass, rounds integer, round integer DEFAULT NULL,
     player_column text DEFAULT 'id', rating_column text DEFAULT 'rating', name_column text DEFAULT NULL,
     initial_order_column text DEFAULT NULL, withdrawn_column text DEFAULT NULL,
@@ -1271,12 +1278,12 @@ CREATE OR REPLACE FUNCTION tournament_pairings_from_tables(
     result_column text DEFAULT 'result', forfeit_column text DEFAULT NULL, result_map jsonb DEFAULT NULL,
     tournament_column text DEFAULT NULL, tournament text DEFAULT NULL,
     forbidden_pairs text[] DEFAULT '{}', baku_acceleration boolean DEFAULT false,
-    first_colour_white boolean DEFAULT NULL, system text DEFAULT 'dutch')
+    first_colour_white boolean DEFAULT NULL, system text DEFAULT 'dutch', virtual_points jsonb DEFAULT NULL)
 RETURNS TABLE (board integer, white text, black text)
 STABLE PARALLEL RESTRICTED SET search_path = pg_catalog, pg_temp
 LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pairings_from_tables_wrapper';
 
-CREATE OR REPLACE FUNCTION tournament_pair_into(
+CREATE FUNCTION tournament_pair_into(
     pending regclass, players regclass, games regclass, rounds integer, round integer DEFAULT NULL,
     player_column text DEFAULT 'id', rating_column text DEFAULT 'rating', name_column text DEFAULT NULL,
     initial_order_column text DEFAULT NULL, withdrawn_column text DEFAULT NULL,
@@ -1287,14 +1294,15 @@ CREATE OR REPLACE FUNCTION tournament_pair_into(
     first_colour_white boolean DEFAULT NULL,
     pending_white_column text DEFAULT 'white', pending_black_column text DEFAULT 'black',
     pending_round_column text DEFAULT NULL, pending_board_column text DEFAULT NULL,
-    pending_values jsonb DEFAULT '{}', pending_bye_values jsonb DEFAULT '{}', system text DEFAULT 'dutch')
+    pending_values jsonb DEFAULT '{}', pending_bye_values jsonb DEFAULT '{}', system text DEFAULT 'dutch',
+    virtual_points jsonb DEFAULT NULL)
 RETURNS TABLE (board integer, white text, black text)
 VOLATILE PARALLEL UNSAFE SET search_path = pg_catalog, pg_temp
 LANGUAGE c AS 'MODULE_PATHNAME', 'tournament_pair_into_wrapper';
 
 COMMENT ON FUNCTION tournament_pairings_from_tables(regclass, regclass, integer, integer, text, text, text, text,
                                                     text, text, text, text, text, text, jsonb, text, text, text[],
-                                                    boolean, boolean, text) IS
+                                                    boolean, boolean, text, jsonb) IS
     'The pairing of the next round of an application''s own tables by the FIDE Dutch system (C.04.3, 2025 rules), '
     'or by the Burstein system (C.04.4.2, as bbpPairings reads it) when system is ''burstein'', '
     'as tournament_pairings_from_trf pairs a TRF: players (player_column, rating_column, optional name_column, '
@@ -1304,15 +1312,19 @@ COMMENT ON FUNCTION tournament_pairings_from_tables(regclass, regclass, integer,
     '+-, -+ (forfeits), bye, NULL (no result yet), or what result_map says a value means. Players in FIDE''s '
     'initial order (rating, then name, then id) unless initial_order_column gives it. first_colour_white: the top '
     'seed''s colour in round 1 (C.04.3 5.2.5, true White, false Black; NULL: the colour the stored rounds show, '
-    'as a TRF without XXC, else White). One row per board (white '
+    'as a TRF without XXC, else White). virtual_points: accelerated rounds (C.04.5) as XXA lines give them, a JSON '
+    'object of player ids and their virtual points per round from round 1 ({"a": [1, 1, 0.5]}; not with '
+    'baku_acceleration). One row per board (white '
     'and black are the application''s ids as text), then the pairing-allocated bye with black NULL. Errors: '
     'a missing column 42703, a column of the wrong type 42804, a NULL argument 22004, a player id twice, a game '
     'naming no player, a round outside 1..rounds, round not the next round 22023, round already paired or a game '
     'without result 55000, two games of a player in a round 23514, no valid pairing 23514, no SELECT privilege '
-    '42501, a system other than dutch or burstein 22023.';
+    '42501, a system other than dutch or burstein 22023, virtual_points not an object of arrays of whole or half '
+    'points from 0 to 1000, naming no player, longer than the rounds, or with baku_acceleration '
+    '22023.';
 COMMENT ON FUNCTION tournament_pair_into(regclass, regclass, regclass, integer, integer, text, text, text, text,
                                          text, text, text, text, text, text, jsonb, text, text, text[], boolean,
-                                         boolean, text, text, text, text, jsonb, jsonb, text) IS
+                                         boolean, text, text, text, text, jsonb, jsonb, text, jsonb) IS
     'tournament_pairings_from_tables, and its rows inserted into the table pending (as the caller, in the '
     'caller''s transaction): pending_white_column and pending_black_column get the ids (black NULL for the bye), '
     'pending_round_column the round and pending_board_column the board when given, and every row the values of '

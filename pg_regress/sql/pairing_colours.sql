@@ -1,8 +1,10 @@
--- The initial colour (issue 34; FIDE C.04.3 5.2.5): the top seed's colour in round 1 is drawn by
+-- Pairing colours and points (issue 34). The initial colour (FIDE C.04.3 5.2.5): the top seed's colour in round 1 is drawn by
 -- lot. Every pairing function takes it as first_colour_white (true White, false Black); NULL (the
 -- default) is the colour the stored rounds show, else White, as bbpPairings reads a TRF without
 -- XXC. Each pairing is compared with tournament_pairings_from_trf (equal to bbpPairings on
 -- thousands of rounds) on the same tournament written as TRF-16, with XXC white1, black1 or none.
+-- Virtual points (C.04.5, accelerated rounds): virtual_points by player id on the functions that
+-- read tables, compared with the same TRF with XXA lines.
 CREATE FUNCTION pg_temp.err(q text) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN
   EXECUTE q;
@@ -42,13 +44,15 @@ CREATE FUNCTION pg_temp.trf(xxc text) RETURNS text LANGUAGE sql AS $$
         FROM r LEFT JOIN entries e ON e.player = r.id GROUP BY r.rank, r.name, r.rating) l
 $$;
 -- a pairing as text: "white-black" by board, the bye as "white-"
-CREATE FUNCTION pg_temp.from_tables(fcw boolean) RETURNS text LANGUAGE sql AS $$
+CREATE FUNCTION pg_temp.from_tables(fcw boolean, vp jsonb DEFAULT NULL, sys text DEFAULT 'dutch',
+                                    baku boolean DEFAULT false) RETURNS text LANGUAGE sql AS $$
   SELECT string_agg(white || '-' || coalesce(black, ''), ' ' ORDER BY board)
-  FROM tournament_pairings_from_tables('entrants', 'boards', 4, first_colour_white => fcw)
+  FROM tournament_pairings_from_tables('entrants', 'boards', 4, first_colour_white => fcw, virtual_points => vp,
+                                       system => sys, baku_acceleration => baku)
 $$;
-CREATE FUNCTION pg_temp.from_trf(xxc text) RETURNS text LANGUAGE sql AS $$
+CREATE FUNCTION pg_temp.from_trf(xxc text, sys text DEFAULT 'dutch') RETURNS text LANGUAGE sql AS $$
   SELECT string_agg(w.id || '-' || coalesce(b.id, ''), ' ' ORDER BY f.board)
-  FROM tournament_pairings_from_trf(pg_temp.trf(xxc)) f
+  FROM tournament_pairings_from_trf(pg_temp.trf(xxc), system => sys) f
   JOIN pg_temp.ranks() w ON w.rank = f.white LEFT JOIN pg_temp.ranks() b ON b.rank = f.black
 $$;
 
@@ -85,7 +89,46 @@ SELECT pg_temp.from_tables(NULL) = pg_temp.from_trf(NULL) AS null_as_trf,
        pg_temp.from_trf(NULL) = pg_temp.from_trf('XXC black1') AS trf_shows_black1,
        pg_temp.from_tables(true) = pg_temp.from_trf('XXC white1') AS white1_as_trf,
        pg_temp.from_tables(true) <> pg_temp.from_tables(NULL) AS the_colour_matters;
+
+-- Virtual points: XXA lines of the same points by starting rank (columns 5-8, then a field of 4
+-- columns per round from column 10, every 5 columns)
+CREATE FUNCTION pg_temp.xxa(vp jsonb) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(format('XXA %s %s', lpad(r.rank::text, 4),
+                           (SELECT coalesce(string_agg(lpad(to_char(x::numeric, 'FM990.0'), 4), ' ' ORDER BY n), '')
+                            FROM jsonb_array_elements_text(e.value) WITH ORDINALITY AS a(x, n))), E'\n' ORDER BY r.rank)
+  FROM jsonb_each(vp) e JOIN pg_temp.ranks() r ON r.id = e.key
+$$;
+DELETE FROM boards;
 DELETE FROM entrants WHERE id = 'p9';
+-- Round 1, the top four a point ahead in round 1 and half a point in round 2: the Baku
+-- acceleration of eight players in four rounds (C.04.5.1), given as points
+SELECT pg_temp.xxa('{"p1": [1, 0.5], "p2": [1, 0.5], "p3": [1, 0.5], "p4": [1, 0.5]}');
+SELECT pg_temp.from_tables(NULL, '{"p1": [1, 0.5], "p2": [1, 0.5], "p3": [1, 0.5], "p4": [1, 0.5]}') AS given,
+       pg_temp.from_tables(NULL) AS without;
+SELECT pg_temp.from_tables(NULL, '{"p1": [1, 0.5], "p2": [1, 0.5], "p3": [1, 0.5], "p4": [1, 0.5]}')
+       = pg_temp.from_trf(pg_temp.xxa('{"p1": [1, 0.5], "p2": [1, 0.5], "p3": [1, 0.5], "p4": [1, 0.5]}')) AS as_trf,
+       pg_temp.from_tables(NULL, '{"p1": [1, 0.5], "p2": [1, 0.5], "p3": [1, 0.5], "p4": [1, 0.5]}')
+       = pg_temp.from_tables(NULL, baku => true) AS as_baku;
+-- round 1 played; round 2 with other points (a player listed without points has none)
+INSERT INTO boards VALUES (1, 'p1', 'p3', '1-0'), (1, 'p4', 'p2', '1/2-1/2'), (1, 'p5', 'p7', '0-1'), (1, 'p8', 'p6', '-+');
+SELECT pg_temp.from_tables(NULL, '{"p5": [0, 1], "p6": [0, 1.5], "p8": []}') AS given, pg_temp.from_tables(NULL) AS without;
+SELECT pg_temp.from_tables(NULL, '{"p5": [0, 1], "p6": [0, 1.5], "p8": []}')
+       = pg_temp.from_trf(pg_temp.xxa('{"p5": [0, 1], "p6": [0, 1.5], "p8": []}')) AS as_trf;
+-- the Burstein system accelerates rounds 1 and 2 itself without virtual points, as a TRF without XXA;
+-- virtual points (even a player listed without points, as an XXA line of zeros) replace that
+DELETE FROM boards;
+SELECT pg_temp.from_tables(NULL, NULL, 'burstein') AS own, pg_temp.from_tables(NULL, '{"p1": []}', 'burstein') AS none;
+SELECT pg_temp.from_tables(NULL, NULL, 'burstein') = pg_temp.from_trf(NULL, 'burstein') AS own_as_trf,
+       pg_temp.from_tables(NULL, '{"p1": []}', 'burstein') = pg_temp.from_trf('XXA    1', 'burstein') AS none_as_trf,
+       pg_temp.from_tables(NULL, '{"p1": [0.5, 0.5], "p2": [0.5]}', 'burstein')
+       = pg_temp.from_trf(pg_temp.xxa('{"p1": [0.5, 0.5], "p2": [0.5]}'), 'burstein') AS given_as_trf;
+-- a bad value: 22023 (jsonb keeps one of a key given twice)
+SELECT pg_temp.err(format($$SELECT pg_temp.from_tables(NULL, %L)$$, v)) FROM unnest(ARRAY[
+  '[1, 0.5]', '"p1"', 'null', '{"p1": 1}', '{"p1": [null]}', '{"p1": ["1"]}', '{"p1": [0.3]}', '{"p1": [-0.5]}',
+  '{"p1": [1001]}', '{"p1": [1e400]}', '{"p1": [1, 1, 1, 1, 1]}', '{"p0": [1]}']) v;
+SELECT pg_temp.err($$SELECT pg_temp.from_tables(NULL, '{"p1": [1]}', baku => true)$$);
+-- {} gives none, as NULL
+SELECT pg_temp.from_tables(NULL, '{}') = pg_temp.from_tables(NULL) AS empty;
 
 -- A Random Chess tournament: tournament_pair_round takes it too (user ids)
 INSERT INTO users (email, password_hash) SELECT chr(96 + i) || '@example.com', 'h' FROM generate_series(1, 7) i;
@@ -95,20 +138,26 @@ INSERT INTO swiss_tournaments (round_count, ranking_id, time_control) VALUES (3,
 INSERT INTO tournaments_players (tournament_id, user_id_in_service) SELECT 1, id::text FROM users;
 -- the tournament as TRF (tournament_trf writes no XXC), then the XXC line xxc, if any; the
 -- pairing of the file mapped back to user ids by the names (display names) of its player lines
-CREATE FUNCTION pg_temp.rc_from_trf(xxc text) RETURNS text LANGUAGE sql AS $$
-  WITH trf AS (SELECT tournament_trf(1) || coalesce(E'\n' || xxc, '') AS text),
-  ranks AS (
-    SELECT substr(l, 5, 4)::int AS rank, a.user_id_in_service AS id
-    FROM trf, regexp_split_to_table(trf.text, E'\n') l
-    JOIN service_accounts a ON a.display_name = trim(substr(l, 15, 33))
-    WHERE l LIKE '001%')
-  SELECT string_agg(w.id || '-' || coalesce(b.id, ''), ' ' ORDER BY f.board)
-  FROM trf, tournament_pairings_from_trf(trf.text) f
-  JOIN ranks w ON w.rank = f.white LEFT JOIN ranks b ON b.rank = f.black
+CREATE FUNCTION pg_temp.rc_ranks() RETURNS TABLE (rank int, id varchar) LANGUAGE sql AS $$
+  SELECT substr(l, 5, 4)::int, a.user_id_in_service
+  FROM regexp_split_to_table(tournament_trf(1), E'\n') l
+  JOIN service_accounts a ON a.display_name = trim(substr(l, 15, 33))
+  WHERE l LIKE '001%'
 $$;
-CREATE FUNCTION pg_temp.rc(fcw boolean) RETURNS text LANGUAGE sql AS $$
+CREATE FUNCTION pg_temp.rc_from_trf(xxc text) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(w.id || '-' || coalesce(b.id, ''), ' ' ORDER BY f.board)
+  FROM tournament_pairings_from_trf(tournament_trf(1) || coalesce(E'\n' || xxc, '')) f
+  JOIN pg_temp.rc_ranks() w ON w.rank = f.white LEFT JOIN pg_temp.rc_ranks() b ON b.rank = f.black
+$$;
+CREATE FUNCTION pg_temp.rc(fcw boolean, vp jsonb DEFAULT NULL) RETURNS text LANGUAGE sql AS $$
   SELECT string_agg(white || '-' || coalesce(black, ''), ' ' ORDER BY board)
-  FROM tournament_pair_round(1, first_colour_white => fcw)
+  FROM tournament_pair_round(1, first_colour_white => fcw, virtual_points => vp)
+$$;
+CREATE FUNCTION pg_temp.rc_xxa(vp jsonb) RETURNS text LANGUAGE sql AS $$
+  SELECT string_agg(format('XXA %s %s', lpad(r.rank::text, 4),
+                           (SELECT coalesce(string_agg(lpad(to_char(x::numeric, 'FM990.0'), 4), ' ' ORDER BY n), '')
+                            FROM jsonb_array_elements_text(e.value) WITH ORDINALITY AS a(x, n))), E'\n' ORDER BY r.rank)
+  FROM jsonb_each(vp) e JOIN pg_temp.rc_ranks() r ON r.id = e.key
 $$;
 -- round 1: given Black, as XXC black1; not given, White
 SELECT pg_temp.rc(false) AS black1, pg_temp.rc(NULL) AS "null", pg_temp.rc(true) AS white1;
@@ -149,8 +198,19 @@ SELECT pg_temp.rc(NULL) = pg_temp.rc_from_trf(NULL) AS null_as_trf,
        pg_temp.rc(false) = pg_temp.rc(NULL) AS black1_as_null,
        pg_temp.rc(true) = pg_temp.rc_from_trf('XXC white1') AS white1_as_trf,
        pg_temp.rc(true) <> pg_temp.rc(NULL) AS the_colour_matters;
+-- virtual points by user id, as XXA lines of the TRF (and with the drawn colour, as XXC)
+SELECT pg_temp.rc(NULL, '{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}') AS given;
+SELECT pg_temp.rc(NULL, '{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}')
+       = pg_temp.rc_from_trf(pg_temp.rc_xxa('{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}')) AS as_trf,
+       pg_temp.rc(NULL, '{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}') <> pg_temp.rc(NULL) AS the_points_matter,
+       pg_temp.rc(true, '{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}')
+       = pg_temp.rc_from_trf(pg_temp.rc_xxa('{"3": [0, 1], "4": [0, 1], "5": [0, 0.5]}') || E'\nXXC white1') AS white1_as_trf;
+SELECT pg_temp.err(format($$SELECT pg_temp.rc(NULL, %L)$$, v)) FROM unnest(ARRAY[
+  '[]', '{"99": [1]}', '{"3": [0.25]}', '{"3": [1, 1, 1, 1]}']) v;
+SELECT pg_temp.err($$SELECT * FROM tournament_pair_round(1, baku_acceleration => true, virtual_points => '{"3": [1]}')$$);
 
--- the functions' arguments: first_colour_white, NULL by default, on every pairing function
-SELECT p.proname, pg_catalog.pg_get_function_arguments(p.oid) ~ 'first_colour_white boolean DEFAULT NULL::boolean' AS has_it
+-- the functions' arguments: first_colour_white and virtual_points, NULL by default, on every function that reads tables
+SELECT p.proname, pg_catalog.pg_get_function_arguments(p.oid) ~ 'first_colour_white boolean DEFAULT NULL::boolean' AS colour,
+       pg_catalog.pg_get_function_arguments(p.oid) ~ 'virtual_points jsonb DEFAULT NULL::jsonb' AS points
 FROM pg_proc p WHERE p.proname IN ('tournament_pair_round', 'tournament_pairings_from_tables', 'tournament_pair_into')
 ORDER BY 1;

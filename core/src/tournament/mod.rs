@@ -45,6 +45,7 @@ pub mod start;
 pub mod tiebreak;
 pub mod trf;
 pub mod trf_read;
+pub mod virtual_points;
 
 use std::fmt;
 
