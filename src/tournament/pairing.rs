@@ -2,11 +2,13 @@
 //! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
+use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
 };
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
+use pg_rating_core::tournament::virtual_points;
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
@@ -95,6 +97,66 @@ pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
         .collect()
 }
 
+/// The `virtual_points` argument (C.04.5, a JSON object: player -> virtual points per round,
+/// round 1 first) as the table of [`PairingOptions::acceleration`], each player turned into a
+/// pairing number by `number` (an error message for an unknown one) and named by `name`: NULL is
+/// none; 22023 for anything but an object of arrays of numbers, an unknown player, and what
+/// `virtual_points::table` refuses.
+pub(super) fn virtual_points_of(
+    v: Option<pgrx::AnyElement>,
+    t: &Tournament,
+    number: impl Fn(&str) -> Result<PlayerNo, String>,
+    name: impl Fn(PlayerNo) -> String,
+) -> Vec<Vec<i32>> {
+    let invalid = |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, m) };
+    let Some(v) = v else {
+        return Vec::new();
+    };
+    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
+    let text: &std::ffi::CStr = unsafe {
+        pgrx::direct_function_call(pgrx::pg_sys::jsonb_out, &[Some(v.datum())])
+            .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
+    };
+    let shape =
+        "virtual_points must be a JSON object of players and their virtual points per round \
+                 ({\"a\": [1, 1, 0.5]})";
+    let text = text.to_string_lossy();
+    let map = match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(map)) => map,
+        Ok(_) => invalid(shape.into()),
+        // (serde_json says where: "number out of range at line 1 column 11")
+        Err(e) => invalid(format!(
+            "virtual_points {}: {}",
+            pg_rating_core::error::Quoted(&text),
+            e.to_string().split(" at line").next().unwrap_or_default()
+        )),
+    };
+    let given: Vec<(PlayerNo, Vec<f64>)> = map
+        .iter()
+        .map(|(player, points)| {
+            let no = number(player).unwrap_or_else(|m| invalid(m));
+            let serde_json::Value::Array(points) = points else {
+                invalid(format!(
+                    "virtual_points of {player}: {points} is not an array of points per round"
+                ))
+            };
+            let points = points
+                .iter()
+                .map(|v| {
+                    v.as_f64().unwrap_or_else(|| {
+                        invalid(format!(
+                            "virtual_points of {player}: {v} is not a number of points"
+                        ))
+                    })
+                })
+                .collect();
+            (no, points)
+        })
+        .collect();
+    virtual_points::table(t.player_count(), t.round_count(), &given, name)
+        .unwrap_or_else(|e| raise_core(&e))
+}
+
 /// The pairing of the round after the rounds in a TRF-16 text, by starting rank and by `system`
 /// (`dutch`, `burstein`); no two players of a pair in `forbidden_pairs` (starting ranks) meet.
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -170,7 +232,8 @@ pub(super) fn seeded(
 
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
 /// players in FIDE's initial order (rating as of the start, then display name, then user id),
-/// the top seed White in round 1; with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
+/// the top seed's colour in round 1 `first_colour_white` (NULL: as the stored rounds show it,
+/// else White); `virtual_points` by user id (C.04.5); with `baku_acceleration`, accelerated rounds (FIDE C.04.5.1);
 /// no two players of a pair in `forbidden_pairs` (user ids) meet; by `system` (`dutch`,
 /// `burstein`).
 #[pg_extern(stable, parallel_restricted, sql = false)]
@@ -180,6 +243,8 @@ fn tournament_pair_round(
     baku_acceleration: default!(Option<bool>, false),
     forbidden_pairs: default!(Option<Vec<Option<String>>>, "'{}'"),
     system: default!(Option<&str>, "'dutch'"),
+    first_colour_white: default!(Option<bool>, "NULL"),
+    virtual_points: Option<pgrx::AnyElement>,
 ) -> TableIterator<
     'static,
     (
@@ -230,7 +295,20 @@ fn tournament_pair_round(
                 format!("forbidden_pairs: {user} is not a player of tournament {tournament_id}")
             })
         });
+        let users = &loaded.users;
+        let acceleration = virtual_points_of(
+            virtual_points,
+            &seeded,
+            |user| {
+                number_of.get(user).copied().ok_or_else(|| {
+                    format!("virtual_points: {user} is not a player of tournament {tournament_id}")
+                })
+            },
+            |p| users[order[p as usize] as usize].clone(),
+        );
         let options = PairingOptions {
+            first_colour_white: initial_colour::first_colour_white(&seeded, first_colour_white),
+            acceleration,
             baku_acceleration,
             forbidden_pairs: forbidden,
             system,
@@ -242,7 +320,6 @@ fn tournament_pair_round(
                 format!("tournament {tournament_id}: {e}"),
             )
         });
-        let users = &loaded.users;
         TableIterator::new(boards(&pairing, |p| {
             users[order[p as usize] as usize].clone()
         }))

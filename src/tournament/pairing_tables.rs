@@ -8,6 +8,7 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
+use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     PairingOptions, RowGame, RowPairing, RowPlayer, RowResult, RowTournament,
 };
@@ -16,7 +17,7 @@ use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::{cancellable, forbidden_pairs_of, system_of};
+use super::pairing::{cancellable, forbidden_pairs_of, system_of, virtual_points_of};
 use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
@@ -377,12 +378,12 @@ pub struct Choices<'a> {
     pub forbidden_pairs: Option<Vec<Option<String>>>,
     pub baku_acceleration: Option<bool>,
     pub first_colour_white: Option<bool>,
+    pub virtual_points: Option<pgrx::AnyElement>,
 }
 
 /// The pairing of the next round of the tables.
 fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
     let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
-    let first_colour_white = need(c.first_colour_white, "first_colour_white");
     let system = system_of(c.system);
     cancellable();
     let (players, games, rounds) = read(client, t);
@@ -393,8 +394,22 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
             .number(id)
             .ok_or_else(|| format!("forbidden_pairs: {id} is not in the players"))
     });
+    let acceleration = virtual_points_of(
+        c.virtual_points,
+        &tournament.tournament,
+        |id| {
+            tournament
+                .number(id)
+                .ok_or_else(|| format!("virtual_points: {id} is not in the players"))
+        },
+        |p| tournament.ids[p as usize].clone(),
+    );
     let options = PairingOptions {
-        first_colour_white,
+        acceleration,
+        first_colour_white: initial_colour::first_colour_white(
+            &tournament.tournament,
+            c.first_colour_white,
+        ),
         baku_acceleration,
         forbidden_pairs: forbidden,
         system,
@@ -446,6 +461,7 @@ fn tournament_pairings_from_tables(
     baku_acceleration: Option<bool>,
     first_colour_white: Option<bool>,
     system: Option<&str>,
+    virtual_points: Option<pgrx::AnyElement>,
 ) -> TableIterator<
     'static,
     (
@@ -478,6 +494,7 @@ fn tournament_pairings_from_tables(
         forbidden_pairs,
         baku_acceleration,
         first_colour_white,
+        virtual_points,
     };
     let pairing = Spi::connect(|client| pair(client, &tables, choices));
     TableIterator::new(rows_of(&pairing))
@@ -539,6 +556,7 @@ fn tournament_pair_into(
     pending_values: Option<pgrx::AnyElement>,
     pending_bye_values: Option<pgrx::AnyElement>,
     system: Option<&str>,
+    virtual_points: Option<pgrx::AnyElement>,
 ) -> TableIterator<
     'static,
     (
@@ -602,6 +620,7 @@ fn tournament_pair_into(
         forbidden_pairs,
         baku_acceleration,
         first_colour_white,
+        virtual_points,
     };
     Spi::connect_mut(|client| {
         let pairing = pair(client, &tables, choices);

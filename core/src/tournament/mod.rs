@@ -36,6 +36,7 @@
 //! 16.4.2. See [`tiebreak`] for each rule and its article.
 
 mod codes;
+pub mod initial_colour;
 pub mod pairing;
 pub mod rules;
 pub mod seeding;
@@ -44,6 +45,7 @@ pub mod start;
 pub mod tiebreak;
 pub mod trf;
 pub mod trf_read;
+pub mod virtual_points;
 
 use std::fmt;
 

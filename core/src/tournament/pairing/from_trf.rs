@@ -1,46 +1,14 @@
 //! Pairing the round after the rounds of a TRF-16 file, as the engines that read TRF do.
 
-use super::{
-    pair_next_round, paired_entry, round_to_pair, Pairing, PairingError, PairingOptions,
-    PairingSystem,
-};
+use super::{pair_next_round, round_to_pair, Pairing, PairingError, PairingOptions, PairingSystem};
+use crate::tournament::initial_colour;
 use crate::tournament::trf_read::TrfTournament;
-use crate::tournament::{ByeKind, Colour, PlayerNo, RoundEntry};
+use crate::tournament::{ByeKind, PlayerNo, RoundEntry};
 
-/// The colour of a paired entry (a game or a forfeit: the colour the pairing gave).
-fn entry_colour(e: RoundEntry) -> Option<Colour> {
-    match e {
-        RoundEntry::Game { colour, .. } | RoundEntry::Forfeit { colour, .. } => Some(colour),
-        _ => None,
-    }
-}
-
-/// The initial colour (C.04.3 5.2.5: the colour drawn for the top seed before round 1) that a
-/// file without `XXC` shows: in the first round F with a colour, the colour of the highest player
-/// who took part in a pairing of rounds 1..=F, as the Dutch system gave it without a colour
-/// history (5.2.5: the initial colour to odd pairing numbers among those players, the opposite to
-/// even ones; a player without a colour in F, e.g. with the pairing-allocated bye, passes to the
-/// next one). This is how bbpPairings reads such a file (its README, "initial piece color").
-/// `None` when no round has a colour (round 1 still to pair).
+/// The initial colour (C.04.3 5.2.5) that a file without `XXC` shows
+/// ([`initial_colour::shown`]): `None` when no round has a colour (round 1 still to pair).
 pub fn inferred_first_colour_white(trf: &TrfTournament) -> Option<bool> {
-    let t = &trf.tournament;
-    let n = t.player_count() as PlayerNo;
-    let first = (0..n)
-        .filter_map(|p| t.card(p).iter().position(|&e| entry_colour(e).is_some()))
-        .min()?;
-    let mut number = 0usize;
-    for p in 0..n {
-        crate::interrupt::check();
-        let card = t.card(p);
-        if !card[..=first].iter().any(|&e| paired_entry(e)) {
-            continue;
-        }
-        if let Some(c) = entry_colour(card[first]) {
-            return Some((c == Colour::White) == number.is_multiple_of(2));
-        }
-        number += 1;
-    }
-    None
+    initial_colour::shown(&trf.tournament)
 }
 
 /// Players whose line already has an entry for `round` that no pairing made (a requested bye, or
@@ -118,10 +86,8 @@ pub fn pair_trf_by(
     system: PairingSystem,
 ) -> Result<Pairing, PairingError> {
     let round = round_to_pair(&trf.tournament);
-    let first_colour_white = trf
-        .first_colour_white
-        .or_else(|| inferred_first_colour_white(trf))
-        .unwrap_or(true);
+    let first_colour_white =
+        initial_colour::first_colour_white(&trf.tournament, trf.first_colour_white);
     let options = PairingOptions {
         forbidden_pairs,
         system,
