@@ -1,9 +1,9 @@
 //! Ledgers in the database (sql/ledgers.sql): attaching a ledger to an application's games table
 //! (`attach`), the triggers that keep it current (`triggers`), and here what they do with a
 //! statement's changes and with a rebuild. Every rating is decided by `pg_rating_core::ledger`:
-//! this module locks the scopes the changed games touch, and the writer's steps
-//! (`pg_rating_core::ledger::writer`, shared with the Random Chess rankings) read and write the
-//! engine's tables through `tables`.
+//! this module locks the scopes the changed games touch and hands them to the writer's run
+//! (`pg_rating_core::ledger::writer::Run`, shared with the Random Chess rankings), which
+//! `tables` drives: it answers the run's reads and writes the rows it returns.
 
 mod analytics;
 pub(crate) mod attach;
@@ -20,13 +20,8 @@ mod unchanged;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use pg_rating_core::ledger::writer::{
-    self, players, replay_or_raise, sorted_set, write_replay, Book, History, ScopeChanges,
-    ScopeFrom, Writes,
-};
-use pg_rating_core::ledger::{
-    replay_multiplayer_seasons, LedgerGame, LedgerKey, LedgerRules, MultiGame,
-};
+use pg_rating_core::ledger::writer::{Fresh, FreshGames, Kind, ReplayFrom, Run, ScopeChanges};
+use pg_rating_core::ledger::{LedgerGame, LedgerKey, LedgerRules, MultiGame};
 use pgrx::prelude::*;
 
 use crate::error::raise;
@@ -132,7 +127,7 @@ fn by_scope<'c>(
 }
 
 /// Applies a statement's changes to the two-player ledgers of its table: every scope's lock in
-/// one statement, then the writer ([`writer::apply`]). Returns the number of entries written.
+/// one statement, then the writer ([`writer::Run::apply`]). Returns the number of entries written.
 fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> usize {
     let scopes: Vec<_> = changes.iter().map(by_scope).collect();
     // Every scope's lock, in (ledger, scope) order: concurrent writers never deadlock.
@@ -143,40 +138,36 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
         .collect();
     locks.sort_unstable();
     store.lock_scopes(&locks);
-    let books: Vec<LedgerBook<'_>> = changes
-        .iter()
-        .map(|c| LedgerBook {
+    let mut work = Vec::new();
+    for (c, by) in changes.iter().zip(&scopes) {
+        let book = LedgerBook {
             ledger: c.ledger,
             att: c.att,
-        })
-        .collect();
-    let mut work = Vec::new();
-    for ((c, by), book) in changes.iter().zip(&scopes).zip(&books) {
+        };
         let rules = rules_of(c.ledger);
         for (scope, (olds, news)) in by {
             let mut games: Vec<LedgerGame> = news.iter().map(|g| ledger_game(g)).collect();
             games.sort_by(|a, b| a.key.cmp(&b.key));
             work.push(ScopeChanges {
-                book,
-                rules,
-                scope,
-                first_old: olds.iter().map(|g| &g.key).min(),
+                ledger: book.for_writer(rules),
+                scope: (*scope).to_owned(),
+                first_old: olds.iter().map(|g| &g.key).min().cloned(),
                 olds: old_entries(olds),
                 games,
             });
         }
     }
-    writer::apply(store, work)
+    store.drive(Run::apply(work))
 }
 
 /// The (player, game) pairs of rows as they were.
-fn old_entries<'a>(olds: &[&'a GameRow]) -> Vec<(&'a str, &'a LedgerKey)> {
+fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
     olds.iter()
         .flat_map(|g| {
             [&g.white, &g.black]
                 .into_iter()
                 .flatten()
-                .map(|p| (p.as_str(), &g.key))
+                .map(|p| (p.clone(), g.key.clone()))
         })
         .collect()
 }
@@ -190,57 +181,34 @@ fn multi_games(rows: &[&ParticipantRow]) -> Vec<MultiGame> {
     .unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
-fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {
-    sorted_set(
-        games
-            .iter()
-            .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str())),
-    )
-}
+/// A scope to replay: its name, the game it replays from, and the (player, game) pairs of the rows
+/// a statement changed or deleted, as they were.
+type ScopeReplay = (String, LedgerKey, Vec<(String, LedgerKey)>);
 
-/// [`writer::replay_from`] for a participants table.
-fn replay_multi_from(
+/// Replays scopes of a ledger (locked) from a game on each: `olds` are the (player, game)
+/// pairs of the rows a statement changed or deleted, as they were. Returns the number of entries
+/// written.
+fn replay_scopes(
     store: &mut LedgerStore<'_, '_>,
-    book: &LedgerBook<'_>,
-    rules: &LedgerRules,
-    scope: &str,
-    from: &LedgerKey,
-    olds: &[&ParticipantRow],
+    book: LedgerBook<'_>,
+    scopes: Vec<ScopeReplay>,
 ) -> usize {
-    let att = book.att;
-    let rule = att
-        .multiplayer
-        .as_ref()
-        .map(|m| m.rule)
-        .unwrap_or_else(|| internal("not multiplayer"));
-    let rows = store.read_participants(
-        att,
-        &att.rows_from_query(),
-        &[
-            scope.into(),
-            store::timestamp(from.at).into(),
-            att.column_key_text(&from.id).into(),
-        ],
-    );
-    let games = multi_games(&rows.iter().collect::<Vec<_>>());
-    // the entries from `from` on: one per participant, now or as the rows were
-    let doomed: Vec<(&str, &LedgerKey)> = rows
-        .iter()
-        .chain(olds.iter().copied())
-        .map(|r| (r.player.as_str(), &r.key))
-        .collect();
-    let scope_from = ScopeFrom {
-        book,
-        rules,
-        scope,
-        from,
+    let rules = rules_of(book.ledger);
+    let kind = match &book.att.multiplayer {
+        Some(m) => Kind::Multiplayer(m.rule),
+        None => Kind::TwoPlayer,
     };
-    scope_from.rewrite(
-        store,
-        multi_players(&games),
-        &doomed,
-        |seasons, standings| replay_multiplayer_seasons(rules, rule, seasons, standings, &games),
-    )
+    let replays = scopes
+        .into_iter()
+        .map(|(scope, from, olds)| ReplayFrom {
+            ledger: book.for_writer(rules),
+            kind,
+            scope,
+            from,
+            olds,
+        })
+        .collect();
+    store.drive(Run::replay(replays))
 }
 
 /// [`apply_changes`] for a participants table: each scope is replayed from its earliest
@@ -252,7 +220,6 @@ fn apply_multi_changes(
     old: &[ParticipantRow],
     new: &[ParticipantRow],
 ) -> usize {
-    let rules = rules_of(ledger);
     let unchanged = |r: &ParticipantRow, others: &[ParticipantRow]| others.contains(r);
     let mut by_scope: BTreeMap<&str, (Vec<&ParticipantRow>, Option<&LedgerKey>)> = BTreeMap::new();
     for (rows, others, is_old) in [(old, new, true), (new, old, false)] {
@@ -270,14 +237,17 @@ fn apply_multi_changes(
     for scope in by_scope.keys() {
         store.lock_scope(ledger.id, scope);
     }
-    let book = LedgerBook { ledger, att };
-    let mut written = 0;
-    for (scope, (olds, from)) in by_scope {
-        if let Some(from) = from.cloned() {
-            written += replay_multi_from(store, &book, &rules, scope, &from, &olds);
-        }
-    }
-    written
+    let replays = by_scope
+        .into_iter()
+        .filter_map(|(scope, (olds, from))| {
+            let olds = olds
+                .iter()
+                .map(|r| (r.player.clone(), r.key.clone()))
+                .collect();
+            Some((scope.to_owned(), from?.clone(), olds))
+        })
+        .collect();
+    replay_scopes(store, LedgerBook { ledger, att }, replays)
 }
 
 /// Reads a ledger's rows with `read` once every scope they name is locked; returns them with the
@@ -315,7 +285,7 @@ fn read_locked<T>(
 fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
     let rules = rules_of(ledger);
     let book = LedgerBook { ledger, att };
-    let mut written = 0;
+    let mut fresh = Vec::new();
     let locked = if let Some(m) = &att.multiplayer {
         let query = att.all_rows_query();
         let (rows, locked) = read_locked(
@@ -329,24 +299,11 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
             by_scope.entry(r.scope.as_str()).or_default().push(r);
         }
         for (scope, rows) in by_scope {
-            let games = multi_games(&rows);
-            let mut standings = HashMap::new();
-            let players = multi_players(&games);
-            store.start_newcomers(&book, &rules, scope, &mut standings, &players);
-            let seasons = store.seasons(ledger.id, scope);
-            let entries =
-                replay_multiplayer_seasons(&rules, m.rule, &seasons, &mut standings, &games)
-                    .unwrap_or_else(|e| book.fail(e));
-            written += write_replay(
-                store,
-                &book,
-                scope,
-                entries,
-                &standings,
-                HashMap::new(),
-                players,
-                Writes::Rebuilt,
-            ) as i64;
+            fresh.push(Fresh {
+                ledger: book.for_writer(rules),
+                scope: scope.to_owned(),
+                games: FreshGames::Multiplayer(m.rule, multi_games(&rows)),
+            });
         }
         locked
     } else {
@@ -368,24 +325,15 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         }
         for (scope, mut games) in by_scope {
             games.sort_by(|a, b| a.key.cmp(&b.key));
-            let mut standings = HashMap::new();
-            let affected = players(&games);
-            store.start_newcomers(&book, &rules, &scope, &mut standings, &affected);
-            let seasons = store.seasons(ledger.id, &scope);
-            let entries = replay_or_raise(&book, &rules, &seasons, &mut standings, &games);
-            written += write_replay(
-                store,
-                &book,
-                &scope,
-                entries,
-                &standings,
-                HashMap::new(),
-                affected,
-                Writes::Rebuilt,
-            ) as i64;
+            fresh.push(Fresh {
+                ledger: book.for_writer(rules),
+                scope,
+                games: FreshGames::TwoPlayer(games),
+            });
         }
         locked
     };
+    let written = store.drive(Run::rebuild(fresh)) as i64;
     store.replace_rebuilt(ledger.id, &locked);
     written
 }

@@ -1,16 +1,16 @@
-//! The engine's own history as the writer sees it ([`History`] for [`LedgerStore`]): a ledger's
-//! games read from its attached table, its entries in `ledger_entries` and its standings in
+//! The engine's own history as the writer's keeper ([`LedgerStore::drive`] answers the requests of
+//! a `writer::Run` and writes its rows): a ledger's games read from its attached table, its entries in `ledger_entries` and its standings in
 //! `ledger_standings` (read, written now, batched until [`LedgerStore::flush`], or replaced after a
 //! rebuild), seeds and seasons from `ledger_seeds` and `ledger_seasons`.
 
 use std::collections::{BTreeSet, HashMap};
 
-use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
-use pg_rating_core::ledger::{
-    rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, PeriodCap, SeasonEnd, Standing,
+use pg_rating_core::ledger::writer::{
+    self, Answer, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
+    WriteError, Writes,
 };
+use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
 use pg_rating_core::rating::PlayerState;
-use pg_rating_core::rating::RatingError;
 use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
@@ -25,185 +25,219 @@ use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
 use crate::spi::{column as get, nullable as opt};
 
-/// A ledger with its attachment.
+/// A ledger with its attachment: the writer's handle of a ledger (`writer::Ledger::book`).
+#[derive(Clone, Copy)]
 pub struct LedgerBook<'a> {
     pub ledger: &'a Ledger,
     pub att: &'a Attachment,
 }
 
-impl Book for LedgerBook<'_> {
-    fn id(&self) -> i32 {
-        self.ledger.id
-    }
-
-    fn fail(&self, e: RatingError) -> ! {
-        let e = rename_game(e, |key| self.att.column_key_text(key));
-        raise(
-            crate::error::code(&e),
-            format!("ledger \"{}\": {}", self.ledger.name, e.message),
-        )
+impl<'a> LedgerBook<'a> {
+    /// The ledger as the writer knows it.
+    pub fn for_writer(self, rules: LedgerRules) -> writer::Ledger<LedgerBook<'a>> {
+        writer::Ledger {
+            book: self,
+            id: self.ledger.id,
+            rules,
+            keeper: Keeper::Engine,
+        }
     }
 }
 
-impl History<LedgerBook<'_>> for LedgerStore<'_, '_> {
+/// Raises a writer's error: a replay's with its game named as the games table names it.
+fn raise_write(e: WriteError<LedgerBook<'_>>) -> ! {
+    match e {
+        WriteError::Replay { book, error } => {
+            let e = rename_game(error, |key| book.att.column_key_text(key));
+            raise(
+                crate::error::code(&e),
+                format!("ledger \"{}\": {}", book.ledger.name, e.message),
+            )
+        }
+        WriteError::Participants(e) => crate::error::raise_core(&e),
+        WriteError::Answer(what) => internal(what),
+    }
+}
+
+/// The engine's tables as the writer's keeper: a run's requests answered by reads, its rows
+/// written.
+impl LedgerStore<'_, '_> {
+    /// Drives a run of the writer (its scopes locked): answers its requests, then writes its rows
+    /// (or raises its error). Returns the number of entries written.
+    pub fn drive<'a>(&mut self, mut run: Run<LedgerBook<'a>>) -> usize {
+        let mut answer = Answer::Start;
+        loop {
+            match run.step(answer) {
+                Step::Read(request) => answer = self.answer(request),
+                Step::Done(Ok(done)) => {
+                    for scope in done.scopes {
+                        self.write_scope(scope);
+                    }
+                    return done.written;
+                }
+                Step::Done(Err(e)) => raise_write(e),
+            }
+        }
+    }
+
+    fn answer<'a>(&mut self, request: Request<LedgerBook<'a>>) -> Answer {
+        match request {
+            Request::Seasons(scopes) => {
+                let scopes: Vec<(i32, &str)> =
+                    scopes.iter().map(|(l, s)| (*l, s.as_str())).collect();
+                Answer::Seasons(self.seasons_of(&scopes))
+            }
+            Request::Current(wanted) => Answer::Current(self.standings_of(&wanted)),
+            Request::GamesFrom(scopes) => Answer::Games(
+                scopes
+                    .into_iter()
+                    .map(|g| self.games_from(g.book.att, &g.scope, &g.from, g.participants))
+                    .collect(),
+            ),
+            Request::Take(scopes) => Answer::Taken(
+                scopes
+                    .into_iter()
+                    .map(|t| {
+                        // read, not deleted: the replay's write keeps those it leaves as they are
+                        let doomed: Vec<(&str, &LedgerKey)> =
+                            t.doomed.iter().map(|(p, k)| (p.as_str(), k)).collect();
+                        self.take_entries(t.ledger, &t.scope, &doomed)
+                    })
+                    .collect(),
+            ),
+            Request::Before(scopes) => Answer::Before(
+                scopes
+                    .into_iter()
+                    .map(|b| self.standings_before(b.ledger, &b.scope, b.players, &b.from))
+                    .collect(),
+            ),
+            Request::PeriodMoved(wanted) => Answer::PeriodMoved(self.period_moved(wanted)),
+            Request::Seeds(scopes) => Answer::Seeds(
+                scopes
+                    .into_iter()
+                    .map(|s| {
+                        let players = s.players.iter().map(String::as_str).collect();
+                        self.seeds(s.ledger, &s.scope, players)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The rated games (or participant rows) of a scope from `from` on, games in key order.
     fn games_from(
         &mut self,
-        book: &LedgerBook<'_>,
+        att: &Attachment,
         scope: &str,
         from: &LedgerKey,
-    ) -> Vec<LedgerGame> {
-        let att = book.att;
-        let rows = self.read_games(
-            att,
-            &att.rows_from_query(),
-            &[
-                scope.into(),
-                timestamp(from.at).into(),
-                att.column_key_text(&from.id).into(),
-            ],
-        );
-        let mut games: Vec<LedgerGame> = rated(&rows).map(ledger_game).collect();
-        games.sort_by(|a, b| a.key.cmp(&b.key));
-        games
-    }
-
-    /// A newcomer with a seed (`ledger_seeds`) starts from it.
-    fn start_newcomers(
-        &mut self,
-        book: &LedgerBook<'_>,
-        rules: &LedgerRules,
-        scope: &str,
-        standings: &mut HashMap<String, Standing>,
-        players: &BTreeSet<String>,
-    ) {
-        let newcomers: Vec<&str> = players
-            .iter()
-            .filter(|p| !standings.contains_key(*p))
-            .map(String::as_str)
-            .collect();
-        if newcomers.is_empty() {
-            return;
-        }
-        for (player, rating, rd, volatility) in self.seeds(book.id(), scope, newcomers) {
-            standings.insert(
-                player,
-                Standing::seeded(&rules.system, rating, rd, volatility),
+        participants: bool,
+    ) -> GamesRead {
+        let query = att.rows_from_query();
+        let args = [
+            scope.into(),
+            timestamp(from.at).into(),
+            att.column_key_text(&from.id).into(),
+        ];
+        if participants {
+            let rows = self.read_participants(att, &query, &args);
+            return GamesRead::Participants(
+                rows.into_iter()
+                    .map(|r| (r.key, r.player, r.placement))
+                    .collect(),
             );
         }
-    }
-
-    fn seasons_of(&mut self, scopes: &[(i32, &str)]) -> HashMap<(i32, String), Vec<SeasonEnd>> {
-        LedgerStore::seasons_of(self, scopes)
-    }
-
-    fn current(
-        &mut self,
-        wanted: &[(i32, &str, String)],
-    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
-        self.standings_of(wanted)
-    }
-
-    fn before(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        players: Vec<String>,
-        from: &LedgerKey,
-    ) -> HashMap<String, (Standing, LedgerKey)> {
-        self.standings_before(ledger, scope, players, from)
+        let rows = self.read_games(att, &query, &args);
+        let mut games: Vec<LedgerGame> = rated(&rows).map(ledger_game).collect();
+        games.sort_by(|a, b| a.key.cmp(&b.key));
+        GamesRead::TwoPlayer(games)
     }
 
     /// Sums the absolute changes (`rating - rating_before`, as the replay made them) of each
     /// player's entries from the start of the period of the player's game up to it, in game
-    /// order: the replay's running sum to the last bit.
-    fn period_moved(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        cap: PeriodCap,
-        standings: &mut HashMap<String, (Standing, LedgerKey)>,
-    ) {
-        if standings.is_empty() {
-            return;
-        }
-        let (mut players, mut starts, mut dates, mut keys) = (vec![], vec![], vec![], vec![]);
-        for (p, (_, k)) in standings.iter() {
-            players.push(p.clone());
-            starts.push(timestamp(cap.start_of(k.at)));
-            dates.push(timestamp(k.at));
-            keys.push(k.id.clone());
+    /// order: the replay's running sum to the last bit. One statement for every scope.
+    fn period_moved(&mut self, wanted: Vec<Moved>) -> HashMap<(i32, String, String), f64> {
+        let n = wanted.len();
+        let (mut ledgers, mut scopes, mut players) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        let (mut starts, mut dates, mut keys) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for m in wanted {
+            ledgers.push(m.ledger);
+            scopes.push(m.scope);
+            players.push(m.player);
+            starts.push(timestamp(m.since));
+            dates.push(timestamp(m.game.at));
+            keys.push(m.game.id);
         }
         let rows = self.read(
-            "SELECT u.player, m.moved FROM unnest($3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-                 AS u(player, since, game_date, game_key)
+            "SELECT u.ledger_id, u.scope, u.player, m.moved
+             FROM unnest($1::int4[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
+                 AS u(ledger_id, scope, player, since, game_date, game_key)
              CROSS JOIN LATERAL (
                  SELECT pg_catalog.sum(pg_catalog.abs(x.rating - x.rating_before)
                                        ORDER BY x.game_date, x.game_key) AS moved
                  FROM @extschema@.ledger_entries x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
+                 WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
                    AND x.game_date >= u.since
                    AND (x.game_date, x.game_key) <= (u.game_date, u.game_key)) m",
             &[
-                ledger.into(),
-                scope.into(),
+                ledgers.into(),
+                scopes.into(),
                 players.into(),
                 starts.into(),
                 dates.into(),
                 keys.into(),
             ],
         );
-        for row in rows {
-            let player: String = get(&row, "player");
-            if let Some((s, _)) = standings.get_mut(&player) {
-                s.period_moved = opt(&row, "moved").unwrap_or(0.0);
-            }
-        }
+        rows.into_iter()
+            .map(|row| {
+                let key = (
+                    get(&row, "ledger_id"),
+                    get(&row, "scope"),
+                    get(&row, "player"),
+                );
+                (key, opt(&row, "moved").unwrap_or(0.0))
+            })
+            .collect()
     }
 
-    /// Deletes the doomed entries, each found by its key.
-    fn take_from(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        _from: &LedgerKey,
-        doomed: &[(&str, &LedgerKey)],
-    ) -> Vec<String> {
-        // read, not deleted: the replay's write keeps those it leaves as they are
-        self.take_entries(ledger, scope, doomed)
-    }
-
-    fn write(
-        &mut self,
-        book: &LedgerBook<'_>,
-        scope: &str,
-        entries: Vec<Entry>,
-        standings: StandingRows,
-        without_games: Vec<String>,
-        writes: Writes,
-    ) {
+    /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
+    /// the notices of a ledger with a channel.
+    fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'_>>) {
+        let (book, writes) = (w.book, w.writes);
         let att = book.att;
         self.insert_entries(
-            book.id(),
-            scope,
-            entries,
+            w.ledger,
+            &w.scope,
+            w.entries,
             &|id| att.column_key_text(id),
             writes,
         );
         if book.ledger.notify_channel.is_some() {
             match writes {
                 Writes::Rebuilt => {
-                    if !self.rebuilt_notices.contains(&book.id()) {
-                        self.rebuilt_notices.push(book.id());
+                    if !self.rebuilt_notices.contains(&w.ledger) {
+                        self.rebuilt_notices.push(w.ledger);
                     }
                 }
                 Writes::Now | Writes::Batched => {
-                    let players = standings.iter().map(|(p, _, _)| p).chain(&without_games);
+                    let players = w
+                        .standings
+                        .iter()
+                        .map(|(p, _, _)| p)
+                        .chain(&w.without_games);
                     self.notices
-                        .extend(players.map(|p| (book.id(), scope.to_owned(), p.to_owned())));
+                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
                 }
             }
         }
-        self.write_standings(book.id(), scope, standings, without_games, writes);
+        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
         if writes == Writes::Now {
             self.notify();
         }
@@ -216,7 +250,7 @@ impl LedgerStore<'_, '_> {
     /// each one's latest game.
     fn standings_of(
         &mut self,
-        wanted: &[(i32, &str, String)],
+        wanted: &[(i32, String, String)],
     ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
         if wanted.is_empty() {
             return HashMap::new();
@@ -234,7 +268,7 @@ impl LedgerStore<'_, '_> {
             3,
             wanted
                 .iter()
-                .map(|(l, s, p)| (*l, Some(*s), Some(p.as_str()))),
+                .map(|(l, s, p)| (*l, Some(s.as_str()), Some(p.as_str()))),
         );
         let rows = self.read(text, &args);
         let mut out = HashMap::new();

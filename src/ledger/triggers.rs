@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use pg_rating_core::ledger::{writer, Outcome};
+use pg_rating_core::ledger::Outcome;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -13,9 +13,7 @@ use super::attach::{detach, hold_off_writers};
 use super::attachment::{Attachment, GameRow, ParticipantRow};
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
-use super::{
-    apply_changes, apply_multi_changes, internal, rebuild, replay_multi_from, rules_of, Changes,
-};
+use super::{apply_changes, apply_multi_changes, internal, rebuild, replay_scopes, Changes};
 use crate::accounts::stored as read;
 use crate::error::raise;
 use crate::restore::restoring;
@@ -312,12 +310,11 @@ fn reseed_ledger_scopes<'a>(
             };
             let players: Vec<String> = players.into_iter().collect();
             if let Some(from) = store.first_game_of_any(id, &scope, &players) {
-                let rules = rules_of(&l);
                 let book = LedgerBook {
                     ledger: &l,
                     att: &att,
                 };
-                writer::replay_from(&mut store, &book, &rules, &scope, &from, &[]);
+                replay_scopes(&mut store, book, vec![(scope, from, Vec::new())]);
             }
         }
     });
@@ -425,13 +422,8 @@ fn replay_season(
     at: i64,
 ) {
     if let Some(from) = store.first_entry_from(l.id, scope, at) {
-        let rules = rules_of(l);
         let book = LedgerBook { ledger: l, att };
-        if att.multiplayer.is_some() {
-            replay_multi_from(store, &book, &rules, scope, &from, &[]);
-        } else {
-            writer::replay_from(store, &book, &rules, scope, &from, &[]);
-        }
+        replay_scopes(store, book, vec![(scope.to_owned(), from, Vec::new())]);
     }
 }
 

@@ -1,4 +1,5 @@
-//! A ranking's history as the ledgers' writer sees it ([`History`] for [`RankingStore`]): the
+//! A ranking's history as the ledgers' writer's keeper ([`RankingStore::drive`] answers a
+//! `writer::Run`'s requests and writes its rows): the
 //! ranking's games read from `service_games` (those it counts), its entries in `elo_history`
 //! (numbered from `elo_history_id_seq` and chained per player by
 //! `pg_rating_core::ranking::chain`) and its standings in `ranking_players`. A replay keeps the
@@ -7,13 +8,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
-use pg_rating_core::ledger::writer::{Book, History, StandingRows, Writes};
-use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, LedgerRules, SeasonEnd, Standing};
-use pg_rating_core::ranking::{
-    appended_order, chain, name_games_by_id, newcomer, renumbers, GameKey, HistoryEntry,
-    PlayerState, Tip,
+use pg_rating_core::ledger::writer::{
+    Answer, GamesRead, Request, Run, ScopeWrite, StandingRows, Step, WriteError, Writes,
 };
-use pg_rating_core::rating::RatingError;
+use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, Standing};
+use pg_rating_core::ranking::{
+    appended_order, chain, name_games_by_id, renumbers, GameKey, HistoryEntry, PlayerState, Tip,
+};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 
@@ -25,17 +26,18 @@ use crate::rows::{RowPair, RowWriter};
 use crate::security::qualify;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 
-impl Book for Ranking {
-    fn id(&self) -> i32 {
-        self.id
-    }
-
-    fn fail(&self, e: RatingError) -> ! {
-        let e = name_games_by_id(e);
-        raise(
-            crate::error::code(&e),
-            format!("rating games in ranking {}: {}", self.id, e.message),
-        )
+/// Raises a writer's error: a replay's with its game named by its id.
+fn raise_write(e: WriteError<&Ranking>) -> ! {
+    match e {
+        WriteError::Replay { book, error } => {
+            let e = name_games_by_id(error);
+            raise(
+                crate::error::code(&e),
+                format!("rating games in ranking {}: {}", book.id, e.message),
+            )
+        }
+        WriteError::Participants(e) => crate::error::raise_core(&e),
+        WriteError::Answer(what) => internal(what),
     }
 }
 
@@ -49,7 +51,7 @@ fn game_of(key: &LedgerKey) -> GameKey {
 pub struct Kept {
     /// Each ranking's players' latest entry ids as last read (the chain's previous entries).
     latest: HashMap<i32, HashMap<String, i32>>,
-    /// Each ranking's entries taken out for a replay ([`History::take_from`]), written over by it.
+    /// Each ranking's entries taken out for a replay (`Request::Take`), written over by it.
     taken: HashMap<i32, StoredEntries>,
     /// Appended replays waiting for [`RankingStore::flush`].
     batch: Vec<Appended>,
@@ -286,36 +288,62 @@ struct PlayerRow {
     tip: Tip,
 }
 
-impl History<Ranking> for RankingStore<'_, '_> {
-    fn games_from(&mut self, ranking: &Ranking, _scope: &str, from: &LedgerKey) -> Vec<LedgerGame> {
-        let games = self.ranked_games_from(game_of(from));
-        ranking.counted(&games)
-    }
-
-    /// A newcomer's peak stays unset until a game ([`newcomer`]).
-    fn start_newcomers(
-        &mut self,
-        ranking: &Ranking,
-        _rules: &LedgerRules,
-        _scope: &str,
-        standings: &mut HashMap<String, Standing>,
-        players: &BTreeSet<String>,
-    ) {
-        for p in players {
-            if !standings.contains_key(p) {
-                standings.insert(p.clone(), newcomer(&ranking.system));
+/// A ranking's history as the writer's keeper: a run's requests answered by reads, its rows
+/// written. A ranking has no seeds, seasons or caps, so the run never asks for them.
+impl RankingStore<'_, '_> {
+    /// Drives a run of the writer (its rankings locked): answers its requests, then writes its
+    /// rows (or raises its error). Returns the number of entries written.
+    pub fn drive(&mut self, mut run: Run<&Ranking>) -> usize {
+        let mut answer = Answer::Start;
+        loop {
+            match run.step(answer) {
+                Step::Read(request) => answer = self.answer(request),
+                Step::Done(Ok(done)) => {
+                    for scope in done.scopes {
+                        self.write_scope(scope);
+                    }
+                    return done.written;
+                }
+                Step::Done(Err(e)) => raise_write(e),
             }
         }
     }
 
-    /// A ranking has no seasons.
-    fn seasons_of(&mut self, _scopes: &[(i32, &str)]) -> HashMap<(i32, String), Vec<SeasonEnd>> {
-        HashMap::new()
+    fn answer(&mut self, request: Request<&Ranking>) -> Answer {
+        match request {
+            Request::Current(wanted) => Answer::Current(self.current(&wanted)),
+            Request::GamesFrom(scopes) => Answer::Games(
+                scopes
+                    .into_iter()
+                    .map(|g| GamesRead::TwoPlayer(self.games_from(g.book, &g.from)))
+                    .collect(),
+            ),
+            Request::Take(scopes) => Answer::Taken(
+                scopes
+                    .into_iter()
+                    .map(|t| self.take_from(t.ledger, &t.from))
+                    .collect(),
+            ),
+            Request::Before(scopes) => Answer::Before(
+                scopes
+                    .into_iter()
+                    .map(|b| self.before(b.ledger, b.players, &b.from))
+                    .collect(),
+            ),
+            Request::Seasons(_) | Request::PeriodMoved(_) | Request::Seeds(_) => {
+                internal("a ranking has no seasons, caps or seeds")
+            }
+        }
+    }
+
+    fn games_from(&mut self, ranking: &Ranking, from: &LedgerKey) -> Vec<LedgerGame> {
+        let games = self.ranked_games_from(game_of(from));
+        ranking.counted(&games)
     }
 
     fn current(
         &mut self,
-        wanted: &[(i32, &str, String)],
+        wanted: &[(i32, String, String)],
     ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
         if wanted.is_empty() {
             return HashMap::new();
@@ -339,7 +367,6 @@ impl History<Ranking> for RankingStore<'_, '_> {
     fn before(
         &mut self,
         ranking: i32,
-        _scope: &str,
         players: Vec<String>,
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
@@ -366,16 +393,10 @@ impl History<Ranking> for RankingStore<'_, '_> {
         out
     }
 
-    /// Reads the ranking's entries from `from` on and keeps them for [`History::write`], which
+    /// Reads the ranking's entries from `from` on and keeps them for the write, which
     /// keeps their ids and rewrites only those that differ; or, for a replay from the start
     /// (`renumbers`), deletes them and numbers the replay's entries anew, as the original does.
-    fn take_from(
-        &mut self,
-        ranking: i32,
-        _scope: &str,
-        from: &LedgerKey,
-        _doomed: &[(&str, &LedgerKey)],
-    ) -> Vec<String> {
+    fn take_from(&mut self, ranking: i32, from: &LedgerKey) -> Vec<String> {
         let from = game_of(from);
         let taken = self.entries_from(ranking, from);
         if renumbers(from) {
@@ -386,15 +407,12 @@ impl History<Ranking> for RankingStore<'_, '_> {
         players
     }
 
-    fn write(
-        &mut self,
-        ranking: &Ranking,
-        _scope: &str,
-        entries: Vec<Entry>,
-        standings: StandingRows,
-        without_games: Vec<String>,
-        writes: Writes,
-    ) {
+    /// Writes a ranking's rows: appended ones batched until [`RankingStore::flush`]; a replay's
+    /// over the entries it took, keeping their ids.
+    fn write_scope(&mut self, w: ScopeWrite<&Ranking>) {
+        let (ranking, entries, standings, without_games) =
+            (w.book, w.entries, w.standings, w.without_games);
+        let writes = w.writes;
         if writes == Writes::Batched {
             self.kept.batch.push(Appended {
                 ranking: ranking.id,

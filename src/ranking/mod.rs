@@ -12,7 +12,7 @@ mod history;
 mod store;
 mod transition;
 
-use pg_rating_core::ledger::writer::{self, ScopeChanges};
+use pg_rating_core::ledger::writer::{self, Keeper, Kind, ReplayFrom, Run, ScopeChanges};
 use pg_rating_core::ranking::{rules, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -34,22 +34,37 @@ fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
         .iter()
         .zip(games)
         .map(|(ranking, games)| ScopeChanges {
-            book: ranking,
-            rules: rules(&ranking.system),
-            scope: "",
+            ledger: for_writer(ranking),
+            scope: String::new(),
             first_old: None,
             olds: Vec::new(),
             games,
         })
         .collect();
-    writer::apply(store, changes);
+    store.drive(Run::apply(changes));
     store.flush();
+}
+
+/// A ranking as the ledgers' writer knows it: a ledger of one scope kept by the ranking's tables.
+fn for_writer(ranking: &Ranking) -> writer::Ledger<&Ranking> {
+    writer::Ledger {
+        book: ranking,
+        id: ranking.id,
+        rules: rules(&ranking.system),
+        keeper: Keeper::Ranking,
+    }
 }
 
 /// Replays a ranking (locked) from the game at `from` on.
 fn replay_from(store: &mut RankingStore<'_, '_>, ranking: &Ranking, from: GameKey) -> i64 {
-    let from = from.ledger_key();
-    writer::replay_from(store, ranking, &rules(&ranking.system), "", &from, &[]) as i64
+    let replay = ReplayFrom {
+        ledger: for_writer(ranking),
+        kind: Kind::TwoPlayer,
+        scope: String::new(),
+        from: from.ledger_key(),
+        olds: Vec::new(),
+    };
+    store.drive(Run::replay(vec![replay])) as i64
 }
 
 /// AFTER INSERT ON service_games, once per statement (the new rows in `inserted_games`); not

@@ -1,21 +1,29 @@
-//! The writer's steps, for every kind of history a ledger keeps ([`History`]: the engine's own,
-//! or a client's with a shape of its own, as the Random Chess rankings' is). A scope's new games
-//! are appended after its players' standings when they come after all of their games
-//! ([`appendable`]); otherwise the scope is replayed from its earliest changed game, its entries
-//! from there on taken out and written anew. The history's keeper (the glue) reads and writes the
-//! rows and locks the scopes before; what to read, replay and write is decided here, so that
-//! every kind of history follows the same steps, tested below against a history kept in memory.
+//! The writer's steps, for every kind of history a ledger keeps (the engine's own tables, or a
+//! client's with a shape of its own, as the Random Chess rankings' is), as a state machine with
+//! no I/O in it ([`Run`], in the style of sans-IO protocol crates): the keeper (the glue) creates
+//! a run from a statement's changes, answers each [`Request`] it returns with rows read, and at
+//! the end writes the rows it returns as data ([`Done`]) or raises its error value
+//! ([`WriteError`]). The core never calls back into the glue.
+//!
+//! A scope's new games are appended after its players' standings when they come after all of
+//! their games ([`appendable`]); otherwise the scope is replayed from its earliest changed game,
+//! its entries from there on taken out and written anew. Requests are batched over every scope
+//! of a run, so a statement costs a fixed number of round trips however many scopes it touches:
+//! appended games 2 to 4 ([`Request::Seasons`], [`Request::Current`], then
+//! [`Request::PeriodMoved`] when a ledger caps a period and [`Request::Seeds`] when a player has
+//! no standing yet), a replay 4 to 6 (seasons, [`Request::GamesFrom`], [`Request::Take`],
+//! [`Request::Before`], then the period's moves and seeds), a rebuild 1 to 2 (seasons, seeds).
 
 use std::collections::{BTreeSet, HashMap};
 
 use super::{
-    appendable, replay_seasons, Entry, LedgerGame, LedgerKey, LedgerRules, PeriodCap, SeasonEnd,
-    Standing,
+    appendable, games_of_participants, replay_multiplayer_seasons, replay_seasons, Entry,
+    LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
 };
 use crate::rating::RatingError;
 
-/// How the rows of a replay are written.
-#[derive(Clone, Copy, PartialEq)]
+/// How the rows of a scope are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Writes {
     /// Now; each standing replaces the player's.
     Now,
@@ -30,77 +38,212 @@ pub enum Writes {
 /// Standings to write: each player's, with the key of the player's last game.
 pub type StandingRows = Vec<(String, Standing, LedgerKey)>;
 
-/// A ledger as the writer knows it: the id its scopes are locked and stored by, and how its
-/// errors name a game.
-pub trait Book {
-    fn id(&self) -> i32;
-    /// Raises a replay's error, its game named as the games table names it.
-    fn fail(&self, e: RatingError) -> !;
+/// Who keeps a ledger's history, which says where a newcomer starts and whether seasons apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keeper {
+    /// The engine's tables: a newcomer starts from a seed (`ledger_seeds`) if it has one, else
+    /// from the rating system's start; seasons (`ledger_seasons`) apply.
+    Engine,
+    /// A Random Chess ranking: a newcomer starts as [`crate::ranking::newcomer`] (the peak
+    /// unset); no seeds, no seasons.
+    Ranking,
 }
 
-/// Where a kind of ledger reads its games and keeps its history and standings.
-pub trait History<B: Book> {
-    /// The rated games of a scope from `from` on, in key order.
-    fn games_from(&mut self, book: &B, scope: &str, from: &LedgerKey) -> Vec<LedgerGame>;
-    /// Gives the players without a standing the one their first game starts from, where it is
-    /// not the rating system's start (which the replay gives).
-    fn start_newcomers(
-        &mut self,
-        book: &B,
-        rules: &LedgerRules,
-        scope: &str,
-        standings: &mut HashMap<String, Standing>,
-        players: &BTreeSet<String>,
-    );
-    /// The season ends of scopes, each sorted.
-    fn seasons_of(&mut self, scopes: &[(i32, &str)]) -> HashMap<(i32, String), Vec<SeasonEnd>>;
-    /// The current standings of those (ledger, scope, player) that have one, with the key of
-    /// each one's latest game.
-    fn current(
-        &mut self,
-        wanted: &[(i32, &str, String)],
-    ) -> HashMap<(i32, String, String), (Standing, LedgerKey)>;
-    /// Each player's standing after the player's latest entry before `from`.
-    fn before(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        players: Vec<String>,
-        from: &LedgerKey,
-    ) -> HashMap<String, (Standing, LedgerKey)>;
-    /// Fills in what each player of `standings` (read back, each after the game its key names)
-    /// has moved within that game's period of `cap` ([`Standing::period_moved`]): the sum of the
-    /// absolute changes of the player's entries of the period up to it, in game order. A history
-    /// that keeps whole standings has nothing to do.
-    fn period_moved(
-        &mut self,
-        _ledger: i32,
-        _scope: &str,
-        _cap: PeriodCap,
-        _standings: &mut HashMap<String, (Standing, LedgerKey)>,
-    ) {
-    }
-    /// Takes a scope's entries from `from` on out of the history (`doomed` names them: the
-    /// players' entries of the games from there, as they are and as they were); returns their
-    /// players. A history may keep them until [`History::write`] to reuse what is unchanged.
-    fn take_from(
-        &mut self,
-        ledger: i32,
-        scope: &str,
-        from: &LedgerKey,
-        doomed: &[(&str, &LedgerKey)],
-    ) -> Vec<String>;
-    /// Writes a replay's entries and the standings of its players, and removes the standings of
-    /// players left without games.
-    fn write(
-        &mut self,
-        book: &B,
-        scope: &str,
-        entries: Vec<Entry>,
-        standings: StandingRows,
-        without_games: Vec<String>,
-        writes: Writes,
-    );
+/// The kind of a ledger's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    TwoPlayer,
+    Multiplayer(MultiplayerRule),
+}
+
+/// A ledger as a run knows it: `book` is the keeper's own handle (carried back in requests,
+/// writes and errors, so that the keeper knows which of its ledgers they are about).
+#[derive(Clone, Debug)]
+pub struct Ledger<T> {
+    pub book: T,
+    pub id: i32,
+    pub rules: LedgerRules,
+    pub keeper: Keeper,
+}
+
+/// One scope's share of a statement's changes of a two-player ledger.
+#[derive(Clone, Debug)]
+pub struct ScopeChanges<T> {
+    pub ledger: Ledger<T>,
+    pub scope: String,
+    /// The earliest game the statement changed or deleted, as it was; `None` when it only
+    /// added games.
+    pub first_old: Option<LedgerKey>,
+    /// The (player, game) pairs of the games it changed or deleted, as they were.
+    pub olds: Vec<(String, LedgerKey)>,
+    /// The scope's new or changed games, in key order.
+    pub games: Vec<LedgerGame>,
+}
+
+/// A scope to replay from a game on.
+#[derive(Clone, Debug)]
+pub struct ReplayFrom<T> {
+    pub ledger: Ledger<T>,
+    pub kind: Kind,
+    pub scope: String,
+    pub from: LedgerKey,
+    /// The (player, game) pairs of the rows a statement changed or deleted, as they were.
+    pub olds: Vec<(String, LedgerKey)>,
+}
+
+/// The games of a scope replayed from scratch (a rebuild: [`Writes::Rebuilt`]).
+#[derive(Clone, Debug)]
+pub enum FreshGames {
+    TwoPlayer(Vec<LedgerGame>),
+    Multiplayer(MultiplayerRule, Vec<MultiGame>),
+}
+
+/// A scope rebuilt from all of its games, in key order.
+#[derive(Clone, Debug)]
+pub struct Fresh<T> {
+    pub ledger: Ledger<T>,
+    pub scope: String,
+    pub games: FreshGames,
+}
+
+/// A scope's games to read from a game on ([`Request::GamesFrom`]).
+#[derive(Clone, Debug)]
+pub struct GamesFrom<T> {
+    pub book: T,
+    pub ledger: i32,
+    pub scope: String,
+    pub from: LedgerKey,
+    /// Participant rows rather than two-player games.
+    pub participants: bool,
+}
+
+/// The entries of a scope from a game on, to take out ([`Request::Take`]).
+#[derive(Clone, Debug)]
+pub struct Take {
+    pub ledger: i32,
+    pub scope: String,
+    pub from: LedgerKey,
+    /// The entries: the players' entries of the games from there, as they are and as they were.
+    pub doomed: Vec<(String, LedgerKey)>,
+}
+
+/// The standings of players before a game ([`Request::Before`]).
+#[derive(Clone, Debug)]
+pub struct Before {
+    pub ledger: i32,
+    pub scope: String,
+    pub players: Vec<String>,
+    pub from: LedgerKey,
+}
+
+/// What a player moved in a capped period up to a game ([`Request::PeriodMoved`]).
+#[derive(Clone, Debug)]
+pub struct Moved {
+    pub ledger: i32,
+    pub scope: String,
+    pub player: String,
+    /// The start of the period of the game.
+    pub since: i64,
+    /// The game: the sum runs over the player's entries from `since` up to it, inclusive.
+    pub game: LedgerKey,
+}
+
+/// The seeds of players of a scope ([`Request::Seeds`]).
+#[derive(Clone, Debug)]
+pub struct Seeds {
+    pub ledger: i32,
+    pub scope: String,
+    pub players: Vec<String>,
+}
+
+/// A seed read: (player, rating, rd, volatility).
+pub type Seed = (String, f64, Option<f64>, Option<f64>);
+
+/// A participant row read: (game, player, placement; `None`: not rated yet).
+pub type Participant = (LedgerKey, String, Option<f64>);
+
+/// What a run needs read, batched over its scopes; each is answered by the [`Answer`] of the same
+/// name, lists in the order of the request.
+#[derive(Clone, Debug)]
+pub enum Request<T> {
+    /// The season ends of these (ledger, scope), each sorted.
+    Seasons(Vec<(i32, String)>),
+    /// The current standings of those (ledger, scope, player) that have one, with the key of each
+    /// one's latest game.
+    Current(Vec<(i32, String, String)>),
+    /// Each scope's rated games (or participant rows) from a game on, in key order.
+    GamesFrom(Vec<GamesFrom<T>>),
+    /// Takes each scope's entries from a game on out of the history; answers their players. A
+    /// keeper may keep them until the write, to reuse what is unchanged.
+    Take(Vec<Take>),
+    /// Each player's standing after the player's latest entry before the game.
+    Before(Vec<Before>),
+    /// The sum of the absolute changes of a player's entries of a period up to a game, in game
+    /// order ([`Standing::period_moved`]); a keeper that keeps whole standings answers theirs.
+    PeriodMoved(Vec<Moved>),
+    /// The seeds of those players that have one.
+    Seeds(Vec<Seeds>),
+}
+
+/// The games of one [`GamesFrom`].
+#[derive(Clone, Debug)]
+pub enum GamesRead {
+    TwoPlayer(Vec<LedgerGame>),
+    Participants(Vec<Participant>),
+}
+
+/// The keeper's answer to a [`Request`] ([`Answer::Start`] for the first step).
+#[derive(Clone, Debug)]
+pub enum Answer {
+    Start,
+    Seasons(HashMap<(i32, String), Vec<SeasonEnd>>),
+    Current(HashMap<(i32, String, String), (Standing, LedgerKey)>),
+    Games(Vec<GamesRead>),
+    Taken(Vec<Vec<String>>),
+    Before(Vec<HashMap<String, (Standing, LedgerKey)>>),
+    /// By (ledger, scope, player); a player not there keeps 0.
+    PeriodMoved(HashMap<(i32, String, String), f64>),
+    Seeds(Vec<Vec<Seed>>),
+}
+
+/// The rows of one scope to write.
+#[derive(Clone, Debug)]
+pub struct ScopeWrite<T> {
+    pub book: T,
+    pub ledger: i32,
+    pub scope: String,
+    pub entries: Vec<Entry>,
+    /// Each affected player's standing, with the key of the player's last game.
+    pub standings: StandingRows,
+    /// The players left without games: their standings go.
+    pub without_games: Vec<String>,
+    pub writes: Writes,
+}
+
+/// A run's rows to write, scope by scope in the order the keeper writes them.
+#[derive(Clone, Debug)]
+pub struct Done<T> {
+    pub scopes: Vec<ScopeWrite<T>>,
+    /// The number of entries.
+    pub written: usize,
+}
+
+/// A run's error, as a value: the keeper raises it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteError<T> {
+    /// A replay's error in a ledger: the keeper names the game as its games table does.
+    Replay { book: T, error: RatingError },
+    /// Participant rows that make no game (the error names it).
+    Participants(RatingError),
+    /// An answer that is not the one asked for: a bug of the keeper.
+    Answer(&'static str),
+}
+
+/// What the keeper does next.
+#[derive(Debug)]
+pub enum Step<T> {
+    Read(Request<T>),
+    Done(Result<Done<T>, WriteError<T>>),
 }
 
 /// The players of `games`.
@@ -112,6 +255,15 @@ pub fn players(games: &[LedgerGame]) -> BTreeSet<String> {
     )
 }
 
+/// The players of multiplayer games.
+pub fn multi_players(games: &[MultiGame]) -> BTreeSet<String> {
+    sorted_set(
+        games
+            .iter()
+            .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str())),
+    )
+}
+
 /// The texts as a set, made from their byte order (a million players in a rebuild).
 pub fn sorted_set<'a>(texts: impl IntoIterator<Item = &'a str>) -> BTreeSet<String> {
     crate::text_order::sorted_unique(texts)
@@ -120,31 +272,530 @@ pub fn sorted_set<'a>(texts: impl IntoIterator<Item = &'a str>) -> BTreeSet<Stri
         .collect()
 }
 
-/// The core's replay, or its error raised as the ledger names the game.
-pub fn replay_or_raise<B: Book>(
-    book: &B,
-    rules: &LedgerRules,
-    seasons: &[SeasonEnd],
-    standings: &mut HashMap<String, Standing>,
-    games: &[LedgerGame],
-) -> Vec<Entry> {
-    replay_seasons(rules, seasons, standings, games).unwrap_or_else(|e| book.fail(e))
+/// How a scope is written.
+enum Mode {
+    /// Appended after its players' current standings, if they allow ([`appendable`]).
+    Append,
+    /// Replayed from a game on.
+    Replay(LedgerKey),
+    /// Replayed from scratch (a rebuild).
+    Fresh,
+    /// Nothing to do.
+    Skip,
 }
 
-/// Writes the entries of a replay and the standings of `affected` players: the replay's last
-/// standing, else the one before the replay (`last` holds its game), else none.
-#[allow(clippy::too_many_arguments)]
-pub fn write_replay<B: Book, H: History<B>>(
-    history: &mut H,
-    book: &B,
-    scope: &str,
-    entries: Vec<Entry>,
+enum Games {
+    TwoPlayer(Vec<LedgerGame>),
+    Multiplayer(MultiplayerRule, Vec<MultiGame>),
+}
+
+/// One scope of a run.
+struct Job<T> {
+    ledger: Ledger<T>,
+    scope: String,
+    kind: Kind,
+    mode: Mode,
+    olds: Vec<(String, LedgerKey)>,
+    games: Games,
+    /// The players of its games.
+    playing: BTreeSet<String>,
+    /// The players whose standings are written: those playing and those of the entries taken.
+    affected: BTreeSet<String>,
+    /// Each player's standing the replay starts from, with the key of its game.
+    known: HashMap<String, (Standing, LedgerKey)>,
+    /// Newcomers' seeds.
+    seeded: HashMap<String, Standing>,
+    seasons: Vec<SeasonEnd>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Phase {
+    Start,
+    Seasons,
+    Current,
+    Games,
+    Take,
+    Before,
+    Period,
+    Seeds,
+    Finished,
+}
+
+impl Phase {
+    fn next(self) -> Phase {
+        match self {
+            Phase::Start => Phase::Seasons,
+            Phase::Seasons => Phase::Current,
+            Phase::Current => Phase::Games,
+            Phase::Games => Phase::Take,
+            Phase::Take => Phase::Before,
+            Phase::Before => Phase::Period,
+            Phase::Period => Phase::Seeds,
+            Phase::Seeds | Phase::Finished => Phase::Finished,
+        }
+    }
+}
+
+/// A statement's (or a rebuild's) work on its scopes (locked by the keeper before): drive it with
+/// [`Run::step`], first with [`Answer::Start`], then with the answer to each request, until it is
+/// done.
+pub struct Run<T> {
+    jobs: Vec<Job<T>>,
+    phase: Phase,
+}
+
+impl<T: Clone> Run<T> {
+    /// A statement's changes of two-player ledgers: each scope's new games appended when they
+    /// come after its players' games (their rows batched: [`Writes::Batched`]), else the scope
+    /// replayed from its earliest changed game ([`Writes::Now`]).
+    pub fn apply(changes: Vec<ScopeChanges<T>>) -> Self {
+        let jobs = changes
+            .into_iter()
+            .map(|c| {
+                let mode = match &c.first_old {
+                    None => Mode::Append,
+                    Some(old) => {
+                        let from = c.games.first().map_or(old, |g| old.min(&g.key));
+                        Mode::Replay(from.clone())
+                    }
+                };
+                let playing = match mode {
+                    Mode::Append => players(&c.games),
+                    _ => BTreeSet::new(),
+                };
+                Job::new(
+                    c.ledger,
+                    c.scope,
+                    Kind::TwoPlayer,
+                    mode,
+                    c.olds,
+                    Games::TwoPlayer(c.games),
+                    playing,
+                )
+            })
+            .collect();
+        Run::of(jobs)
+    }
+
+    /// Scopes replayed from a game on ([`Writes::Now`]).
+    pub fn replay(scopes: Vec<ReplayFrom<T>>) -> Self {
+        let jobs = scopes
+            .into_iter()
+            .map(|r| {
+                let games = match r.kind {
+                    Kind::TwoPlayer => Games::TwoPlayer(Vec::new()),
+                    Kind::Multiplayer(rule) => Games::Multiplayer(rule, Vec::new()),
+                };
+                Job::new(
+                    r.ledger,
+                    r.scope,
+                    r.kind,
+                    Mode::Replay(r.from),
+                    r.olds,
+                    games,
+                    BTreeSet::new(),
+                )
+            })
+            .collect();
+        Run::of(jobs)
+    }
+
+    /// Scopes replayed from scratch ([`Writes::Rebuilt`]).
+    pub fn rebuild(scopes: Vec<Fresh<T>>) -> Self {
+        let jobs = scopes
+            .into_iter()
+            .map(|f| {
+                let (kind, games, playing) = match f.games {
+                    FreshGames::TwoPlayer(games) => {
+                        let playing = players(&games);
+                        (Kind::TwoPlayer, Games::TwoPlayer(games), playing)
+                    }
+                    FreshGames::Multiplayer(rule, games) => {
+                        let playing = multi_players(&games);
+                        (
+                            Kind::Multiplayer(rule),
+                            Games::Multiplayer(rule, games),
+                            playing,
+                        )
+                    }
+                };
+                Job::new(
+                    f.ledger,
+                    f.scope,
+                    kind,
+                    Mode::Fresh,
+                    Vec::new(),
+                    games,
+                    playing,
+                )
+            })
+            .collect();
+        Run::of(jobs)
+    }
+
+    fn of(jobs: Vec<Job<T>>) -> Self {
+        Run {
+            jobs,
+            phase: Phase::Start,
+        }
+    }
+
+    /// Takes the answer to the last request (or [`Answer::Start`]) and says what to do next.
+    pub fn step(&mut self, answer: Answer) -> Step<T> {
+        if let Err(e) = self.take(answer) {
+            self.phase = Phase::Finished;
+            return Step::Done(Err(e));
+        }
+        loop {
+            self.phase = self.phase.next();
+            if self.phase == Phase::Finished {
+                return Step::Done(self.finish());
+            }
+            if let Some(request) = self.request() {
+                return Step::Read(request);
+            }
+        }
+    }
+
+    /// The request of the current phase, if any scope needs it.
+    fn request(&mut self) -> Option<Request<T>> {
+        let live = self.jobs.iter().filter(|j| !matches!(j.mode, Mode::Skip));
+        let request = match self.phase {
+            Phase::Seasons => Request::Seasons(
+                live.filter(|j| j.ledger.keeper == Keeper::Engine)
+                    .map(|j| (j.ledger.id, j.scope.clone()))
+                    .collect(),
+            ),
+            Phase::Current => Request::Current(
+                live.filter(|j| matches!(j.mode, Mode::Append))
+                    .flat_map(|j| {
+                        j.playing
+                            .iter()
+                            .map(|p| (j.ledger.id, j.scope.clone(), p.clone()))
+                    })
+                    .collect(),
+            ),
+            Phase::Games => Request::GamesFrom(
+                live.filter_map(|j| {
+                    let Mode::Replay(from) = &j.mode else {
+                        return None;
+                    };
+                    Some(GamesFrom {
+                        book: j.ledger.book.clone(),
+                        ledger: j.ledger.id,
+                        scope: j.scope.clone(),
+                        from: from.clone(),
+                        participants: matches!(j.kind, Kind::Multiplayer(_)),
+                    })
+                })
+                .collect(),
+            ),
+            Phase::Take => Request::Take(
+                self.jobs
+                    .iter_mut()
+                    .filter_map(|j| {
+                        let Mode::Replay(from) = &j.mode else {
+                            return None;
+                        };
+                        Some(Take {
+                            ledger: j.ledger.id,
+                            scope: j.scope.clone(),
+                            from: from.clone(),
+                            doomed: std::mem::take(&mut j.olds),
+                        })
+                    })
+                    .collect(),
+            ),
+            Phase::Before => Request::Before(
+                live.filter_map(|j| {
+                    let Mode::Replay(from) = &j.mode else {
+                        return None;
+                    };
+                    Some(Before {
+                        ledger: j.ledger.id,
+                        scope: j.scope.clone(),
+                        players: j.affected.iter().cloned().collect(),
+                        from: from.clone(),
+                    })
+                })
+                .collect(),
+            ),
+            Phase::Period => Request::PeriodMoved(
+                live.filter(|j| matches!(j.mode, Mode::Append | Mode::Replay(_)))
+                    .filter_map(|j| Some((j, j.ledger.rules.limits.per_period?)))
+                    .flat_map(|(j, cap)| {
+                        j.known.iter().map(move |(p, (_, key))| Moved {
+                            ledger: j.ledger.id,
+                            scope: j.scope.clone(),
+                            player: p.clone(),
+                            since: cap.start_of(key.at),
+                            game: key.clone(),
+                        })
+                    })
+                    .collect(),
+            ),
+            Phase::Seeds => Request::Seeds(
+                live.filter(|j| j.ledger.keeper == Keeper::Engine)
+                    .filter_map(|j| {
+                        let newcomers: Vec<String> = j
+                            .playing
+                            .iter()
+                            .filter(|p| !j.known.contains_key(*p))
+                            .cloned()
+                            .collect();
+                        (!newcomers.is_empty()).then(|| Seeds {
+                            ledger: j.ledger.id,
+                            scope: j.scope.clone(),
+                            players: newcomers,
+                        })
+                    })
+                    .collect(),
+            ),
+            Phase::Start | Phase::Finished => return None,
+        };
+        let empty = match &request {
+            Request::Seasons(v) => v.is_empty(),
+            Request::Current(v) => v.is_empty(),
+            Request::GamesFrom(v) => v.is_empty(),
+            Request::Take(v) => v.is_empty(),
+            Request::Before(v) => v.is_empty(),
+            Request::PeriodMoved(v) => v.is_empty(),
+            Request::Seeds(v) => v.is_empty(),
+        };
+        (!empty).then_some(request)
+    }
+
+    /// Takes in the answer to the current phase's request.
+    fn take(&mut self, answer: Answer) -> Result<(), WriteError<T>> {
+        let live = self
+            .jobs
+            .iter_mut()
+            .filter(|j| !matches!(j.mode, Mode::Skip));
+        match (self.phase, answer) {
+            (Phase::Start, Answer::Start) => {}
+            (Phase::Seasons, Answer::Seasons(mut seasons)) => {
+                for j in live.filter(|j| j.ledger.keeper == Keeper::Engine) {
+                    j.seasons = seasons
+                        .remove(&(j.ledger.id, j.scope.clone()))
+                        .unwrap_or_default();
+                }
+            }
+            (Phase::Current, Answer::Current(mut current)) => {
+                for j in live.filter(|j| matches!(j.mode, Mode::Append)) {
+                    let Games::TwoPlayer(games) = &j.games else {
+                        return Err(WriteError::Answer("only two-player games are appended"));
+                    };
+                    let (id, scope) = (j.ledger.id, &j.scope);
+                    j.known = j
+                        .playing
+                        .iter()
+                        .filter_map(|p| {
+                            let found = current.remove(&(id, scope.clone(), p.clone()))?;
+                            Some((p.clone(), found))
+                        })
+                        .collect();
+                    let latest: HashMap<String, LedgerKey> = j
+                        .known
+                        .iter()
+                        .map(|(p, (_, k))| (p.clone(), k.clone()))
+                        .collect();
+                    if appendable(&latest, games) {
+                        j.affected = j.playing.clone();
+                        continue;
+                    }
+                    j.known.clear();
+                    j.playing.clear();
+                    j.mode = match games.first() {
+                        Some(g) => Mode::Replay(g.key.clone()),
+                        None => Mode::Skip,
+                    };
+                }
+            }
+            (Phase::Games, Answer::Games(read)) => {
+                let replays = live.filter(|j| matches!(j.mode, Mode::Replay(_)));
+                let mut read = read.into_iter();
+                for j in replays {
+                    let Some(games) = read.next() else {
+                        return Err(WriteError::Answer("fewer games than scopes"));
+                    };
+                    // The entries from `from` on are those of these games and of the rows as
+                    // they were: each found by its key (no scan of the scope's history).
+                    match (games, &j.kind) {
+                        (GamesRead::TwoPlayer(games), Kind::TwoPlayer) => {
+                            j.olds.reserve(2 * games.len());
+                            for g in &games {
+                                j.olds.push((g.white.clone(), g.key.clone()));
+                                j.olds.push((g.black.clone(), g.key.clone()));
+                            }
+                            j.playing = players(&games);
+                            j.games = Games::TwoPlayer(games);
+                        }
+                        (GamesRead::Participants(rows), Kind::Multiplayer(rule)) => {
+                            let games = games_of_participants(
+                                rows.iter().map(|(k, p, place)| (k, p.as_str(), *place)),
+                            )
+                            .map_err(WriteError::Participants)?;
+                            // one entry per participant, now or as the rows were
+                            let olds = std::mem::take(&mut j.olds);
+                            j.olds = rows.into_iter().map(|(k, p, _)| (p, k)).collect();
+                            j.olds.extend(olds);
+                            j.playing = multi_players(&games);
+                            j.games = Games::Multiplayer(*rule, games);
+                        }
+                        _ => return Err(WriteError::Answer("games of another kind")),
+                    }
+                }
+                if read.next().is_some() {
+                    return Err(WriteError::Answer("more games than scopes"));
+                }
+            }
+            (Phase::Take, Answer::Taken(taken)) => {
+                let replays = live.filter(|j| matches!(j.mode, Mode::Replay(_)));
+                let mut taken = taken.into_iter();
+                for j in replays {
+                    let Some(players) = taken.next() else {
+                        return Err(WriteError::Answer("fewer entries taken than scopes"));
+                    };
+                    j.affected = j.playing.clone();
+                    j.affected.extend(players);
+                }
+            }
+            (Phase::Before, Answer::Before(before)) => {
+                let replays = live.filter(|j| matches!(j.mode, Mode::Replay(_)));
+                let mut before = before.into_iter();
+                for j in replays {
+                    let Some(known) = before.next() else {
+                        return Err(WriteError::Answer("fewer standings before than scopes"));
+                    };
+                    j.known = known;
+                }
+            }
+            (Phase::Period, Answer::PeriodMoved(moved)) => {
+                for j in live.filter(|j| j.ledger.rules.limits.per_period.is_some()) {
+                    for (p, (s, _)) in j.known.iter_mut() {
+                        if let Some(m) = moved.get(&(j.ledger.id, j.scope.clone(), p.clone())) {
+                            s.period_moved = *m;
+                        }
+                    }
+                }
+            }
+            (Phase::Seeds, Answer::Seeds(seeds)) => {
+                let mut seeds = seeds.into_iter();
+                for j in live.filter(|j| j.ledger.keeper == Keeper::Engine) {
+                    if j.playing.iter().all(|p| j.known.contains_key(p)) {
+                        continue;
+                    }
+                    let Some(found) = seeds.next() else {
+                        return Err(WriteError::Answer("fewer seeds than scopes"));
+                    };
+                    let system = &j.ledger.rules.system;
+                    j.seeded = found
+                        .into_iter()
+                        .map(|(p, rating, rd, volatility)| {
+                            (p, Standing::seeded(system, rating, rd, volatility))
+                        })
+                        .collect();
+                }
+            }
+            _ => return Err(WriteError::Answer("an answer to another request")),
+        }
+        Ok(())
+    }
+
+    /// Replays each scope and returns the rows to write.
+    fn finish(&mut self) -> Result<Done<T>, WriteError<T>> {
+        let mut done = Done {
+            scopes: Vec::with_capacity(self.jobs.len()),
+            written: 0,
+        };
+        for j in std::mem::take(&mut self.jobs) {
+            let writes = match j.mode {
+                Mode::Append => Writes::Batched,
+                Mode::Replay(_) => Writes::Now,
+                Mode::Fresh => Writes::Rebuilt,
+                Mode::Skip => continue,
+            };
+            let rules = &j.ledger.rules;
+            let mut standings: HashMap<String, Standing> =
+                j.known.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
+            let last: HashMap<String, LedgerKey> =
+                j.known.into_iter().map(|(p, (_, k))| (p, k)).collect();
+            for p in &j.playing {
+                if standings.contains_key(p) {
+                    continue;
+                }
+                let start = match j.ledger.keeper {
+                    Keeper::Engine => j.seeded.get(p).copied(),
+                    Keeper::Ranking => Some(crate::ranking::newcomer(&rules.system)),
+                };
+                if let Some(s) = start {
+                    standings.insert(p.clone(), s);
+                }
+            }
+            let entries = match &j.games {
+                Games::TwoPlayer(games) => replay_seasons(rules, &j.seasons, &mut standings, games),
+                Games::Multiplayer(rule, games) => {
+                    replay_multiplayer_seasons(rules, *rule, &j.seasons, &mut standings, games)
+                }
+            }
+            .map_err(|error| WriteError::Replay {
+                book: j.ledger.book.clone(),
+                error,
+            })?;
+            done.written += entries.len();
+            let (rows, without) = standings_to_write(&entries, &standings, last, j.affected);
+            done.scopes.push(ScopeWrite {
+                book: j.ledger.book,
+                ledger: j.ledger.id,
+                scope: j.scope,
+                entries,
+                standings: rows,
+                without_games: without,
+                writes,
+            });
+        }
+        Ok(done)
+    }
+}
+
+impl<T> Job<T> {
+    fn new(
+        ledger: Ledger<T>,
+        scope: String,
+        kind: Kind,
+        mode: Mode,
+        olds: Vec<(String, LedgerKey)>,
+        games: Games,
+        playing: BTreeSet<String>,
+    ) -> Self {
+        let affected = match mode {
+            Mode::Fresh => playing.clone(),
+            _ => BTreeSet::new(),
+        };
+        Job {
+            ledger,
+            scope,
+            kind,
+            mode,
+            olds,
+            games,
+            playing,
+            affected,
+            known: HashMap::new(),
+            seeded: HashMap::new(),
+            seasons: Vec::new(),
+        }
+    }
+}
+
+/// The standings of `affected` players after a replay: the replay's last standing, else the one
+/// before the replay (`last` holds its game); and the players left with none.
+fn standings_to_write(
+    entries: &[Entry],
     standings: &HashMap<String, Standing>,
     mut last: HashMap<String, LedgerKey>,
     affected: BTreeSet<String>,
-    writes: Writes,
-) -> usize {
-    let written = entries.len();
+) -> (StandingRows, Vec<String>) {
     // each player's last entry: the first seen from the end (one clone per player)
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for e in entries.iter().rev() {
@@ -159,172 +810,7 @@ pub fn write_replay<B: Book, H: History<B>>(
             _ => without.push(p),
         }
     }
-    history.write(book, scope, entries, rows, without, writes);
-    written
-}
-
-/// Makes a scope's history from `from` on equal to a replay of its games from there. `olds`
-/// are the (player, game) pairs of the games a statement changed or deleted, as they were.
-pub fn replay_from<B: Book, H: History<B>>(
-    history: &mut H,
-    book: &B,
-    rules: &LedgerRules,
-    scope: &str,
-    from: &LedgerKey,
-    olds: &[(&str, &LedgerKey)],
-) -> usize {
-    let games = history.games_from(book, scope, from);
-    // The entries from `from` on are those of these games and of the rows as they were: each
-    // found by its key (no scan of the scope's history).
-    let mut doomed: Vec<(&str, &LedgerKey)> = olds.to_vec();
-    for g in &games {
-        doomed.extend([(g.white.as_str(), &g.key), (g.black.as_str(), &g.key)]);
-    }
-    let scope_from = ScopeFrom {
-        book,
-        rules,
-        scope,
-        from,
-    };
-    scope_from.rewrite(history, players(&games), &doomed, |seasons, standings| {
-        replay_seasons(rules, seasons, standings, &games)
-    })
-}
-
-/// A scope of a ledger to replay from a game on, whatever its kind of games.
-pub struct ScopeFrom<'a, B> {
-    pub book: &'a B,
-    pub rules: &'a LedgerRules,
-    pub scope: &'a str,
-    pub from: &'a LedgerKey,
-}
-
-impl<B: Book> ScopeFrom<'_, B> {
-    /// Makes the scope's history from `from` on equal to `replay` of its games from there (the
-    /// core's replay of them, given the seasons and the standings before): `playing` are their
-    /// players, `doomed` the (player, game) pairs of their entries and of the rows a statement
-    /// changed or deleted, as they were.
-    pub fn rewrite<H: History<B>>(
-        &self,
-        history: &mut H,
-        playing: BTreeSet<String>,
-        doomed: &[(&str, &LedgerKey)],
-        replay: impl FnOnce(
-            &[SeasonEnd],
-            &mut HashMap<String, Standing>,
-        ) -> Result<Vec<Entry>, RatingError>,
-    ) -> usize {
-        let (book, scope, id) = (self.book, self.scope, self.book.id());
-        let mut affected = playing.clone();
-        affected.extend(history.take_from(id, scope, self.from, doomed));
-        let mut before = history.before(id, scope, affected.iter().cloned().collect(), self.from);
-        if let Some(cap) = self.rules.limits.per_period {
-            history.period_moved(id, scope, cap, &mut before);
-        }
-        let mut standings: HashMap<String, Standing> =
-            before.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
-        let last: HashMap<String, LedgerKey> =
-            before.into_iter().map(|(p, (_, k))| (p, k)).collect();
-        history.start_newcomers(book, self.rules, scope, &mut standings, &playing);
-        let seasons = history
-            .seasons_of(&[(id, scope)])
-            .remove(&(id, scope.to_owned()))
-            .unwrap_or_default();
-        let entries = replay(&seasons, &mut standings).unwrap_or_else(|e| book.fail(e));
-        write_replay(
-            history,
-            book,
-            scope,
-            entries,
-            &standings,
-            last,
-            affected,
-            Writes::Now,
-        )
-    }
-}
-
-/// One scope's share of a statement's changes.
-pub struct ScopeChanges<'a, B> {
-    pub book: &'a B,
-    pub rules: LedgerRules,
-    pub scope: &'a str,
-    /// The earliest game the statement changed or deleted, as it was; `None` when it only
-    /// added games.
-    pub first_old: Option<&'a LedgerKey>,
-    /// The (player, game) pairs of the games it changed or deleted, as they were.
-    pub olds: Vec<(&'a str, &'a LedgerKey)>,
-    /// The scope's new or changed games, in key order.
-    pub games: Vec<LedgerGame>,
-}
-
-/// Writes a statement's changes, scope by scope (locked before), in few statements whatever
-/// their number: the current standings of the players of added games in one, their scopes'
-/// seasons in one, and the appended rows with the statement's others ([`Writes::Batched`]: the
-/// caller flushes them); a backdated, corrected or deleted game replays its scope from there on
-/// its own. Returns the number of entries written.
-pub fn apply<B: Book, H: History<B>>(history: &mut H, changes: Vec<ScopeChanges<'_, B>>) -> usize {
-    let mut wanted: Vec<(i32, &str, String)> = Vec::new();
-    let mut appended: Vec<(i32, &str)> = Vec::new();
-    let mut who = Vec::with_capacity(changes.len());
-    for c in &changes {
-        let playing = players(&c.games);
-        if c.first_old.is_none() {
-            wanted.extend(playing.iter().map(|p| (c.book.id(), c.scope, p.clone())));
-            appended.push((c.book.id(), c.scope));
-        }
-        who.push(playing);
-    }
-    let mut current = history.current(&wanted);
-    let mut seasons = history.seasons_of(&appended);
-    let mut written = 0;
-    for (c, who) in changes.iter().zip(who) {
-        let id = c.book.id();
-        if c.first_old.is_none() {
-            let mut mine: HashMap<String, (Standing, LedgerKey)> = who
-                .iter()
-                .filter_map(|p| {
-                    let found = current.remove(&(id, c.scope.to_owned(), p.clone()))?;
-                    Some((p.clone(), found))
-                })
-                .collect();
-            if let Some(cap) = c.rules.limits.per_period {
-                history.period_moved(id, c.scope, cap, &mut mine);
-            }
-            let latest: HashMap<String, LedgerKey> = mine
-                .iter()
-                .map(|(p, (_, k))| (p.clone(), k.clone()))
-                .collect();
-            if appendable(&latest, &c.games) {
-                let mut standings: HashMap<String, Standing> =
-                    mine.into_iter().map(|(p, (s, _))| (p, s)).collect();
-                history.start_newcomers(c.book, &c.rules, c.scope, &mut standings, &who);
-                let seasons = seasons
-                    .remove(&(id, c.scope.to_owned()))
-                    .unwrap_or_default();
-                let entries = replay_or_raise(c.book, &c.rules, &seasons, &mut standings, &c.games);
-                written += write_replay(
-                    history,
-                    c.book,
-                    c.scope,
-                    entries,
-                    &standings,
-                    latest,
-                    who,
-                    Writes::Batched,
-                );
-                continue;
-            }
-        }
-        let from = c
-            .first_old
-            .into_iter()
-            .chain(c.games.first().map(|g| &g.key))
-            .min();
-        let Some(from) = from else { continue };
-        written += replay_from(history, c.book, &c.rules, c.scope, from, &c.olds);
-    }
-    written
+    (rows, without)
 }
 
 #[cfg(test)]
@@ -336,18 +822,6 @@ mod tests {
     use crate::rating::glicko2;
     use crate::rating::RatingSystem;
     use crate::test_rng::Rng;
-
-    struct Ledger;
-
-    impl Book for Ledger {
-        fn id(&self) -> i32 {
-            1
-        }
-
-        fn fail(&self, e: RatingError) -> ! {
-            panic!("{}", e.message)
-        }
-    }
 
     /// One season end, in scope "a" only: a replay must apply it wherever it starts.
     fn seasons(scope: &str) -> Vec<SeasonEnd> {
@@ -361,16 +835,29 @@ mod tests {
         }
     }
 
+    fn ledger(rules: LedgerRules) -> Ledger<()> {
+        Ledger {
+            book: (),
+            id: 1,
+            rules,
+            keeper: Keeper::Engine,
+        }
+    }
+
     /// A ledger kept in memory: its games table, entries and standings, as the database keeps
-    /// them (entries by scope, player and game; a standing with its player's last game).
+    /// them (entries by scope, player and game; a standing with its player's last game); it
+    /// drives a [`Run`] as the glue does, answering its requests and writing its rows.
     #[derive(Default)]
     struct Memory {
         games: BTreeMap<String, BTreeMap<LedgerKey, LedgerGame>>,
         entries: BTreeMap<(String, String, LedgerKey), Entry>,
         standings: BTreeMap<(String, String), (Standing, LedgerKey)>,
+        seeds: BTreeMap<(String, String), f64>,
         batch: Vec<(String, Vec<Entry>, StandingRows)>,
         /// Scopes read from a game on (replays).
         replays: usize,
+        /// The requests of the last run, in order.
+        asked: Vec<Request<()>>,
     }
 
     impl Memory {
@@ -393,106 +880,141 @@ mod tests {
                 self.store(&scope, entries, standings);
             }
         }
-    }
 
-    impl History<Ledger> for Memory {
-        fn games_from(&mut self, _: &Ledger, scope: &str, from: &LedgerKey) -> Vec<LedgerGame> {
-            self.replays += 1;
-            self.games
-                .get(scope)
-                .map(|g| g.range(from.clone()..).map(|(_, g)| g.clone()).collect())
-                .unwrap_or_default()
-        }
-
-        fn start_newcomers(
-            &mut self,
-            _: &Ledger,
-            _: &LedgerRules,
-            _: &str,
-            _: &mut HashMap<String, Standing>,
-            _: &BTreeSet<String>,
-        ) {
-        }
-
-        fn seasons_of(&mut self, scopes: &[(i32, &str)]) -> HashMap<(i32, String), Vec<SeasonEnd>> {
-            scopes
-                .iter()
-                .map(|(l, s)| ((*l, s.to_string()), seasons(s)))
-                .collect()
-        }
-
-        fn current(
-            &mut self,
-            wanted: &[(i32, &str, String)],
-        ) -> HashMap<(i32, String, String), (Standing, LedgerKey)> {
-            wanted
-                .iter()
-                .filter_map(|(l, s, p)| {
-                    let found = self.standings.get(&(s.to_string(), p.clone()))?;
-                    Some(((*l, s.to_string(), p.clone()), found.clone()))
-                })
-                .collect()
-        }
-
-        fn before(
-            &mut self,
-            _: i32,
-            scope: &str,
-            players: Vec<String>,
-            from: &LedgerKey,
-        ) -> HashMap<String, (Standing, LedgerKey)> {
-            players
-                .into_iter()
-                .filter_map(|p| {
-                    let low = (
-                        scope.to_owned(),
-                        p.clone(),
-                        LedgerKey {
-                            at: i64::MIN,
-                            id: String::new(),
-                        },
-                    );
-                    let high = (scope.to_owned(), p.clone(), from.clone());
-                    let (_, e) = self.entries.range(low..high).next_back()?;
-                    let found = (e.after, e.key.clone());
-                    Some((p, found))
-                })
-                .collect()
-        }
-
-        fn take_from(
-            &mut self,
-            _: i32,
-            scope: &str,
-            _: &LedgerKey,
-            doomed: &[(&str, &LedgerKey)],
-        ) -> Vec<String> {
-            doomed
-                .iter()
-                .filter_map(|(p, k)| {
-                    let e =
-                        self.entries
-                            .remove(&(scope.to_owned(), p.to_string(), (*k).clone()))?;
-                    Some(e.player)
-                })
-                .collect()
-        }
-
-        fn write(
-            &mut self,
-            _: &Ledger,
-            scope: &str,
-            entries: Vec<Entry>,
-            standings: StandingRows,
-            without_games: Vec<String>,
-            writes: Writes,
-        ) {
-            for p in without_games {
-                self.standings.remove(&(scope.to_owned(), p));
+        /// Drives a run to its end: answers each request, then writes its rows.
+        fn drive(&mut self, mut run: Run<()>) -> Result<usize, WriteError<()>> {
+            self.asked.clear();
+            let mut answer = Answer::Start;
+            loop {
+                match run.step(answer) {
+                    Step::Read(request) => {
+                        self.asked.push(request.clone());
+                        answer = self.read(request);
+                    }
+                    Step::Done(done) => {
+                        let done = done?;
+                        for w in done.scopes {
+                            self.write(w);
+                        }
+                        return Ok(done.written);
+                    }
+                }
             }
-            match writes {
-                Writes::Batched => self.batch.push((scope.to_owned(), entries, standings)),
-                _ => self.store(scope, entries, standings),
+        }
+
+        fn read(&mut self, request: Request<()>) -> Answer {
+            match request {
+                Request::Seasons(scopes) => Answer::Seasons(
+                    scopes
+                        .into_iter()
+                        .map(|(l, s)| {
+                            let ends = seasons(&s);
+                            ((l, s), ends)
+                        })
+                        .collect(),
+                ),
+                Request::Current(wanted) => Answer::Current(
+                    wanted
+                        .into_iter()
+                        .filter_map(|(l, s, p)| {
+                            let found = self.standings.get(&(s.clone(), p.clone()))?.clone();
+                            Some(((l, s, p), found))
+                        })
+                        .collect(),
+                ),
+                Request::GamesFrom(scopes) => Answer::Games(
+                    scopes
+                        .into_iter()
+                        .map(|g| {
+                            self.replays += 1;
+                            let games = self
+                                .games
+                                .get(&g.scope)
+                                .map(|t| {
+                                    t.range(g.from.clone()..).map(|(_, g)| g.clone()).collect()
+                                })
+                                .unwrap_or_default();
+                            GamesRead::TwoPlayer(games)
+                        })
+                        .collect(),
+                ),
+                Request::Take(scopes) => Answer::Taken(
+                    scopes
+                        .into_iter()
+                        .map(|t| {
+                            t.doomed
+                                .into_iter()
+                                .filter_map(|(p, k)| {
+                                    let e = self.entries.remove(&(t.scope.clone(), p, k))?;
+                                    Some(e.player)
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                ),
+                Request::Before(scopes) => Answer::Before(
+                    scopes
+                        .into_iter()
+                        .map(|b| {
+                            b.players
+                                .into_iter()
+                                .filter_map(|p| {
+                                    let low = (
+                                        b.scope.clone(),
+                                        p.clone(),
+                                        LedgerKey {
+                                            at: i64::MIN,
+                                            id: String::new(),
+                                        },
+                                    );
+                                    let high = (b.scope.clone(), p.clone(), b.from.clone());
+                                    let (_, e) = self.entries.range(low..high).next_back()?;
+                                    let found = (e.after, e.key.clone());
+                                    Some((p, found))
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                ),
+                // whole standings are kept here: what the entry of the game says
+                Request::PeriodMoved(wanted) => Answer::PeriodMoved(
+                    wanted
+                        .into_iter()
+                        .filter_map(|m| {
+                            let e = self.entries.get(&(
+                                m.scope.clone(),
+                                m.player.clone(),
+                                m.game.clone(),
+                            ))?;
+                            let moved = e.after.period_moved;
+                            Some(((m.ledger, m.scope, m.player), moved))
+                        })
+                        .collect(),
+                ),
+                Request::Seeds(scopes) => Answer::Seeds(
+                    scopes
+                        .into_iter()
+                        .map(|s| {
+                            s.players
+                                .into_iter()
+                                .filter_map(|p| {
+                                    let rating = *self.seeds.get(&(s.scope.clone(), p.clone()))?;
+                                    Some((p, rating, None, None))
+                                })
+                                .collect()
+                        })
+                        .collect(),
+                ),
+            }
+        }
+
+        fn write(&mut self, w: ScopeWrite<()>) {
+            for p in w.without_games {
+                self.standings.remove(&(w.scope.clone(), p));
+            }
+            match w.writes {
+                Writes::Batched => self.batch.push((w.scope, w.entries, w.standings)),
+                _ => self.store(&w.scope, w.entries, w.standings),
             }
         }
     }
@@ -527,30 +1049,39 @@ mod tests {
             .map(|(scope, (olds, mut games))| {
                 games.sort_by(|a, b| a.key.cmp(&b.key));
                 ScopeChanges {
-                    book: &Ledger,
-                    rules: *rules,
-                    scope,
-                    first_old: olds.iter().map(|g| &g.key).min(),
+                    ledger: ledger(*rules),
+                    scope: scope.to_owned(),
+                    first_old: olds.iter().map(|g| g.key.clone()).min(),
                     olds: olds
                         .iter()
-                        .flat_map(|g| [(g.white.as_str(), &g.key), (g.black.as_str(), &g.key)])
+                        .flat_map(|g| {
+                            [
+                                (g.white.clone(), g.key.clone()),
+                                (g.black.clone(), g.key.clone()),
+                            ]
+                        })
                         .collect(),
                     games,
                 }
             })
             .collect();
-        apply(memory, changes);
+        memory.drive(Run::apply(changes)).unwrap();
         memory.flush();
     }
 
-    /// The history equals a replay of every game from scratch, and each standing is its
-    /// player's last entry's.
+    /// The history equals a replay of every game from scratch (each player starting from the
+    /// seed, if any), and each standing is its player's last entry's.
     fn check(memory: &Memory, rules: &LedgerRules, step: usize) {
         let mut want_entries = BTreeMap::new();
         let mut want_standings = BTreeMap::new();
         for (scope, games) in &memory.games {
             let games: Vec<LedgerGame> = games.values().cloned().collect();
-            let mut standings = HashMap::new();
+            let mut standings: HashMap<String, Standing> = memory
+                .seeds
+                .iter()
+                .filter(|((s, _), _)| s == scope)
+                .map(|((_, p), r)| (p.clone(), Standing::seeded(&rules.system, *r, None, None)))
+                .collect();
             let entries = replay_seasons(rules, &seasons(scope), &mut standings, &games).unwrap();
             for e in entries {
                 let key = e.key.clone();
@@ -590,7 +1121,8 @@ mod tests {
     }
 
     /// Random statements (games added in order and backdated, deleted, corrected, re-dated,
-    /// moved to another scope, several at once) keep the history equal to a from-scratch replay,
+    /// moved to another scope, several at once) keep the history equal to a from-scratch replay
+    /// (two players starting from seeds),
     /// for Elo, for Glicko-2 with a season end, and for Elo with a cap per game and per period
     /// (what a player moved in the period carried by the standings a replay starts from).
     #[test]
@@ -637,6 +1169,8 @@ mod tests {
             };
             let mut rng = Rng::new(seed as u64 + 11);
             let (mut memory, mut n, mut now) = (Memory::default(), 0, 0);
+            memory.seeds.insert(("a".into(), "fay".into()), 1700.0);
+            memory.seeds.insert(("b".into(), "eve".into()), 1350.0);
             for step in 0..400 {
                 let scope = rng.pick(&["a", "b"]).to_owned();
                 let existing: Vec<(String, LedgerGame)> = memory
@@ -729,9 +1263,8 @@ mod tests {
         run(&mut memory, &rules, Vec::new(), vec![("b".into(), first)]);
         let second = game(&mut rng, &mut n, 20);
         let changes = vec![ScopeChanges {
-            book: &Ledger,
-            rules,
-            scope: "b",
+            ledger: ledger(rules),
+            scope: "b".into(),
             first_old: None,
             olds: Vec::new(),
             games: vec![second.clone()],
@@ -741,7 +1274,7 @@ mod tests {
             .entry("b".into())
             .or_default()
             .insert(second.key.clone(), second);
-        assert_eq!(apply(&mut memory, changes), 2);
+        assert_eq!(memory.drive(Run::apply(changes)), Ok(2));
         assert_eq!(memory.batch.len(), 1, "appended rows wait for the flush");
         assert_eq!(memory.replays, 0);
         memory.flush();
@@ -751,5 +1284,269 @@ mod tests {
         run(&mut memory, &rules, Vec::new(), vec![("b".into(), earlier)]);
         assert_eq!(memory.replays, 1);
         check(&memory, &rules, 1);
+    }
+
+    fn elo() -> LedgerRules {
+        LedgerRules {
+            system: RatingSystem::Elo {
+                starting: 1500.0,
+                k: 32.0,
+            },
+            limits: Limits::default(),
+            provisional: Provisional::default(),
+        }
+    }
+
+    /// The kinds of the requests of the last run, in order.
+    fn kinds(memory: &Memory) -> Vec<&'static str> {
+        memory
+            .asked
+            .iter()
+            .map(|r| match r {
+                Request::Seasons(_) => "seasons",
+                Request::Current(_) => "current",
+                Request::GamesFrom(_) => "games",
+                Request::Take(_) => "take",
+                Request::Before(_) => "before",
+                Request::PeriodMoved(_) => "moved",
+                Request::Seeds(_) => "seeds",
+            })
+            .collect()
+    }
+
+    /// A statement of games in eight scopes asks once for all their seasons, once for all their
+    /// players' standings, once for all newcomers' seeds (and, with a cap per period, once for
+    /// the moves of all players with a standing): the round trips do not grow with the scopes.
+    #[test]
+    fn a_statement_of_many_scopes_reads_in_one_request_of_each_kind() {
+        let mut rng = Rng::new(5);
+        let capped = LedgerRules {
+            limits: Limits {
+                per_period: Some(crate::ledger::PeriodCap {
+                    max: 30.0,
+                    micros: 10,
+                }),
+                ..Limits::default()
+            },
+            ..elo()
+        };
+        for rules in [elo(), capped] {
+            let (mut memory, mut n) = (Memory::default(), 0);
+            let scopes: Vec<String> = (0..8).map(|i| format!("s{i}")).collect();
+            for round in 0..3 {
+                let new: Vec<(String, LedgerGame)> = scopes
+                    .iter()
+                    .map(|s| (s.clone(), game(&mut rng, &mut n, 10 * round + 1)))
+                    .collect();
+                run(&mut memory, &rules, Vec::new(), new);
+                check(&memory, &rules, round as usize);
+                let want: &[&str] = match (round, rules.limits.per_period.is_some()) {
+                    (0, _) => &["seasons", "current", "seeds"],
+                    (_, false) => &["seasons", "current", "seeds"],
+                    (_, true) => &["seasons", "current", "moved", "seeds"],
+                };
+                let asked = kinds(&memory);
+                // after the first round a game may bring no newcomer at all
+                let asked: Vec<&str> = if round > 0 && !asked.contains(&"seeds") {
+                    asked.into_iter().chain(["seeds"]).collect()
+                } else {
+                    asked
+                };
+                assert_eq!(asked, want, "round {round}");
+                match &memory.asked[1] {
+                    Request::Current(wanted) => assert_eq!(wanted.len(), 16),
+                    other => panic!("{other:?}"),
+                }
+                match &memory.asked[0] {
+                    Request::Seasons(wanted) => assert_eq!(wanted.len(), 8),
+                    other => panic!("{other:?}"),
+                }
+            }
+            assert_eq!(memory.replays, 0);
+        }
+    }
+
+    /// Backdated games in three scopes replay them in one request of each kind (games, entries
+    /// taken, standings before), whatever the number of scopes.
+    #[test]
+    fn replays_of_several_scopes_read_in_one_request_of_each_kind() {
+        let rules = elo();
+        let mut rng = Rng::new(8);
+        let (mut memory, mut n) = (Memory::default(), 0);
+        let scopes = ["a", "b", "c"];
+        for at in [100, 200, 300] {
+            let new = scopes
+                .iter()
+                .map(|s| (s.to_string(), game(&mut rng, &mut n, at)))
+                .collect();
+            run(&mut memory, &rules, Vec::new(), new);
+        }
+        let existing: Vec<(String, LedgerGame)> = scopes
+            .iter()
+            .map(|s| {
+                let g = memory.games[*s].values().nth(1).unwrap().clone();
+                (s.to_string(), g)
+            })
+            .collect();
+        let fixed = existing
+            .iter()
+            .map(|(s, g)| {
+                let mut g = g.clone();
+                g.outcome = Outcome::White(1.0 - score_of(&g));
+                (s.clone(), g)
+            })
+            .collect();
+        run(&mut memory, &rules, existing, fixed);
+        check(&memory, &rules, 0);
+        // (seeds for players whose first game is replayed)
+        let asked = kinds(&memory);
+        assert_eq!(asked[..4], ["seasons", "games", "take", "before"]);
+        assert!(
+            asked[4..] == [] as [&str; 0] || asked[4..] == ["seeds"],
+            "{asked:?}"
+        );
+        assert_eq!(memory.replays, 3);
+        match &memory.asked[1] {
+            Request::GamesFrom(scopes) => assert_eq!(scopes.len(), 3),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A rebuild reads the seasons and seeds of all its scopes, one request each, and writes
+    /// every scope's rows for the keeper's rebuild.
+    #[test]
+    fn a_rebuild_asks_for_seasons_and_seeds_once() {
+        let rules = elo();
+        let mut rng = Rng::new(13);
+        let (mut memory, mut n) = (Memory::default(), 0);
+        memory.seeds.insert(("b".into(), "ann".into()), 1800.0);
+        for (s, at) in [("a", 1), ("b", 2), ("a", 600), ("b", 700)] {
+            let g = game(&mut rng, &mut n, at);
+            memory
+                .games
+                .entry(s.into())
+                .or_default()
+                .insert(g.key.clone(), g);
+        }
+        let fresh = memory
+            .games
+            .iter()
+            .map(|(s, games)| Fresh {
+                ledger: ledger(rules),
+                scope: s.clone(),
+                games: FreshGames::TwoPlayer(games.values().cloned().collect()),
+            })
+            .collect();
+        let mut run = Run::rebuild(fresh);
+        let mut answer = Answer::Start;
+        let writes;
+        loop {
+            match run.step(answer) {
+                Step::Read(r) => {
+                    memory.asked.push(r.clone());
+                    answer = memory.read(r);
+                }
+                Step::Done(done) => {
+                    writes = done.unwrap().scopes;
+                    break;
+                }
+            }
+        }
+        assert_eq!(kinds(&memory), ["seasons", "seeds"]);
+        assert!(writes.iter().all(|w| w.writes == Writes::Rebuilt));
+        for w in writes {
+            memory.write(w);
+        }
+        check(&memory, &rules, 0);
+    }
+
+    /// Errors are values: a replay's error names its ledger's book, participant rows of one game
+    /// with two dates are refused, and an answer to another request is the keeper's bug.
+    #[test]
+    fn errors_are_returned_not_raised() {
+        let rules = elo();
+        let key = |at, id: i64| LedgerKey {
+            at,
+            id: integer_key(id),
+        };
+        let twice = LedgerGame {
+            key: key(1, 1),
+            white: "ann".into(),
+            black: "ann".into(),
+            outcome: Outcome::White(1.0),
+        };
+        let mut run = Run::rebuild(vec![Fresh {
+            ledger: Ledger {
+                book: "mine",
+                id: 1,
+                rules,
+                keeper: Keeper::Engine,
+            },
+            scope: String::new(),
+            games: FreshGames::TwoPlayer(vec![twice]),
+        }]);
+        let Step::Read(Request::Seasons(_)) = run.step(Answer::Start) else {
+            panic!("seasons first")
+        };
+        let Step::Read(Request::Seeds(_)) = run.step(Answer::Seasons(HashMap::new())) else {
+            panic!("then seeds")
+        };
+        match run.step(Answer::Seeds(vec![Vec::new()])) {
+            Step::Done(Err(WriteError::Replay { book: "mine", .. })) => {}
+            other => panic!("{other:?}"),
+        }
+
+        let multi = Ledger {
+            book: "multi",
+            id: 2,
+            rules,
+            keeper: Keeper::Engine,
+        };
+        let mut run = Run::replay(vec![ReplayFrom {
+            ledger: multi,
+            kind: Kind::Multiplayer(MultiplayerRule::Pairwise),
+            scope: String::new(),
+            from: key(1, 1),
+            olds: Vec::new(),
+        }]);
+        assert!(matches!(
+            run.step(Answer::Start),
+            Step::Read(Request::Seasons(_))
+        ));
+        let Step::Read(Request::GamesFrom(read)) = run.step(Answer::Seasons(HashMap::new())) else {
+            panic!("then games")
+        };
+        assert!(read[0].participants);
+        let rows = vec![
+            (key(1, 1), "ann".to_owned(), Some(1.0)),
+            (key(2, 1), "bob".to_owned(), Some(2.0)),
+        ];
+        match run.step(Answer::Games(vec![GamesRead::Participants(rows)])) {
+            Step::Done(Err(WriteError::Participants(e))) => {
+                assert!(e.message.contains("different dates"), "{}", e.message)
+            }
+            other => panic!("{other:?}"),
+        }
+
+        let mut run = Run::apply(vec![ScopeChanges {
+            ledger: ledger(rules),
+            scope: String::new(),
+            first_old: None,
+            olds: Vec::new(),
+            games: vec![LedgerGame {
+                key: key(1, 1),
+                white: "ann".into(),
+                black: "bob".into(),
+                outcome: Outcome::White(1.0),
+            }],
+        }]);
+        assert!(matches!(
+            run.step(Answer::Start),
+            Step::Read(Request::Seasons(_))
+        ));
+        assert!(matches!(
+            run.step(Answer::Taken(Vec::new())),
+            Step::Done(Err(WriteError::Answer(_)))
+        ));
     }
 }
