@@ -2,39 +2,13 @@
 //! every user owns one service-1 account, which keeps its identity while the user exists.
 
 use pgrx::prelude::*;
-use pgrx::{PgSqlErrorCode, WhoAllocated};
+use pgrx::PgSqlErrorCode;
 
 use crate::error::raise;
-use crate::trigger::trigger_function;
+use crate::trigger::{field, row_of, stored, trigger_function};
 
 /// The local service, Random Chess itself.
 pub const LOCAL_SERVICE: i32 = 1;
-
-/// Reads a column of a row by name.
-pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> Option<T>
-where
-    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    row.get_by_name::<T>(name)
-        .unwrap_or_else(|e| crate::error::internal(format!("reading column {name}: {e}")))
-}
-
-/// A NOT NULL column of a stored row (an old row, or an AFTER trigger's new row): an internal
-/// error, never a default, when it is NULL.
-pub fn stored<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> T
-where
-    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
-{
-    field(row, name)
-        .unwrap_or_else(|| crate::error::internal(format!("column {name} of a stored row is NULL")))
-}
-
-/// The row of a row trigger (`old()` or `new()`): an internal error when the trigger has none.
-pub fn row_of<'a>(
-    row: Option<PgHeapTuple<'a, AllocatedByPostgres>>,
-) -> PgHeapTuple<'a, AllocatedByPostgres> {
-    row.unwrap_or_else(|| crate::error::internal("a row trigger without its row"))
-}
 
 fn user_exists(user_id: i32) -> bool {
     Spi::get_one_with_args::<bool>(

@@ -6,9 +6,9 @@ use pgrx::PgSqlErrorCode;
 
 use pg_rating_core::clock::Clock;
 
-use crate::accounts::{field, row_of, stored};
 use crate::error::raise;
 use crate::trigger::trigger_function;
+use crate::trigger::{field, row_of, stored};
 use crate::types::read_clock;
 
 /// Clocks compare as PostgreSQL compares intervals ('1 day' equals '24 hours'); an unset

@@ -25,6 +25,7 @@ mod chess;
 mod columns;
 mod compat;
 mod error;
+mod ffi;
 mod games;
 mod keyed;
 mod ledger;

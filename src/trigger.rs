@@ -60,6 +60,32 @@ impl Drop for ForeignCode {
     }
 }
 
+/// Reads a column of a row by name.
+pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> Option<T>
+where
+    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    row.get_by_name::<T>(name)
+        .unwrap_or_else(|e| crate::error::internal(format!("reading column {name}: {e}")))
+}
+
+/// A NOT NULL column of a stored row (an old row, or an AFTER trigger's new row): an internal
+/// error, never a default, when it is NULL.
+pub fn stored<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> T
+where
+    T: FromDatum + IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+{
+    field(row, name)
+        .unwrap_or_else(|| crate::error::internal(format!("column {name} of a stored row is NULL")))
+}
+
+/// The row of a row trigger (`old()` or `new()`): an internal error when the trigger has none.
+pub fn row_of<'a>(
+    row: Option<PgHeapTuple<'a, AllocatedByPostgres>>,
+) -> PgHeapTuple<'a, AllocatedByPostgres> {
+    row.unwrap_or_else(|| crate::error::internal("a row trigger without its row"))
+}
+
 /// True while pg_rating's own code writes.
 pub fn writing() -> bool {
     WRITERS.with(Cell::get) > 0
@@ -194,7 +220,7 @@ macro_rules! trigger_function {
         $crate::trigger::trigger_function!(@entry false, $body, $symbol, $finfo, [$($table),+]);
     };
     (@entry $marks:literal, $body:ident, $symbol:ident, $finfo:ident, [$($table:literal),+]) => {
-        $crate::chess::finfo_v1!($finfo);
+        $crate::ffi::finfo_v1!($finfo);
 
         #[::pgrx::pg_guard]
         #[unsafe(no_mangle)]
@@ -305,7 +331,7 @@ fn check_cascaded_delete<'a>(
     let row = old
         .as_ref()
         .unwrap_or_else(|| crate::error::internal("no old row"));
-    let id: i32 = crate::accounts::field(row, column)
+    let id: i32 = crate::trigger::field(row, column)
         .unwrap_or_else(|| crate::error::internal(format!("{table}.{column} is NULL")));
     // (as the extension's owner: a row-level policy must not hide the parent from the check)
     let _owner = crate::security::RunAs::extension_owner();

@@ -3,7 +3,8 @@
 use pg_rating_core::chess;
 use pgrx::prelude::*;
 
-use super::{array_elements, finfo_v1, raise_chess, varchar_array, varchar_array_flat};
+use super::{array_elements, raise_chess, varchar_array, varchar_array_flat};
+use crate::ffi::finfo_v1;
 
 finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
 

@@ -13,8 +13,9 @@ use pg_rating_core::chess::openings::{opening_partial_fen as core_opening_fen, p
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
-use super::{array_elements, finfo_v1};
+use super::array_elements;
 use crate::error::raise;
+use crate::ffi::finfo_v1;
 
 /// FxHash: partial FENs are trusted keys from our own table, so no DoS-resistant hasher.
 #[derive(Default)]

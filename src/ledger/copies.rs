@@ -52,7 +52,7 @@ fn copy_ledger<'a>(
         return Ok(None);
     }
     let id = |row: Option<PgHeapTuple<'_, AllocatedByPostgres>>| -> Option<i32> {
-        row.and_then(|r| crate::accounts::field(&r, "id"))
+        row.and_then(|r| crate::trigger::field(&r, "id"))
     };
     let (old, new) = (id(trigger.old()), id(trigger.new()));
     Spi::connect_mut(|client| {

@@ -1077,7 +1077,7 @@ pub fn fixed_micros(i: Interval) -> i64 {
 /// The settings of a `ledgers` row given to a trigger; `None` when a NOT NULL setting is NULL
 /// (a BEFORE trigger's new row: the column's constraint reports it, 23502, after the trigger).
 pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<LedgerSettings> {
-    use crate::accounts::field;
+    use crate::trigger::field;
     let number = |name: &str| field::<f64>(row, name);
     Some(LedgerSettings {
         rating_system: field::<String>(row, "rating_system")?,

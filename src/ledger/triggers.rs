@@ -14,10 +14,10 @@ use super::attachment::{Attachment, GameRow, ParticipantRow};
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
 use super::{apply_changes, apply_multi_changes, internal, rebuild, replay_scopes, Changes};
-use crate::accounts::stored as read;
 use crate::error::raise;
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
+use crate::trigger::stored as read;
 use crate::trigger::{
     protocol_violation, register_transition_tables, transition_tables, trigger_call,
     trigger_function, writing, DerivedWrite,
@@ -37,8 +37,8 @@ fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: 
 /// 23514 for a seed that the ledger could not start a player from (the core's bounds).
 fn check_seed(row: &PgHeapTuple<'_, AllocatedByPostgres>) {
     let rating: f64 = read(row, "rating");
-    let rd: Option<f64> = crate::accounts::field(row, "rd");
-    let volatility: Option<f64> = crate::accounts::field(row, "volatility");
+    let rd: Option<f64> = crate::trigger::field(row, "rd");
+    let volatility: Option<f64> = crate::trigger::field(row, "volatility");
     if let Err(e) = pg_rating_core::ledger::check_seed(rating, rd, volatility) {
         raise(
             PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
@@ -130,8 +130,8 @@ fn check_ledger<'a>(
     let new = trigger.new().unwrap_or_else(|| internal("no new row"));
     // a NULL in a NOT NULL column: its constraint reports it (23502) after this trigger
     let settings = store::settings_of_tuple(&new);
-    let nulls = crate::accounts::field::<String>(&new, "name").is_none()
-        || crate::accounts::field::<pg_sys::Oid>(&new, "owner").is_none();
+    let nulls = crate::trigger::field::<String>(&new, "name").is_none()
+        || crate::trigger::field::<pg_sys::Oid>(&new, "owner").is_none();
     let Some(settings) = settings.filter(|_| own_checks && !nulls) else {
         return Ok(Some(new));
     };
@@ -458,7 +458,7 @@ trigger_function!(
     ["ledger_seasons"]
 );
 
-crate::chess::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
+crate::ffi::finfo_v1!(pg_finfo_ledger_games_changed_wrapper);
 
 /// AFTER INSERT, UPDATE, DELETE or TRUNCATE of a games table with ledgers attached, per statement
 /// (the triggers ledger_attach creates, one set per table): every ledger of the table, the
@@ -623,7 +623,7 @@ fn old_participants_as_rated(
     };
 }
 
-crate::chess::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
+crate::ffi::finfo_v1!(pg_finfo_ledger_related_changed_wrapper);
 
 /// AFTER INSERT, UPDATE or DELETE of a table that ledgers' paths reach, per statement (the
 /// triggers ledger_attach creates on it, one set per table): the games whose paths reach a row

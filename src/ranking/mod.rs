@@ -98,11 +98,11 @@ trigger_function!(
 fn rerate_redated_service_game<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let old = crate::accounts::row_of(trigger.old());
-    let new = crate::accounts::row_of(trigger.new());
-    let id: i32 = crate::accounts::stored(&new, "id");
+    let old = crate::trigger::row_of(trigger.old());
+    let new = crate::trigger::row_of(trigger.new());
+    let id: i32 = crate::trigger::stored(&new, "id");
     let date = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
-        crate::accounts::stored::<TimestampWithTimeZone>(row, "creation_date").into_inner()
+        crate::trigger::stored::<TimestampWithTimeZone>(row, "creation_date").into_inner()
     };
     let from = GameKey {
         played_at: date(&old).min(date(&new)),
@@ -130,8 +130,8 @@ trigger_function!(
 fn recalculate_changed_ranking<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
-    let new = crate::accounts::row_of(trigger.new());
-    let id: i32 = crate::accounts::stored(&new, "id");
+    let new = crate::trigger::row_of(trigger.new());
+    let id: i32 = crate::trigger::stored(&new, "id");
     if !restoring() {
         Spi::connect_mut(|client| {
             let mut store = RankingStore::new(client);
@@ -142,7 +142,7 @@ fn recalculate_changed_ranking<'a>(
                 store.keep_ledger(id);
                 let old_id = trigger
                     .old()
-                    .and_then(|old| crate::accounts::field::<i32>(&old, "id"));
+                    .and_then(|old| crate::trigger::field::<i32>(&old, "id"));
                 if old_id.is_some_and(|old_id| old_id != id) {
                     // the ledger of the ranking's old id
                     store.forget_deleted_rankings();

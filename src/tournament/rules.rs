@@ -8,9 +8,9 @@ use pgrx::prelude::*;
 use pgrx::spi::SpiHeapTupleData;
 
 use super::store::TournamentStore;
-use crate::accounts::field;
 use crate::error::raise_core;
 use crate::spi::{column, nullable};
+use crate::trigger::field;
 
 pub(super) fn text_field(
     row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>,

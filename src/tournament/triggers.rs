@@ -13,10 +13,10 @@ use super::rules::{
     lock_tournament, text_field,
 };
 use super::store::{internal, TournamentStore};
-use crate::accounts::field;
 use crate::error::{raise, raise_core};
 use crate::restore::restoring;
 use crate::spi::column;
+use crate::trigger::field;
 use crate::trigger::trigger_function;
 
 type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
@@ -24,12 +24,12 @@ type Row<'a> = PgHeapTuple<'a, AllocatedByPostgres>;
 /// A NOT NULL column of a stored row (an AFTER trigger's, or the old row): an internal error,
 /// never a default, when the row or the value is missing.
 fn int(row: &Option<Row<'_>>, name: &str) -> i32 {
-    crate::accounts::stored(row.as_ref().unwrap_or_else(|| internal("no row")), name)
+    crate::trigger::stored(row.as_ref().unwrap_or_else(|| internal("no row")), name)
 }
 
 /// A NOT NULL text column of a stored row, as [`int`].
 fn txt(row: &Option<Row<'_>>, name: &str) -> String {
-    crate::accounts::stored::<&str>(row.as_ref().unwrap_or_else(|| internal("no row")), name)
+    crate::trigger::stored::<&str>(row.as_ref().unwrap_or_else(|| internal("no row")), name)
         .to_owned()
 }
 
@@ -54,7 +54,7 @@ pub(crate) fn check_row<'a>(
     table: Fired,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
     let op = trigger.op()?;
-    let row = crate::accounts::row_of(match op {
+    let row = crate::trigger::row_of(match op {
         PgTriggerOperation::Delete => trigger.old(),
         _ => trigger.new(),
     });
