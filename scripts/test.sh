@@ -131,7 +131,7 @@ pick() {
 
 # The golden files of the engine alone, and those that create what they need themselves; every
 # other file runs with the Random Chess schema too.
-ENGINE_REGRESS=" chess_fen chess_pgn chess_san elo fide glicko2 glicko2_rule skemino performance types ledgers ledger_paths ledger_reads ledger_seeds ledger_copies ledger_replay_writes ledger_policies ledger_now_rules svg pairing pairing_tables pairing_burstein tenancy ledger_seasons_every_scope "
+ENGINE_REGRESS=" ledger_mixed_statement ledger_multiplayer_seeds chess_fen chess_pgn chess_san elo fide glicko2 glicko2_rule skemino performance types ledgers ledger_paths ledger_reads ledger_seeds ledger_copies ledger_replay_writes ledger_policies ledger_now_rules svg pairing pairing_tables pairing_burstein tenancy ledger_seasons_every_scope "
 SELF_CONTAINED_REGRESS=" install_beside extension "
 
 # Each golden file runs in a fresh database with the extensions created, so files are independent.

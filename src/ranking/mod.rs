@@ -137,7 +137,14 @@ fn recalculate_changed_ranking<'a>(
             let mut store = RankingStore::new(client);
             // settings under which a game could not be rated are refused here (23514), by the
             // engine's rule, before the ranking's ledger is made
-            store.rankings(Some(id));
+            for ranking in store.rankings(Some(id)) {
+                if let Err(e) = ranking.system.validated() {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+                        format!("ranking {id}: settings rejected: {e}"),
+                    );
+                }
+            }
             if store.lock_rows == LockRows::Ledger {
                 store.keep_ledger(id);
                 let old_id = trigger

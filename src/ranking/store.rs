@@ -571,10 +571,11 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 volatility_epsilon: None,
                 rd_growth: pg_rating_core::rating::glicko2::RdGrowth::Elapsed,
             };
-            // the engine's one rule for a rating system's settings (a ledger's too)
+            // (the engine's bounds, `validated`, are checked when a ranking is written, not
+            // here: a ranking kept from 0.12 with settings 0.12 took would otherwise block every
+            // ranked game and every change of rankings, its own fix included)
             let system = RatingSystem::from_settings(&settings)
                 .map_err(|e| e.to_string())
-                .and_then(|s| s.validated().map_err(|e| e.to_string()))
                 .unwrap_or_else(|e| {
                     raise(
                         PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
