@@ -574,14 +574,12 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             // (the engine's bounds, `validated`, are checked when a ranking is written, not
             // here: a ranking kept from 0.12 with settings 0.12 took would otherwise block every
             // ranked game and every change of rankings, its own fix included)
-            let system = RatingSystem::from_settings(&settings)
-                .map_err(|e| e.to_string())
-                .unwrap_or_else(|e| {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-                        format!("ranking {id}: settings rejected: {e}"),
-                    )
-                });
+            let system = RatingSystem::from_settings(&settings).unwrap_or_else(|e| {
+                raise(
+                    PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
+                    format!("ranking {id}: settings rejected: {e}"),
+                )
+            });
             rankings.push(Ranking {
                 id,
                 ledger: nullable(&row, "ledger"),
