@@ -250,8 +250,7 @@ pub fn ledger_id_for_read(
         .unwrap_or_else(|e| internal(e))
         .first()
         .get_by_name::<i32, _>("id")
-        .ok()
-        .flatten()
+        .unwrap_or_else(|e| internal(e))
         .unwrap_or_else(|| internal("ledger_id_for_read gave no id"))
 }
 
