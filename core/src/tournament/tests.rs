@@ -1320,3 +1320,26 @@ fn refresh_touches_rounds_squared_rows_not_players() {
     // this pairing scheme repeats pairings: the corrected game is one of their encounters
     assert!(encounters_in(t.card(w), b).0 >= 1);
 }
+
+#[test]
+fn a_bye_of_points_and_a_game_of_a_result() {
+    assert_eq!(ByeKind::of_points(1.0).unwrap(), ByeKind::PairingAllocated);
+    assert_eq!(ByeKind::of_points(0.5).unwrap(), ByeKind::Half);
+    assert_eq!(ByeKind::of_points(0.0).unwrap(), ByeKind::Zero);
+    let e = ByeKind::of_points(2.0).unwrap_err();
+    assert_eq!(e.message, "a bye is worth 1, 0.5 or 0 points, not 2");
+    use GameEndReason::*;
+    use GameEndType::*;
+    assert_eq!(
+        game_of(BlackWins, Abandonment, 0),
+        (Outcome::Loss, GameKind::Forfeit)
+    );
+    assert_eq!(
+        game_of(Draw, Abandonment, 0),
+        (Outcome::Draw, GameKind::NoMove)
+    );
+    assert_eq!(
+        game_of(WhiteWins, Abandonment, 12),
+        (Outcome::Win, GameKind::Played)
+    );
+}
