@@ -41,19 +41,26 @@ pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
     PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
 }
 
-/// The rows of a pairing, each player named by `name`: the boards from 1, then the bye (no
-/// Black).
-fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
-    let mut rows: Vec<(i32, T, Option<T>)> = pairing
-        .boards
-        .iter()
+/// The rows of a pairing: the boards (White, Black) from 1, then the bye (no Black).
+pub(super) fn board_rows<T>(
+    boards: impl IntoIterator<Item = (T, T)>,
+    bye: Option<T>,
+) -> Vec<(i32, T, Option<T>)> {
+    let mut rows: Vec<(i32, T, Option<T>)> = boards
+        .into_iter()
         .enumerate()
-        .map(|(i, &(w, b))| (i as i32 + 1, name(w), Some(name(b))))
+        .map(|(i, (w, b))| (i as i32 + 1, w, Some(b)))
         .collect();
-    if let Some(p) = pairing.bye {
-        rows.push((rows.len() as i32 + 1, name(p), None));
+    if let Some(p) = bye {
+        rows.push((rows.len() as i32 + 1, p, None));
     }
     rows
+}
+
+/// The rows of a pairing, each player named by `name`.
+fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
+    let named = pairing.boards.iter().map(|&(w, b)| (name(w), name(b)));
+    board_rows(named, pairing.bye.map(&name))
 }
 
 /// Forbidden pairs listed two players after another, each player turned into a pairing number
@@ -81,15 +88,10 @@ pub(super) fn virtual_points_of(
     let Some(v) = v else {
         return Vec::new();
     };
-    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
-    let text: &std::ffi::CStr = unsafe {
-        pgrx::direct_function_call(pgrx::pg_sys::jsonb_out, &[Some(v.datum())])
-            .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
-    };
+    let text = crate::types::jsonb_text(&v);
     let shape =
         "virtual_points must be a JSON object of players and their virtual points per round \
                  ({\"a\": [1, 1, 0.5]})";
-    let text = text.to_string_lossy();
     let map = match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(serde_json::Value::Object(map)) => map,
         Ok(_) => invalid(shape.into()),

@@ -388,16 +388,7 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
 
 /// The rows of a pairing: the boards, then the bye (Black NULL).
 fn rows_of(p: &RowPairing) -> Vec<(i32, String, Option<String>)> {
-    let mut rows: Vec<(i32, String, Option<String>)> = p
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, (w, b))| (i as i32 + 1, w.clone(), Some(b.clone())))
-        .collect();
-    if let Some(bye) = &p.bye {
-        rows.push((rows.len() as i32 + 1, bye.clone(), None));
-    }
-    rows
+    super::pairing::board_rows(p.boards.clone(), p.bye.clone())
 }
 
 /// `tournament_pairings_from_tables(players, games, rounds, round, player_column, ...)`
@@ -471,12 +462,8 @@ fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<S
     let Some(v) = v else {
         return Map::new();
     };
-    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
-    let text: &CStr = unsafe {
-        pgrx::direct_function_call(pg_sys::jsonb_out, &[Some(v.datum())])
-            .unwrap_or_else(|| internal("jsonb_out gave NULL"))
-    };
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text.to_string_lossy()) else {
+    let text = crate::types::jsonb_text(&v);
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
         raise(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             format!("{what} must be a JSON object of column names and values"),

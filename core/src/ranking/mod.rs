@@ -4,6 +4,7 @@
 //! The rating system a ranking row names is the engine's ([`crate::rating::system`]).
 
 pub mod history;
+pub mod recorded;
 pub mod window;
 
 pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
