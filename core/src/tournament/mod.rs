@@ -58,8 +58,9 @@ pub use standings::{
     CardSource, Placement, RoundRow, StandingsRow,
 };
 pub use tiebreak::{
-    adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values,
-    points_x2, Category, Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
+    adjusted_points_x2, canonical_order, categories, fide_tpr, format_order, is_vur, parse_order,
+    player_values, points_x2, Category, Edition, OpponentView, PlayerValues, TieBreak,
+    DEFAULT_ORDER,
 };
 pub use trf::{trf16, TrfInfo};
 

@@ -916,6 +916,8 @@ fn tie_break_codes() {
         ]
     );
     assert_eq!(format_order(&parse_order("de,bh/c1").unwrap()), "DE, BH-C1");
+    assert_eq!(canonical_order("de,bh/c1").unwrap(), "DE, BH-C1");
+    assert!(canonical_order("BH, BH").is_err());
     assert_eq!(parse_order("DE, BH, DE").unwrap().len(), 3); // type A may repeat
     let e = parse_order("BH, BH").unwrap_err();
     assert_eq!(
