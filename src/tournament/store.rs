@@ -49,6 +49,12 @@ impl TournamentGame {
     }
 }
 
+/// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
+fn order_of(row: &SpiHeapTupleData<'_>) -> Vec<TieBreak> {
+    pg_rating_core::tournament::parse_order(&column::<String>(row, "tie_breaks"))
+        .unwrap_or_else(|e| internal(e))
+}
+
 /// White's outcome and the kind of the service game of a row (columns `end_type`, `reason`,
 /// `moves`).
 fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
@@ -138,8 +144,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             &[id.into()],
         );
         let row = rows.into_iter().next()?;
-        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
-            .unwrap_or_else(|e| internal(e));
+        let order = order_of(&row);
         Some(Info {
             id,
             order,
@@ -362,8 +367,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         );
         let row = rows.into_iter().next()?;
         let round_count = column::<i32>(&row, "round_count") as u32;
-        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
-            .unwrap_or_else(|e| internal(e));
+        let order = order_of(&row);
         let first_date = nullable::<String>(&row, "first_date");
         let last_date = nullable::<String>(&row, "last_date");
         let rows = self.query(
