@@ -4,11 +4,12 @@
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
+use pg_rating_core::ranking::accounts::{Account, AccountRule};
+
 use crate::error::raise;
 use crate::trigger::{field, row_of, stored, trigger_function};
 
-/// The local service, Random Chess itself.
-pub const LOCAL_SERVICE: i32 = 1;
+pub use pg_rating_core::ranking::accounts::LOCAL_SERVICE;
 
 fn user_exists(user_id: i32) -> bool {
     Spi::get_one_with_args::<bool>(
@@ -47,41 +48,34 @@ trigger_function!(
     ["users"]
 );
 
+/// What the rules read of a `service_accounts` row.
+fn account(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Account {
+    Account {
+        service: field(row, "service_id"),
+        name: field::<&str>(row, "user_id_in_service").map(str::to_owned),
+        user: field(row, "user_id"),
+        is_bot: field(row, "is_bot"),
+    }
+}
+
+/// 23001 for what the rules of accounts refuse.
+fn refuse(e: AccountRule) -> ! {
+    raise(PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION, e.to_string())
+}
+
 /// BEFORE UPDATE ON service_accounts. A service-1 account keeps its service, name, user and
-/// bot flag while its user exists (the ON DELETE SET NULL of a deleted user runs after the
-/// user is gone, so it passes). An account whose user is unlinked loses its token, which keeps
-/// `token_only_for_linked_accounts` true through that cascade.
+/// bot flag while its user exists (the rule: `pg_rating_core::ranking::accounts`). An account
+/// whose user is unlinked loses its token, which keeps `token_only_for_linked_accounts` true
+/// through that cascade.
 fn prevent_default_service_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByRust>>, PgTriggerError> {
-    let old = row_of(trigger.old());
-    let new = row_of(trigger.new());
-    let old_service: Option<i32> = field(&old, "service_id");
-    let old_user: Option<i32> = field(&old, "user_id");
-    let new_user: Option<i32> = field(&new, "user_id");
-    if old_service == Some(LOCAL_SERVICE) {
-        let name: String = stored::<&str>(&old, "user_id_in_service").to_owned();
-        let identity_changed = old_service != field(&new, "service_id")
-            || field::<&str>(&old, "user_id_in_service")
-                != field::<&str>(&new, "user_id_in_service")
-            || (old_user != new_user && new_user.is_some());
-        if identity_changed && old_user.is_some_and(user_exists) {
-            raise(
-                PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-                format!(
-                    "the Random Chess account \"{name}\" of an existing user cannot change its service, name or user"
-                ),
-            );
-        }
-        if field::<bool>(&old, "is_bot") != field::<bool>(&new, "is_bot") {
-            raise(
-                PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-                format!("the bot flag of the Random Chess account \"{name}\" cannot change (rankings depend on it)"),
-            );
-        }
-    }
-    let mut new = new.into_owned();
-    if old_user.is_some() && new_user.is_none() {
+    let (old_row, new_row) = (row_of(trigger.old()), row_of(trigger.new()));
+    let (old, new) = (account(&old_row), account(&new_row));
+    let owner_exists = old.identity_owner(&new).is_some_and(user_exists);
+    let drop_token = old.update(&new, owner_exists).unwrap_or_else(|e| refuse(e));
+    let mut new = new_row.into_owned();
+    if drop_token {
         // `token` is varchar; pgrx types a NULL by its Rust type, and `char` is its varchar type.
         new.set_by_name("token", None::<char>)
             .unwrap_or_else(|e| crate::error::internal(e));
@@ -100,15 +94,9 @@ fn prevent_default_service_deletion<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let old = row_of(trigger.old());
-    let service: Option<i32> = field(&old, "service_id");
-    let user: Option<i32> = field(&old, "user_id");
-    if service == Some(LOCAL_SERVICE) && user.is_some_and(user_exists) {
-        let name: String = stored::<&str>(&old, "user_id_in_service").to_owned();
-        raise(
-            PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-            format!("the Random Chess account \"{name}\" of an existing user cannot be deleted; delete the user instead"),
-        );
-    }
+    let account = account(&old);
+    let owner_exists = account.deletion_owner().is_some_and(user_exists);
+    account.delete(owner_exists).unwrap_or_else(|e| refuse(e));
     Ok(Some(old))
 }
 trigger_function!(

@@ -1,28 +1,17 @@
-//! Rules of `service_games` (sql/random_chess/02_games.sql has the tables and views): a game, once recorded,
-//! is not deleted, and what decides its ratings does not change.
+//! The triggers of `service_games` (sql/random_chess/02_games.sql has the tables and views): a
+//! game, once recorded, is not deleted, and what decides its ratings does not change (the rule:
+//! `pg_rating_core::ranking::recorded`).
 
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use pg_rating_core::clock::Clock;
+use pg_rating_core::ranking::recorded::RecordedGame;
 
 use crate::error::raise;
 use crate::trigger::trigger_function;
 use crate::trigger::{field, row_of, stored};
 use crate::types::read_clock;
-
-/// Clocks compare as PostgreSQL compares intervals ('1 day' equals '24 hours'); an unset
-/// clock equals no clock.
-fn same_clock(a: Option<Clock>, b: Option<Clock>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(a), Some(b)) => {
-            a.starting_time.cmp(&b.starting_time).is_eq()
-                && a.move_increase.cmp(&b.move_increase).is_eq()
-        }
-        _ => false,
-    }
-}
 
 fn clock_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Clock> {
     let clock: PgHeapTuple<'_, AllocatedByRust> = field(row, "clock")?;
@@ -38,31 +27,28 @@ fn end_type_of(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<String>
         .map(str::to_owned)
 }
 
-/// BEFORE UPDATE ON service_games.
+/// What of a game may not change, as its row holds it.
+fn recorded(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> RecordedGame {
+    let text = |name: &str| field::<&str>(row, name).map(str::to_owned);
+    RecordedGame {
+        end_type: end_type_of(row),
+        clock: clock_of(row),
+        white: text("white_player"),
+        black: text("black_player"),
+        service: field(row, "service_id"),
+        ranked: field(row, "is_ranked"),
+    }
+}
+
+/// BEFORE UPDATE ON service_games: what decides a game's ratings does not change (the core's
+/// [`RecordedGame::changed_by`]).
 fn prevent_service_game_modification<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let old = row_of(trigger.old());
     let new = row_of(trigger.new());
     let id: i32 = stored(&old, "id");
-    let mut changed = Vec::new();
-    if end_type_of(&old) != end_type_of(&new) {
-        changed.push("result type");
-    }
-    if !same_clock(clock_of(&old), clock_of(&new)) {
-        changed.push("clock");
-    }
-    if field::<&str>(&old, "white_player") != field::<&str>(&new, "white_player")
-        || field::<&str>(&old, "black_player") != field::<&str>(&new, "black_player")
-    {
-        changed.push("players");
-    }
-    if field::<i32>(&old, "service_id") != field::<i32>(&new, "service_id") {
-        changed.push("service");
-    }
-    if field::<bool>(&old, "is_ranked") != field::<bool>(&new, "is_ranked") {
-        changed.push("is_ranked");
-    }
+    let changed = recorded(&old).changed_by(&recorded(&new));
     if !changed.is_empty() {
         raise(
             PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,

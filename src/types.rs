@@ -4,7 +4,7 @@
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::result::GameResult;
 use pgrx::prelude::*;
-use pgrx::{composite_type, default, PgSqlErrorCode};
+use pgrx::{composite_type, default, pg_sys, PgSqlErrorCode};
 
 use crate::error::raise;
 
@@ -66,7 +66,18 @@ pub fn read_clock(clock: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<Cl
     })
 }
 
-fn to_core(i: Interval) -> CoreInterval {
+/// The text of a jsonb argument (read as text: pgrx's own reading fails on `1e400` with XX000).
+pub fn jsonb_text(v: &pgrx::AnyElement) -> String {
+    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
+    let text: &std::ffi::CStr = unsafe {
+        pgrx::direct_function_call(pg_sys::jsonb_out, &[Some(v.datum())])
+            .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
+    };
+    text.to_string_lossy().into_owned()
+}
+
+/// An interval as the core's.
+pub fn to_core(i: Interval) -> CoreInterval {
     CoreInterval {
         months: i.months(),
         days: i.days(),

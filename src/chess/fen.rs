@@ -3,7 +3,8 @@
 use pg_rating_core::chess;
 use pgrx::prelude::*;
 
-use super::{array_elements, raise_chess, varchar_array, varchar_array_flat};
+use super::{array_elements, varchar_array, varchar_array_flat};
+use crate::error::raise_core;
 use crate::ffi::finfo_v1;
 
 finfo_v1!(pg_finfo_pg_rating_generate_fen_array);
@@ -28,7 +29,7 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
             .iter()
             .map(|e| e.map(|b| std::str::from_utf8(b).unwrap_or("")));
         let (mut buf, mut ends) = (String::new(), Vec::new());
-        chess::fen_array_into(start, moves, &mut buf, &mut ends).unwrap_or_else(|e| raise_chess(e));
+        chess::fen_array_into(start, moves, &mut buf, &mut ends).unwrap_or_else(|e| raise_core(&e));
         varchar_array_flat(&buf, &ends)
     }
 }
@@ -46,7 +47,7 @@ pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         crate::error::require_one_dimension(fcinfo, 1, "san");
         let san: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
-        let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_chess(e));
+        let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_core(&e));
         varchar_array(&moves)
     }
 }
@@ -61,7 +62,7 @@ pub fn moves_to_san(
 ) -> Vec<String> {
     // SAFETY: this call's fcinfo; argument 1 is the moves array.
     unsafe { crate::error::require_one_dimension(fcinfo, 1, "moves") };
-    chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_chess(e))
+    chess::moves_to_san(starting_position, moves.iter()).unwrap_or_else(|e| raise_core(&e))
 }
 
 #[cfg(any(test, feature = "pg_test"))]

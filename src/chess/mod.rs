@@ -8,7 +8,6 @@ mod openings;
 mod pgn;
 mod svg;
 
-use pg_rating_core::chess::ChessError;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -19,12 +18,6 @@ extension_sql_file!(
     name = "chess_functions",
     requires = ["types", pgn::read_pgn_internal]
 );
-
-/// Reports a core chess error with its SQLSTATE: 22P02 malformed FEN, 22023 bad move,
-/// 22004 NULL move, 54000 too many moves.
-pub(crate) fn raise_chess(e: ChessError) -> ! {
-    crate::error::raise_core(&e)
-}
 
 const INTALIGN: usize = 4;
 

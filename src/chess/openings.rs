@@ -5,44 +5,17 @@
 //! processes at the end of the statement (or on rollback) and other backends after commit.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
-use pg_rating_core::chess::openings::{opening_partial_fen as core_opening_fen, parse_lichess_tsv};
+use pg_rating_core::chess::openings::{
+    opening_partial_fen as core_opening_fen, openings_to_load, LoadError, OpeningIndex,
+};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::array_elements;
 use crate::error::raise;
 use crate::ffi::finfo_v1;
-
-/// FxHash: partial FENs are trusted keys from our own table, so no DoS-resistant hasher.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
-        }
-        self.0 = h;
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FenMap = HashMap<Box<[u8]>, i32, BuildHasherDefault<FxHasher>>;
 
 struct Cache {
     generation: u64,
@@ -51,7 +24,7 @@ struct Cache {
     /// (`lxid`) that loaded it.
     fresh: bool,
     lxid: u32,
-    map: FenMap,
+    map: OpeningIndex,
 }
 
 thread_local! {
@@ -83,7 +56,7 @@ fn current_lxid() -> u32 {
 /// its invalidation is sent, so after we process an invalidation the reload sees the change
 /// even in a REPEATABLE READ transaction (whose own snapshot would make the map stale for the
 /// rest of the session).
-fn load_map() -> (FenMap, bool) {
+fn load_map() -> (OpeningIndex, bool) {
     if !CALLBACK_REGISTERED.swap(true, Ordering::Relaxed) {
         // SAFETY: registers a callback for the life of the backend, once (the flag above); the callback only bumps an atomic.
         unsafe {
@@ -152,7 +125,7 @@ fn load_map() -> (FenMap, bool) {
         }
         let table = pg_sys::SPI_tuptable;
         let rows = pg_sys::SPI_processed as usize;
-        let mut map = FenMap::with_capacity_and_hasher(rows, Default::default());
+        let mut map = OpeningIndex::with_capacity(rows);
         for i in 0..rows {
             let tuple = *(*table).vals.add(i);
             let (mut fen_null, mut id_null) = (false, false);
@@ -166,7 +139,7 @@ fn load_map() -> (FenMap, bool) {
                 pgrx::vardata_any(v) as *const u8,
                 pgrx::varsize_any_exhdr(v),
             );
-            map.insert(bytes.into(), id.value() as i32);
+            map.insert(bytes, id.value() as i32);
         }
         pg_sys::SPI_finish();
         LOADS.fetch_add(1, Ordering::Relaxed);
@@ -175,7 +148,7 @@ fn load_map() -> (FenMap, bool) {
 }
 
 /// Runs `f` with an up-to-date map.
-fn with_map<R>(f: impl FnOnce(&FenMap) -> R) -> R {
+fn with_map<R>(f: impl FnOnce(&OpeningIndex) -> R) -> R {
     // SAFETY: processes pending invalidation messages, as PostgreSQL does at every lock; our callback only bumps an atomic.
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let current = GENERATION.load(Ordering::Relaxed);
@@ -216,13 +189,7 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
         crate::error::one_dimension(arr, "partial_fens");
         let mut elems: Vec<Option<&[u8]>> = Vec::new();
         array_elements(arr, &mut elems);
-        let found = with_map(|map| {
-            elems
-                .iter()
-                .enumerate()
-                .rev()
-                .find_map(|(i, e)| e.and_then(|fen| map.get(fen)).map(|id| (*id, i as i32)))
-        });
+        let found = with_map(|map| map.latest(&elems));
 
         // The result row type, blessed once per call site and kept in fn_extra.
         let flinfo = (*fcinfo).flinfo;
@@ -280,26 +247,15 @@ fn opening_partial_fen(pgn: &str) -> String {
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn load_lichess_openings(tsv: &str) -> i64 {
     crate::trigger::writes_allowed("load_lichess_openings()");
-    let mut eco = Vec::new();
-    let mut names = Vec::new();
-    let mut fens = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for o in parse_lichess_tsv(tsv) {
-        let o = o.unwrap_or_else(|e| {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-                e.to_string(),
-            )
-        });
-        if let Some(first) = seen.insert(o.partial_fen.clone(), o.line) {
-            raise(
-                PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
-                format!(
-                    "openings lines {first} and {} reach the same position \"{}\"",
-                    o.line, o.partial_fen
-                ),
-            );
-        }
+    let openings = openings_to_load(tsv).unwrap_or_else(|e| {
+        let code = match e {
+            LoadError::Line(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
+            LoadError::Twice { .. } => PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+        };
+        raise(code, e.to_string())
+    });
+    let (mut eco, mut names, mut fens) = (Vec::new(), Vec::new(), Vec::new());
+    for o in openings {
         eco.push(o.eco);
         names.push(o.name);
         fens.push(o.partial_fen);

@@ -4,8 +4,8 @@ use pg_rating_core::chess::pgn::{read_pgn, write_pgn, PgnError};
 use pgrx::prelude::*;
 use pgrx::{composite_type, default, JsonB, PgSqlErrorCode};
 
-use super::raise_chess;
 use crate::error::raise;
+use crate::error::raise_core;
 use crate::types::read_game_result;
 
 fn raise_pgn(e: PgnError) -> ! {
@@ -89,7 +89,7 @@ pub fn game_to_pgn(
             ),
         }
     }
-    Some(write_pgn(start, moves.iter(), result, &tag_list).unwrap_or_else(|e| raise_chess(e)))
+    Some(write_pgn(start, moves.iter(), result, &tag_list).unwrap_or_else(|e| raise_core(&e)))
 }
 
 #[cfg(any(test, feature = "pg_test"))]

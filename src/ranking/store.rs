@@ -7,7 +7,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
-use pg_rating_core::clock::{Clock, Interval as CoreInterval};
+use pg_rating_core::clock::Clock;
 use pg_rating_core::ledger::{LedgerGame, Standing};
 use pg_rating_core::ranking::{
     GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, SystemSettings, Tip,
@@ -23,6 +23,7 @@ use super::transition::NewGame;
 use crate::compat::ranking_locks::{lock_rows, lock_single_row, LockRows, RANKING_LOCKS};
 use crate::error::raise;
 use crate::ledger::SCOPE_LOCKS;
+use crate::types::to_core;
 use crate::writer_lock::{current_subtransaction, local_transaction, still_active, LockTable};
 
 /// A ranking: which games count in it and how they are rated.
@@ -115,14 +116,6 @@ const NOT_VERIFIED: Verified = (pg_sys::InvalidOid, 0, 0, 0);
 use crate::error::internal;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 
-fn interval(i: Interval) -> CoreInterval {
-    CoreInterval {
-        months: i.months(),
-        days: i.days(),
-        micros: i.micros(),
-    }
-}
-
 pub(super) fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
@@ -204,8 +197,8 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
             nullable_at::<Interval>(&row, move_increase),
         ) {
             (Some(s), Some(m)) => Some(Clock {
-                starting_time: interval(s),
-                move_increase: interval(m),
+                starting_time: to_core(s),
+                move_increase: to_core(m),
             }),
             _ => None,
         };
@@ -562,7 +555,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 starting_rd: f("starting_rd"),
                 starting_volatility: f("starting_volatility"),
                 rating_period_micros: nullable::<Interval>(&row, "rating_period")
-                    .map(|p| interval(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
+                    .map(|p| to_core(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
                 // the rankings rate Glicko-2 as they always have, without bounds of their own
                 glicko2_rule: pg_rating_core::rating::glicko2::GameRule::Lichess,
                 min_rd: None,
@@ -584,8 +577,8 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 id,
                 ledger: nullable(&row, "ledger"),
                 window: RankingWindow {
-                    playtime_min: interval(column(&row, "playtime_min")),
-                    playtime_max: nullable::<Interval>(&row, "playtime_max").map(interval),
+                    playtime_min: to_core(column(&row, "playtime_min")),
+                    playtime_max: nullable::<Interval>(&row, "playtime_max").map(to_core),
                     extra_move_multiplier: column(&row, "extra_move_multiplier"),
                     include_bots: column(&row, "include_bots"),
                 },

@@ -6,7 +6,7 @@
 
 use std::num::NonZeroUsize;
 
-use pg_rating_core::rating::glicko2::{self, Bounds, Period, Rating};
+use pg_rating_core::rating::glicko2::{self, Bounds, PeriodRun, Rating};
 use pg_rating_core::rating::period_players::PeriodPlayers;
 use pgrx::pg_sys;
 use pgrx::prelude::*;
@@ -379,13 +379,6 @@ fn glicko2_provisional(
 
 // ------------------------------------------------------------------------------- aggregate
 
-/// State of `glicko2_period`: the running sums of one player's period, in the aggregate context.
-#[derive(Clone, Copy)]
-struct PeriodState {
-    period: Period,
-    tau: f64,
-}
-
 /// Whether the step function's composite argument type has the plain layout, checked once per
 /// call site and kept in `fn_extra` (0 = not checked yet, 1 = plain, 2 = other).
 unsafe fn step_layout_is_plain(fcinfo: pg_sys::FunctionCallInfo, oid: pg_sys::Oid) -> bool {
@@ -417,26 +410,14 @@ unsafe fn period_step(
     let fast = step_layout_is_plain(fcinfo, player.oid());
     let p = rating_from_datum(player.datum(), fast, "player");
     let o = rating_from_datum(opponent.datum(), fast, "opponent");
-    match state.get_mut::<PeriodState>() {
-        Some(st) => {
-            if st.period.player() != p {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    "glicko2_period: the player's rating must be the same in every row of a group (GROUP BY the player)",
-                );
-            }
-            if st.tau != tau {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    "glicko2_period: tau must be the same in every row of a group",
-                );
-            }
-            check(st.period.add(o, score));
+    // (the state: the core's run of the group's period, in the aggregate's memory context)
+    match state.get_mut::<PeriodRun>() {
+        Some(run) => {
+            check(run.add(p, o, score, tau));
             state
         }
         None => {
-            let mut period = check(Period::new(p));
-            check(period.add(o, score));
+            let run = check(PeriodRun::new(p, o, score, tau));
             let mut aggctx: pg_sys::MemoryContext = std::ptr::null_mut();
             if pg_sys::AggCheckCallContext(fcinfo, &mut aggctx) == 0 {
                 raise(
@@ -444,9 +425,9 @@ unsafe fn period_step(
                     "glicko2_period_step may only be called as an aggregate",
                 );
             }
-            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodState>())
-                as *mut PeriodState;
-            slot.write(PeriodState { period, tau });
+            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodRun>())
+                as *mut PeriodRun;
+            slot.write(run);
             Internal::from(Some(pg_sys::Datum::from(slot)))
         }
     }
@@ -495,12 +476,8 @@ fn glicko2_period_final(
     state: Internal,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Option<composite_type!('static, "glicko2_rating")> {
-    // SAFETY: the state was made by period_step as a PeriodState in the aggregate's memory context.
-    let st = unsafe { state.get::<PeriodState>() }?;
-    let r = match st.period.finish(st.tau, &Bounds::default()) {
-        Ok(r) => r,
-        Err(e) => crate::error::raise_core(&e),
-    };
+    // SAFETY: the state was made by period_step as a PeriodRun in the aggregate's memory context.
+    let r = check(unsafe { state.get::<PeriodRun>() }?.finish());
     Some(rating_tuple(
         // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
         unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating,

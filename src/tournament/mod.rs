@@ -33,7 +33,7 @@ mod rules;
 mod store;
 pub(crate) mod triggers;
 
-use pg_rating_core::tournament::{format_order, parse_order, trf16, TrfInfo};
+use pg_rating_core::tournament::{canonical_order, trf16, TrfInfo};
 use pgrx::prelude::*;
 
 use crate::error::{raise, raise_core};
@@ -44,7 +44,7 @@ use store::{TournamentStore, EDITION};
 /// The canonical spelling of a tie-break order; an unknown or repeated code is an error.
 #[pg_extern(immutable, strict, parallel_safe)]
 fn tournament_tie_break_order(order: &str) -> String {
-    format_order(&parse_order(order).unwrap_or_else(|e| raise_core(&e)))
+    canonical_order(order).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// Recomputes a tournament's standings from scratch (start, last round, every row; the ratings

@@ -2,13 +2,13 @@
 //! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
-use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
 };
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
 use pg_rating_core::tournament::virtual_points;
+use pg_rating_core::tournament::{arguments, initial_colour};
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
@@ -41,60 +41,36 @@ pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
     PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
 }
 
-/// The rows of a pairing, each player named by `name`: the boards from 1, then the bye (no
-/// Black).
-fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
-    let mut rows: Vec<(i32, T, Option<T>)> = pairing
-        .boards
-        .iter()
+/// The rows of a pairing: the boards (White, Black) from 1, then the bye (no Black).
+pub(super) fn board_rows<T>(
+    boards: impl IntoIterator<Item = (T, T)>,
+    bye: Option<T>,
+) -> Vec<(i32, T, Option<T>)> {
+    let mut rows: Vec<(i32, T, Option<T>)> = boards
+        .into_iter()
         .enumerate()
-        .map(|(i, &(w, b))| (i as i32 + 1, name(w), Some(name(b))))
+        .map(|(i, (w, b))| (i as i32 + 1, w, Some(b)))
         .collect();
-    if let Some(p) = pairing.bye {
-        rows.push((rows.len() as i32 + 1, name(p), None));
+    if let Some(p) = bye {
+        rows.push((rows.len() as i32 + 1, p, None));
     }
     rows
 }
 
-/// Forbidden pairs listed two players after another (`ARRAY[[a, b], [c, d]]` reads as a, b, c,
-/// d), each player turned into a pairing number by `number` (an error message for an unknown
-/// one): 22004 for a NULL, 22023 for an odd count, an unknown player or a player paired with
-/// themselves.
+/// The rows of a pairing, each player named by `name`.
+fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
+    let named = pairing.boards.iter().map(|&(w, b)| (name(w), name(b)));
+    board_rows(named, pairing.bye.map(&name))
+}
+
+/// Forbidden pairs listed two players after another, each player turned into a pairing number
+/// by `number` (an error message for an unknown one): what they mean is the core's
+/// ([`arguments::forbidden_pairs`]).
 pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
     listed: Vec<Option<T>>,
     number: impl Fn(&T) -> Result<PlayerNo, String>,
 ) -> Vec<(PlayerNo, PlayerNo)> {
-    let invalid = |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, m) };
-    if listed.len() % 2 == 1 {
-        invalid(format!(
-            "forbidden_pairs lists pairs of players: an even number of them, not {}",
-            listed.len()
-        ));
-    }
-    let players: Vec<T> = listed
-        .into_iter()
-        .map(|p| {
-            p.unwrap_or_else(|| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                    "forbidden_pairs must not contain NULL",
-                )
-            })
-        })
-        .collect();
-    players
-        .chunks(2)
-        .map(|pair| {
-            if pair[0] == pair[1] {
-                invalid(format!(
-                    "forbidden_pairs: {} is paired with themselves",
-                    pair[0]
-                ));
-            }
-            let no = |p: &T| number(p).unwrap_or_else(|m| invalid(m));
-            (no(&pair[0]), no(&pair[1]))
-        })
-        .collect()
+    arguments::forbidden_pairs(&listed, number).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The `virtual_points` argument (C.04.5, a JSON object: player -> virtual points per round,
@@ -112,15 +88,10 @@ pub(super) fn virtual_points_of(
     let Some(v) = v else {
         return Vec::new();
     };
-    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
-    let text: &std::ffi::CStr = unsafe {
-        pgrx::direct_function_call(pgrx::pg_sys::jsonb_out, &[Some(v.datum())])
-            .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
-    };
+    let text = crate::types::jsonb_text(&v);
     let shape =
         "virtual_points must be a JSON object of players and their virtual points per round \
                  ({\"a\": [1, 1, 0.5]})";
-    let text = text.to_string_lossy();
     let map = match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(serde_json::Value::Object(map)) => map,
         Ok(_) => invalid(shape.into()),
@@ -269,22 +240,9 @@ fn tournament_pair_round(
         let mut store = TournamentStore::reader(client);
         let loaded = super::existing(&mut store, tournament_id);
         let (seeded, order) = seeded(&mut store, tournament_id, &loaded);
-        let next = round_to_pair(&seeded) as i32;
-        match round {
-            Some(r) if r < next => raise(
-                PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
-                format!(
-                    "round {r} of tournament {tournament_id} is already paired: its games exist"
-                ),
-            ),
-            Some(r) if r > next => raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!(
-                    "round {r} of tournament {tournament_id} cannot be paired before round {next}"
-                ),
-            ),
-            _ => {}
-        }
+        let of = format!(" of tournament {tournament_id}");
+        arguments::check_round(round.map(i64::from), round_to_pair(&seeded), &of)
+            .unwrap_or_else(|e| raise_core(&e));
         let number_of: std::collections::HashMap<&str, PlayerNo> = order
             .iter()
             .enumerate()

@@ -8,9 +8,10 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
+use pg_rating_core::tournament::arguments::{row_result, MapMeaning, ResultMap};
 use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
-    PairingOptions, RowGame, RowPairing, RowPlayer, RowResult, RowTournament,
+    PairingOptions, RowGame, RowPairing, RowPlayer, RowTournament,
 };
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
@@ -145,36 +146,25 @@ pub struct Tables<'a> {
     pub tournament: Option<&'a str>,
 }
 
-/// A result map's meanings: numbers are White's score (1, 0.5, 0), strings name a meaning
-/// ([`RowResult::named`]), null is a game still to be played; 22023 for anything else.
-fn result_map_of(map: JsonB) -> Vec<(String, RowResult)> {
+/// A result map (a JSON object of result values and their meaning) as the core reads it
+/// ([`ResultMap::new`]).
+fn result_map_of(map: JsonB) -> ResultMap {
     let Value::Object(entries) = map.0 else {
         raise(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             "result_map must be a JSON object of result values and their meaning",
         )
     };
-    entries
-        .into_iter()
-        .map(|(value, meaning)| {
-            let m = match &meaning {
-                Value::Number(n) => n.as_f64().and_then(RowResult::score),
-                Value::String(s) => RowResult::named(s),
-                Value::Null => Some(RowResult::Pending),
-                _ => None,
-            };
-            let m = m.unwrap_or_else(|| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    format!(
-                        "result_map: \"{value}\" maps to {meaning}, not to White's score (1, 0.5, 0), \
-                         \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
-                    ),
-                )
-            });
-            (value, m)
-        })
-        .collect()
+    let meanings = entries.iter().map(|(value, meaning)| {
+        let m = match meaning {
+            Value::Number(n) => n.as_f64().map_or(MapMeaning::Other, MapMeaning::Number),
+            Value::String(s) => MapMeaning::Text(s),
+            Value::Null => MapMeaning::Null,
+            _ => MapMeaning::Other,
+        };
+        (value.clone(), m, meaning.to_string())
+    });
+    ResultMap::new(meanings).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The rows of both tables, read as the caller.
@@ -334,32 +324,8 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
             .unwrap_or_else(|e| internal(e))
             .unwrap_or_else(|| null("round_column"));
         let white = text(2).unwrap_or_else(|| null("white_column"));
-        let result = match (text(4), &result_map) {
-            (None, _) => RowResult::Pending,
-            (Some(v), Some(map)) => map
-                .iter()
-                .find(|(k, _)| *k == v)
-                .map(|(_, m)| *m)
-                .unwrap_or_else(|| {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                        format!(
-                            "a game of round {round}: the result {} is not in result_map",
-                            pg_rating_core::error::Quoted(&v)
-                        ),
-                    )
-                }),
-            (Some(v), None) => RowResult::standard(&v).unwrap_or_else(|| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                    format!(
-                        "a game of round {round}: the result {} is not 1-0, 0-1, 1/2-1/2, +-, -+ or bye \
-                         (a result_map says what an application's values mean)",
-                        pg_rating_core::error::Quoted(&v)
-                    ),
-                )
-            }),
-        };
+        let result = row_result(text(4).as_deref(), result_map.as_ref(), round)
+            .unwrap_or_else(|e| raise_core(&e));
         read_games.push(RowGame {
             round,
             white,
@@ -422,16 +388,7 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
 
 /// The rows of a pairing: the boards, then the bye (Black NULL).
 fn rows_of(p: &RowPairing) -> Vec<(i32, String, Option<String>)> {
-    let mut rows: Vec<(i32, String, Option<String>)> = p
-        .boards
-        .iter()
-        .enumerate()
-        .map(|(i, (w, b))| (i as i32 + 1, w.clone(), Some(b.clone())))
-        .collect();
-    if let Some(bye) = &p.bye {
-        rows.push((rows.len() as i32 + 1, bye.clone(), None));
-    }
-    rows
+    super::pairing::board_rows(p.boards.clone(), p.bye.clone())
 }
 
 /// `tournament_pairings_from_tables(players, games, rounds, round, player_column, ...)`
@@ -505,12 +462,8 @@ fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<S
     let Some(v) = v else {
         return Map::new();
     };
-    // SAFETY: the argument is a non-NULL jsonb (the function's declared type).
-    let text: &CStr = unsafe {
-        pgrx::direct_function_call(pg_sys::jsonb_out, &[Some(v.datum())])
-            .unwrap_or_else(|| internal("jsonb_out gave NULL"))
-    };
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text.to_string_lossy()) else {
+    let text = crate::types::jsonb_text(&v);
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
         raise(
             PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
             format!("{what} must be a JSON object of column names and values"),

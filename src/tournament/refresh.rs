@@ -165,7 +165,7 @@ pub(super) fn game_changed(
 /// The kind of bye a `byes` row is, by its points (see [`crate::compat::bye_points`]).
 pub(super) fn bye_kind(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> ByeKind {
     let points = crate::compat::bye_points(row).unwrap_or_else(|| internal("a bye without points"));
-    ByeKind::worth((points * 2.0).round() as i32).unwrap_or_else(|e| raise_core(&e))
+    ByeKind::of_points(points).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// A bye of `kind` added, or one removed (`None`).

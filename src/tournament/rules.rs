@@ -89,11 +89,7 @@ fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> boo
 
 /// An interval column as the core's [`Span`].
 fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
-    nullable::<Interval>(row, name).map(|i| Span {
-        months: i.months(),
-        days: i.days(),
-        micros: i.micros(),
-    })
+    nullable::<Interval>(row, name).map(crate::types::to_core)
 }
 
 /// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's

@@ -5,14 +5,13 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use pg_rating_core::result::{GameEndReason, GameEndType};
 use pg_rating_core::tournament::{
-    classify_game, game_entries, sort_key, standings, values_after, ByeKind, CardSource, Edition,
-    GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
+    game_entries, game_of, round_rows, sort_key, standings, ByeKind, CardSource, Edition, GameKind,
+    Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
-use pgrx::spi::{SpiClient, SpiTupleTable};
+use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 
 /// The edition of C.07 the standings follow.
 pub const EDITION: Edition = Edition::C07_2026;
@@ -37,30 +36,35 @@ impl Info {
 pub struct TournamentGame {
     pub white: String,
     pub black: String,
-    pub end: GameEndType,
-    pub reason: GameEndReason,
-    pub moves: usize,
+    /// White's outcome and the kind of game (the core's [`game_of`]).
+    pub result: (Outcome, GameKind),
     pub date: TimestampWithTimeZone,
 }
 
 impl TournamentGame {
-    pub fn kind(&self) -> GameKind {
-        classify_game(self.end, self.reason, self.moves)
-    }
-
-    pub fn white_outcome(&self) -> Outcome {
-        match self.end {
-            GameEndType::WhiteWins => Outcome::Win,
-            GameEndType::BlackWins => Outcome::Loss,
-            GameEndType::Draw => Outcome::Draw,
-        }
-    }
-
     /// The two entries of the game: White's and Black's.
     pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (RoundEntry, RoundEntry) {
-        game_entries(white, black, self.white_outcome(), self.kind())
+        game_entries(white, black, self.result.0, self.result.1)
             .unwrap_or_else(|e| internal(format!("a tournament game: {e}")))
     }
+}
+
+/// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
+fn order_of(row: &SpiHeapTupleData<'_>) -> Vec<TieBreak> {
+    pg_rating_core::tournament::parse_order(&column::<String>(row, "tie_breaks"))
+        .unwrap_or_else(|e| internal(e))
+}
+
+/// White's outcome and the kind of the service game of a row (columns `end_type`, `reason`,
+/// `moves`).
+fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
+    fn parsed<T: std::str::FromStr>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
+        column::<String>(row, name)
+            .parse()
+            .unwrap_or_else(|_| internal("invalid game result"))
+    }
+    let moves = column::<i32>(row, "moves") as usize;
+    game_of(parsed(row, "end_type"), parsed(row, "reason"), moves)
 }
 
 /// An entry as stored: the opponent's pairing number and the TRF-16 colour and result letters
@@ -71,12 +75,6 @@ pub fn encode(e: RoundEntry) -> (Option<i32>, String, String) {
         e.colour_code().to_string(),
         e.result_code().to_string(),
     )
-}
-
-/// The entry of a stored row; letters no entry writes are an internal error.
-pub fn decode(opponent: Option<i32>, colour: char, result: char) -> RoundEntry {
-    RoundEntry::from_codes(opponent.map(|o| o as PlayerNo), colour, result)
-        .unwrap_or_else(|e| internal(format!("a stored round entry: {e}")))
 }
 
 /// A tournament loaded from its base tables: the core's model with players numbered 0..n in
@@ -146,8 +144,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             &[id.into()],
         );
         let row = rows.into_iter().next()?;
-        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
-            .unwrap_or_else(|e| internal(e));
+        let order = order_of(&row);
         Some(Info {
             id,
             order,
@@ -165,18 +162,10 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;
-        let end: GameEndType = column::<String>(&row, "end_type")
-            .parse()
-            .unwrap_or_else(|_| internal("invalid game result"));
-        let reason: GameEndReason = column::<String>(&row, "reason")
-            .parse()
-            .unwrap_or_else(|_| internal("invalid game result"));
         Some(TournamentGame {
             white: column(&row, "white"),
             black: column(&row, "black"),
-            end,
-            reason,
-            moves: column::<i32>(&row, "moves") as usize,
+            result: result_of(&row),
             date: column(&row, "creation_date"),
         })
     }
@@ -308,7 +297,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         for (p, s, v) in rows {
             arrays.push("round", *s as i32);
             arrays.push("player_no", *p as i32);
-            push_values(&mut arrays, v, order);
+            push_values(&mut arrays, v, sort_key(v, order));
         }
         let mut players: Vec<i32> = rows.iter().map(|(p, _, _)| *p as i32).collect();
         players.sort_unstable();
@@ -378,8 +367,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         );
         let row = rows.into_iter().next()?;
         let round_count = column::<i32>(&row, "round_count") as u32;
-        let order = pg_rating_core::tournament::parse_order(&column::<String>(&row, "tie_breaks"))
-            .unwrap_or_else(|e| internal(e));
+        let order = order_of(&row);
         let first_date = nullable::<String>(&row, "first_date");
         let last_date = nullable::<String>(&row, "last_date");
         let rows = self.query(
@@ -422,18 +410,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
                 column::<String>(&row, "white"),
                 column::<String>(&row, "black"),
             );
-            let end: GameEndType = column::<String>(&row, "end_type")
-                .parse()
-                .unwrap_or_else(|_| internal("invalid game result"));
-            let reason: GameEndReason = column::<String>(&row, "reason")
-                .parse()
-                .unwrap_or_else(|_| internal("invalid game result"));
-            let kind = classify_game(end, reason, column::<i32>(&row, "moves") as usize);
-            let outcome = match end {
-                GameEndType::WhiteWins => Outcome::Win,
-                GameEndType::BlackWins => Outcome::Loss,
-                GameEndType::Draw => Outcome::Draw,
-            };
+            let (outcome, kind) = result_of(&row);
             let (Some(&wi), Some(&bi)) = (index.get(&w), index.get(&b)) else {
                 internal(format!(
                     "tournament {t}: a game of round {round} has an unregistered player"
@@ -508,38 +485,31 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 }
 
-/// Pushes the rows of round `s` of every player of `loaded`: entry, values and (with DE in the
-/// order) shared rank and DE score.
+/// Pushes the rows of round `s` of every player of `loaded` (the core's [`round_rows`]), each
+/// opponent by its registration number.
 fn push_round(arrays: &mut Arrays, loaded: &Loaded, s: u32) {
-    let tour = &loaded.tournament;
-    let ranks: HashMap<PlayerNo, (u32, Option<f64>)> =
-        if loaded.order.contains(&TieBreak::DirectEncounter) {
-            standings(tour, s, &loaded.order, EDITION)
-                .into_iter()
-                .map(|x| (x.player, (x.rank, x.de)))
-                .collect()
-        } else {
-            HashMap::new()
-        };
-    for (i, v) in values_after(tour, s, EDITION).iter().enumerate() {
-        let entry = tour.card(i as PlayerNo)[s as usize - 1]
+    for (i, row) in round_rows(&loaded.tournament, s, &loaded.order, EDITION)
+        .into_iter()
+        .enumerate()
+    {
+        let entry = row
+            .entry
             .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
         let (opponent, colour, result) = encode(entry);
-        let rank = ranks.get(&(i as PlayerNo));
         arrays.push("round", s as i32);
         arrays.push("player_no", loaded.player_no[i]);
         arrays.push("user_id_in_service", loaded.users[i].clone());
         arrays.push("opponent_no", opponent);
         arrays.push("colour", colour);
         arrays.push("result", result);
-        push_values(arrays, v, &loaded.order);
-        arrays.push("tie_rank", rank.map(|r| r.0 as i32));
-        arrays.push("de", rank.and_then(|r| r.1));
+        push_values(arrays, &row.values, row.sort_key);
+        arrays.push("tie_rank", row.rank.map(|r| r as i32));
+        arrays.push("de", row.de);
     }
 }
 
 /// Pushes the values the core computed for a row, and its sort key.
-fn push_values(arrays: &mut Arrays, v: &PlayerValues, order: &[TieBreak]) {
+fn push_values(arrays: &mut Arrays, v: &PlayerValues, sort_key: Vec<u8>) {
     arrays.push("points_x2", v.points_x2);
     arrays.push("adjusted_x2", v.adjusted_x2);
     arrays.push("played", v.played as i32);
@@ -553,7 +523,7 @@ fn push_values(arrays: &mut Arrays, v: &PlayerValues, order: &[TieBreak]) {
     arrays.push("aro_c1", v.aro_c1);
     arrays.push("tpr", v.tpr);
     arrays.push("ptp", v.ptp);
-    arrays.push("sort_key", sort_key(v, order));
+    arrays.push("sort_key", sort_key);
 }
 
 /// The cards the core's refresh asks for, read from the standings rows' entries.
@@ -584,17 +554,8 @@ impl CardSource for StoredCards<'_, '_, '_> {
         for row in rows {
             let p: i32 = column(&row, "player_no");
             let opponents: Vec<Option<i32>> = column(&row, "opponents");
-            let codes: Vec<char> = column::<String>(&row, "codes").chars().collect();
-            if codes.len() != 2 * opponents.len() {
-                internal(format!(
-                    "player {p}: its rounds' letters do not match its rounds"
-                ));
-            }
-            let card = opponents
-                .iter()
-                .zip(codes.chunks(2))
-                .map(|(o, pair)| decode(o.filter(|&x| x >= 0), pair[0], pair[1]))
-                .collect();
+            let card = RoundEntry::card_from_codes(&opponents, &column::<String>(&row, "codes"))
+                .unwrap_or_else(|e| internal(format!("player {p}: {e}")));
             cards.insert(p, (card, nullable(&row, "start_rating")));
         }
         players

@@ -3,7 +3,7 @@
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
 //! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
-use pg_rating_core::tournament::{format_order, parse_order, PlayerNo};
+use pg_rating_core::tournament::{canonical_order, PlayerNo};
 use pgrx::prelude::*;
 use pgrx::{AllocatedByRust, PgSqlErrorCode};
 
@@ -98,7 +98,7 @@ fn canonical_tie_breaks(row: &mut PgHeapTuple<'_, AllocatedByRust>) {
     let Some(order) = text_field(row, "tie_breaks") else {
         return; // NULL: the NOT NULL constraint reports it
     };
-    let canonical = format_order(&parse_order(&order).unwrap_or_else(|e| raise_core(&e)));
+    let canonical = canonical_order(&order).unwrap_or_else(|e| raise_core(&e));
     if canonical != order {
         row.set_by_name("tie_breaks", canonical)
             .unwrap_or_else(|e| internal(e));

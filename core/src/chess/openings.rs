@@ -1,7 +1,9 @@
 //! The lichess openings files (`eco<TAB>name<TAB>pgn`, CC0): each line's partial FEN is the
 //! position after its moves.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::pgn::movetext_position;
 use super::position::partial_fen;
@@ -115,6 +117,103 @@ pub fn parse_lichess_tsv(text: &str) -> impl Iterator<Item = Result<Opening, Ope
     })
 }
 
+/// FxHash: partial FENs are trusted keys from an extension's own table, so no DoS-resistant
+/// hasher is needed, and this one is fast on their short byte strings.
+#[derive(Default)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(c);
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The openings by partial FEN (its bytes): what `detect_opening` looks a game's positions up in.
+#[derive(Default)]
+pub struct OpeningIndex(HashMap<Box<[u8]>, i32, BuildHasherDefault<FxHasher>>);
+
+impl OpeningIndex {
+    pub fn with_capacity(n: usize) -> Self {
+        OpeningIndex(HashMap::with_capacity_and_hasher(n, Default::default()))
+    }
+
+    pub fn insert(&mut self, partial_fen: &[u8], id: i32) {
+        self.0.insert(partial_fen.into(), id);
+    }
+
+    /// The latest of a game's positions (partial FENs in move order, 0 = the start; `None`
+    /// for a missing one) that is an opening: its id and its index.
+    pub fn latest(&self, positions: &[Option<&[u8]>]) -> Option<(i32, i32)> {
+        positions
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, p)| p.and_then(|fen| self.0.get(fen)).map(|id| (*id, i as i32)))
+    }
+}
+
+/// Why openings texts cannot be loaded: a line that is not an opening (22P02), or two lines that
+/// reach the same position (23505).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    Line(OpeningError),
+    Twice {
+        first: usize,
+        line: usize,
+        partial_fen: String,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Line(e) => e.fmt(f),
+            LoadError::Twice {
+                first,
+                line,
+                partial_fen,
+            } => write!(
+                f,
+                "openings lines {first} and {line} reach the same position \"{partial_fen}\""
+            ),
+        }
+    }
+}
+
+/// The openings of lichess TSV texts ([`parse_lichess_tsv`]), each position once.
+pub fn openings_to_load(text: &str) -> Result<Vec<Opening>, LoadError> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    parse_lichess_tsv(text)
+        .map(|o| {
+            let o = o.map_err(LoadError::Line)?;
+            if let Some(first) = seen.insert(o.partial_fen.clone(), o.line) {
+                return Err(LoadError::Twice {
+                    first,
+                    line: o.line,
+                    partial_fen: o.partial_fen,
+                });
+            }
+            Ok(o)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -175,5 +274,52 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
         fens.sort_unstable();
         fens.dedup();
         assert_eq!(fens.len(), 3807, "partial FENs are unique");
+    }
+
+    #[test]
+    fn the_index_finds_the_latest_opening_position() {
+        let mut index = OpeningIndex::with_capacity(2);
+        index.insert(b"start", 1);
+        index.insert(b"e4", 2);
+        let game = [
+            Some(&b"start"[..]),
+            Some(&b"e4"[..]),
+            None,
+            Some(&b"e4 e5 x"[..]),
+        ];
+        assert_eq!(index.latest(&game), Some((2, 1)));
+        assert_eq!(index.latest(&game[..1]), Some((1, 0)));
+        assert_eq!(index.latest(&[None, Some(&b"other"[..])]), None);
+        assert_eq!(index.latest(&[]), None);
+    }
+
+    #[test]
+    fn fx_hash_differs_by_byte_and_length() {
+        let h = |b: &[u8]| {
+            let mut x = FxHasher::default();
+            x.write(b);
+            x.finish()
+        };
+        assert_ne!(h(b"abcdefgh1"), h(b"abcdefgh2"));
+        assert_ne!(h(b"abcdefgh"), h(b"bbcdefgh"));
+        assert_eq!(h(b"rnbqkbnr/pppppppp"), h(b"rnbqkbnr/pppppppp"));
+    }
+
+    #[test]
+    fn openings_to_load_refuse_a_position_twice() {
+        let text = "A00\tAmar Opening\t1. Nh3\nA00\tAmar again\t1. Nh3\n";
+        let e = openings_to_load(text).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "openings lines 1 and 2 reach the same position \"rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -\""
+        );
+        let e = openings_to_load("A00\tbad\t1. Ke2\n").unwrap_err();
+        assert!(matches!(e, LoadError::Line(ref l) if l.line == 1), "{e:?}");
+        assert_eq!(
+            openings_to_load("A00\tAmar Opening\t1. Nh3\n")
+                .unwrap()
+                .len(),
+            1
+        );
     }
 }

@@ -3,7 +3,9 @@
 //! by the ledgers' replay in `(creation_date, id)` order, entries numbered and chained per player.
 //! The rating system a ranking row names is the engine's ([`crate::rating::system`]).
 
+pub mod accounts;
 pub mod history;
+pub mod recorded;
 pub mod window;
 
 pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};

@@ -717,6 +717,44 @@ pub fn is_provisional(player: Rating, threshold: f64) -> Result<bool> {
     Ok(player.rd > threshold)
 }
 
+/// One player's rating period as the `glicko2_period(player, opponent, score[, tau])` aggregate
+/// runs it, row by row: every row of a group names the same player and the same τ (22023
+/// otherwise); the period ends with the default bounds (RD ≤ 350).
+#[derive(Clone, Copy, Debug)]
+pub struct PeriodRun {
+    period: Period,
+    tau: f64,
+}
+
+impl PeriodRun {
+    /// The period of the group's first row.
+    pub fn new(player: Rating, opponent: Rating, score: f64, tau: f64) -> Result<Self> {
+        let mut period = Period::new(player)?;
+        period.add(opponent, score)?;
+        Ok(PeriodRun { period, tau })
+    }
+
+    /// Adds a later row of the group.
+    pub fn add(&mut self, player: Rating, opponent: Rating, score: f64, tau: f64) -> Result<()> {
+        if self.period.player() != player {
+            return Err(RatingError::invalid(
+                "glicko2_period: the player's rating must be the same in every row of a group (GROUP BY the player)",
+            ));
+        }
+        if self.tau != tau {
+            return Err(RatingError::invalid(
+                "glicko2_period: tau must be the same in every row of a group",
+            ));
+        }
+        self.period.add(opponent, score)
+    }
+
+    /// The player's rating after the period.
+    pub fn finish(&self) -> Result<Rating> {
+        self.period.finish(self.tau, &Bounds::default())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1442,5 +1480,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_period_run_is_the_period_of_its_rows() {
+        let p = Rating::new(1500.0, 200.0, 0.06);
+        let opps = [
+            Rating::new(1400.0, 30.0, 0.06),
+            Rating::new(1550.0, 100.0, 0.06),
+        ];
+        let mut run = PeriodRun::new(p, opps[0], 1.0, DEFAULT_TAU).unwrap();
+        run.add(p, opps[1], 0.0, DEFAULT_TAU).unwrap();
+        let mut period = Period::new(p).unwrap();
+        period.add(opps[0], 1.0).unwrap();
+        period.add(opps[1], 0.0).unwrap();
+        let want = period.finish(DEFAULT_TAU, &Bounds::default()).unwrap();
+        assert_eq!(run.finish().unwrap(), want);
+    }
+
+    #[test]
+    fn a_period_run_refuses_another_player_or_tau() {
+        let p = Rating::new(1500.0, 200.0, 0.06);
+        let o = Rating::new(1400.0, 30.0, 0.06);
+        let mut run = PeriodRun::new(p, o, 1.0, 0.5).unwrap();
+        let e = run.add(o, o, 1.0, 0.5).unwrap_err();
+        assert_eq!(e.kind, crate::rating::RatingErrorKind::InvalidParameter);
+        assert!(
+            e.message.contains("the player's rating must be the same"),
+            "{e}"
+        );
+        let e = run.add(p, o, 1.0, 0.3).unwrap_err();
+        assert_eq!(
+            e.message,
+            "glicko2_period: tau must be the same in every row of a group"
+        );
+        assert!(PeriodRun::new(p, o, 2.0, 0.5).is_err());
     }
 }

@@ -99,6 +99,27 @@ impl RoundEntry {
         };
         Ok(entry)
     }
+
+    /// A card as stored, rounds in order: each round's opponent (`None`, or a negative number,
+    /// for none) and `codes`, two letters per round (colour, then result); an error when the
+    /// letters do not match the rounds or a combination is no entry's.
+    pub fn card_from_codes(opponents: &[Option<i32>], codes: &str) -> Result<Vec<RoundEntry>> {
+        let codes: Vec<char> = codes.chars().collect();
+        if codes.len() != 2 * opponents.len() {
+            return Err(TournamentError::invalid(
+                "its rounds' letters do not match its rounds",
+            ));
+        }
+        opponents
+            .iter()
+            .zip(codes.chunks(2))
+            .map(|(o, pair)| {
+                let opponent = o.filter(|&x| x >= 0).map(|x| x as PlayerNo);
+                RoundEntry::from_codes(opponent, pair[0], pair[1])
+                    .map_err(|e| TournamentError::invalid(format!("a stored round entry: {e}")))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -191,5 +212,40 @@ mod tests {
         }
         let e = ByeKind::worth(3).unwrap_err();
         assert!(e.to_string().contains("1.5"), "{e}");
+    }
+
+    #[test]
+    fn a_stored_card_reads_back() {
+        let card = [
+            RoundEntry::Game {
+                opponent: 2,
+                colour: Colour::White,
+                outcome: Outcome::Win,
+                moved: true,
+            },
+            RoundEntry::Bye(ByeKind::Half),
+            RoundEntry::Absent,
+        ];
+        let opponents: Vec<Option<i32>> = card
+            .iter()
+            .map(|e| e.opponent().map(|o| o as i32))
+            .collect();
+        let codes: String = card
+            .iter()
+            .flat_map(|e| [e.colour_code(), e.result_code()])
+            .collect();
+        assert_eq!(
+            RoundEntry::card_from_codes(&opponents, &codes).unwrap(),
+            card
+        );
+        // (the -1 an aggregate writes for no opponent)
+        assert_eq!(
+            RoundEntry::card_from_codes(&[Some(-1)], "-Z").unwrap(),
+            [RoundEntry::Absent]
+        );
+        let e = RoundEntry::card_from_codes(&[None], "-").unwrap_err();
+        assert_eq!(e.message, "its rounds' letters do not match its rounds");
+        let e = RoundEntry::card_from_codes(&[None], "wZ").unwrap_err();
+        assert!(e.message.starts_with("a stored round entry: "), "{e}");
     }
 }

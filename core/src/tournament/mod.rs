@@ -35,6 +35,7 @@
 //! its dummy opponent always has the participant's own score, without the caps of 16.4.1 and
 //! 16.4.2. See [`tiebreak`] for each rule and its article.
 
+pub mod arguments;
 mod codes;
 pub mod initial_colour;
 pub mod pairing;
@@ -53,12 +54,13 @@ use crate::error::{Classified, ErrorClass};
 use crate::result::{GameEndReason, GameEndType};
 
 pub use standings::{
-    encounters_in, rank_players, refresh, sort_key, standings, values_after, CardSource, Placement,
-    StandingsRow,
+    encounters_in, rank_players, refresh, round_rows, sort_key, standings, values_after,
+    CardSource, Placement, RoundRow, StandingsRow,
 };
 pub use tiebreak::{
-    adjusted_points_x2, categories, fide_tpr, format_order, is_vur, parse_order, player_values,
-    points_x2, Category, Edition, OpponentView, PlayerValues, TieBreak, DEFAULT_ORDER,
+    adjusted_points_x2, canonical_order, categories, fide_tpr, format_order, is_vur, parse_order,
+    player_values, points_x2, Category, Edition, OpponentView, PlayerValues, TieBreak,
+    DEFAULT_ORDER,
 };
 pub use trf::{trf16, TrfInfo};
 
@@ -99,6 +101,15 @@ impl Outcome {
         }
     }
 
+    /// White's outcome of a game that ended `end`.
+    pub fn of_white(end: GameEndType) -> Outcome {
+        match end {
+            GameEndType::WhiteWins => Outcome::Win,
+            GameEndType::BlackWins => Outcome::Loss,
+            GameEndType::Draw => Outcome::Draw,
+        }
+    }
+
     pub fn reversed(self) -> Outcome {
         match self {
             Outcome::Win => Outcome::Loss,
@@ -135,6 +146,11 @@ impl ByeKind {
                 f64::from(half_points) / 2.0
             ))),
         }
+    }
+
+    /// The bye worth `points` (a `byes` row's points), rounded to half points.
+    pub fn of_points(points: f64) -> Result<ByeKind> {
+        ByeKind::worth((points * 2.0).round() as i32)
     }
 
     pub fn half_points(self) -> i32 {
@@ -238,6 +254,14 @@ pub fn classify_game(end: GameEndType, reason: GameEndReason, move_count: usize)
         (_, _, 0) => GameKind::NoMove,
         _ => GameKind::Played,
     }
+}
+
+/// White's outcome and the kind of a Random Chess game (see [`classify_game`]).
+pub fn game_of(end: GameEndType, reason: GameEndReason, move_count: usize) -> (Outcome, GameKind) {
+    (
+        Outcome::of_white(end),
+        classify_game(end, reason, move_count),
+    )
 }
 
 /// White's and Black's entries of a game between `white` and `black`; `white_outcome` is

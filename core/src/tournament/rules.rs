@@ -32,26 +32,12 @@ fn rule(ok: bool, message: impl FnOnce() -> String) -> Result<(), RuleBroken> {
 }
 
 /// An interval as PostgreSQL keeps it: months, days, microseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Span {
-    pub months: i32,
-    pub days: i32,
-    pub micros: i64,
-}
-
-impl Span {
-    /// The span in microseconds as PostgreSQL compares intervals: a month is 30 days, a day 24
-    /// hours (so '1 day' equals '24 hours').
-    fn compared(self) -> i128 {
-        const DAY: i128 = 86_400_000_000;
-        (i128::from(self.months) * 30 + i128::from(self.days)) * DAY + i128::from(self.micros)
-    }
-}
+pub use crate::clock::Interval as Span;
 
 /// Two possibly NULL intervals equal as `IS NOT DISTINCT FROM` says.
 fn same_span(a: Option<Span>, b: Option<Span>) -> bool {
     match (a, b) {
-        (Some(a), Some(b)) => a.compared() == b.compared(),
+        (Some(a), Some(b)) => a.ordering_key() == b.ordering_key(),
         (a, b) => a.is_none() && b.is_none(),
     }
 }

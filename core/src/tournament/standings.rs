@@ -312,6 +312,43 @@ pub fn standings(
         .collect()
 }
 
+/// A player's stored row of one round: the entry, the values after the round and their sort
+/// key, and (with DE in the order) the shared rank and DE score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundRow {
+    pub entry: RoundEntry,
+    pub values: PlayerValues,
+    pub sort_key: Vec<u8>,
+    pub rank: Option<u32>,
+    pub de: Option<f64>,
+}
+
+/// The rows of round `s` (1-based) of every player, by number: what the standings table keeps.
+/// The shared ranks are computed from the whole tournament only when DE is in the order.
+pub fn round_rows(t: &Tournament, s: u32, order: &[TieBreak], edition: Edition) -> Vec<RoundRow> {
+    let mut ranks: HashMap<PlayerNo, (u32, Option<f64>)> = HashMap::new();
+    if order.contains(&TieBreak::DirectEncounter) {
+        ranks = standings(t, s, order, edition)
+            .into_iter()
+            .map(|x| (x.player, (x.rank, x.de)))
+            .collect();
+    }
+    values_after(t, s, edition)
+        .into_iter()
+        .enumerate()
+        .map(|(i, values)| {
+            let rank = ranks.get(&(i as PlayerNo));
+            RoundRow {
+                entry: t.card(i as PlayerNo)[s as usize - 1],
+                sort_key: sort_key(&values, order),
+                values,
+                rank: rank.map(|r| r.0),
+                de: rank.and_then(|r| r.1),
+            }
+        })
+        .collect()
+}
+
 /// Where [`refresh`] reads players' cards (the glue: one batched query).
 pub trait CardSource {
     /// For each player: the entries of rounds 1.. (rounds beyond the vector are
@@ -459,5 +496,31 @@ mod tests {
             (de(0) - (0.5 / f64::from(u32::MAX) + 1.5 / f64::from(u32::MAX - 1))).abs() < 1e-15
         );
         assert!((de(1) - (1.0 - 0.5 / f64::from(u32::MAX))).abs() < 1e-12);
+    }
+
+    #[test]
+    fn round_rows_keep_the_entry_values_key_and_ranks_with_de() {
+        use crate::tournament::{GameKind, Outcome};
+        let mut t = Tournament::new(2, vec![Some(1500), Some(1400), None]).unwrap();
+        t.add_game(1, 0, 1, Outcome::Win, GameKind::Played).unwrap();
+        let order = crate::tournament::parse_order("BH,DE").unwrap();
+        let rows = round_rows(&t, 1, &order, Edition::C07_2026);
+        let values = values_after(&t, 1, Edition::C07_2026);
+        assert_eq!(rows.len(), 3);
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row.entry, t.card(i as PlayerNo)[0]);
+            assert_eq!(row.values, values[i]);
+            assert_eq!(row.sort_key, sort_key(&values[i], &order));
+        }
+        let placed = standings(&t, 1, &order, Edition::C07_2026);
+        for x in placed {
+            assert_eq!(rows[x.player as usize].rank, Some(x.rank));
+            assert_eq!(rows[x.player as usize].de, x.de);
+        }
+        // without DE no ranks are kept
+        let order = crate::tournament::parse_order("BH").unwrap();
+        let rows = round_rows(&t, 1, &order, Edition::C07_2026);
+        assert!(rows.iter().all(|r| r.rank.is_none() && r.de.is_none()));
+        assert_eq!(rows[0].values.points_x2, 2);
     }
 }

@@ -916,6 +916,8 @@ fn tie_break_codes() {
         ]
     );
     assert_eq!(format_order(&parse_order("de,bh/c1").unwrap()), "DE, BH-C1");
+    assert_eq!(canonical_order("de,bh/c1").unwrap(), "DE, BH-C1");
+    assert!(canonical_order("BH, BH").is_err());
     assert_eq!(parse_order("DE, BH, DE").unwrap().len(), 3); // type A may repeat
     let e = parse_order("BH, BH").unwrap_err();
     assert_eq!(
@@ -1319,4 +1321,27 @@ fn refresh_touches_rounds_squared_rows_not_players() {
         .all(|w| w[0].values.points_x2 >= w[1].values.points_x2 && w[0].rank <= w[1].rank));
     // this pairing scheme repeats pairings: the corrected game is one of their encounters
     assert!(encounters_in(t.card(w), b).0 >= 1);
+}
+
+#[test]
+fn a_bye_of_points_and_a_game_of_a_result() {
+    assert_eq!(ByeKind::of_points(1.0).unwrap(), ByeKind::PairingAllocated);
+    assert_eq!(ByeKind::of_points(0.5).unwrap(), ByeKind::Half);
+    assert_eq!(ByeKind::of_points(0.0).unwrap(), ByeKind::Zero);
+    let e = ByeKind::of_points(2.0).unwrap_err();
+    assert_eq!(e.message, "a bye is worth 1, 0.5 or 0 points, not 2");
+    use GameEndReason::*;
+    use GameEndType::*;
+    assert_eq!(
+        game_of(BlackWins, Abandonment, 0),
+        (Outcome::Loss, GameKind::Forfeit)
+    );
+    assert_eq!(
+        game_of(Draw, Abandonment, 0),
+        (Outcome::Draw, GameKind::NoMove)
+    );
+    assert_eq!(
+        game_of(WhiteWins, Abandonment, 12),
+        (Outcome::Win, GameKind::Played)
+    );
 }

@@ -448,6 +448,12 @@ pub fn parse_order(s: &str) -> Result<Vec<TieBreak>> {
     Ok(out)
 }
 
+/// The canonical spelling of an order given as text (`"de,bh-c1"` is `"DE, BH-C1"`); an unknown
+/// or repeated code is an error.
+pub fn canonical_order(s: &str) -> Result<String> {
+    parse_order(s).map(|order| format_order(&order))
+}
+
 /// The canonical spelling of an order (`"DE, BH-C1"`).
 pub fn format_order(order: &[TieBreak]) -> String {
     order

@@ -1,0 +1,275 @@
+//! What the arguments of the pairing functions mean, decided once for the SQL functions that
+//! take them: the forbidden pairs, an application's result map and its result values, the round
+//! asked for. The glue turns SQL values into these inputs and reports the errors.
+
+use crate::error::{ErrorClass, Quoted};
+use crate::tournament::pairing::{RowResult, RowsError};
+use crate::tournament::PlayerNo;
+
+fn invalid(message: String) -> RowsError {
+    RowsError {
+        class: ErrorClass::InvalidParameter,
+        message,
+    }
+}
+
+/// Forbidden pairs listed two players after another (`ARRAY[[a, b], [c, d]]` reads as a, b, c,
+/// d), each player turned into a pairing number by `number` (its error message for an unknown
+/// one): 22023 for an odd count, 22004 for a NULL, 22023 for a player paired with themselves or
+/// an unknown player.
+pub fn forbidden_pairs<T: std::fmt::Display + PartialEq>(
+    listed: &[Option<T>],
+    number: impl Fn(&T) -> Result<PlayerNo, String>,
+) -> Result<Vec<(PlayerNo, PlayerNo)>, RowsError> {
+    if listed.len() % 2 == 1 {
+        return Err(invalid(format!(
+            "forbidden_pairs lists pairs of players: an even number of them, not {}",
+            listed.len()
+        )));
+    }
+    let players = listed
+        .iter()
+        .map(|p| {
+            p.as_ref().ok_or_else(|| RowsError {
+                class: ErrorClass::NullValue,
+                message: "forbidden_pairs must not contain NULL".into(),
+            })
+        })
+        .collect::<Result<Vec<&T>, _>>()?;
+    players
+        .chunks(2)
+        .map(|pair| {
+            if pair[0] == pair[1] {
+                return Err(invalid(format!(
+                    "forbidden_pairs: {} is paired with themselves",
+                    pair[0]
+                )));
+            }
+            Ok((
+                number(pair[0]).map_err(invalid)?,
+                number(pair[1]).map_err(invalid)?,
+            ))
+        })
+        .collect()
+}
+
+/// What a result map gives a value: a JSON number, a string, null, or anything else.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MapMeaning<'a> {
+    Number(f64),
+    Text(&'a str),
+    Null,
+    Other,
+}
+
+/// An application's result map: each value of its result column and what it means.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResultMap(Vec<(String, RowResult)>);
+
+impl ResultMap {
+    /// The map of `entries` (a value, its meaning, and the meaning as the map shows it):
+    /// numbers are White's score (1, 0.5, 0), strings name a meaning ([`RowResult::named`]),
+    /// null is a game still to be played; 22023 for anything else.
+    pub fn new<'a>(
+        entries: impl IntoIterator<Item = (String, MapMeaning<'a>, String)>,
+    ) -> Result<ResultMap, RowsError> {
+        entries
+            .into_iter()
+            .map(|(value, meaning, shown)| {
+                let m = match meaning {
+                    MapMeaning::Number(n) => RowResult::score(n),
+                    MapMeaning::Text(s) => RowResult::named(s),
+                    MapMeaning::Null => Some(RowResult::Pending),
+                    MapMeaning::Other => None,
+                };
+                m.map(|m| (value.clone(), m)).ok_or_else(|| {
+                    invalid(format!(
+                        "result_map: \"{value}\" maps to {shown}, not to White's score (1, 0.5, 0), \
+                         \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
+                    ))
+                })
+            })
+            .collect::<Result<_, _>>()
+            .map(ResultMap)
+    }
+}
+
+/// What the result `value` of a game of `round` means: by `map` when the application gives one,
+/// else a standard value ([`RowResult::standard`]); NULL is a game still to be played. 22023
+/// for a value neither knows.
+pub fn row_result(
+    value: Option<&str>,
+    map: Option<&ResultMap>,
+    round: i64,
+) -> Result<RowResult, RowsError> {
+    let Some(v) = value else {
+        return Ok(RowResult::Pending);
+    };
+    match map {
+        Some(map) => map
+            .0
+            .iter()
+            .find(|(k, _)| k == v)
+            .map(|(_, m)| *m)
+            .ok_or_else(|| {
+                invalid(format!(
+                    "a game of round {round}: the result {} is not in result_map",
+                    Quoted(v)
+                ))
+            }),
+        None => RowResult::standard(v).ok_or_else(|| {
+            invalid(format!(
+                "a game of round {round}: the result {} is not 1-0, 0-1, 1/2-1/2, +-, -+ or bye \
+                 (a result_map says what an application's values mean)",
+                Quoted(v)
+            ))
+        }),
+    }
+}
+
+/// Whether `requested` (when given) is the round `next` the pairing is for: 55000 for a round
+/// already paired, 22023 for a later one. `of` names the tournament in the message (" of
+/// tournament 7").
+pub fn check_round(requested: Option<i64>, next: u32, of: &str) -> Result<(), RowsError> {
+    match requested {
+        Some(r) if r < i64::from(next) => Err(RowsError {
+            class: ErrorClass::PrerequisiteState,
+            message: format!("round {r}{of} is already paired: its games exist"),
+        }),
+        Some(r) if r > i64::from(next) => Err(invalid(format!(
+            "round {r}{of} cannot be paired before round {next}"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::ByeKind;
+
+    fn numbers(p: &&str) -> Result<PlayerNo, String> {
+        match *p {
+            "a" => Ok(0),
+            "b" => Ok(1),
+            "c" => Ok(2),
+            other => Err(format!("forbidden_pairs: {other} is not in the players")),
+        }
+    }
+
+    #[test]
+    fn forbidden_pairs_are_read_two_by_two() {
+        assert_eq!(
+            forbidden_pairs(&[Some("a"), Some("b"), Some("c"), Some("a")], numbers).unwrap(),
+            vec![(0, 1), (2, 0)]
+        );
+        assert_eq!(forbidden_pairs::<&str>(&[], numbers).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn forbidden_pairs_refuse_odd_lists_self_pairs_and_strangers() {
+        let e = forbidden_pairs(&[Some("a"), None, Some("c")], numbers).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            "forbidden_pairs lists pairs of players: an even number of them, not 3"
+        );
+        let e = forbidden_pairs(&[Some("a"), None], numbers).unwrap_err();
+        assert_eq!(e.class, ErrorClass::NullValue);
+        assert_eq!(e.message, "forbidden_pairs must not contain NULL");
+        let e = forbidden_pairs(&[Some("a"), Some("a")], numbers).unwrap_err();
+        assert_eq!(e.message, "forbidden_pairs: a is paired with themselves");
+        let e = forbidden_pairs(&[Some("a"), Some("z")], numbers).unwrap_err();
+        assert_eq!(e.message, "forbidden_pairs: z is not in the players");
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+    }
+
+    fn map() -> ResultMap {
+        ResultMap::new([
+            ("W".to_string(), MapMeaning::Number(1.0), "1".to_string()),
+            ("D".to_string(), MapMeaning::Number(0.5), "0.5".to_string()),
+            (
+                "F".to_string(),
+                MapMeaning::Text("+-"),
+                "\"+-\"".to_string(),
+            ),
+            (
+                "H".to_string(),
+                MapMeaning::Text("half_bye"),
+                "\"half_bye\"".to_string(),
+            ),
+            ("?".to_string(), MapMeaning::Null, "null".to_string()),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn a_result_map_gives_each_value_its_meaning() {
+        let m = map();
+        let r = |v| row_result(Some(v), Some(&m), 1).unwrap();
+        assert_eq!(r("W"), RowResult::White(2));
+        assert_eq!(r("D"), RowResult::White(1));
+        assert_eq!(r("F"), RowResult::WhiteForfeitWin);
+        assert_eq!(r("H"), RowResult::Bye(ByeKind::Half));
+        assert_eq!(r("?"), RowResult::Pending);
+        assert_eq!(row_result(None, Some(&m), 1).unwrap(), RowResult::Pending);
+        let e = row_result(Some("1-0"), Some(&m), 3).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            "a game of round 3: the result \"1-0\" is not in result_map"
+        );
+    }
+
+    #[test]
+    fn a_result_map_refuses_meanings_it_does_not_know() {
+        for (meaning, shown) in [
+            (MapMeaning::Number(0.25), "0.25"),
+            (MapMeaning::Text("win"), "\"win\""),
+            (MapMeaning::Other, "[1]"),
+        ] {
+            let e = ResultMap::new([("x".to_string(), meaning, shown.to_string())]).unwrap_err();
+            assert_eq!(e.class, ErrorClass::InvalidParameter);
+            assert_eq!(
+                e.message,
+                format!(
+                    "result_map: \"x\" maps to {shown}, not to White's score (1, 0.5, 0), \
+                     \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn without_a_map_the_standard_values_are_read() {
+        assert_eq!(
+            row_result(Some("1/2-1/2"), None, 1).unwrap(),
+            RowResult::White(1)
+        );
+        assert_eq!(row_result(None, None, 1).unwrap(), RowResult::Pending);
+        let e = row_result(Some("win"), None, 2).unwrap_err();
+        assert_eq!(
+            e.message,
+            "a game of round 2: the result \"win\" is not 1-0, 0-1, 1/2-1/2, +-, -+ or bye \
+             (a result_map says what an application's values mean)"
+        );
+    }
+
+    #[test]
+    fn the_round_asked_for_must_be_the_next() {
+        assert!(check_round(None, 3, "").is_ok());
+        assert!(check_round(Some(3), 3, "").is_ok());
+        let e = check_round(Some(2), 3, " of tournament 7").unwrap_err();
+        assert_eq!(e.class, ErrorClass::PrerequisiteState);
+        assert_eq!(
+            e.message,
+            "round 2 of tournament 7 is already paired: its games exist"
+        );
+        let e = check_round(Some(5), 3, " of tournament 7").unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            "round 5 of tournament 7 cannot be paired before round 3"
+        );
+    }
+}
