@@ -9,6 +9,8 @@
 #    row rewritten);
 # 3. reads, each the median of runs 2-6 in one session: a leaderboard page (first, and the 100th of 50 rows), a
 #    player's rank, a rating as of a date, a player's history.
+# BENCH_TREE=<dir> runs the same bench on the extension built from another tree (with its own
+# CARGO_TARGET_DIR): bench/ledgers_scale_against.sh uses it to measure an earlier commit.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -18,7 +20,7 @@ half=$((games / 2))
 
 exec 9>"$PG_LOCK"
 flock 9
-install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
+(REPO_ROOT=${BENCH_TREE:-$REPO_ROOT} install_extension --release) >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
 CLUSTER_OPTIONS="-c shared_buffers=2GB -c autovacuum=off -c max_wal_size=8GB -c checkpoint_timeout=30min" bench_cluster_start
 trap cluster_stop EXIT
 flock -u 9
