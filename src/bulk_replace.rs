@@ -19,8 +19,9 @@ use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::internal;
 use crate::relation;
 
-/// A part of a row's key: as the rebuild has it, or as the table stores it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A part of a row's key: as the rebuild has it, or as the table stores it. Ordered as the
+/// rebuild orders its rows (texts by their bytes).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum KeyPart<'a> {
     None,
     Int(i32),
@@ -135,7 +136,11 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             internal(format!("{table}: two rows of one key in a rebuild"));
         }
     }
-    // made at the first stored row: a ledger attached anew has none
+    // The stored rows come in the index's order, which is the rows' order when the table's
+    // collation orders texts by their bytes: each is then the row the merge is at (`next`). A
+    // stored row the merge does not find there is looked up by its key (`wanted`, made at the
+    // first: another collation, a row the rebuild does not have).
+    let mut next = 0usize;
     let mut wanted: Option<HashMap<RowKey<'_>, usize>> = None;
     let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     // (row id of the stored row, index of the rebuild's equal row)
@@ -165,16 +170,24 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             doomed.push(tid);
             return;
         }
-        let wanted = wanted.get_or_insert_with(|| {
-            let mut wanted = HashMap::with_capacity(rows.len());
-            for (i, row) in rows.iter().enumerate() {
-                wanted.insert(key_of(&row.cells(), key, ledger), i);
-            }
-            wanted
-        });
-        match wanted.get(&k) {
-            // SAFETY: as above.
-            Some(&i)
+        while next < rows.len() && key_of(&rows[next].cells(), key, ledger) < k {
+            next += 1;
+        }
+        let at = if next < rows.len() && key_of(&rows[next].cells(), key, ledger) == k {
+            next += 1;
+            Some(next - 1)
+        } else {
+            let wanted = wanted.get_or_insert_with(|| {
+                let mut wanted = HashMap::with_capacity(rows.len());
+                for (i, row) in rows.iter().enumerate() {
+                    wanted.insert(key_of(&row.cells(), key, ledger), i);
+                }
+                wanted
+            });
+            wanted.get(&k).copied()
+        };
+        match at {
+            Some(i)
                 if kept[i].is_none()
                     && rows[i]
                         .cells()
