@@ -6,7 +6,8 @@
 # that the ledger has `games` players, the second half pairs players at random.
 # 1. the games loaded by INSERT ... SELECT in blocks of 100,000 (one statement each): games/s;
 # 2. ledger_rebuild of the whole ledger, unchanged (its rows kept) and after a change of K (every
-#    row rewritten);
+#    row rewritten), and the floor of the latter: the same rows deleted and written again by plain
+#    SQL into copies of the tables (bench/ledgers/rebuild_floor.sql);
 # 3. reads, each the median of runs 2-6 in one session: a leaderboard page (first, and the 100th of 50 rows), a
 #    player's rank, a rating as of a date, a player's history.
 # BENCH_TREE=<dir> runs the same bench on the extension built from another tree (with its own
@@ -69,6 +70,14 @@ t=$(ms "SELECT ledger_rebuild('elo')")
 echo "unchanged: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
 t=$(ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
 echo "after a change of K: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
+psql -X -q -v ON_ERROR_STOP=1 -d scale -f bench/ledgers/rebuild_floor.sql >/dev/null
+t=$(psql -X -q -v ON_ERROR_STOP=1 -d scale -c '\timing on' -c "BEGIN" -c "DELETE FROM floor_entries" \
+    -c "INSERT INTO floor_entries SELECT * FROM ledger_entries ORDER BY ledger_id, scope, player, game_date, game_key" \
+    -c "DELETE FROM floor_standings" \
+    -c "INSERT INTO floor_standings SELECT * FROM ledger_standings ORDER BY ledger_id, scope, player" -c "COMMIT" \
+    | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | awk '{ s += $1 } END { print s }')
+echo "floor, those rows deleted and written again by SQL (bench/ledgers/rebuild_floor.sql): $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s"
+psql -X -q -d scale -c "DROP TABLE floor_entries, floor_standings"
 psql -X -q -d scale -c "VACUUM ANALYZE"
 
 echo
