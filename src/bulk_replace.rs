@@ -9,6 +9,7 @@
 //! table's primary key, led by the ledger and the scope. Only rows of the scopes named are
 //! touched; the caller holds their locks, which every writer of their rows takes first.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
 
 use pgrx::pg_sys;
@@ -131,10 +132,13 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     check_cells(&rows, columns);
     // Each key once (what lets an emptied scope take the rows without the unique check): the rows
     // come with equal keys next to each other.
-    for pair in rows.windows(2) {
-        if key_of(&pair[0].cells(), key, ledger) == key_of(&pair[1].cells(), key, ledger) {
+    let mut previous = None;
+    for row in &rows {
+        let k = key_of(&row.cells(), key, ledger);
+        if previous == Some(k) {
             internal(format!("{table}: two rows of one key in a rebuild"));
         }
+        previous = Some(k);
     }
     // The stored rows come in the index's order, which is the rows' order when the table's
     // collation orders texts by their bytes: each is then the row the merge is at (`next`). A
@@ -170,13 +174,21 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             doomed.push(tid);
             return;
         }
-        while next < rows.len() && key_of(&rows[next].cells(), key, ledger) < k {
-            next += 1;
+        // (a row's cells made once here: 24 of them)
+        let mut at = None;
+        while let Some(row) = rows.get(next) {
+            let cells = row.cells();
+            match key_of(&cells, key, ledger).cmp(&k) {
+                Ordering::Less => next += 1,
+                Ordering::Equal => {
+                    at = Some((next, cells));
+                    next += 1;
+                    break;
+                }
+                Ordering::Greater => break,
+            }
         }
-        let at = if next < rows.len() && key_of(&rows[next].cells(), key, ledger) == k {
-            next += 1;
-            Some(next - 1)
-        } else {
+        let at = at.or_else(|| {
             let wanted = wanted.get_or_insert_with(|| {
                 let mut wanted = HashMap::with_capacity(rows.len());
                 for (i, row) in rows.iter().enumerate() {
@@ -184,13 +196,12 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
                 }
                 wanted
             });
-            wanted.get(&k).copied()
-        };
+            wanted.get(&k).map(|&i| (i, rows[i].cells()))
+        });
         match at {
-            Some(i)
+            Some((i, cells))
                 if kept[i].is_none()
-                    && rows[i]
-                        .cells()
+                    && cells
                         .into_iter()
                         .zip(stored)
                         // SAFETY: `stored` is the row read at `tid` in the same scan, its attributes in the cells' column order (as above).

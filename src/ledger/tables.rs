@@ -555,9 +555,12 @@ impl LedgerStore<'_, '_> {
     /// [`Writes::Rebuilt`]: rows already equal stay, the others are replaced
     /// ([`crate::bulk_replace`]).
     pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
+        let started = std::time::Instant::now();
         let rebuilt = std::mem::take(&mut self.rebuilt);
         let entries = in_key_order(rebuilt.entries);
+        let sorted = started.elapsed();
         let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
+        let entries_done = started.elapsed();
         let mut standings = rebuilt.standings;
         standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
         let s = replace_ledger_rows(
@@ -577,6 +580,14 @@ impl LedgerStore<'_, '_> {
             s.kept,
             s.deleted,
             s.inserted
+        );
+        // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
+        pgrx::debug2!(
+            "ledger {ledger} rebuilt rows: entries sorted in {:.2} s, compared and written in {:.2} s; \
+             standings in {:.2} s",
+            sorted.as_secs_f64(),
+            (entries_done - sorted).as_secs_f64(),
+            (started.elapsed() - entries_done).as_secs_f64()
         );
         if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
             self.rebuilt_notices.remove(i);
