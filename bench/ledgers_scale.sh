@@ -66,10 +66,19 @@ echo "the ledger: $players players, $entries history rows"
 echo
 echo "2. ledger_rebuild('elo') of $games games: the history unchanged (rows kept), then after a change of K"
 echo "   (every row rewritten)"
-t=$(ms "SELECT ledger_rebuild('elo')")
+# ms of a rebuild, and where its time went (the rebuild's DEBUG2 lines, from 0.13.0 on) in $phases
+phases=$(mktemp)
+rebuild_ms() {
+    PGOPTIONS="-c client_min_messages=debug2" ms "$1" 2>"$phases" || { cat "$phases" >&2; exit 1; }
+}
+show_phases() { sed -n 's/^DEBUG:  ledger [0-9]* \(rebuil.*\)$/   \1/p' "$phases"; }
+t=$(rebuild_ms "SELECT ledger_rebuild('elo')")
 echo "unchanged: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
-t=$(ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
+show_phases
+t=$(rebuild_ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
 echo "after a change of K: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
+show_phases
+rm -f "$phases"
 psql -X -q -v ON_ERROR_STOP=1 -d scale -f bench/ledgers/rebuild_floor.sql >/dev/null
 t=$(psql -X -q -v ON_ERROR_STOP=1 -d scale -c '\timing on' -c "BEGIN" -c "DELETE FROM floor_entries" \
     -c "INSERT INTO floor_entries SELECT * FROM ledger_entries ORDER BY ledger_id, scope, player, game_date, game_key" \
