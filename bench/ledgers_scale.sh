@@ -6,9 +6,12 @@
 # that the ledger has `games` players, the second half pairs players at random.
 # 1. the games loaded by INSERT ... SELECT in blocks of 100,000 (one statement each): games/s;
 # 2. ledger_rebuild of the whole ledger, unchanged (its rows kept) and after a change of K (every
-#    row rewritten);
+#    row rewritten), and the floor of the latter: the same rows deleted and written again by plain
+#    SQL into copies of the tables (bench/ledgers/rebuild_floor.sql);
 # 3. reads, each the median of runs 2-6 in one session: a leaderboard page (first, and the 100th of 50 rows), a
 #    player's rank, a rating as of a date, a player's history.
+# BENCH_TREE=<dir> runs the same bench on the extension built from another tree (with its own
+# CARGO_TARGET_DIR): bench/ledgers_scale_against.sh uses it to measure an earlier commit.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -18,7 +21,7 @@ half=$((games / 2))
 
 exec 9>"$PG_LOCK"
 flock 9
-install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
+(REPO_ROOT=${BENCH_TREE:-$REPO_ROOT} install_extension --release) >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
 CLUSTER_OPTIONS="-c shared_buffers=2GB -c autovacuum=off -c max_wal_size=8GB -c checkpoint_timeout=30min" bench_cluster_start
 trap cluster_stop EXIT
 flock -u 9
@@ -63,10 +66,27 @@ echo "the ledger: $players players, $entries history rows"
 echo
 echo "2. ledger_rebuild('elo') of $games games: the history unchanged (rows kept), then after a change of K"
 echo "   (every row rewritten)"
-t=$(ms "SELECT ledger_rebuild('elo')")
+# ms of a rebuild, and where its time went (the rebuild's DEBUG2 lines, from 0.13.0 on) in $phases
+phases=$(mktemp)
+rebuild_ms() {
+    PGOPTIONS="-c client_min_messages=debug2" ms "$1" 2>"$phases" || { cat "$phases" >&2; exit 1; }
+}
+show_phases() { sed -n 's/^DEBUG:  ledger [0-9]* \(rebuil.*\)$/   \1/p' "$phases"; }
+t=$(rebuild_ms "SELECT ledger_rebuild('elo')")
 echo "unchanged: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
-t=$(ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
+show_phases
+t=$(rebuild_ms "UPDATE ledgers SET k_factor = 24 WHERE name = 'elo'")
 echo "after a change of K: $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s ($(rate "$games" "$t") games/s)"
+show_phases
+rm -f "$phases"
+psql -X -q -v ON_ERROR_STOP=1 -d scale -f bench/ledgers/rebuild_floor.sql >/dev/null
+t=$(psql -X -q -v ON_ERROR_STOP=1 -d scale -c '\timing on' -c "BEGIN" -c "DELETE FROM floor_entries" \
+    -c "INSERT INTO floor_entries SELECT * FROM ledger_entries ORDER BY ledger_id, scope, player, game_date, game_key" \
+    -c "DELETE FROM floor_standings" \
+    -c "INSERT INTO floor_standings SELECT * FROM ledger_standings ORDER BY ledger_id, scope, player" -c "COMMIT" \
+    | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | awk '{ s += $1 } END { print s }')
+echo "floor, those rows deleted and written again by SQL (bench/ledgers/rebuild_floor.sql): $(awk -v t="$t" 'BEGIN { printf "%.1f", t / 1000 }') s"
+psql -X -q -d scale -c "DROP TABLE floor_entries, floor_standings"
 psql -X -q -d scale -c "VACUUM ANALYZE"
 
 echo

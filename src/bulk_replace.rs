@@ -9,6 +9,7 @@
 //! table's primary key, led by the ledger and the scope. Only rows of the scopes named are
 //! touched; the caller holds their locks, which every writer of their rows takes first.
 
+use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap};
 
 use pgrx::pg_sys;
@@ -19,8 +20,9 @@ use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::internal;
 use crate::relation;
 
-/// A part of a row's key: as the rebuild has it, or as the table stores it.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// A part of a row's key: as the rebuild has it, or as the table stores it. Ordered as the
+/// rebuild orders its rows (texts by their bytes).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum KeyPart<'a> {
     None,
     Int(i32),
@@ -130,12 +132,19 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     check_cells(&rows, columns);
     // Each key once (what lets an emptied scope take the rows without the unique check): the rows
     // come with equal keys next to each other.
-    for pair in rows.windows(2) {
-        if key_of(&pair[0].cells(), key, ledger) == key_of(&pair[1].cells(), key, ledger) {
+    let mut previous = None;
+    for row in &rows {
+        let k = key_of(&row.cells(), key, ledger);
+        if previous == Some(k) {
             internal(format!("{table}: two rows of one key in a rebuild"));
         }
+        previous = Some(k);
     }
-    // made at the first stored row: a ledger attached anew has none
+    // The stored rows come in the index's order, which is the rows' order when the table's
+    // collation orders texts by their bytes: each is then the row the merge is at (`next`). A
+    // stored row the merge does not find there is looked up by its key (`wanted`, made at the
+    // first: another collation, a row the rebuild does not have).
+    let mut next = 0usize;
     let mut wanted: Option<HashMap<RowKey<'_>, usize>> = None;
     let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     // (row id of the stored row, index of the rebuild's equal row)
@@ -165,19 +174,34 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             doomed.push(tid);
             return;
         }
-        let wanted = wanted.get_or_insert_with(|| {
-            let mut wanted = HashMap::with_capacity(rows.len());
-            for (i, row) in rows.iter().enumerate() {
-                wanted.insert(key_of(&row.cells(), key, ledger), i);
+        // (a row's cells made once here: 24 of them)
+        let mut at = None;
+        while let Some(row) = rows.get(next) {
+            let cells = row.cells();
+            match key_of(&cells, key, ledger).cmp(&k) {
+                Ordering::Less => next += 1,
+                Ordering::Equal => {
+                    at = Some((next, cells));
+                    next += 1;
+                    break;
+                }
+                Ordering::Greater => break,
             }
-            wanted
+        }
+        let at = at.or_else(|| {
+            let wanted = wanted.get_or_insert_with(|| {
+                let mut wanted = HashMap::with_capacity(rows.len());
+                for (i, row) in rows.iter().enumerate() {
+                    wanted.insert(key_of(&row.cells(), key, ledger), i);
+                }
+                wanted
+            });
+            wanted.get(&k).map(|&i| (i, rows[i].cells()))
         });
-        match wanted.get(&k) {
-            // SAFETY: as above.
-            Some(&i)
+        match at {
+            Some((i, cells))
                 if kept[i].is_none()
-                    && rows[i]
-                        .cells()
+                    && cells
                         .into_iter()
                         .zip(stored)
                         // SAFETY: `stored` is the row read at `tid` in the same scan, its attributes in the cells' column order (as above).

@@ -112,16 +112,24 @@ pub fn replay_seasons(
             }
             Outcome::DoubleLoss => (0.0, 0.0),
         };
-        let start = || Standing::start(&rules.system);
         let at = game.key.at;
-        let white = standings
-            .entry(game.white.clone())
-            .or_insert_with(start)
-            .as_of(&rules.system, seasons, at);
-        let black = standings
-            .entry(game.black.clone())
-            .or_insert_with(start)
-            .as_of(&rules.system, seasons, at);
+        // (a player's name is copied into the map once, at the first game: a rebuild looks up two
+        // million standings)
+        for p in [&game.white, &game.black] {
+            if !standings.contains_key(p) {
+                standings.insert(p.clone(), Standing::start(&rules.system));
+            }
+        }
+        let [Some(white_now), Some(black_now)] =
+            standings.get_disjoint_mut([game.white.as_str(), game.black.as_str()])
+        else {
+            return Err(at_game(
+                RatingError::invalid("a player's standing went missing"),
+                &game.key,
+            ));
+        };
+        let white = white_now.as_of(&rules.system, seasons, at);
+        let black = black_now.as_of(&rules.system, seasons, at);
         let system = &rules.system;
         let (white_used, black_used) =
             (rules.period_used(&white, at), rules.period_used(&black, at));
@@ -174,7 +182,10 @@ pub fn replay_seasons(
                 black_used,
             ),
         ];
-        for (player, opponent, before, other, state, score, used) in sides {
+        let mut afters = [white, black];
+        for ((player, opponent, before, other, state, score, used), now) in
+            sides.into_iter().zip(&mut afters)
+        {
             let after = rules.with_period_moved(
                 &before,
                 used,
@@ -189,8 +200,10 @@ pub fn replay_seasons(
                 before,
                 after,
             });
-            standings.insert(player.clone(), after);
+            *now = after;
         }
+        *white_now = afters[0];
+        *black_now = afters[1];
     }
     Ok(entries)
 }

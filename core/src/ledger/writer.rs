@@ -796,16 +796,19 @@ fn standings_to_write(
     mut last: HashMap<String, LedgerKey>,
     affected: BTreeSet<String>,
 ) -> (StandingRows, Vec<String>) {
-    // each player's last entry: the first seen from the end (one clone per player)
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    // each player's last entry: the first seen from the end (a key cloned only for the row
+    // written: a rebuild has a million players)
+    let mut latest: HashMap<&str, &LedgerKey> = HashMap::with_capacity(affected.len());
     for e in entries.iter().rev() {
-        if seen.insert(e.player.as_str()) {
-            last.insert(e.player.clone(), e.key.clone());
-        }
+        latest.entry(e.player.as_str()).or_insert(&e.key);
     }
-    let (mut rows, mut without) = (Vec::new(), Vec::new());
+    let (mut rows, mut without) = (Vec::with_capacity(affected.len()), Vec::new());
     for p in affected {
-        match (standings.get(&p), last.remove(&p)) {
+        let key = match latest.get(p.as_str()) {
+            Some(k) => Some((*k).clone()),
+            None => last.remove(&p),
+        };
+        match (standings.get(&p), key) {
             (Some(s), Some(key)) => rows.push((p, *s, key)),
             _ => without.push(p),
         }
