@@ -18,6 +18,8 @@
 # 6. importing seeds into the Elo ledger of section 1: 10,000 seeds (its 1,000 players with games
 #    and 9,000 without) in one INSERT, against one ledger_rebuild of it (one replay of the scope),
 #    and 20 seeds of players with games, one INSERT each (a replay each).
+# LEDGERS_UPTO=n stops after section n (e.g. 1: the per-game cost alone); BENCH_TREE installs the build of
+# another checkout (with its CARGO_TARGET_DIR) instead of this tree's: bench/ledgers_against.sh.
 set -euo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$REPO_ROOT"
@@ -26,12 +28,14 @@ batch=${2:-100000}
 blocks=5
 block=$((games / blocks))
 
+upto=${LEDGERS_UPTO:-6}
+
 exec 9>"$PG_LOCK"
 flock 9
-install_extension --release >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
+(REPO_ROOT=${BENCH_TREE:-$REPO_ROOT} && install_extension --release >/dev/null 2>&1) ||
+    { echo "cargo pgrx install --release failed" >&2; exit 1; }
 CLUSTER_OPTIONS="-c shared_buffers=1GB -c autovacuum=off" bench_cluster_start
 trap cluster_stop EXIT
-flock -u 9
 
 ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
@@ -39,6 +43,8 @@ for db in plain ledgers batch floor; do
     psql -X -q -d postgres -c "CREATE DATABASE $db"
     psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql
 done
+# The extensions' SQL files are read by CREATE EXTENSION: still under the lock.
+flock -u 9
 psql -X -q -v ON_ERROR_STOP=1 -d floor -f bench/ledgers/floor.sql
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
 INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
@@ -69,6 +75,7 @@ echo "floor (their rows by plain SQL, no trigger) / without: $(awk -v a="$total_
      "($(rate "$games" "$total_floor") games/s); the ledgers / the floor:" \
      "$(awk -v a="$total_ledgers" -v b="$total_floor" 'BEGIN { printf "%.1f", a / b }')x"
 
+((upto >= 2)) || exit 0
 echo
 echo "2. one INSERT of $batch games in date order, Elo ledger"
 psql -X -q -v ON_ERROR_STOP=1 -d batch <<'SQL' >/dev/null
@@ -87,6 +94,7 @@ echo "with the ledger / without: $(awk -v a="$tp" -v b="$t" 'BEGIN { printf "%.2
      "the floor (its entries and standings by plain SQL in the same statement, $tf ms):" \
      "$(awk -v a="$tp" -v b="$tf" 'BEGIN { printf "%.2fx", a / b }')"
 
+((upto >= 3)) || exit 0
 echo
 echo "3. rebuilding and backdating (Elo ledger, $games games)"
 t=$(ms ledgers "SELECT ledger_rebuild('elo')")
@@ -96,6 +104,7 @@ t_append=$(ms ledgers "INSERT INTO matches VALUES ($((m + 1)), timestamptz '2024
 t_back=$(ms ledgers "INSERT INTO matches VALUES ($((m + 2)), timestamptz '2024-01-01' + $((m - 1000)) * interval '1 minute' + interval '1 second', 3, 4, 1)")
 echo "an appended game: $t_append ms; a game 1,000 games before the end: $t_back ms (both ledgers)"
 
+((upto >= 4)) || exit 0
 echo
 echo "4. the writer lock: a game of another ranking / scope while a backdated game is held for 2 s"
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
@@ -125,6 +134,7 @@ wait
 echo "Random Chess rankings (a lock per ranking): a Classical game waited $t_rank ms for a Bullet game"
 echo "ledgers (a lock per ledger and scope): a game of scope west waited $t_scope ms for one of scope east"
 
+((upto >= 5)) || exit 0
 echo
 echo "5. $games games, one INSERT each, in one transaction, Elo ledger"
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
@@ -155,6 +165,7 @@ BEGIN
 END $$;
 SQL
 
+((upto >= 6)) || exit 0
 echo
 echo "6. importing seeds into the Elo ledger of section 1 ($games games in one scope)"
 tr=$(ms ledgers "SELECT ledger_rebuild('elo')")

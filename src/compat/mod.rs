@@ -14,19 +14,60 @@ use pgrx::prelude::*;
 
 use crate::trigger::protocol_violation;
 
-/// Joined after `ledgers l`: its columns of 0.13.0 as `n`, read from the row converted once, so
-/// that this library reads a schema not yet updated (NULL there: its ledgers rate Glicko-2 by the
-/// lichess rule, without bounds). Serves pg_rating schemas 0.3.0-0.12.0; can go after 0.12.0.
-pub const LEDGER_SINCE_0_13: &str = "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
-     AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
-          volatility_epsilon float8, rd_growth text,
-          max_change_policy text, max_period_change float8, change_period interval)";
+/// Joined after `ledgers l`: its columns of 0.13.0 as `n`. In a schema not yet updated they are
+/// read from the row converted once (NULL there: its ledgers rate Glicko-2 by the lichess rule,
+/// without bounds); in an updated one, as columns (the conversion costs a writer's statement more
+/// than the rest of its read of the ledgers). Serves pg_rating schemas 0.3.0-0.12.0; can go after
+/// 0.12.0 (then the columns are named on `l`).
+pub fn ledger_since_0_13() -> &'static str {
+    const COLUMNS: [&str; 10] = [
+        "notify_channel",
+        "glicko2_rule",
+        "min_rd",
+        "max_rd",
+        "max_volatility",
+        "volatility_epsilon",
+        "rd_growth",
+        "max_change_policy",
+        "max_period_change",
+        "change_period",
+    ];
+    // (the writers read `ledgers` or its copy in force: both must have them)
+    let copies = has_copies_in_force();
+    if has_columns("ledgers", &COLUMNS) && (!copies || has_columns("ledgers_in_force", &COLUMNS)) {
+        "CROSS JOIN LATERAL (SELECT l.notify_channel, l.glicko2_rule, l.min_rd, l.max_rd, l.max_volatility,
+             l.volatility_epsilon, l.rd_growth, l.max_change_policy, l.max_period_change, l.change_period) AS n"
+    } else {
+        "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(l))
+         AS n(notify_channel text, glicko2_rule text, min_rd float8, max_rd float8, max_volatility float8,
+              volatility_epsilon float8, rd_growth text,
+              max_change_policy text, max_period_change float8, change_period interval)"
+    }
+}
 
-/// Joined after `ledger_attachments a`: its columns of 0.13.0 as `an`, read from the row converted
-/// once (NULL in a schema not yet updated). Serves schemas 0.3.0-0.12.0; can go after 0.12.0.
-pub const ATTACHMENT_SINCE_0_13: &str =
-    "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(a))
-     AS an(rated_column text, related regclass[])";
+/// Joined after `ledger_attachments a`: its columns of 0.13.0 as `an` (as [`ledger_since_0_13`]:
+/// converted from the row, NULL, in a schema not yet updated). Serves schemas 0.3.0-0.12.0; can go
+/// after 0.12.0.
+pub fn attachment_since_0_13() -> &'static str {
+    if has_columns("ledger_attachments", &["rated_column", "related"]) {
+        "CROSS JOIN LATERAL (SELECT a.rated_column, a.related) AS an"
+    } else {
+        "CROSS JOIN LATERAL pg_catalog.jsonb_to_record(pg_catalog.to_jsonb(a))
+         AS an(rated_column text, related regclass[])"
+    }
+}
+
+/// Whether the engine's relation `relation` exists and has each of `columns`.
+fn has_columns(relation: &str, columns: &[&str]) -> bool {
+    let relation = crate::security::own_relation(relation);
+    relation != pg_sys::InvalidOid
+        && columns.iter().all(|c| {
+            let c = std::ffi::CString::new(*c).unwrap_or_else(|e| crate::error::internal(e));
+            // SAFETY: a syscache lookup by relation and name; 0 when there is no such column.
+            let number = unsafe { pg_sys::get_attnum(relation, c.as_ptr()) };
+            number != 0
+        })
+}
 
 /// A column of a `ledgers` row given to a trigger that 0.13.0 added: `None` when NULL or when the
 /// schema has no such column. Serves schemas 0.3.0-0.12.0; can go after 0.12.0.

@@ -13,7 +13,7 @@ use pgrx::PgSqlErrorCode;
 use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
 use super::internal;
 use super::tables::Batch;
-use crate::compat::{since_0_13, ATTACHMENT_SINCE_0_13, KEPT_IN, LEDGER_SINCE_0_13};
+use crate::compat::{attachment_since_0_13, ledger_since_0_13, since_0_13, KEPT_IN};
 use crate::error::raise;
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
@@ -77,7 +77,7 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
     }
 }
 
-/// The columns of `ledgers` the writers read (of `l`, and of `n`: [`LEDGER_SINCE_0_13`]).
+/// The columns of `ledgers` the writers read (of `l`, and of `n`: [`ledger_since_0_13`]).
 const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
@@ -249,13 +249,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn ledgers_where(&mut self, condition: &str, arg: DatumWithOid, to_write: bool) -> Vec<Ledger> {
         let sql = if to_write {
             super::for_writers(&format!(
-                "SELECT {LEDGER_COLUMNS} FROM @ledgers@ l {LEDGER_SINCE_0_13}
-                 WHERE {condition} ORDER BY l.id FOR SHARE OF l"
+                "SELECT {LEDGER_COLUMNS} FROM @ledgers@ l {ledger_since}
+                 WHERE {condition} ORDER BY l.id FOR SHARE OF l",
+                ledger_since = ledger_since_0_13()
             ))
         } else {
             format!(
-                "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l {LEDGER_SINCE_0_13}
-                 WHERE {condition} ORDER BY l.id"
+                "SELECT {LEDGER_COLUMNS} FROM @extschema@.ledgers l {ledger_since}
+                 WHERE {condition} ORDER BY l.id",
+                ledger_since = ledger_since_0_13()
             )
         };
         let rows = if to_write {
@@ -409,15 +411,14 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     ) -> Vec<(Ledger, Attachment)> {
         let text = super::for_writers(&format!(
             "SELECT {LEDGER_COLUMNS}, {ATTACHMENT_COLUMNS}
-             FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13} JOIN @ledgers@ l ON l.id = a.ledger_id
-             {LEDGER_SINCE_0_13} JOIN pg_class c ON c.oid = a.games
+             FROM @extschema@.ledger_attachments a {attachment_since} JOIN @ledgers@ l ON l.id = a.ledger_id
+             {ledger_since} JOIN pg_class c ON c.oid = a.games
              WHERE {condition} ORDER BY a.ledger_id{}",
             if snapshot_per_transaction() {
                 " FOR SHARE OF l"
             } else {
                 ""
-            }
-        ));
+            }, ledger_since = ledger_since_0_13(), attachment_since = attachment_since_0_13()));
         let rows = self.read(&text, &[table.into()]);
         let found: Vec<_> = rows
             .into_iter()
@@ -435,9 +436,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     fn attachments_where(&mut self, condition: &str, arg: DatumWithOid) -> Vec<Attachment> {
         let rows = self.read(
             &format!(
-                "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
-                 JOIN pg_class c ON c.oid = a.games WHERE {condition}"
-            ),
+                "SELECT {ATTACHMENT_COLUMNS} FROM @extschema@.ledger_attachments a {attachment_since}
+                 JOIN pg_class c ON c.oid = a.games WHERE {condition}", attachment_since = attachment_since_0_13()),
             &[arg],
         );
         rows.into_iter().map(|row| attachment_of(&row)).collect()
@@ -448,9 +448,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         !self
             .read(
                 &format!(
-                    "SELECT 1 AS found FROM @extschema@.ledger_attachments a {ATTACHMENT_SINCE_0_13}
+                    "SELECT 1 AS found FROM @extschema@.ledger_attachments a {attachment_since}
                      WHERE $1::pg_catalog.regclass OPERATOR(pg_catalog.=) ANY (an.related)
-                       AND a.ledger_id OPERATOR(pg_catalog.<>) $2"
+                       AND a.ledger_id OPERATOR(pg_catalog.<>) $2",
+                    attachment_since = attachment_since_0_13()
                 ),
                 &[table.into(), ledger.into()],
             )
@@ -718,7 +719,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
     /// that the library of 0.13.0 attaches in a schema not updated yet (compat: schemas
-    /// 0.3.0-0.12.0, as [`crate::compat::ATTACHMENT_SINCE_0_13`]; can go after 0.12.0).
+    /// 0.3.0-0.12.0, as [`crate::compat::attachment_since_0_13`]; can go after 0.12.0).
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
