@@ -375,24 +375,32 @@ fn top_against_bottom(
             if done[a] {
                 continue;
             }
-            let mut priority = 1;
-            let mut lowest = None;
-            for &b in &bracket[k + 1..] {
-                if done[b] {
-                    continue;
+            let lowest = bracket[k + 1..]
+                .iter()
+                .rev()
+                .copied()
+                .find(|&b| !done[b] && !field.edge(a, b, true, true).is_zero());
+            // The priorities below raise only a's edges, the lowest one's most: when a best
+            // matching pairs a with it, every best matching of the raised weights does (any
+            // other gains less), so no solve is needed, and a's edges need not be raised (a
+            // leaves the graph). Taking a pair out of a best matching leaves a best matching of
+            // the rest.
+            let plain = match lowest {
+                Some(b) => mate[a] == Some(b) || swap_to(g, &mut mate, a, b),
+                None => false,
+            };
+            if !plain {
+                let mut priority = 1;
+                for &b in &bracket[k + 1..] {
+                    if done[b] {
+                        continue;
+                    }
+                    let w = field.edge(a, b, true, true);
+                    if !w.is_zero() {
+                        g.set_weight(a, b, w.add(Weight::from_u64(priority)));
+                        priority += 1;
+                    }
                 }
-                let w = field.edge(a, b, true, true);
-                if !w.is_zero() {
-                    g.set_weight(a, b, w.add(Weight::from_u64(priority)));
-                    priority += 1;
-                    lowest = Some(b);
-                }
-            }
-            // The priorities raise only a's edges, the lowest one's most: when the best matching
-            // pairs a with it already, every best matching of the new weights does (any other
-            // gains less), so no solve is needed. Taking a pair out of a best matching leaves a
-            // best matching of the rest.
-            if lowest.is_none() || mate[a] != lowest {
                 mate = g.solve();
             }
             match mate[a] {
@@ -414,6 +422,32 @@ fn top_against_bottom(
     } else {
         Err(NoPairing)
     }
+}
+
+/// Whether the best matching `mate` of `g` becomes one that pairs `a` with `b` by a swap: a's and
+/// b's mates (x, y) pair with each other instead (or stay single) without losing weight. Then
+/// `mate` is that matching (as good, so also best).
+fn swap_to(g: &IncrementalMatching<2>, mate: &mut [Option<usize>], a: usize, b: usize) -> bool {
+    let (x, y) = (mate[a], mate[b]);
+    let w = |u: Option<usize>, v: Option<usize>| match (u, v) {
+        (Some(u), Some(v)) if u != v => g.weight(u, v),
+        _ => Weight::ZERO,
+    };
+    let before = w(Some(a), x).add(w(Some(b), y));
+    let xy = w(x, y);
+    if w(Some(a), Some(b)).add(xy) < before {
+        return false;
+    }
+    for v in [x, y].into_iter().flatten() {
+        mate[v] = None;
+    }
+    if let (Some(x), Some(y), false) = (x, y, xy.is_zero()) {
+        mate[x] = Some(y);
+        mate[y] = Some(x);
+    }
+    mate[a] = Some(b);
+    mate[b] = Some(a);
+    true
 }
 
 /// Whether a matching keeps the scoregroups of `bounds` (up to its last entry): every player of
