@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
-# Benchmark of the Swiss pairing (FIDE Dutch system) against bbpPairings, round by round:
+# Benchmark of the Swiss pairing against bbpPairings, round by round, for the FIDE Dutch system and
+# the Burstein system:
 #   BBP=/path/to/bbpPairings.exe bench/pairing.sh [sizes] [rounds]
-#   SYSTEM=burstein BBP=... bench/pairing.sh [sizes] [rounds]: the Burstein system instead (the
-#       core with PAIR_TRF_SYSTEM=burstein, bbpPairings --burstein, system => 'burstein' in SQL;
-#       the files have no XXA line, so both accelerate rounds 1 and 2 as the Burstein rules ask)
-#       (default sizes "50 300 1000 5000", 9 rounds; ROUNDS_<size>=k pairs only rounds 1..k of
-#       that size, e.g. ROUNDS_5000=3; BBP_TIMEOUT seconds per bbpPairings run, default 600;
-#       BBP_SIZES="50 300" runs bbpPairings only at those sizes, SQL=0 skips part 2,
-#       SQL_SIZES="50 300" limits it to those sizes)
+#   (default sizes "50 300 1000 5000", 9 rounds; ROUNDS_<size>=k pairs only rounds 1..k of that
+#   size, e.g. ROUNDS_5000=3)
+#   SYSTEMS="dutch burstein" (the default) or one of them: the Burstein system is the core with
+#       PAIR_TRF_SYSTEM=burstein, bbpPairings --burstein, system => 'burstein' in SQL (the files
+#       have no XXA line, so both accelerate rounds 1 and 2 as the Burstein rules ask);
+#   BBP_LIMIT seconds per bbpPairings run, default 600 (BBP_TIMEOUT is the older name): a run
+#       stopped at the limit prints "> N s (stopped)" instead of a time, so the table stays
+#       complete (bbpPairings' Dutch takes 41-96 s a round at 1,000 players and grows about as
+#       n^2.75: hours at 5,000); BBP_SIZES="50 300" runs bbpPairings only at those sizes;
+#   SQL=0 skips part 2, SQL_SIZES="50 300" limits it to those sizes.
 # bbpPairings v6.0.0 (C++, its own Makefile: -O3 -flto) is the baseline; this script does not build
 # it: give its executable in BBP (without BBP only pg_rating is measured).
 #
@@ -16,10 +20,11 @@
 # middle of its score group among the players it has not met, colours by preference; random
 # results, 40 % wins, 20 % draws, 40 % losses), `XXR`, `XXC white1`. Both engines pair round R from
 # the same file in the same run:
-# 1. the core (core/examples/pair_trf.rs, release build) and bbpPairings (`--dutch FILE -p OUT`),
-#    one process each, wall time and peak memory (maximum resident set, /usr/bin/time), and whether
-#    both made the same pairing; for pg_rating also the longest time between two interrupt checks
-#    (PAIR_TRF_GAPS: how late a cancel or statement_timeout can stop it, at most);
+# 1. the core (core/examples/pair_trf.rs, release build) and bbpPairings (`--dutch FILE -p OUT`,
+#    `--burstein` likewise), one process each, wall time and peak memory (maximum resident set,
+#    /usr/bin/time), and whether both made the same pairing; for pg_rating also the longest time
+#    between two interrupt checks (PAIR_TRF_GAPS: how late a cancel or statement_timeout can stop
+#    it, at most);
 # 2. through SQL on a throwaway cluster (SELECT count(*) FROM tournament_pairings_from_trf(trf),
 #    the median of three in one session, and the backend's peak memory (VmHWM) after them), for
 #    rounds 1, 2 and the last of each size.
@@ -30,16 +35,19 @@ export PATH="$HOME/.cargo/bin:$PATH"
 sizes=${1:-50 300 1000 5000}
 rounds=${2:-9}
 bbp=${BBP:-}
-bbp_timeout=${BBP_TIMEOUT:-600}
-system=${SYSTEM:-dutch}
-[[ "$system" == dutch || "$system" == burstein ]] || { echo "SYSTEM must be dutch or burstein" >&2; exit 2; }
-export PAIR_TRF_SYSTEM=$system
+bbp_limit=${BBP_LIMIT:-${BBP_TIMEOUT:-600}}
+systems=${SYSTEMS:-${SYSTEM:-dutch burstein}}
+for system in $systems; do
+    [[ "$system" == dutch || "$system" == burstein ]] || { echo "SYSTEMS: dutch or burstein" >&2; exit 2; }
+done
 work=$(mktemp -d /tmp/pg_rating_pairing.XXXXXX)
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 
 cargo build --quiet --release -p pg_rating_core --example pair_trf
-ours=./target/release/examples/pair_trf
+# (a copy: a rebuild while the bench runs does not change what it measures)
+cp ./target/release/examples/pair_trf "$work/pair_trf"
+ours=$work/pair_trf
 
 # gen.py N ROUNDS OUTDIR: OUTDIR/N_rR.trf for R = 1..ROUNDS (the file before round R)
 cat >"$work/gen.py" <<'PY'
@@ -107,45 +115,60 @@ for r in range(rounds - 1):
     write(r + 1)
 PY
 
-# run LIMIT OUT CMD...: CMD's output into OUT; prints "seconds peak_MiB" (or "-" past LIMIT seconds
-# or on failure)
+# run LIMIT OUT CMD...: CMD's output into OUT; prints "seconds peak_MiB", "stopped" when stopped at
+# LIMIT seconds, "-" on failure
 run() {
     local limit=$1 out=$2
     shift 2
     local start end
     start=$(date +%s%N)
-    if timeout "$limit" /usr/bin/time -o "$work/time" -f '%M' "$@" >"$out" 2>"$work/stderr"; then
-        end=$(date +%s%N)
+    local status=0
+    timeout "$limit" /usr/bin/time -o "$work/time" -f '%M' "$@" >"$out" 2>"$work/stderr" || status=$?
+    end=$(date +%s%N)
+    if [[ $status == 0 ]]; then
         awk -v ns=$((end - start)) '{printf "%.3f %.0f", ns / 1e9, $1 / 1024}' "$work/time"
+    elif [[ $status == 124 ]]; then
+        echo stopped
     else
         echo "-"
     fi
 }
 
-echo "1. one process per pairing ($system system): pg_rating's core (pair_trf, release) and bbpPairings on the same file"
+echo "1. one process per pairing: pg_rating's core (pair_trf, release) and bbpPairings on the same file"
+echo "   ($(nproc) cores, load average at the start: $(cut -d' ' -f1-3 /proc/loadavg))"
 [[ -n "$bbp" ]] || echo "   (BBP not set: bbpPairings not measured)"
-printf '%7s %5s | %10s %9s %8s | %10s %9s | %7s %s\n' players round "pg_rating s" "peak MiB" \
-    "gap ms" "bbp s" "peak MiB" "bbp/ours" "same pairing"
 for n in $sizes; do
     last_var="ROUNDS_$n"
-    last=${!last_var:-$rounds}
-    python3 "$work/gen.py" "$n" "$last" "$work"
-    for r in $(seq 1 "$last"); do
-        f="$work/${n}_r$r.trf"
-        read -r ot om _ <<<"$(PAIR_TRF_GAPS=1 run 3600 "$work/ours.out" "$ours" "$f") -"
-        gap=$(sed -n 's/^longest gap between interrupt checks: \([0-9.]*\) ms$/\1/p' "$work/stderr")
-        bt=- bm=- same=- ratio=-
-        if [[ -n "$bbp" && " ${BBP_SIZES:-$sizes} " == *" $n "* ]]; then
-            read -r bt bm _ <<<"$(run "$bbp_timeout" /dev/null "$bbp" "--$system" "$f" -p "$work/bbp.out") -"
-            if [[ "$bt" != - ]]; then
-                cmp -s "$work/ours.out" "$work/bbp.out" && same=yes || same=NO
-                ratio=$(awk -v b="$bt" -v o="$ot" 'BEGIN { if (o > 0) printf "%.1f", b / o; else print "-" }')
-            else
-                bt=">$bbp_timeout"
+    python3 "$work/gen.py" "$n" "${!last_var:-$rounds}" "$work"
+done
+for system in $systems; do
+    echo
+    echo "$system system"
+    printf '%7s %5s | %10s %9s %8s | %18s %9s | %8s %s\n' players round "pg_rating s" "peak MiB" \
+        "gap ms" "bbpPairings s" "peak MiB" "bbp/ours" "same pairing"
+    for n in $sizes; do
+        last_var="ROUNDS_$n"
+        last=${!last_var:-$rounds}
+        for r in $(seq 1 "$last"); do
+            f="$work/${n}_r$r.trf"
+            read -r ot om _ <<<"$(PAIR_TRF_SYSTEM=$system PAIR_TRF_GAPS=1 run 3600 "$work/ours.out" "$ours" "$f") -"
+            gap=$(sed -n 's/^longest gap between interrupt checks: \([0-9.]*\) ms$/\1/p' "$work/stderr")
+            bt=- bm=- same=- ratio=-
+            if [[ -n "$bbp" && " ${BBP_SIZES:-$sizes} " == *" $n "* ]]; then
+                read -r bt bm _ <<<"$(run "$bbp_limit" /dev/null "$bbp" "--$system" "$f" -p "$work/bbp.out") -"
+                if [[ "$bt" == stopped ]]; then
+                    bt="> $bbp_limit s (stopped)" bm=-
+                    ratio=$(awk -v b="$bbp_limit" -v o="$ot" 'BEGIN { if (o > 0) printf "> %.0f", b / o; else print "-" }')
+                elif [[ "$bt" != - ]]; then
+                    cmp -s "$work/ours.out" "$work/bbp.out" && same=yes || same=NO
+                    ratio=$(awk -v b="$bt" -v o="$ot" 'BEGIN { if (o > 0) printf "%.1f", b / o; else print "-" }')
+                else
+                    bt="failed"
+                fi
             fi
-        fi
-        printf '%7s %5s | %10s %9s %8s | %10s %9s | %7s %s\n' "$n" "$r" "$ot" "$om" "${gap:--}" "$bt" "$bm" \
-            "$ratio" "$same"
+            printf '%7s %5s | %10s %9s %8s | %18s %9s | %8s %s\n' "$n" "$r" "$ot" "$om" "${gap:--}" "$bt" \
+                "$bm" "$ratio" "$same"
+        done
     done
 done
 
@@ -160,8 +183,9 @@ psql -X -q -d postgres -c "CREATE DATABASE bench_pairing"
 psql -X -q -d bench_pairing -c "CREATE EXTENSION pg_rating"
 
 echo
-echo "2. through SQL: SELECT count(*) FROM tournament_pairings_from_trf(trf, system => '$system'), median of 3 in one"
+echo "2. through SQL: SELECT count(*) FROM tournament_pairings_from_trf(trf, system => S), median of 3 in one"
 echo "   session, and the backend's peak memory after them (VmHWM)"
+for system in $systems; do
 for n in ${SQL_SIZES:-$sizes}; do
     last_var="ROUNDS_$n"
     last=${!last_var:-$rounds}
@@ -177,7 +201,8 @@ for n in ${SQL_SIZES:-$sizes}; do
             | psql -X -q -v ON_ERROR_STOP=1 -d bench_pairing)
         ms=$(sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' <<<"$out" | sort -g | sed -n 2p)
         kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' <<<"$out")
-        printf '%7s players, round %2s: %10s ms, backend peak %6s MiB\n' "$n" "$r" "$ms" \
+        printf '%9s %7s players, round %2s: %10s ms, backend peak %6s MiB\n' "$system" "$n" "$r" "$ms" \
             "$(( ${kb:-0} / 1024 ))"
     done
+done
 done

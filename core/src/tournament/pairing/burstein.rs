@@ -286,6 +286,65 @@ pub(super) fn pair(field: &Field) -> Result<Vec<(usize, usize)>, NoPairing> {
     top_against_bottom(field, &mut g, &bounds)
 }
 
+/// The pairing of [`pair`] when the rules make it plain, without a matching: when `fresh` (no
+/// two players of the field met or are a forbidden pair), nobody has a colour preference and
+/// every index has zero tie-breaks (round 1). Then every two players may meet and every edge of
+/// the matching has the same weight within a bracket, so:
+/// * every scoregroup holds (each pairs within itself, its odd player out floating into the
+///   next one, whose pairs are then all as many as before): no two scoregroups merge;
+/// * a bracket (the scoregroup and the floater from above) is in rank order (the index compares
+///   only ranks, a total order); its highest player takes the lowest, which leaves the rest as
+///   pairable as any other choice would, and so on inwards: the middle player of an odd
+///   bracket is the one left, and floats to the next one;
+/// * but a floater cannot float twice (the matching has edges only between neighbouring
+///   scoregroups): when the floater from above is the middle player, the one above it takes
+///   it instead of the next lower player (any lower choice leaves the floater alone), and that
+///   next lower one floats.
+///
+/// It costs O(m log m) and no memory per pair, instead of a matching on the complete graph
+/// (O(m²) memory, O(m³) time); the tests compare it with the full procedure.
+fn plain_pairs(field: &Field, fresh: bool) -> Option<Vec<(usize, usize)>> {
+    let m = field.players.len();
+    let plain = fresh
+        && (0..m).all(|i| {
+            let x = &field.index[i];
+            field.players[i].pref.colour.is_none()
+                && x.sonneborn_berger == 0
+                && x.buchholz == 0
+                && x.median == 0
+        });
+    if !plain {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(m / 2);
+    let mut floater: Option<usize> = None;
+    let mut begin = 0;
+    while begin < m {
+        crate::interrupt::check();
+        let score = field.index[begin].score;
+        let end = (begin..m)
+            .find(|&i| field.index[i].score != score)
+            .unwrap_or(m);
+        let came_down = floater.take();
+        let bracket: Vec<usize> = (begin..end).chain(came_down).collect();
+        let mut b = binary_counter_sort(bracket, |a, b| field.above(a, b));
+        let k = b.len();
+        let mid = k / 2;
+        if k % 2 == 1 && came_down == Some(b[mid]) {
+            // The floater from above may not float again (it has no edges further down): the
+            // player above it takes it, the next lower one floats instead.
+            b.swap(mid, mid + 1);
+        }
+        pairs.extend((0..mid).map(|i| (b[i], b[k - 1 - i])));
+        if k % 2 == 1 {
+            floater = Some(b[mid]);
+        }
+        begin = end;
+    }
+    // (an even field: the last bracket is even)
+    floater.is_none().then_some(pairs)
+}
+
 /// Bracket by bracket in index order: the highest unpaired player gets the lowest opponent that
 /// keeps the best matching (the priority of an opponent grows down the bracket).
 fn top_against_bottom(
@@ -316,24 +375,32 @@ fn top_against_bottom(
             if done[a] {
                 continue;
             }
-            let mut priority = 1;
-            let mut lowest = None;
-            for &b in &bracket[k + 1..] {
-                if done[b] {
-                    continue;
+            let lowest = bracket[k + 1..]
+                .iter()
+                .rev()
+                .copied()
+                .find(|&b| !done[b] && !field.edge(a, b, true, true).is_zero());
+            // The priorities below raise only a's edges, the lowest one's most: when a best
+            // matching pairs a with it, every best matching of the raised weights does (any
+            // other gains less), so no solve is needed, and a's edges need not be raised (a
+            // leaves the graph). Taking a pair out of a best matching leaves a best matching of
+            // the rest.
+            let plain = match lowest {
+                Some(b) => mate[a] == Some(b) || swap_to(g, &mut mate, a, b),
+                None => false,
+            };
+            if !plain {
+                let mut priority = 1;
+                for &b in &bracket[k + 1..] {
+                    if done[b] {
+                        continue;
+                    }
+                    let w = field.edge(a, b, true, true);
+                    if !w.is_zero() {
+                        g.set_weight(a, b, w.add(Weight::from_u64(priority)));
+                        priority += 1;
+                    }
                 }
-                let w = field.edge(a, b, true, true);
-                if !w.is_zero() {
-                    g.set_weight(a, b, w.add(Weight::from_u64(priority)));
-                    priority += 1;
-                    lowest = Some(b);
-                }
-            }
-            // The priorities raise only a's edges, the lowest one's most: when the best matching
-            // pairs a with it already, every best matching of the new weights does (any other
-            // gains less), so no solve is needed. Taking a pair out of a best matching leaves a
-            // best matching of the rest.
-            if lowest.is_none() || mate[a] != lowest {
                 mate = g.solve();
             }
             match mate[a] {
@@ -355,6 +422,32 @@ fn top_against_bottom(
     } else {
         Err(NoPairing)
     }
+}
+
+/// Whether the best matching `mate` of `g` becomes one that pairs `a` with `b` by a swap: a's and
+/// b's mates (x, y) pair with each other instead (or stay single) without losing weight. Then
+/// `mate` is that matching (as good, so also best).
+fn swap_to(g: &IncrementalMatching<2>, mate: &mut [Option<usize>], a: usize, b: usize) -> bool {
+    let (x, y) = (mate[a], mate[b]);
+    let w = |u: Option<usize>, v: Option<usize>| match (u, v) {
+        (Some(u), Some(v)) if u != v => g.weight(u, v),
+        _ => Weight::ZERO,
+    };
+    let before = w(Some(a), x).add(w(Some(b), y));
+    let xy = w(x, y);
+    if w(Some(a), Some(b)).add(xy) < before {
+        return false;
+    }
+    for v in [x, y].into_iter().flatten() {
+        mate[v] = None;
+    }
+    if let (Some(x), Some(y), false) = (x, y, xy.is_zero()) {
+        mate[x] = Some(y);
+        mate[y] = Some(x);
+    }
+    mate[a] = Some(b);
+    mate[b] = Some(a);
+    true
 }
 
 /// Whether a matching keeps the scoregroups of `bounds` (up to its last entry): every player of
@@ -417,12 +510,14 @@ fn a_is_white(a: &Entrant, b: &Entrant, a_above: bool, first_white: bool) -> boo
 
 /// Pairs round `round` of `t` by the Burstein system; `to_pair(p)`: p is paired this round;
 /// `took_part(p)`: p took part in a pairing so far (for ranks).
+/// `plain`: a round the rules make plain is paired without the matching ([`plain_pairs`]).
 pub(super) fn pair_round(
     t: &Tournament,
     opts: &PairingOptions,
     round: u32,
     to_pair: &dyn Fn(PlayerNo) -> bool,
     took_part: &dyn Fn(PlayerNo) -> bool,
+    plain: bool,
 ) -> Result<Pairing, PairingError> {
     let n = t.player_count();
     let r = round as usize;
@@ -487,7 +582,27 @@ pub(super) fn pair_round(
         index: &index,
         may_meet: &meet,
     };
-    let pairs = pair(&field).map_err(|_| no_pairing(round, players.len()))?;
+    let shortcut = if plain {
+        let mut in_field = vec![false; n];
+        for e in &players {
+            in_field[e.id as usize] = true;
+        }
+        let fresh = players.iter().all(|e| met[e.id as usize].is_empty())
+            && !forbidden
+                .iter()
+                .any(|&(a, b)| in_field[a as usize] && in_field[b as usize]);
+        plain_pairs(&field, fresh)
+    } else {
+        None
+    };
+    #[cfg(test)]
+    if shortcut.is_some() {
+        TAKEN.with(|c| c.set(c.get() + 1));
+    }
+    let pairs = match shortcut {
+        Some(pairs) => pairs,
+        None => pair(&field).map_err(|_| no_pairing(round, players.len()))?,
+    };
     let mut boards: Vec<(&Entrant, &Entrant)> = pairs
         .iter()
         .map(|&(a, b)| {
@@ -505,6 +620,12 @@ pub(super) fn pair_round(
         boards: boards.iter().map(|(w, b)| (w.id, b.id)).collect(),
         bye: bye.map(|e| e.id),
     })
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many rounds took the shortcut (on this thread): the tests check that their cases do.
+    static TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn no_bye(round: u32) -> PairingError {
@@ -679,6 +800,55 @@ mod tests {
         expected.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
         assert_eq!(sorted, expected);
         assert_eq!(binary_counter_sort(vec![4], |_, _| true), vec![4]);
+    }
+
+    /// Round 1 (the plain case, [`plain_pairs`]) pairs as the full procedure: random fields,
+    /// acceleration tables that make scoregroups of every size (odd ones, single players),
+    /// absent players, requested byes, forbidden pairs (then no shortcut).
+    #[test]
+    fn round_one_shortcut_pairs_as_the_full_procedure() {
+        let mut rng = crate::test_rng::Rng::new(4342);
+        let (mut cases, mut plain) = (0, 0);
+        for case in 0..400 {
+            let n = 1 + rng.below(70);
+            let mut t = tournament(n, 3 + rng.below(3) as u32);
+            let mut opts = burstein();
+            opts.first_colour_white = rng.one_in(2);
+            match rng.below(4) {
+                // (the default acceleration of the Burstein rules)
+                0 => {}
+                1 => opts.baku_acceleration = true,
+                _ => {
+                    let groups = 1 + rng.below(5);
+                    opts.acceleration = (0..n)
+                        .map(|_| vec![2 * rng.below(groups) as i32, rng.below(2) as i32])
+                        .collect();
+                }
+            }
+            for _ in 0..rng.below(3) {
+                let p = rng.below(n) as PlayerNo;
+                if rng.one_in(2) {
+                    opts.absent.push(p);
+                } else {
+                    // (a requested bye in round 1: not paired, and not in the field)
+                    let _ = t.add_bye(1, p, ByeKind::Half);
+                }
+            }
+            if rng.one_in(6) {
+                let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+                if a != b {
+                    opts.forbidden_pairs.push((a, b));
+                }
+            }
+            let full = super::super::pair_round(&t, &opts, false);
+            let before = TAKEN.with(|c| c.get());
+            let fast = super::super::pair_round(&t, &opts, true);
+            plain += TAKEN.with(|c| c.get()) - before;
+            assert_eq!(fast, full, "case {case}: {n} players, {opts:?}");
+            cases += 1;
+        }
+        println!("{plain} of {cases} cases plain");
+        assert!(plain > 250, "{plain} of {cases} plain");
     }
 
     #[test]

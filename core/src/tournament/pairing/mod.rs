@@ -237,7 +237,7 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
     let to_pair = |p: PlayerNo| t.card(p)[r - 1] == RoundEntry::Absent && !absent[p as usize];
     let took_part = |p: PlayerNo| to_pair(p) || t.card(p)[..r - 1].iter().any(|&e| paired_entry(e));
     if opts.system == PairingSystem::Burstein {
-        return burstein::pair_round(t, opts, round, &to_pair, &took_part);
+        return burstein::pair_round(t, opts, round, &to_pair, &took_part, plain);
     }
     let table = virtual_points(t, round, opts, &to_pair);
     let acc = Acceleration::new(&table);
