@@ -369,21 +369,7 @@ impl RowTournament {
         round: Option<i64>,
         mut options: PairingOptions,
     ) -> Result<RowPairing, RowsError> {
-        let next = self.next_round();
-        match round {
-            Some(r) if r < i64::from(next) => {
-                return Err(RowsError {
-                    class: ErrorClass::PrerequisiteState,
-                    message: format!("round {r} is already paired: its games exist"),
-                })
-            }
-            Some(r) if r > i64::from(next) => {
-                return Err(RowsError::invalid(format!(
-                    "round {r} cannot be paired before round {next}"
-                )))
-            }
-            _ => {}
-        }
+        crate::tournament::arguments::check_round(round, self.next_round(), "")?;
         if let Some((r, w, b)) = &self.pending {
             return Err(RowsError {
                 class: ErrorClass::PrerequisiteState,
