@@ -13,11 +13,8 @@ commit=${1:-d2fd042}
 runs=${2:-3}
 games=${3:-2000}
 
-ensure_setup
-logs="$REPO_ROOT/target/ledgers_against/$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$logs"
-trap against_cleanup EXIT
-against_worktree "$commit"
+against_start ledgers_against "$commit"
+logs=$AGAINST_LOGS
 
 # Runs section 1 for a tree and prints "ledgers/floor ledgers/plain".
 bench() {

@@ -14,11 +14,8 @@ commit=${1:-d2fd042}
 runs=${2:-1}
 games=${3:-1000000}
 
-ensure_setup
-logs="$REPO_ROOT/target/ledgers_scale_against/$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$logs"
-trap against_cleanup EXIT
-against_worktree "$commit"
+against_start ledgers_scale_against "$commit"
+logs=$AGAINST_LOGS
 
 # Runs the bench on a tree's extension and prints "unchanged changed floor" (seconds of ledger_rebuild,
 # and of the same rows rewritten by plain SQL).

@@ -14,11 +14,8 @@ commit=${1:-5c46442}
 runs=${2:-3}
 games=${3:-100000}
 
-ensure_setup
-logs="$REPO_ROOT/target/rankings_against/$(date +%Y%m%d-%H%M%S)"
-mkdir -p "$logs"
-trap against_cleanup EXIT
-against_worktree "$commit"
+against_start rankings_against "$commit"
+logs=$AGAINST_LOGS
 
 # Runs a tree's bench and prints "sustained ratio" (games/s and the ratio to PL/pgSQL).
 bench() {

@@ -111,6 +111,17 @@ against_worktree() {
     git -C "$REPO_ROOT" worktree add --detach "$AGAINST_TREE" "$1" >/dev/null 2>&1
 }
 
+# The start of a bench against an earlier commit: the set-up checked, a log directory for this run
+# in AGAINST_LOGS (target/<name>/<time>), the commit's worktree (against_worktree), removed on exit.
+#   against_start <name> <commit>
+against_start() {
+    ensure_setup
+    AGAINST_LOGS="$REPO_ROOT/target/$1/$(date +%Y%m%d-%H%M%S)"
+    mkdir -p "$AGAINST_LOGS"
+    trap against_cleanup EXIT
+    against_worktree "$2"
+}
+
 against_cleanup() {
     [[ -n "${AGAINST_WORK:-}" ]] || return 0
     git -C "$REPO_ROOT" worktree remove --force "$AGAINST_TREE" >/dev/null 2>&1 || true
