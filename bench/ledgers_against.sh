@@ -14,21 +14,12 @@ runs=${2:-3}
 games=${3:-2000}
 
 against_start ledgers_against "$commit"
-logs=$AGAINST_LOGS
 
 # Runs section 1 for a tree and prints "ledgers/floor ledgers/plain".
 bench() {
-    local log="$logs/$1.$2.log"
-    if [[ $1 == theirs ]]; then
-        BENCH_TREE=$AGAINST_TREE CARGO_TARGET_DIR=$AGAINST_TARGET LEDGERS_UPTO=1 bench/ledgers.sh "$games" >"$log" 2>&1
-    else
-        LEDGERS_UPTO=1 bench/ledgers.sh "$games" >"$log" 2>&1
-    fi || { echo "bench/ledgers.sh for $1 failed:" >&2; tail -20 "$log" >&2; exit 1; }
-    local floor plain
-    floor=$(sed -n 's/.*the ledgers \/ the floor: \([0-9.]*\)x$/\1/p' "$log")
-    plain=$(sed -n 's/^cost per game with the two ledgers \/ without: \([0-9.]*\)x.*/\1/p' "$log")
-    [[ -n $floor && -n $plain ]] || { echo "no figures in the bench of $1:" >&2; tail -20 "$log" >&2; exit 1; }
-    echo "$floor $plain"
+    LEDGERS_UPTO=1 against_bench "$1" "$2" bench/ledgers.sh "$games" -- \
+        's/.*the ledgers \/ the floor: \([0-9.]*\)x$/\1/p' \
+        's/^cost per game with the two ledgers \/ without: \([0-9.]*\)x.*/\1/p'
 }
 
 echo "bench/ledgers.sh section 1, $games games: $commit (theirs) against this tree (ours), $runs runs each"
@@ -41,4 +32,4 @@ for ((i = 1; i <= runs; i++)); do
     printf '%-4s %13sx %13sx %13sx %13sx  %s\n' "$i" "$t_floor" "$t_plain" "$o_floor" "$o_plain" \
         "$(cut -d' ' -f1 /proc/loadavg)"
 done
-echo "median ledgers/floor: theirs $(median_of "${t_all[@]}")x, ours $(median_of "${o_all[@]}")x (the runs' output: $logs)"
+echo "median ledgers/floor: theirs $(median_of "${t_all[@]}")x, ours $(median_of "${o_all[@]}")x (the runs' output: $AGAINST_LOGS)"

@@ -15,23 +15,14 @@ runs=${2:-1}
 games=${3:-1000000}
 
 against_start ledgers_scale_against "$commit"
-logs=$AGAINST_LOGS
 
 # Runs the bench on a tree's extension and prints "unchanged changed floor" (seconds of ledger_rebuild,
 # and of the same rows rewritten by plain SQL).
 bench() {
-    local log="$logs/$1.$2.log"
-    if [[ $1 == theirs ]]; then
-        BENCH_TREE=$AGAINST_TREE CARGO_TARGET_DIR=$AGAINST_TARGET bench/ledgers_scale.sh "$games" >"$log" 2>&1
-    else
-        bench/ledgers_scale.sh "$games" >"$log" 2>&1
-    fi || { echo "bench/ledgers_scale.sh of $1 failed:" >&2; tail -20 "$log" >&2; exit 1; }
-    local unchanged changed floor
-    floor=$(sed -n 's/^floor, .*: \([0-9.]*\) s$/\1/p' "$log")
-    unchanged=$(sed -n 's/^unchanged: \([0-9.]*\) s.*/\1/p' "$log")
-    changed=$(sed -n 's/^after a change of K: \([0-9.]*\) s.*/\1/p' "$log")
-    [[ -n $unchanged && -n $changed ]] || { echo "no figures in the bench of $1:" >&2; tail -20 "$log" >&2; exit 1; }
-    echo "$unchanged $changed $floor"
+    against_bench "$1" "$2" bench/ledgers_scale.sh "$games" -- \
+        's/^unchanged: \([0-9.]*\) s.*/\1/p' \
+        's/^after a change of K: \([0-9.]*\) s.*/\1/p' \
+        's/^floor, .*: \([0-9.]*\) s$/\1/p'
 }
 
 echo "ledger_rebuild of $games games (bench/ledgers_scale.sh): $commit (theirs) against this tree (ours), $runs runs each"
@@ -49,4 +40,4 @@ for ((i = 1; i <= runs; i++)); do
     printf '%-4s %-10s %14s %14s %9sx\n' "$i" "K changed" "$t_c" "$o_c" "$rc"
     printf '%-4s %-10s %14s %14s   (the same rows deleted and written again by SQL)\n' "$i" "SQL floor" "$t_f" "$o_f"
 done
-echo "median speed-up: unchanged $(median_of "${u_ratios[@]}")x, after a change of K $(median_of "${c_ratios[@]}")x (the runs' output: $logs)"
+echo "median speed-up: unchanged $(median_of "${u_ratios[@]}")x, after a change of K $(median_of "${c_ratios[@]}")x (the runs' output: $AGAINST_LOGS)"

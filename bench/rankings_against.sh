@@ -15,21 +15,13 @@ runs=${2:-3}
 games=${3:-100000}
 
 against_start rankings_against "$commit"
-logs=$AGAINST_LOGS
 
-# Runs a tree's bench and prints "sustained ratio" (games/s and the ratio to PL/pgSQL).
+# Runs a tree's own bench (0.2.0's has no BENCH_TREE) and prints "sustained ratio" (games/s and the
+# ratio to PL/pgSQL).
 bench() {
-    local log="$logs/$1.$2.log"
-    if [[ $1 == theirs ]]; then
-        CARGO_TARGET_DIR=$AGAINST_TARGET "$AGAINST_TREE/bench/rankings.sh" "$games" >"$log" 2>&1
-    else
-        bench/rankings.sh "$games" >"$log" 2>&1
-    fi || { echo "bench/rankings.sh of $1 failed:" >&2; tail -20 "$log" >&2; exit 1; }
-    local sustained ratio
-    sustained=$(sed -n 's/^sustained: \([0-9]*\) games\/s.*/\1/p' "$log")
-    ratio=$(sed -n 's/^ratio: \([0-9]*\)x$/\1/p' "$log")
-    [[ -n $sustained && -n $ratio ]] || { echo "no figures in the bench of $1:" >&2; tail -20 "$log" >&2; exit 1; }
-    echo "$sustained $ratio"
+    AGAINST_OWN_SCRIPT=1 against_bench "$1" "$2" bench/rankings.sh "$games" -- \
+        's/^sustained: \([0-9]*\) games\/s.*/\1/p' \
+        's/^ratio: \([0-9]*\)x$/\1/p'
 }
 
 echo "bench/rankings.sh, $games games: $commit (theirs) against this tree (ours), $runs runs each, alternated"
@@ -44,4 +36,4 @@ for ((i = 1; i <= runs; i++)); do
     ratios+=("$r")
     printf '%-4s %18s %9sx %18s %9sx %12s\n' "$i" "$t_rate" "$t_ratio" "$o_rate" "$o_ratio" "$r"
 done
-echo "median ours/theirs: $(median_of "${ratios[@]}") (the runs' output: $logs)"
+echo "median ours/theirs: $(median_of "${ratios[@]}") (the runs' output: $AGAINST_LOGS)"

@@ -128,6 +128,44 @@ against_cleanup() {
     rm -rf "$AGAINST_WORK"
 }
 
+# Runs one side of a comparison: `against_bench <side> <run> <script> [args...] -- <sed -n expression>...`.
+# "ours" runs this tree's script; "theirs" runs it on the other commit's extension (BENCH_TREE and its
+# build), or the other tree's own copy of the script with AGAINST_OWN_SCRIPT=1 (for a script older
+# than BENCH_TREE). The output goes to $AGAINST_LOGS/<side>.<run>.log; prints the figures the sed
+# expressions pick from it, on one line, or stops with the log's tail when the run fails or a figure
+# is missing. Variables set before the call (LEDGERS_UPTO=1 against_bench ...) reach the script.
+against_bench() {
+    local side=$1 run=$2 script=$3
+    shift 3
+    local args=()
+    while [[ $# -gt 0 && $1 != -- ]]; do args+=("$1"); shift; done
+    shift
+    local log="$AGAINST_LOGS/$side.$run.log" status=0
+    if [[ $side == ours ]]; then
+        "$script" "${args[@]}" >"$log" 2>&1 || status=$?
+    elif [[ ${AGAINST_OWN_SCRIPT:-0} == 1 ]]; then
+        CARGO_TARGET_DIR=$AGAINST_TARGET "$AGAINST_TREE/$script" "${args[@]}" >"$log" 2>&1 || status=$?
+    else
+        BENCH_TREE=$AGAINST_TREE CARGO_TARGET_DIR=$AGAINST_TARGET "$script" "${args[@]}" >"$log" 2>&1 || status=$?
+    fi
+    if [[ $status -ne 0 ]]; then
+        echo "$script of $side failed:" >&2
+        tail -20 "$log" >&2
+        exit 1
+    fi
+    local figures=() figure expr
+    for expr in "$@"; do
+        figure=$(sed -n "$expr" "$log")
+        if [[ -z $figure ]]; then
+            echo "no figure ($expr) in the bench of $side:" >&2
+            tail -20 "$log" >&2
+            exit 1
+        fi
+        figures+=("$figure")
+    done
+    echo "${figures[*]}"
+}
+
 # The median of the numbers given.
 median_of() {
     printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
