@@ -25,6 +25,10 @@ pub enum ErrorClass {
     /// A request that the data's state does not allow yet: pairing a round whose games exist,
     /// or while a game of an earlier round has no result (55000).
     PrerequisiteState,
+    /// A value of a type other than the one its column was attached with (42804).
+    DatatypeMismatch,
+    /// A date that cannot be used: infinite where a finite one is needed (22008).
+    DatetimeOverflow,
 }
 
 impl ErrorClass {
@@ -39,6 +43,8 @@ impl ErrorClass {
             ErrorClass::ProgramLimit => "54000",
             ErrorClass::RuleViolation => "23514",
             ErrorClass::PrerequisiteState => "55000",
+            ErrorClass::DatatypeMismatch => "42804",
+            ErrorClass::DatetimeOverflow => "22008",
         }
     }
 }
@@ -153,6 +159,9 @@ mod tests {
             ErrorClass::NullValue,
             ErrorClass::ProgramLimit,
             ErrorClass::RuleViolation,
+            ErrorClass::PrerequisiteState,
+            ErrorClass::DatatypeMismatch,
+            ErrorClass::DatetimeOverflow,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();
         assert!(codes.iter().all(|c| c.len() == 5));

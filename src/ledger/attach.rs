@@ -100,14 +100,7 @@ fn resolve(
     att: &mut Attachment,
 ) -> HashMap<&'static str, pg_sys::Oid> {
     store.resolve_paths(att);
-    let mut related: Vec<pg_sys::Oid> = Vec::new();
-    if let Some(r) = &att.paths {
-        for j in &r.joins {
-            if !related.contains(&j.table) {
-                related.push(j.table);
-            }
-        }
-    }
+    let related = att.related_tables();
     for &table in &related {
         if !is_member(actor, store.table_owner(table)) {
             raise(
@@ -138,16 +131,12 @@ fn resolve(
         }
     }
     att.related = related;
-    let args: Vec<(&'static str, String)> = att
-        .column_args()
-        .into_iter()
-        .map(|(what, c)| (what, c.to_owned()))
-        .collect();
+    // (checked by resolve_paths)
+    let args = att.column_args().unwrap_or_default();
     let mut types = HashMap::new();
     for (what, c) in args {
-        let (table, column) = store.place_of(att, &c);
-        let t = store.column_type_of(table, &column, what);
-        types.insert(what, t);
+        let (table, column) = att.table_of(c);
+        types.insert(what, store.column_type_of(table, &column, what));
     }
     types
 }

@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use pg_rating_core::ledger::Outcome;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -522,7 +521,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         );
         // (without paths the old transition table is the rows as they were)
         for (((l, att), old), new) in two_player.iter().zip(olds.iter_mut()).zip(&news) {
-            if att.has_paths() {
+            if att.paths.is_some() {
                 old_as_rated(&mut store, l.id, old, new);
             }
         }
@@ -559,7 +558,7 @@ fn multiplayer_changed(
     };
     let mut old = read(has_old, "pg_rating_old");
     let new = read(has_new, "pg_rating_new");
-    if att.has_paths() {
+    if att.paths.is_some() {
         old_participants_as_rated(store, l.id, &mut old, &new);
     }
     apply_multi_changes(store, l, att, &old, &new);
@@ -585,25 +584,7 @@ fn old_as_rated(
         return;
     }
     let rated = store.rated_games(ledger, &keys);
-    let same = |read: &GameRow, r: &GameRow| {
-        read.scope == r.scope
-            && read.key == r.key
-            && read.white == r.black
-            && read.black == r.white
-            && match (read.outcome, r.outcome) {
-                (Some(Outcome::White(a)), Some(Outcome::White(b))) => a == 1.0 - b,
-                (Some(Outcome::DoubleLoss), Some(Outcome::DoubleLoss)) => true,
-                _ => false,
-            }
-    };
-    let kept: Vec<GameRow> = rated
-        .into_iter()
-        .map(|r| match old.iter().find(|g| **g == r || same(g, &r)) {
-            Some(g) => g.clone(),
-            None => r,
-        })
-        .collect();
-    *old = kept;
+    *old = pg_rating_core::ledger::attachment::old_as_rated(rated, old);
 }
 
 /// [`old_as_rated`] for a participants table (the placements rated are not kept: every game

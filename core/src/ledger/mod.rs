@@ -5,6 +5,7 @@
 //! ratings), so the standing after any entry is all a replay from that entry on needs: a
 //! backdated game costs the games after it, never the whole history.
 
+pub mod attachment;
 mod multiplayer;
 pub mod now;
 pub mod paths;
