@@ -10,7 +10,7 @@ use pg_rating_core::ledger::writer::{
     WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
-use pg_rating_core::rating::PlayerState;
+use pg_rating_core::rating::{PlayerState, RatingError};
 use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
 
 use super::attachment::Attachment;
@@ -44,27 +44,17 @@ impl<'a> LedgerBook<'a> {
     }
 }
 
-/// Raises a writer's error: a replay's with its game named as the games table names it.
-fn raise_write(e: WriteError<LedgerBook<'_>>) -> ! {
-    match e {
-        WriteError::Replay { book, error } => {
-            let e = rename_game(error, |key| book.att.column_key_text(key));
-            raise(
-                crate::error::code(&e),
-                format!("ledger \"{}\": {}", book.ledger.name, e.message),
-            )
-        }
-        WriteError::Participants(e) => crate::error::raise_core(&e),
-        WriteError::Answer(what) => internal(what),
-    }
-}
+/// A keeper of the writer's rows (the ledgers' tables, a ranking's history): a run's requests
+/// answered by reads, its rows written.
+pub(crate) trait Keeps<B: Clone> {
+    fn answer(&mut self, request: Request<B>) -> Answer;
+    fn write_scope(&mut self, scope: ScopeWrite<B>);
+    /// Raises a replay's error, its game named as the keeper's games are.
+    fn replay_failed(book: B, error: RatingError) -> !;
 
-/// The engine's tables as the writer's keeper: a run's requests answered by reads, its rows
-/// written.
-impl LedgerStore<'_, '_> {
     /// Drives a run of the writer (its scopes locked): answers its requests, then writes its rows
     /// (or raises its error). Returns the number of entries written.
-    pub fn drive<'a>(&mut self, mut run: Run<LedgerBook<'a>>) -> usize {
+    fn drive(&mut self, mut run: Run<B>) -> usize {
         let mut answer = Answer::Start;
         loop {
             match run.step(answer) {
@@ -75,12 +65,27 @@ impl LedgerStore<'_, '_> {
                     }
                     return done.written;
                 }
-                Step::Done(Err(e)) => raise_write(e),
+                Step::Done(Err(WriteError::Replay { book, error })) => {
+                    Self::replay_failed(book, error)
+                }
+                Step::Done(Err(WriteError::Participants(e))) => crate::error::raise_core(&e),
+                Step::Done(Err(WriteError::Answer(what))) => internal(what),
             }
         }
     }
+}
 
-    fn answer<'a>(&mut self, request: Request<LedgerBook<'a>>) -> Answer {
+/// The engine's tables as the writer's keeper.
+impl<'a> Keeps<LedgerBook<'a>> for LedgerStore<'_, '_> {
+    fn replay_failed(book: LedgerBook<'a>, error: RatingError) -> ! {
+        let e = rename_game(error, |key| book.att.column_key_text(key));
+        raise(
+            crate::error::code(&e),
+            format!("ledger \"{}\": {}", book.ledger.name, e.message),
+        )
+    }
+
+    fn answer(&mut self, request: Request<LedgerBook<'a>>) -> Answer {
         match request {
             Request::Seasons(scopes) => {
                 let scopes: Vec<(i32, &str)> =
@@ -124,6 +129,44 @@ impl LedgerStore<'_, '_> {
         }
     }
 
+    /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
+    /// the notices of a ledger with a channel.
+    fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'a>>) {
+        let (book, writes) = (w.book, w.writes);
+        let att = book.att;
+        self.insert_entries(
+            w.ledger,
+            &w.scope,
+            w.entries,
+            &|id| att.column_key_text(id),
+            writes,
+        );
+        if book.ledger.notify_channel.is_some() {
+            match writes {
+                Writes::Rebuilt => {
+                    if !self.rebuilt_notices.contains(&w.ledger) {
+                        self.rebuilt_notices.push(w.ledger);
+                    }
+                }
+                Writes::Now | Writes::Batched => {
+                    let players = w
+                        .standings
+                        .iter()
+                        .map(|(p, _, _)| p)
+                        .chain(&w.without_games);
+                    self.notices
+                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
+                }
+            }
+        }
+        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
+        if writes == Writes::Now {
+            self.notify();
+        }
+    }
+}
+
+impl LedgerStore<'_, '_> {
     /// The rated games (or participant rows) of a scope from `from` on, games in key order.
     fn games_from(
         &mut self,
@@ -205,42 +248,6 @@ impl LedgerStore<'_, '_> {
                 (key, opt(&row, "moved").unwrap_or(0.0))
             })
             .collect()
-    }
-
-    /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
-    /// the notices of a ledger with a channel.
-    fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'_>>) {
-        let (book, writes) = (w.book, w.writes);
-        let att = book.att;
-        self.insert_entries(
-            w.ledger,
-            &w.scope,
-            w.entries,
-            &|id| att.column_key_text(id),
-            writes,
-        );
-        if book.ledger.notify_channel.is_some() {
-            match writes {
-                Writes::Rebuilt => {
-                    if !self.rebuilt_notices.contains(&w.ledger) {
-                        self.rebuilt_notices.push(w.ledger);
-                    }
-                }
-                Writes::Now | Writes::Batched => {
-                    let players = w
-                        .standings
-                        .iter()
-                        .map(|(p, _, _)| p)
-                        .chain(&w.without_games);
-                    self.notices
-                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
-                }
-            }
-        }
-        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
-        if writes == Writes::Now {
-            self.notify();
-        }
     }
 }
 
