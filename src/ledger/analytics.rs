@@ -1,18 +1,16 @@
 //! How well a ledger predicts its games (pg_rating_core::ledger::quality), and how well the same
 //! rating system with other parameters would have, replayed in memory over the same games.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 
-use pg_rating_core::ledger::{
-    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum,
-    Standing, Variant,
-};
+use pg_rating_core::ledger::what_if::{check_variants, what_if, Games, Scope};
+use pg_rating_core::ledger::{LedgerGame, Quality, QualitySum};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::store::LedgerStore;
 use super::{ledger_game, rated, rules_of};
-use crate::error::{raise, require_one_dimension};
+use crate::error::{raise, raise_core, require_one_dimension};
 
 type QualityRow = (
     name!(entries, i64),
@@ -175,127 +173,65 @@ fn ledger_what_if(
         let l = store.ledger_named(ledger);
         super::attach::require_owner(actor, &l, "replay");
         let att = super::attach::attached(&mut store, &l);
-        // a setting no value of which changes a rating is refused, not replayed under its label
-        let own_rules = rules_of(&l);
         let multiplayer = att.multiplayer.as_ref().map(|m| m.rule);
-        for (given, setting, name) in [
-            (!k_factors.is_empty(), Variant::KFactor, "k_factors"),
-            (!taus.is_empty(), Variant::Tau, "taus"),
-        ] {
-            if let (true, Err(e)) = (given, own_rules.check_variant(setting, multiplayer)) {
-                raise(
-                    crate::error::code(&e),
-                    format!("ledger \"{ledger}\" cannot be replayed with other {name}: {e}"),
-                );
-            }
-        }
+        check_variants(
+            ledger,
+            &rules_of(&l),
+            multiplayer,
+            !k_factors.is_empty(),
+            !taus.is_empty(),
+        )
+        .unwrap_or_else(|e| raise_core(&e));
         // each scope's games, of either kind, sorted
-        let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-        let mut multi: BTreeMap<String, Vec<MultiGame>> = BTreeMap::new();
-        if att.multiplayer.is_some() {
+        let mut games: BTreeMap<String, Games> = BTreeMap::new();
+        if let Some(m) = &att.multiplayer {
             let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
             let mut by_scope: BTreeMap<&str, Vec<_>> = BTreeMap::new();
             for r in &rows {
                 by_scope.entry(r.scope.as_str()).or_default().push(r);
             }
             for (scope, rows) in by_scope {
-                multi.insert(scope.to_owned(), super::multi_games(&rows));
+                let scope_games = Games::Multiplayer(m.rule, super::multi_games(&rows));
+                games.insert(scope.to_owned(), scope_games);
             }
         } else {
+            let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
             for g in rated(&store.read_games(&att, &att.all_rows_query(), &[])) {
                 two.entry(g.scope.clone()).or_default().push(ledger_game(g));
             }
-            for games in two.values_mut() {
-                games.sort_by(|a, b| a.key.cmp(&b.key));
+            for (scope, mut scope_games) in two {
+                scope_games.sort_by(|a, b| a.key.cmp(&b.key));
+                games.insert(scope, Games::TwoPlayer(scope_games));
             }
         }
-        let seasons: BTreeMap<String, Vec<_>> = two
+        // each scope's seasons, and its players' seeds (ledger_seeds), as in the ledger itself
+        let seasons: Vec<_> = games
             .keys()
-            .chain(multi.keys())
-            .map(|scope| (scope.clone(), store.seasons(l.id, scope)))
+            .map(|scope| store.seasons(l.id, scope))
             .collect();
-        // each scope's players with a seed (ledger_seeds) start from it, as in the ledger itself
-        let seeds: BTreeMap<String, Vec<_>> = two
-            .iter()
-            .map(|(scope, games)| {
-                let players: BTreeSet<&str> = games
-                    .iter()
-                    .flat_map(|g| [g.white.as_str(), g.black.as_str()])
-                    .collect();
-                (scope, players)
-            })
-            .chain(multi.iter().map(|(scope, games)| {
-                let players: BTreeSet<&str> = games
-                    .iter()
-                    .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str()))
-                    .collect();
-                (scope, players)
-            }))
-            .map(|(scope, players)| {
-                let seeds = store.seeds(l.id, scope, players.into_iter().collect());
-                (scope.clone(), seeds)
-            })
-            .collect();
-        let own = (l.settings.k_factor, l.settings.tau);
-        let mut variants = vec![own];
-        variants.extend(k_factors.iter().map(|&k| (k, own.1)));
-        variants.extend(taus.iter().map(|&t| (own.0, t)));
-        let mut out = Vec::with_capacity(variants.len());
-        for (k, tau) in variants {
-            let mut settings = l.settings.clone();
-            (settings.k_factor, settings.tau) = (k, tau);
-            let variant = super::store::Ledger {
-                id: l.id,
-                name: l.name.clone(),
-                owner: l.owner,
-                settings,
-                notify_channel: None,
-            };
-            let rules = rules_of(&variant);
-            let mut sum = QualitySum::default();
-            let fail = |e: pg_rating_core::rating::RatingError| -> ! {
-                raise(
-                    crate::error::code(&e),
-                    format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
+        let scopes: BTreeMap<String, Scope> = games
+            .into_iter()
+            .zip(seasons)
+            .map(|((scope, games), seasons)| {
+                let seeds = store.seeds(l.id, &scope, games.players());
+                (
+                    scope,
+                    Scope {
+                        games,
+                        seasons,
+                        seeds,
+                    },
                 )
-            };
-            let seeded = |scope: &str| -> HashMap<String, Standing> {
-                seeds[scope]
-                    .iter()
-                    .map(|(player, rating, rd, volatility)| {
-                        let s = Standing::seeded(&rules.system, *rating, *rd, *volatility);
-                        (player.clone(), s)
-                    })
-                    .collect()
-            };
-            let mut entries = Vec::new();
-            for (scope, games) in &two {
-                entries.extend(
-                    replay_seasons(&rules, &seasons[scope], &mut seeded(scope), games)
-                        .unwrap_or_else(|e| fail(e)),
-                );
-            }
-            if let Some(m) = &att.multiplayer {
-                for (scope, games) in &multi {
-                    entries.extend(
-                        replay_multiplayer_seasons(
-                            &rules,
-                            m.rule,
-                            &seasons[scope],
-                            &mut seeded(scope),
-                            games,
-                        )
-                        .unwrap_or_else(|e| fail(e)),
-                    );
-                }
-            }
-            for e in &entries {
-                sum.add(e.expected, e.score);
-            }
-            let (n, a, b, lo, u) = row(sum.quality());
-            out.push((k, tau, n, a, b, lo, u));
-        }
-        out
+            })
+            .collect();
+        what_if(ledger, &l.settings, &k_factors, &taus, &scopes)
+            .unwrap_or_else(|e| raise_core(&e))
+            .into_iter()
+            .map(|(k, tau, q)| {
+                let (n, a, b, lo, u) = row(q);
+                (k, tau, n, a, b, lo, u)
+            })
+            .collect::<Vec<_>>()
     });
     TableIterator::new(rows)
 }

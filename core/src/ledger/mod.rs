@@ -14,6 +14,7 @@ mod replay;
 pub mod results;
 mod rules;
 mod standing;
+pub mod what_if;
 pub mod writer;
 
 pub use multiplayer::{
