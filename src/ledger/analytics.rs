@@ -66,19 +66,9 @@ fn ledger_prediction_quality(
     let rows = Spi::connect_mut(|client| {
         // 22023 for a ledger or scope that does not exist (NULL: every scope)
         let id = super::reads::ledger_id_for_read(client, ledger, scope, true);
-        // Periods are binned from a Monday (2000-01-03), so that weeks start on Mondays, as
-        // `date_trunc('week', ...)` does.
         let rows = client
             .select(
-                &*crate::security::qualify("SELECT CASE WHEN $3::interval IS NULL THEN NULL
-                             ELSE date_bin($3, e.game_date, timestamptz '2000-01-03') END AS period_start,
-                        CASE WHEN $4::float8 IS NULL THEN NULL
-                             ELSE floor(e.rating_before / $4) * $4 END AS band_low,
-                        e.expected, e.score
-                 FROM @extschema@.ledger_entries e
-                 WHERE e.ledger_id = $1 AND ($2::text IS NULL OR e.scope = $2)
-                 -- one order, so that the sums are the same to the last bit wherever they run
-                 ORDER BY e.scope, e.player, e.game_date, e.game_key"),
+                &*crate::security::qualify(include_str!("../../sql/glue/prediction_quality.sql")),
                 None,
                 &[id.into(), scope.into(), period.into(), rating_band.into()],
             )

@@ -421,19 +421,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let label = table_label(parent);
         self.column_type_of(parent, &join.via, "a column path");
         let rows = self.read(
-            "SELECT k.confrelid AS target, pg_catalog.array_length(k.conkey, 1) AS columns,
-                    fa.attname::text AS refcol,
-                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
-                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
-                     WHERE o.oid = k.conpfeqop[1]) AS pf_op,
-                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
-                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
-                     WHERE o.oid = k.conppeqop[1]) AS pp_op
-             FROM pg_catalog.pg_constraint k
-             JOIN pg_catalog.pg_attribute ca ON ca.attrelid = k.conrelid AND ca.attnum = ANY (k.conkey)
-             LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = k.confrelid AND fa.attnum = k.confkey[1]
-             WHERE k.contype = 'f' AND k.conrelid = $1 AND ca.attname = $2 AND k.conparentid = 0
-             ORDER BY 2, k.oid",
+            include_str!("../../sql/glue/foreign_key.sql"),
             &[parent.into(), join.via.as_str().into()],
         );
         let found: Vec<ForeignKeyRow> = rows
@@ -914,13 +902,7 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
 /// A rating period's length in microseconds; 0 (which the settings' check refuses) for an
 /// interval that is not a period ([`pg_rating_core::clock::Interval::period_micros`]).
 pub fn period_micros(i: Interval) -> i64 {
-    pg_rating_core::clock::Interval {
-        months: i.months(),
-        days: i.days(),
-        micros: i.micros(),
-    }
-    .period_micros()
-    .unwrap_or(0)
+    crate::types::to_core(i).period_micros().unwrap_or(0)
 }
 
 /// A period of fixed length in microseconds (`change_period`: consecutive windows from Monday

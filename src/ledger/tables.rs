@@ -219,16 +219,7 @@ impl LedgerStore<'_, '_> {
             keys.push(m.game.id);
         }
         let rows = self.read(
-            "SELECT u.ledger_id, u.scope, u.player, m.moved
-             FROM unnest($1::int4[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-                 AS u(ledger_id, scope, player, since, game_date, game_key)
-             CROSS JOIN LATERAL (
-                 SELECT pg_catalog.sum(pg_catalog.abs(x.rating - x.rating_before)
-                                       ORDER BY x.game_date, x.game_key) AS moved
-                 FROM @extschema@.ledger_entries x
-                 WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
-                   AND x.game_date >= u.since
-                   AND (x.game_date, x.game_key) <= (u.game_date, u.game_key)) m",
+            include_str!("../../sql/glue/period_moved.sql"),
             &[
                 ledgers.into(),
                 scopes.into(),
@@ -306,12 +297,7 @@ impl LedgerStore<'_, '_> {
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         let rows = self.read(
-            "SELECT e.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM @extschema@.ledger_entries x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
-                   AND (x.game_date, x.game_key) < ($4, $5)
-                 ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
+            include_str!("../../sql/glue/standings_before.sql"),
             &[
                 ledger.into(),
                 scope.into(),
@@ -628,17 +614,7 @@ impl LedgerStore<'_, '_> {
             players.push(player);
         }
         self.write(
-            &super::for_writers("SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
-             FROM (SELECT l.notify_channel AS channel,
-                          pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
-                              'rating', s.rating, 'rd', s.rd, 'games', coalesce(s.games, 0),
-                              'last_played', s.last_game_date)::text AS payload
-                   FROM unnest($1::int[], $2::text[], $3::text[]) WITH ORDINALITY c(ledger_id, scope, player, n)
-                   JOIN @ledgers@ l ON l.id = c.ledger_id
-                   LEFT JOIN @extschema@.ledger_standings s
-                          ON s.ledger_id = c.ledger_id AND s.scope = c.scope AND s.player = c.player
-                   WHERE l.notify_channel IS NOT NULL
-                   ORDER BY c.n) x"),
+            &super::for_writers(include_str!("../../sql/glue/notify_standings.sql")),
             &[ledgers.into(), scopes.into(), players.into()],
         );
     }
