@@ -91,6 +91,8 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::PrerequisiteState => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
         ErrorClass::DatatypeMismatch => PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
         ErrorClass::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        ErrorClass::InvalidForeignKey => PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
+        ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
     }
 }
 

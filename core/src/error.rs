@@ -29,6 +29,10 @@ pub enum ErrorClass {
     DatatypeMismatch,
     /// A date that cannot be used: infinite where a finite one is needed (22008).
     DatetimeOverflow,
+    /// A foreign key that is not there, or not one a rule can follow (42830).
+    InvalidForeignKey,
+    /// Something valid that pg_rating does not do (0A000).
+    FeatureNotSupported,
 }
 
 impl ErrorClass {
@@ -45,6 +49,8 @@ impl ErrorClass {
             ErrorClass::PrerequisiteState => "55000",
             ErrorClass::DatatypeMismatch => "42804",
             ErrorClass::DatetimeOverflow => "22008",
+            ErrorClass::InvalidForeignKey => "42830",
+            ErrorClass::FeatureNotSupported => "0A000",
         }
     }
 }
@@ -162,6 +168,8 @@ mod tests {
             ErrorClass::PrerequisiteState,
             ErrorClass::DatatypeMismatch,
             ErrorClass::DatetimeOverflow,
+            ErrorClass::InvalidForeignKey,
+            ErrorClass::FeatureNotSupported,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();
         assert!(codes.iter().all(|c| c.len() == 5));

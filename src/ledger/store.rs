@@ -436,46 +436,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 )
             })
             .collect();
-        let single: Vec<_> = found.iter().filter(|f| f.1 == 1).collect();
-        let Some(first) = single.first() else {
-            if found.is_empty() {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
-                    format!(
-                        "column path: column \"{}\" of {label} is not the referencing column of a \
-                         foreign key: each step but the last must follow one",
-                        join.via
-                    ),
-                );
-            }
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "column path: the foreign key of column \"{}\" of {label} has several columns: a \
-                     path follows single-column foreign keys only",
-                    join.via
-                ),
-            );
-        };
-        if single.iter().any(|f| f.0 != first.0) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
-                format!(
-                    "column path: column \"{}\" of {label} references more than one table",
-                    join.via
-                ),
-            );
-        }
+        let keys: Vec<_> = found.iter().map(|f| (f.0, f.1)).collect();
+        let step = pg_rating_core::ledger::attachment::step_key(&keys, games, &join.via, &label);
+        let first = &found[step.unwrap_or_else(|e| raise_core(&e))];
         let target = first.0;
-        if target == games {
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "column path: column \"{}\" of {label} leads back to the attached table",
-                    join.via
-                ),
-            );
-        }
         if let Some(why) = self.not_attachable(target) {
             raise(
                 PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,

@@ -137,32 +137,32 @@ pub struct Read {
 
 /// Why a row read cannot be rated (or its key read), with its SQLSTATE's class.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ReadError {
+pub struct AttachError {
     pub class: ErrorClass,
     pub message: String,
 }
 
-impl ReadError {
+impl AttachError {
     fn new(class: ErrorClass, message: String) -> Self {
-        ReadError { class, message }
+        AttachError { class, message }
     }
 }
 
-impl fmt::Display for ReadError {
+impl fmt::Display for AttachError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
     }
 }
 
-impl Classified for ReadError {
+impl Classified for AttachError {
     fn class(&self) -> ErrorClass {
         self.class
     }
 }
 
-impl From<RatingError> for ReadError {
+impl From<RatingError> for AttachError {
     fn from(e: RatingError) -> Self {
-        ReadError::new(e.class(), e.to_string())
+        AttachError::new(e.class(), e.to_string())
     }
 }
 
@@ -561,13 +561,13 @@ impl<C: Catalog> Attachment<C> {
     /// The ledger's text of a key (integers written so that their text order is their order).
     /// 42804 for a key that is not an integer in a column attached as one: its type was changed
     /// since (to `numeric`, say) and the ledger cannot order its games by it.
-    pub fn ledger_key_id(&self, text: &str) -> Result<String, ReadError> {
+    pub fn ledger_key_id(&self, text: &str) -> Result<String, AttachError> {
         if !self.is_integer() {
             return Ok(text.to_owned());
         }
         match text.parse::<i64>() {
             Ok(id) => Ok(integer_key(id)),
-            Err(_) => Err(ReadError::new(
+            Err(_) => Err(AttachError::new(
                 ErrorClass::DatatypeMismatch,
                 format!(
                     "ledger {}: the key {} of column \"{}\" of {} is not an integer: the \
@@ -598,8 +598,8 @@ impl<C: Catalog> Attachment<C> {
     }
 
     /// 22004 for a game to rate whose key column is NULL.
-    fn null_key(&self) -> ReadError {
-        ReadError::new(
+    fn null_key(&self) -> AttachError {
+        AttachError::new(
             ErrorClass::NullValue,
             format!(
                 "a game to rate has a NULL {}: a rated game needs a key",
@@ -611,7 +611,7 @@ impl<C: Catalog> Attachment<C> {
     /// A games row read: what the ledger makes of it, checked (22004 for a rated game without
     /// a key, a date or a player; 22008 for one with an infinite date; a result the map does
     /// not know).
-    pub fn game(&self, r: Read) -> Result<GameRow, ReadError> {
+    pub fn game(&self, r: Read) -> Result<GameRow, AttachError> {
         let key_of = |at: i64, id: String| LedgerKey { at, id };
         if r.broken {
             if let Some(key) = &r.key {
@@ -660,7 +660,7 @@ impl<C: Catalog> Attachment<C> {
             return Err(infinite_date(&key));
         }
         if outcome.is_some() && (r.white.is_none() || r.black.is_none()) {
-            return Err(ReadError::new(
+            return Err(AttachError::new(
                 ErrorClass::NullValue,
                 format!("game {key}: a rated game needs both players"),
             ));
@@ -677,7 +677,7 @@ impl<C: Catalog> Attachment<C> {
 
     /// A participants row read (the player in `white`): `None` for a participant of no game,
     /// never rated; checked as [`Self::game`].
-    pub fn participant(&self, r: Read) -> Result<Option<ParticipantRow>, ReadError> {
+    pub fn participant(&self, r: Read) -> Result<Option<ParticipantRow>, AttachError> {
         let counted = r.counted && !r.broken;
         let placement = r.placement.filter(|_| counted);
         let Some(key) = r.key else {
@@ -688,7 +688,7 @@ impl<C: Catalog> Attachment<C> {
         };
         if placement.is_some() {
             if r.white.is_none() {
-                return Err(ReadError::new(
+                return Err(AttachError::new(
                     ErrorClass::NullValue,
                     format!("game {key}: a rated participant needs a player"),
                 ));
@@ -712,18 +712,63 @@ impl<C: Catalog> Attachment<C> {
     }
 }
 
-fn null_date(key: &str) -> ReadError {
-    ReadError::new(
+fn null_date(key: &str) -> AttachError {
+    AttachError::new(
         ErrorClass::NullValue,
         format!("game {key}: its date is NULL"),
     )
 }
 
-fn infinite_date(key: &str) -> ReadError {
-    ReadError::new(
+fn infinite_date(key: &str) -> AttachError {
+    AttachError::new(
         ErrorClass::DatetimeOverflow,
         format!("game {key}: a rated game needs a finite date"),
     )
+}
+
+/// Which of the foreign keys of column `via` of table `label` a path's step follows (`found`: each
+/// key's referenced table and number of columns, fewest columns first; `games`: the attached
+/// table): the first of one column. 42830 for none, or for keys referencing several tables;
+/// 0A000 for keys of several columns only, or for one that leads back to the attached table.
+pub fn step_key<T: Copy + PartialEq>(
+    found: &[(T, i32)],
+    games: T,
+    via: &str,
+    label: &str,
+) -> Result<usize, AttachError> {
+    let error = |class, what: String| Err(AttachError::new(class, format!("column path: {what}")));
+    let Some(first) = found.iter().position(|f| f.1 == 1) else {
+        if found.is_empty() {
+            return error(
+                ErrorClass::InvalidForeignKey,
+                format!(
+                    "column \"{via}\" of {label} is not the referencing column of a foreign key: \
+                     each step but the last must follow one"
+                ),
+            );
+        }
+        return error(
+            ErrorClass::FeatureNotSupported,
+            format!(
+                "the foreign key of column \"{via}\" of {label} has several columns: a path \
+                 follows single-column foreign keys only"
+            ),
+        );
+    };
+    let target = found[first].0;
+    if found.iter().any(|f| f.1 == 1 && f.0 != target) {
+        return error(
+            ErrorClass::InvalidForeignKey,
+            format!("column \"{via}\" of {label} references more than one table"),
+        );
+    }
+    if target == games {
+        return error(
+            ErrorClass::FeatureNotSupported,
+            format!("column \"{via}\" of {label} leads back to the attached table"),
+        );
+    }
+    Ok(first)
 }
 
 /// The games of `keys` as a ledger rated them, from its entries `(scope, key, player, score)`
@@ -993,5 +1038,22 @@ mod tests {
         };
         let kept = old_as_rated(rated.clone(), std::slice::from_ref(&swapped));
         assert_eq!(kept, vec![rated[0].clone(), swapped]);
+    }
+
+    #[test]
+    fn a_step_follows_one_single_column_key() {
+        let step = |found: &[(u32, i32)]| step_key(found, 1, "user_id", "users");
+        assert_eq!(step(&[(2, 1), (2, 1), (3, 2)]), Ok(0));
+        assert_eq!(step(&[(3, 2), (2, 1)]), Ok(1));
+        let class = |found: &[(u32, i32)]| step(found).unwrap_err().class();
+        assert_eq!(class(&[]), ErrorClass::InvalidForeignKey);
+        assert_eq!(class(&[(3, 2)]), ErrorClass::FeatureNotSupported);
+        assert_eq!(class(&[(2, 1), (3, 1)]), ErrorClass::InvalidForeignKey);
+        assert_eq!(class(&[(1, 1)]), ErrorClass::FeatureNotSupported);
+        assert_eq!(
+            step(&[]).unwrap_err().to_string(),
+            "column path: column \"user_id\" of users is not the referencing column of a foreign \
+             key: each step but the last must follow one"
+        );
     }
 }
