@@ -586,10 +586,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        let rule = multi.map(|m| match m.rule {
-            pg_rating_core::ledger::MultiplayerRule::Period => "period",
-            pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
-        });
+        let rule = multi.map(|m| m.rule.name());
         let mut values: Vec<(&str, DatumWithOid)> = vec![
             ("ledger_id", att.ledger_id.into()),
             ("games", att.table.into()),
