@@ -32,6 +32,14 @@ pub(super) fn micros(t: TimestampWithTimeZone) -> i64 {
     t.into_inner()
 }
 
+/// The key of a row's game: its columns `date` and `key`.
+pub(super) fn key_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> LedgerKey {
+    LedgerKey {
+        at: micros(get(row, date)),
+        id: get(row, key),
+    }
+}
+
 pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
     TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
 }
@@ -707,10 +715,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             &[ledger.into(), keys.to_vec().into()],
         );
         pg_rating_core::ledger::attachment::rated_games(rows.into_iter().map(|r| {
-            let key = LedgerKey {
-                at: micros(get(&r, "game_date")),
-                id: get(&r, "game_key"),
-            };
+            let key = key_of(&r, "game_date", "game_key");
             (get(&r, "scope"), key, get(&r, "player"), get(&r, "score"))
         }))
     }
@@ -726,10 +731,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         rows.into_iter()
             .map(|r| ParticipantRow {
                 scope: get(&r, "scope"),
-                key: LedgerKey {
-                    at: micros(get(&r, "game_date")),
-                    id: get(&r, "game_key"),
-                },
+                key: key_of(&r, "game_date", "game_key"),
                 player: get(&r, "player"),
                 placement: Some(f64::NAN),
                 broken: false,

@@ -11,11 +11,11 @@ use pg_rating_core::ledger::writer::{
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
 use pg_rating_core::rating::{PlayerState, RatingError};
-use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
+use pgrx::spi::SpiHeapTupleData;
 
 use super::attachment::Attachment;
 use super::internal;
-use super::store::{micros, timestamp, Ledger, LedgerStore};
+use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
@@ -271,19 +271,12 @@ impl LedgerStore<'_, '_> {
         let rows = self.read(text, &args);
         let mut out = HashMap::new();
         for row in rows {
-            let at = micros(get(&row, "last_game_date"));
-            let key = LedgerKey {
-                at,
-                id: get(&row, "last_game_key"),
-            };
-            out.insert(
-                (
-                    get(&row, "ledger_id"),
-                    get(&row, "scope"),
-                    get(&row, "player"),
-                ),
-                (standing_of(&row, at), key),
+            let wanted = (
+                get(&row, "ledger_id"),
+                get(&row, "scope"),
+                get(&row, "player"),
             );
+            out.insert(wanted, standing_of(&row, "last_game_date", "last_game_key"));
         }
         out
     }
@@ -306,7 +299,10 @@ impl LedgerStore<'_, '_> {
                 from.id.as_str().into(),
             ],
         );
-        by_player(rows, "game_date", "game_key")
+        let standing = |r| standing_of(&r, "game_date", "game_key");
+        rows.into_iter()
+            .map(|r| (get(&r, "player"), standing(r)))
+            .collect()
     }
 
     /// The seeds of those of `players` that have one.
@@ -422,10 +418,7 @@ impl LedgerStore<'_, '_> {
             ],
         );
         let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
+        Some(key_of(&row, "game_date", "game_key"))
     }
 
     /// The earliest first game of any of `players` in a scope.
@@ -442,10 +435,7 @@ impl LedgerStore<'_, '_> {
             &[ledger.into(), scope.into(), players.to_vec().into()],
         );
         let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
+        Some(key_of(&row, "game_date", "game_key"))
     }
 
     /// Deletes every entry and standing of a ledger.
@@ -638,15 +628,16 @@ impl LedgerStore<'_, '_> {
     }
 }
 
-/// The standing held in an entry or standings row (the row has the standings columns, and
-/// `last_played` is the date of its game).
-fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
-    Standing {
+/// The standing held in an entry or standings row (the row has the standings columns), with
+/// the key of its game (its columns `date` and `key`), the last one played.
+fn standing_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> (Standing, LedgerKey) {
+    let key = key_of(row, date, key);
+    let standing = Standing {
         state: PlayerState {
             rating: get(row, "rating"),
             rd: opt(row, "rd"),
             volatility: opt(row, "volatility"),
-            last_played: Some(last_played),
+            last_played: Some(key.at),
         },
         games: get(row, "games"),
         wins: get(row, "wins"),
@@ -659,25 +650,8 @@ fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
         score_sum: get(row, "score_sum"),
         // not a column: summed from the period's entries when a cap needs it
         period_moved: 0.0,
-    }
-}
-
-/// Standings rows (or entries) by player, with the key of the game each one is after.
-fn by_player(
-    rows: SpiTupleTable<'_>,
-    date: &str,
-    key: &str,
-) -> HashMap<String, (Standing, LedgerKey)> {
-    let mut out = HashMap::new();
-    for row in rows {
-        let at = micros(get(&row, date));
-        let key = LedgerKey {
-            at,
-            id: get(&row, key),
-        };
-        out.insert(get(&row, "player"), (standing_of(&row, at), key));
-    }
-    out
+    };
+    (standing, key)
 }
 
 static LOOKUP_TEXTS: Texts = texts();
