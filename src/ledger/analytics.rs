@@ -4,13 +4,14 @@
 use std::collections::BTreeMap;
 
 use pg_rating_core::ledger::what_if::{check_variants, what_if, Games, Scope};
-use pg_rating_core::ledger::{LedgerGame, Quality, QualitySum};
+use pg_rating_core::ledger::{check_band, quality_by_group, LedgerGame, Quality};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::store::LedgerStore;
 use super::{ledger_game, rated, rules_of};
 use crate::error::{raise, raise_core, require_one_dimension};
+use crate::spi::{column, nullable};
 
 type QualityRow = (
     name!(entries, i64),
@@ -57,12 +58,7 @@ fn ledger_prediction_quality(
             "ledger must not be NULL",
         )
     };
-    if rating_band.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "rating_band must be positive",
-        );
-    }
+    check_band(rating_band).unwrap_or_else(|e| raise_core(&e));
     let rows = Spi::connect_mut(|client| {
         // 22023 for a ledger or scope that does not exist (NULL: every scope)
         let id = super::reads::ledger_id_for_read(client, ledger, scope, true);
@@ -73,28 +69,22 @@ fn ledger_prediction_quality(
                 &[id.into(), scope.into(), period.into(), rating_band.into()],
             )
             .unwrap_or_else(|e| super::internal(e));
-        let mut groups: BTreeMap<
-            (Option<i64>, Option<i64>),
-            (Option<TimestampWithTimeZone>, Option<f64>, QualitySum),
-        > = BTreeMap::new();
-        for r in rows {
-            // (a failed read is an error; the columns are NOT NULL, the first two NULL when not asked for)
-            let start: Option<TimestampWithTimeZone> = crate::spi::nullable(&r, "period_start");
-            let band: Option<f64> = crate::spi::nullable(&r, "band_low");
-            let expected: f64 = crate::spi::column(&r, "expected");
-            let score: f64 = crate::spi::column(&r, "score");
-            let key = (start.map(|s| s.into_inner()), band.map(|b| b as i64));
-            groups
-                .entry(key)
-                .or_insert((start, band, QualitySum::default()))
-                .2
-                .add(expected, score);
-        }
-        groups
-            .into_values()
-            .map(|(start, band, sum)| {
-                let (n, a, b, l, u) = row(sum.quality());
-                (start, band, n, a, b, l, u)
+        // (a failed read is an error; the columns are NOT NULL, the first two NULL when not asked for)
+        let entries = rows.into_iter().map(|r| {
+            let start = nullable::<TimestampWithTimeZone>(&r, "period_start");
+            let band = nullable(&r, "band_low");
+            (
+                start.map(|s| s.into_inner()),
+                band,
+                column(&r, "expected"),
+                column(&r, "score"),
+            )
+        });
+        quality_by_group(entries)
+            .into_iter()
+            .map(|(start, band, q)| {
+                let (n, a, b, l, u) = row(q);
+                (start.map(super::store::timestamp), band, n, a, b, l, u)
             })
             .collect::<Vec<_>>()
     });

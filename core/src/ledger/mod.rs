@@ -21,7 +21,7 @@ pub use multiplayer::{
     games_of_participants, replay_multiplayer, replay_multiplayer_seasons, MultiGame,
     MultiplayerRule,
 };
-pub use quality::{quality, Quality, QualitySum};
+pub use quality::{check_band, quality, quality_by_group, Quality, QualitySum};
 pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{
     check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,
