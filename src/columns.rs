@@ -153,46 +153,25 @@ pub enum Value {
     Bytes(Vec<u8>),
 }
 
-impl From<f64> for Value {
-    fn from(x: f64) -> Self {
-        Value::Float(Some(x))
-    }
+/// `From` each type a [`Value`] holds: the type, and the value it makes of `x`.
+macro_rules! value_from {
+    ($($t:ty => $value:expr;)*) => {$(
+        impl From<$t> for Value {
+            fn from(x: $t) -> Self {
+                $value(x)
+            }
+        }
+    )*};
 }
 
-impl From<Option<f64>> for Value {
-    fn from(x: Option<f64>) -> Self {
-        Value::Float(x)
-    }
-}
-
-impl From<i32> for Value {
-    fn from(x: i32) -> Self {
-        Value::Int(Some(x))
-    }
-}
-
-impl From<Option<i32>> for Value {
-    fn from(x: Option<i32>) -> Self {
-        Value::Int(x)
-    }
-}
-
-impl From<String> for Value {
-    fn from(x: String) -> Self {
-        Value::Text(Some(x))
-    }
-}
-
-impl From<TimestampWithTimeZone> for Value {
-    fn from(x: TimestampWithTimeZone) -> Self {
-        Value::Time(x)
-    }
-}
-
-impl From<Vec<u8>> for Value {
-    fn from(x: Vec<u8>) -> Self {
-        Value::Bytes(x)
-    }
+value_from! {
+    f64 => |x| Value::Float(Some(x));
+    Option<f64> => Value::Float;
+    i32 => |x| Value::Int(Some(x));
+    Option<i32> => Value::Int;
+    String => |x| Value::Text(Some(x));
+    TimestampWithTimeZone => Value::Time;
+    Vec<u8> => Value::Bytes;
 }
 
 impl Value {

@@ -89,6 +89,10 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::ProgramLimit => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
         ErrorClass::RuleViolation => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
         ErrorClass::PrerequisiteState => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        ErrorClass::DatatypeMismatch => PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
+        ErrorClass::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+        ErrorClass::InvalidForeignKey => PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
+        ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
     }
 }
 

@@ -25,6 +25,14 @@ pub enum ErrorClass {
     /// A request that the data's state does not allow yet: pairing a round whose games exist,
     /// or while a game of an earlier round has no result (55000).
     PrerequisiteState,
+    /// A value of a type other than the one its column was attached with (42804).
+    DatatypeMismatch,
+    /// A date that cannot be used: infinite where a finite one is needed (22008).
+    DatetimeOverflow,
+    /// A foreign key that is not there, or not one a rule can follow (42830).
+    InvalidForeignKey,
+    /// Something valid that pg_rating does not do (0A000).
+    FeatureNotSupported,
 }
 
 impl ErrorClass {
@@ -39,6 +47,10 @@ impl ErrorClass {
             ErrorClass::ProgramLimit => "54000",
             ErrorClass::RuleViolation => "23514",
             ErrorClass::PrerequisiteState => "55000",
+            ErrorClass::DatatypeMismatch => "42804",
+            ErrorClass::DatetimeOverflow => "22008",
+            ErrorClass::InvalidForeignKey => "42830",
+            ErrorClass::FeatureNotSupported => "0A000",
         }
     }
 }
@@ -153,6 +165,11 @@ mod tests {
             ErrorClass::NullValue,
             ErrorClass::ProgramLimit,
             ErrorClass::RuleViolation,
+            ErrorClass::PrerequisiteState,
+            ErrorClass::DatatypeMismatch,
+            ErrorClass::DatetimeOverflow,
+            ErrorClass::InvalidForeignKey,
+            ErrorClass::FeatureNotSupported,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();
         assert!(codes.iter().all(|c| c.len() == 5));

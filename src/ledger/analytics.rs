@@ -1,18 +1,17 @@
 //! How well a ledger predicts its games (pg_rating_core::ledger::quality), and how well the same
 //! rating system with other parameters would have, replayed in memory over the same games.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::BTreeMap;
 
-use pg_rating_core::ledger::{
-    replay_multiplayer_seasons, replay_seasons, LedgerGame, MultiGame, Quality, QualitySum,
-    Standing, Variant,
-};
+use pg_rating_core::ledger::what_if::{check_variants, what_if, Games, Scope};
+use pg_rating_core::ledger::{check_band, quality_by_group, LedgerGame, Quality};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::store::LedgerStore;
 use super::{ledger_game, rated, rules_of};
-use crate::error::{raise, require_one_dimension};
+use crate::error::{raise, raise_core, require_one_dimension};
+use crate::spi::{column, nullable};
 
 type QualityRow = (
     name!(entries, i64),
@@ -59,54 +58,33 @@ fn ledger_prediction_quality(
             "ledger must not be NULL",
         )
     };
-    if rating_band.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "rating_band must be positive",
-        );
-    }
+    check_band(rating_band).unwrap_or_else(|e| raise_core(&e));
     let rows = Spi::connect_mut(|client| {
         // 22023 for a ledger or scope that does not exist (NULL: every scope)
         let id = super::reads::ledger_id_for_read(client, ledger, scope, true);
-        // Periods are binned from a Monday (2000-01-03), so that weeks start on Mondays, as
-        // `date_trunc('week', ...)` does.
         let rows = client
             .select(
-                &*crate::security::qualify("SELECT CASE WHEN $3::interval IS NULL THEN NULL
-                             ELSE date_bin($3, e.game_date, timestamptz '2000-01-03') END AS period_start,
-                        CASE WHEN $4::float8 IS NULL THEN NULL
-                             ELSE floor(e.rating_before / $4) * $4 END AS band_low,
-                        e.expected, e.score
-                 FROM @extschema@.ledger_entries e
-                 WHERE e.ledger_id = $1 AND ($2::text IS NULL OR e.scope = $2)
-                 -- one order, so that the sums are the same to the last bit wherever they run
-                 ORDER BY e.scope, e.player, e.game_date, e.game_key"),
+                &*crate::security::qualify(include_str!("../../sql/glue/prediction_quality.sql")),
                 None,
                 &[id.into(), scope.into(), period.into(), rating_band.into()],
             )
             .unwrap_or_else(|e| super::internal(e));
-        let mut groups: BTreeMap<
-            (Option<i64>, Option<i64>),
-            (Option<TimestampWithTimeZone>, Option<f64>, QualitySum),
-        > = BTreeMap::new();
-        for r in rows {
-            // (a failed read is an error; the columns are NOT NULL, the first two NULL when not asked for)
-            let start: Option<TimestampWithTimeZone> = crate::spi::nullable(&r, "period_start");
-            let band: Option<f64> = crate::spi::nullable(&r, "band_low");
-            let expected: f64 = crate::spi::column(&r, "expected");
-            let score: f64 = crate::spi::column(&r, "score");
-            let key = (start.map(|s| s.into_inner()), band.map(|b| b as i64));
-            groups
-                .entry(key)
-                .or_insert((start, band, QualitySum::default()))
-                .2
-                .add(expected, score);
-        }
-        groups
-            .into_values()
-            .map(|(start, band, sum)| {
-                let (n, a, b, l, u) = row(sum.quality());
-                (start, band, n, a, b, l, u)
+        // (a failed read is an error; the columns are NOT NULL, the first two NULL when not asked for)
+        let entries = rows.into_iter().map(|r| {
+            let start = nullable::<TimestampWithTimeZone>(&r, "period_start");
+            let band = nullable(&r, "band_low");
+            (
+                start.map(|s| s.into_inner()),
+                band,
+                column(&r, "expected"),
+                column(&r, "score"),
+            )
+        });
+        quality_by_group(entries)
+            .into_iter()
+            .map(|(start, band, q)| {
+                let (n, a, b, l, u) = row(q);
+                (start.map(super::store::timestamp), band, n, a, b, l, u)
             })
             .collect::<Vec<_>>()
     });
@@ -175,127 +153,65 @@ fn ledger_what_if(
         let l = store.ledger_named(ledger);
         super::attach::require_owner(actor, &l, "replay");
         let att = super::attach::attached(&mut store, &l);
-        // a setting no value of which changes a rating is refused, not replayed under its label
-        let own_rules = rules_of(&l);
         let multiplayer = att.multiplayer.as_ref().map(|m| m.rule);
-        for (given, setting, name) in [
-            (!k_factors.is_empty(), Variant::KFactor, "k_factors"),
-            (!taus.is_empty(), Variant::Tau, "taus"),
-        ] {
-            if let (true, Err(e)) = (given, own_rules.check_variant(setting, multiplayer)) {
-                raise(
-                    crate::error::code(&e),
-                    format!("ledger \"{ledger}\" cannot be replayed with other {name}: {e}"),
-                );
-            }
-        }
+        check_variants(
+            ledger,
+            &rules_of(&l),
+            multiplayer,
+            !k_factors.is_empty(),
+            !taus.is_empty(),
+        )
+        .unwrap_or_else(|e| raise_core(&e));
         // each scope's games, of either kind, sorted
-        let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-        let mut multi: BTreeMap<String, Vec<MultiGame>> = BTreeMap::new();
-        if att.multiplayer.is_some() {
+        let mut games: BTreeMap<String, Games> = BTreeMap::new();
+        if let Some(m) = &att.multiplayer {
             let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
             let mut by_scope: BTreeMap<&str, Vec<_>> = BTreeMap::new();
             for r in &rows {
                 by_scope.entry(r.scope.as_str()).or_default().push(r);
             }
             for (scope, rows) in by_scope {
-                multi.insert(scope.to_owned(), super::multi_games(&rows));
+                let scope_games = Games::Multiplayer(m.rule, super::multi_games(&rows));
+                games.insert(scope.to_owned(), scope_games);
             }
         } else {
+            let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
             for g in rated(&store.read_games(&att, &att.all_rows_query(), &[])) {
                 two.entry(g.scope.clone()).or_default().push(ledger_game(g));
             }
-            for games in two.values_mut() {
-                games.sort_by(|a, b| a.key.cmp(&b.key));
+            for (scope, mut scope_games) in two {
+                scope_games.sort_by(|a, b| a.key.cmp(&b.key));
+                games.insert(scope, Games::TwoPlayer(scope_games));
             }
         }
-        let seasons: BTreeMap<String, Vec<_>> = two
+        // each scope's seasons, and its players' seeds (ledger_seeds), as in the ledger itself
+        let seasons: Vec<_> = games
             .keys()
-            .chain(multi.keys())
-            .map(|scope| (scope.clone(), store.seasons(l.id, scope)))
+            .map(|scope| store.seasons(l.id, scope))
             .collect();
-        // each scope's players with a seed (ledger_seeds) start from it, as in the ledger itself
-        let seeds: BTreeMap<String, Vec<_>> = two
-            .iter()
-            .map(|(scope, games)| {
-                let players: BTreeSet<&str> = games
-                    .iter()
-                    .flat_map(|g| [g.white.as_str(), g.black.as_str()])
-                    .collect();
-                (scope, players)
-            })
-            .chain(multi.iter().map(|(scope, games)| {
-                let players: BTreeSet<&str> = games
-                    .iter()
-                    .flat_map(|g| g.places.iter().map(|(p, _)| p.as_str()))
-                    .collect();
-                (scope, players)
-            }))
-            .map(|(scope, players)| {
-                let seeds = store.seeds(l.id, scope, players.into_iter().collect());
-                (scope.clone(), seeds)
-            })
-            .collect();
-        let own = (l.settings.k_factor, l.settings.tau);
-        let mut variants = vec![own];
-        variants.extend(k_factors.iter().map(|&k| (k, own.1)));
-        variants.extend(taus.iter().map(|&t| (own.0, t)));
-        let mut out = Vec::with_capacity(variants.len());
-        for (k, tau) in variants {
-            let mut settings = l.settings.clone();
-            (settings.k_factor, settings.tau) = (k, tau);
-            let variant = super::store::Ledger {
-                id: l.id,
-                name: l.name.clone(),
-                owner: l.owner,
-                settings,
-                notify_channel: None,
-            };
-            let rules = rules_of(&variant);
-            let mut sum = QualitySum::default();
-            let fail = |e: pg_rating_core::rating::RatingError| -> ! {
-                raise(
-                    crate::error::code(&e),
-                    format!("ledger \"{ledger}\" with k {k}, tau {tau}: {e}"),
+        let scopes: BTreeMap<String, Scope> = games
+            .into_iter()
+            .zip(seasons)
+            .map(|((scope, games), seasons)| {
+                let seeds = store.seeds(l.id, &scope, games.players());
+                (
+                    scope,
+                    Scope {
+                        games,
+                        seasons,
+                        seeds,
+                    },
                 )
-            };
-            let seeded = |scope: &str| -> HashMap<String, Standing> {
-                seeds[scope]
-                    .iter()
-                    .map(|(player, rating, rd, volatility)| {
-                        let s = Standing::seeded(&rules.system, *rating, *rd, *volatility);
-                        (player.clone(), s)
-                    })
-                    .collect()
-            };
-            let mut entries = Vec::new();
-            for (scope, games) in &two {
-                entries.extend(
-                    replay_seasons(&rules, &seasons[scope], &mut seeded(scope), games)
-                        .unwrap_or_else(|e| fail(e)),
-                );
-            }
-            if let Some(m) = &att.multiplayer {
-                for (scope, games) in &multi {
-                    entries.extend(
-                        replay_multiplayer_seasons(
-                            &rules,
-                            m.rule,
-                            &seasons[scope],
-                            &mut seeded(scope),
-                            games,
-                        )
-                        .unwrap_or_else(|e| fail(e)),
-                    );
-                }
-            }
-            for e in &entries {
-                sum.add(e.expected, e.score);
-            }
-            let (n, a, b, lo, u) = row(sum.quality());
-            out.push((k, tau, n, a, b, lo, u));
-        }
-        out
+            })
+            .collect();
+        what_if(ledger, &l.settings, &k_factors, &taus, &scopes)
+            .unwrap_or_else(|e| raise_core(&e))
+            .into_iter()
+            .map(|(k, tau, q)| {
+                let (n, a, b, lo, u) = row(q);
+                (k, tau, n, a, b, lo, u)
+            })
+            .collect::<Vec<_>>()
     });
     TableIterator::new(rows)
 }

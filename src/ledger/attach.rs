@@ -11,7 +11,7 @@ use pgrx::{JsonB, PgSqlErrorCode};
 use super::attachment::{self, Attachment};
 use super::rebuild;
 use super::store::{self, Ledger, LedgerStore};
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::{writes_allowed, DerivedWrite};
 
@@ -93,21 +93,15 @@ fn drop_trigger_of(store: &mut LedgerStore<'_, '_>, table: pg_sys::Oid, name: &s
 /// that they may be read and watched: `actor` must be a member of the owner of each related
 /// table (its triggers are created on it) and the games table's owner, whose rights read
 /// them, must be able to read the columns used (42501). The related tables are locked as the
-/// games table is ([`hold_off_writers`]). Returns the types of the column arguments.
+/// games table is ([`hold_off_writers`]). Returns the types of the column arguments, those of
+/// the rated and date columns checked (42804).
 fn resolve(
     store: &mut LedgerStore<'_, '_>,
     actor: pg_sys::Oid,
     att: &mut Attachment,
 ) -> HashMap<&'static str, pg_sys::Oid> {
     store.resolve_paths(att);
-    let mut related: Vec<pg_sys::Oid> = Vec::new();
-    if let Some(r) = &att.paths {
-        for j in &r.joins {
-            if !related.contains(&j.table) {
-                related.push(j.table);
-            }
-        }
-    }
+    let related = att.related_tables();
     for &table in &related {
         if !is_member(actor, store.table_owner(table)) {
             raise(
@@ -138,17 +132,23 @@ fn resolve(
         }
     }
     att.related = related;
-    let args: Vec<(&'static str, String)> = att
-        .column_args()
-        .into_iter()
-        .map(|(what, c)| (what, c.to_owned()))
-        .collect();
+    // (checked by resolve_paths)
+    let args = att.column_args().unwrap_or_default();
     let mut types = HashMap::new();
     for (what, c) in args {
-        let (table, column) = store.place_of(att, &c);
-        let t = store.column_type_of(table, &column, what);
-        types.insert(what, t);
+        let (table, column) = att.table_of(c);
+        types.insert(what, store.column_type_of(table, &column, what));
     }
+    if let Some(&t) = types.get("rated_column") {
+        check_type(&types, t == pg_sys::BOOLOID, "rated_column", "boolean");
+    }
+    let date = attachment::date_type_supported(types["date_column"]);
+    check_type(
+        &types,
+        date,
+        "date_column",
+        "timestamptz, timestamp or date",
+    );
     types
 }
 
@@ -197,18 +197,6 @@ fn attachable(
     (l, owner)
 }
 
-/// The types of the named columns of `table` (42703 for a missing one), checked with `check`.
-fn column_types(
-    store: &mut LedgerStore<'_, '_>,
-    table: pg_sys::Oid,
-    columns: &[(&'static str, String)],
-) -> HashMap<&'static str, pg_sys::Oid> {
-    columns
-        .iter()
-        .map(|(what, c)| (*what, store.column_type(table, c, what)))
-        .collect()
-}
-
 /// 42804 unless `ok`: the column `what` is not of a type the ledger reads.
 fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, wanted: &str) {
     if !ok {
@@ -233,10 +221,35 @@ pub(super) fn hold_off_writers(table: pg_sys::Oid) {
     unsafe { pg_sys::LockRelationOid(table, pg_sys::ShareRowExclusiveLock as pg_sys::LOCKMODE) };
 }
 
-/// 42804 for a rated column that is not boolean.
-fn check_rated(types: &HashMap<&'static str, pg_sys::Oid>) {
-    if let Some(&t) = types.get("rated_column") {
-        check_type(types, t == pg_sys::BOOLOID, "rated_column", "boolean");
+/// Runs `f` for a function that writes (`what`, refused with 25006 in a read-only transaction)
+/// with the role that acts, as the extension's owner, marked as pg_rating's writer.
+fn as_writer<T>(what: &str, f: impl FnOnce(&mut LedgerStore<'_, '_>, pg_sys::Oid) -> T) -> T {
+    writes_allowed(what);
+    let actor = acting_role();
+    let _owner = RunAs::extension_owner();
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| f(&mut LedgerStore::new(client), actor))
+}
+
+/// Creates the triggers of `set` (named as `TABLE_TRIGGERS`) on `table` (`label`) that it has
+/// not, each executing `function` of the extension's `schema`.
+fn create_triggers(
+    store: &mut LedgerStore<'_, '_>,
+    table: pg_sys::Oid,
+    label: &str,
+    set: &[(&str, &str)],
+    function: &str,
+    schema: &str,
+) {
+    for (name, when) in set {
+        if !store.has_trigger(table, name) {
+            store.ddl(&format!(
+                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.{function}()",
+                attachment::quote(name),
+                when.replace("{t}", label),
+                attachment::quote(schema),
+            ));
+        }
     }
 }
 
@@ -294,27 +307,18 @@ fn attach(
             drop_trigger(store, att, &name);
         }
     }
-    for (name, when) in TABLE_TRIGGERS {
-        if !store.has_trigger(att.table, name) {
-            store.ddl(&format!(
-                "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_games_changed()",
-                attachment::quote(name),
-                when.replace("{t}", &target),
-                attachment::quote(&schema),
-            ));
-        }
-    }
+    create_triggers(
+        store,
+        att.table,
+        &target,
+        &TABLE_TRIGGERS,
+        "ledger_games_changed",
+        &schema,
+    );
     for &table in &att.related {
-        for (name, when) in RELATED_TRIGGERS {
-            if !store.has_trigger(table, name) {
-                store.ddl(&format!(
-                    "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.ledger_related_changed()",
-                    attachment::quote(name),
-                    when.replace("{t}", &store::table_label(table)),
-                    attachment::quote(&schema),
-                ));
-            }
-        }
+        let label = store::table_label(table);
+        let function = "ledger_related_changed";
+        create_triggers(store, table, &label, &RELATED_TRIGGERS, function, &schema);
     }
     rebuild(store, l, att)
 }
@@ -352,14 +356,9 @@ pub(crate) fn ledger_attach_0_13(
         ("black_column", need(black_column, "black_column")),
         ("result_column", need(result_column, "result_column")),
     ];
-    writes_allowed("ledger_attach()");
-    let actor = acting_role();
-    let _owner = RunAs::extension_owner();
-    let _writing = DerivedWrite::begin();
-    Spi::connect_mut(|client| {
-        let mut store = LedgerStore::new(client);
-        let (l, owner) = attachable(&mut store, actor, &ledger, table);
-        let key_type = column_types(&mut store, table, &columns[..1])["key_column"];
+    as_writer("ledger_attach()", |store, actor| {
+        let (l, owner) = attachable(store, actor, &ledger, table);
+        let key_type = store.column_type(table, &columns[0].1, columns[0].0);
         let mut att = Attachment {
             ledger_id: l.id,
             table,
@@ -378,14 +377,7 @@ pub(crate) fn ledger_attach_0_13(
             related: Vec::new(),
             paths: None,
         };
-        let types = resolve(&mut store, actor, &mut att);
-        check_rated(&types);
-        check_type(
-            &types,
-            attachment::date_type_supported(types["date_column"]),
-            "date_column",
-            "timestamptz, timestamp or date",
-        );
+        let types = resolve(store, actor, &mut att);
         let map = result_map
             .as_ref()
             .map(|j| attachment::parse_result_map(&j.0));
@@ -398,7 +390,7 @@ pub(crate) fn ledger_attach_0_13(
             );
         }
         att.result_map = map;
-        attach(&mut store, &l, &att, result_map)
+        attach(store, &l, &att, result_map)
     })
 }
 
@@ -427,8 +419,8 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
             "ledger_attach_multiplayer: participants must not be NULL",
         )
     });
-    let rule = MultiplayerRule::parse(rule.unwrap_or("pairwise"))
-        .unwrap_or_else(|e| raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, e.message));
+    let rule =
+        MultiplayerRule::parse(rule.unwrap_or("pairwise")).unwrap_or_else(|e| raise_core(&e));
     let columns = [
         ("game_column", need(game_column, "game_column")),
         ("date_column", need(date_column, "date_column")),
@@ -438,23 +430,12 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
             need(placement_column, "placement_column"),
         ),
     ];
-    writes_allowed("ledger_attach_multiplayer()");
-    let actor = acting_role();
-    let _owner = RunAs::extension_owner();
-    let _writing = DerivedWrite::begin();
-    Spi::connect_mut(|client| {
-        let mut store = LedgerStore::new(client);
-        let (l, owner) = attachable(&mut store, actor, &ledger, table);
-        if rule == MultiplayerRule::Period && l.settings.rating_system != "glicko2" {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!(
-                    "the period rule is for Glicko-2 ledgers; ledger \"{ledger}\" is {}",
-                    l.settings.rating_system
-                ),
-            );
-        }
-        let key_type = column_types(&mut store, table, &columns[..1])["game_column"];
+    as_writer("ledger_attach_multiplayer()", |store, actor| {
+        let (l, owner) = attachable(store, actor, &ledger, table);
+        let system = &l.settings.rating_system;
+        rule.check_system(&ledger, system)
+            .unwrap_or_else(|e| raise_core(&e));
+        let key_type = store.column_type(table, &columns[0].1, columns[0].0);
         let mut att = Attachment {
             ledger_id: l.id,
             table,
@@ -478,21 +459,14 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
             related: Vec::new(),
             paths: None,
         };
-        let types = resolve(&mut store, actor, &mut att);
-        check_rated(&types);
-        check_type(
-            &types,
-            attachment::date_type_supported(types["date_column"]),
-            "date_column",
-            "timestamptz, timestamp or date",
-        );
+        let types = resolve(store, actor, &mut att);
         check_type(
             &types,
             attachment::score_type_supported(types["placement_column"]),
             "placement_column",
             "a number",
         );
-        attach(&mut store, &l, &att, None)
+        attach(store, &l, &att, None)
     })
 }
 
@@ -530,15 +504,10 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
 /// Drops the triggers of a ledger's games table; the history stays.
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn ledger_detach(ledger: &str) {
-    writes_allowed("ledger_detach()");
-    let actor = acting_role();
-    let _owner = RunAs::extension_owner();
-    let _writing = DerivedWrite::begin();
-    Spi::connect_mut(|client| {
-        let mut store = LedgerStore::new(client);
+    as_writer("ledger_detach()", |store, actor| {
         let l = store.ledger_named(ledger);
         require_owner(actor, &l, "detach");
-        detach(&mut store, l.id);
+        detach(store, l.id);
     })
 }
 

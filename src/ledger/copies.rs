@@ -23,21 +23,17 @@ pub(super) fn copy_scope(
     if !crate::compat::has_copies_in_force() {
         return;
     }
-    let [delete, insert] = match table {
-        "ledger_seeds" => [
-            "DELETE FROM @extschema@.ledger_seeds_in_force WHERE ledger_id = $1 AND scope = $2",
-            "INSERT INTO @extschema@.ledger_seeds_in_force
-             SELECT x.* FROM @extschema@.ledger_seeds x WHERE x.ledger_id = $1 AND x.scope = $2",
-        ],
-        "ledger_seasons" => [
-            "DELETE FROM @extschema@.ledger_seasons_in_force WHERE ledger_id = $1 AND scope = $2",
-            "INSERT INTO @extschema@.ledger_seasons_in_force
-             SELECT x.* FROM @extschema@.ledger_seasons x WHERE x.ledger_id = $1 AND x.scope = $2",
-        ],
-        _ => crate::error::internal(format!("no copy of {table}")),
-    };
+    if !["ledger_seeds", "ledger_seasons"].contains(&table) {
+        crate::error::internal(format!("no copy of {table}"));
+    }
+    let delete =
+        format!("DELETE FROM @extschema@.{table}_in_force WHERE ledger_id = $1 AND scope = $2");
+    let insert = format!(
+        "INSERT INTO @extschema@.{table}_in_force
+         SELECT x.* FROM @extschema@.{table} x WHERE x.ledger_id = $1 AND x.scope = $2"
+    );
     for sql in [delete, insert] {
-        crate::spi::write(client, sql, &[ledger.into(), scope.into()]);
+        crate::spi::write(client, &sql, &[ledger.into(), scope.into()]);
     }
 }
 

@@ -27,6 +27,7 @@ use pgrx::prelude::*;
 use crate::error::raise;
 use attachment::{Attachment, GameRow, ParticipantRow};
 use store::{Ledger, LedgerStore};
+pub(crate) use tables::Keeps;
 use tables::LedgerBook;
 
 extension_sql_file!(

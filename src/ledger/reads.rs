@@ -7,13 +7,11 @@
 use std::ffi::CString;
 
 use pg_rating_core::ledger::now::{self, Seasons};
-use pg_rating_core::ledger::SeasonEnd;
-use pg_rating_core::rating::glicko2::{self, Bounds, RdGrowth};
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
 use pgrx::{AnyElement, FromDatum, IntoDatum};
 
-use crate::error::{internal, raise};
+use crate::error::{internal, raise, raise_core};
 
 /// `value` converted by the input function of the type of `type_of` (a NULL of the type the
 /// caller wants): the opponents of `ledger_player_history` in the player column's own type.
@@ -61,37 +59,12 @@ fn ledger_rd_now(
     max_rd: Option<f64>,
     rd_growth: Option<&str>,
 ) -> Option<f64> {
-    let rd = rd?;
-    let (Some(volatility), Some(last), Some(period), Some(max_rd)) =
-        (volatility, last_played, rating_period, max_rd)
-    else {
-        return Some(rd);
-    };
-    let growth = rd_growth.unwrap_or("elapsed");
-    let rd_growth = RdGrowth::from_name(growth).unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!(
-                "unknown rd_growth {} (one of {})",
-                pg_rating_core::error::Quoted(growth),
-                RdGrowth::NAMES.join(", ")
-            ),
-        )
-    });
-    let bounds = Bounds {
-        rd_min: min_rd.unwrap_or(0.0),
-        rd_max: max_rd,
-        rd_growth,
-        ..Bounds::default()
-    };
     // SAFETY: reads the current transaction's start time (what now() returns); no arguments.
     let now = unsafe { pg_sys::GetCurrentTransactionStartTimestamp() };
-    let elapsed = now.saturating_sub(last.into_inner());
-    let period = super::store::period_micros(period);
-    Some(
-        glicko2::rd_after(rd, volatility, elapsed, period, &bounds)
-            .unwrap_or_else(|e| crate::error::raise_core(&e)),
-    )
+    let elapsed = last_played.map(|last| now.saturating_sub(last.into_inner()));
+    let period = rating_period.map(super::store::period_micros);
+    let rd = now::rd_now(rd?, volatility, elapsed, period, min_rd, max_rd, rd_growth);
+    Some(rd.unwrap_or_else(|e| raise_core(&e)))
 }
 
 /// Whether a player is provisional as of `now` (`ledger_standings_now.provisional`): fewer games
@@ -128,45 +101,15 @@ fn ledger_is_provisional(
     )
 }
 
-/// The seasons of a scope from the readers' arrays of their ends, pulls and RD floors (one
-/// element per season; NULL arrays: none). 2202E for arrays of different lengths, 22004 for a
-/// NULL end or pull.
+/// The seasons of a scope from the readers' arrays ([`Seasons::from_arrays`]).
 fn seasons(
     ends: Option<Array<'_, TimestampWithTimeZone>>,
     pulls: Option<Array<'_, f64>>,
     floors: Option<Array<'_, f64>>,
 ) -> Seasons {
-    let Some(ends) = ends else {
-        return Seasons::default();
-    };
-    for (name, len) in [
-        ("season_pulls", pulls.as_ref().map(|a| a.len())),
-        ("season_rd_floors", floors.as_ref().map(|a| a.len())),
-    ] {
-        if let Some(len) = len.filter(|&n| n != ends.len()) {
-            crate::error::raise_core(&pg_rating_core::rating::RatingError::length_mismatch(
-                &format!("season_ends and {name}"),
-                ends.len(),
-                len,
-            ));
-        }
-    }
-    let nonnull =
-        |v: Option<f64>, what: &str| v.unwrap_or_else(|| crate::rating::null_not_allowed(what));
-    Seasons::new(
-        ends.iter()
-            .enumerate()
-            .map(|(i, at)| SeasonEnd {
-                at: at
-                    .unwrap_or_else(|| crate::rating::null_not_allowed("a season's end"))
-                    .into_inner(),
-                pull: pulls.as_ref().map_or(0.0, |p| {
-                    nonnull(p.get(i).flatten(), "a season's rating_pull")
-                }),
-                rd_floor: floors.as_ref().and_then(|f| f.get(i).flatten()),
-            })
-            .collect(),
-    )
+    let ends = ends.map(|a| a.iter().map(|t| t.map(|t| t.into_inner())).collect());
+    let floats = |a: Option<Array<'_, f64>>| a.map(|a| a.iter().collect());
+    Seasons::from_arrays(ends, floats(pulls), floats(floors)).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// A player's rating as of `now`: pulled toward `starting_rating` by each season (arrays of their

@@ -10,11 +10,11 @@ use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
 
-use super::attachment::{Attachment, GameRow, Meaning, Multiplayer, ParticipantRow};
+use super::attachment::{Attachment, GameRow, Multiplayer, ParticipantRow, Read};
 use super::internal;
 use super::tables::Batch;
 use crate::compat::{attachment_since_0_13, ledger_since_0_13, since_0_13, KEPT_IN};
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
 
@@ -30,6 +30,14 @@ pub struct Ledger {
 
 pub(super) fn micros(t: TimestampWithTimeZone) -> i64 {
     t.into_inner()
+}
+
+/// The key of a row's game: its columns `date` and `key`.
+pub(super) fn key_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> LedgerKey {
+    LedgerKey {
+        at: micros(get(row, date)),
+        id: get(row, key),
+    }
 }
 
 pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
@@ -113,94 +121,21 @@ fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 8] {
 }
 
 /// A game read from an attached table (`columns` from [`game_ordinals`]): what the ledger reads of
-/// it, checked.
+/// it, checked by the core.
 fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 8]) -> GameRow {
     let [scope, played_at, key, white, black, result, counted, broken] = columns;
-    let scope: String = column_at(row, scope, "scope");
-    let date = nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros);
-    let key: Option<String> = nullable_at(row, key);
-    let white: Option<String> = nullable_at(row, white);
-    let black: Option<String> = nullable_at(row, black);
-    let result: Option<String> = nullable_at(row, result);
-    let counted = nullable_at::<bool>(row, counted).unwrap_or(false);
-    if nullable_at::<bool>(row, broken).unwrap_or(false) {
-        if let Some(key) = key {
-            return GameRow {
-                scope,
-                key: LedgerKey {
-                    at: date.unwrap_or(0),
-                    id: att.ledger_key_id(&key),
-                },
-                white,
-                black,
-                outcome: None,
-                broken: true,
-            };
-        }
-    }
-    let Some(key) = key else {
-        // a row without a key is never rated: no history could name its game
-        if counted && matches!(att.meaning("NULL", result.as_deref()), Meaning::Rated(_)) {
-            null_key(att);
-        }
-        return GameRow {
-            scope,
-            key: LedgerKey {
-                at: date.unwrap_or(0),
-                id: String::new(),
-            },
-            white,
-            black,
-            outcome: None,
-            broken: false,
-        };
+    let read = Read {
+        scope: column_at(row, scope, "scope"),
+        played_at: nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros),
+        key: nullable_at(row, key),
+        white: nullable_at(row, white),
+        black: nullable_at(row, black),
+        result: nullable_at(row, result),
+        placement: None,
+        counted: nullable_at::<bool>(row, counted).unwrap_or(false),
+        broken: nullable_at::<bool>(row, broken).unwrap_or(false),
     };
-    let outcome = match counted.then(|| att.meaning(&key, result.as_deref())) {
-        Some(Meaning::Rated(o)) => Some(o),
-        _ => None,
-    };
-    let at = match (date, outcome) {
-        (Some(at), _) => at,
-        (None, None) => 0,
-        (None, Some(_)) => raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("game {key}: its date is NULL"),
-        ),
-    };
-    if outcome.is_some() && (at == i64::MIN || at == i64::MAX) {
-        raise(
-            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            format!("game {key}: a rated game needs a finite date"),
-        );
-    }
-    if outcome.is_some() && (white.is_none() || black.is_none()) {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("game {key}: a rated game needs both players"),
-        );
-    }
-    GameRow {
-        scope,
-        key: LedgerKey {
-            at,
-            id: att.ledger_key_id(&key),
-        },
-        white,
-        black,
-        outcome,
-        broken: false,
-    }
-}
-
-/// 22004 for a game to rate whose key column is NULL.
-fn null_key(att: &Attachment) -> ! {
-    raise(
-        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-        format!(
-            "a game to rate has a NULL {}: a rated game needs a key",
-            att.key_column
-        ),
-    )
+    att.game(read).unwrap_or_else(|e| raise_core(&e))
 }
 
 pub struct LedgerStore<'c, 'conn> {
@@ -462,15 +397,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// referencing column of a single-column foreign key (42703 for a missing column, 42830 for
     /// no such key, 0A000 for a key of several columns or a partitioned or inherited table).
     pub fn resolve_paths(&mut self, att: &mut Attachment) {
-        if !att.has_paths() {
+        let paths = att.column_paths().unwrap_or_else(|e| raise_core(&e));
+        if paths.iter().all(|p| p.len() == 1) {
             att.paths = None;
             return;
         }
-        let paths: Vec<Vec<String>> = att
-            .column_args()
-            .iter()
-            .map(|(_, c)| super::attachment::steps(c))
-            .collect();
         let plan = pg_rating_core::ledger::paths::plan(&paths);
         let mut joins: Vec<super::attachment::ResolvedJoin> = Vec::new();
         for join in &plan.joins {
@@ -498,19 +429,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let label = table_label(parent);
         self.column_type_of(parent, &join.via, "a column path");
         let rows = self.read(
-            "SELECT k.confrelid AS target, pg_catalog.array_length(k.conkey, 1) AS columns,
-                    fa.attname::text AS refcol,
-                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
-                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
-                     WHERE o.oid = k.conpfeqop[1]) AS pf_op,
-                    (SELECT pg_catalog.format('OPERATOR(%I.%s)', ns.nspname, o.oprname)
-                     FROM pg_catalog.pg_operator o JOIN pg_catalog.pg_namespace ns ON ns.oid = o.oprnamespace
-                     WHERE o.oid = k.conppeqop[1]) AS pp_op
-             FROM pg_catalog.pg_constraint k
-             JOIN pg_catalog.pg_attribute ca ON ca.attrelid = k.conrelid AND ca.attnum = ANY (k.conkey)
-             LEFT JOIN pg_catalog.pg_attribute fa ON fa.attrelid = k.confrelid AND fa.attnum = k.confkey[1]
-             WHERE k.contype = 'f' AND k.conrelid = $1 AND ca.attname = $2 AND k.conparentid = 0
-             ORDER BY 2, k.oid",
+            include_str!("../../sql/glue/foreign_key.sql"),
             &[parent.into(), join.via.as_str().into()],
         );
         let found: Vec<ForeignKeyRow> = rows
@@ -525,46 +444,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 )
             })
             .collect();
-        let single: Vec<_> = found.iter().filter(|f| f.1 == 1).collect();
-        let Some(first) = single.first() else {
-            if found.is_empty() {
-                raise(
-                    PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
-                    format!(
-                        "column path: column \"{}\" of {label} is not the referencing column of a \
-                         foreign key: each step but the last must follow one",
-                        join.via
-                    ),
-                );
-            }
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "column path: the foreign key of column \"{}\" of {label} has several columns: a \
-                     path follows single-column foreign keys only",
-                    join.via
-                ),
-            );
-        };
-        if single.iter().any(|f| f.0 != first.0) {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
-                format!(
-                    "column path: column \"{}\" of {label} references more than one table",
-                    join.via
-                ),
-            );
-        }
+        let keys: Vec<_> = found.iter().map(|f| (f.0, f.1)).collect();
+        let step = pg_rating_core::ledger::attachment::step_key(&keys, games, &join.via, &label);
+        let first = &found[step.unwrap_or_else(|e| raise_core(&e))];
         let target = first.0;
-        if target == games {
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "column path: column \"{}\" of {label} leads back to the attached table",
-                    join.via
-                ),
-            );
-        }
         if let Some(why) = self.not_attachable(target) {
             raise(
                 PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
@@ -615,18 +498,6 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
                 format!("{what}: column \"{column}\" of {label} does not exist"),
             ),
         }
-    }
-
-    /// The table a column argument of an attachment (resolved) is read from, and the column.
-    pub fn place_of(&self, att: &Attachment, text: &str) -> (pg_sys::Oid, String) {
-        let (alias, column) = att.place(text);
-        let table = att
-            .paths
-            .iter()
-            .flat_map(|r| r.joins.iter())
-            .find(|j| j.join.alias == alias)
-            .map_or(att.table, |j| j.table);
-        (table, column)
     }
 
     /// Runs a read of an attached table as the table's owner, in a security-restricted operation.
@@ -723,10 +594,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     pub fn insert_attachment(&mut self, att: &Attachment, result_map: Option<pgrx::JsonB>) {
         let multi = att.multiplayer.as_ref();
         let nonempty = |s: &str| (!s.is_empty()).then(|| s.to_owned());
-        let rule = multi.map(|m| match m.rule {
-            pg_rating_core::ledger::MultiplayerRule::Period => "period",
-            pg_rating_core::ledger::MultiplayerRule::Pairwise => "pairwise",
-        });
+        let rule = multi.map(|m| m.rule.name());
         let mut values: Vec<(&str, DatumWithOid)> = vec![
             ("ledger_id", att.ledger_id.into()),
             ("games", att.table.into()),
@@ -846,37 +714,10 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
              ORDER BY e.game_key, e.scope, e.player",
             &[ledger.into(), keys.to_vec().into()],
         );
-        let mut out: Vec<GameRow> = Vec::new();
-        for r in rows {
-            let scope: String = get(&r, "scope");
-            let key = LedgerKey {
-                at: micros(get(&r, "game_date")),
-                id: get(&r, "game_key"),
-            };
-            let player: String = get(&r, "player");
-            let score: f64 = get(&r, "score");
-            match out.last_mut() {
-                Some(g) if g.key == key && g.scope == scope && g.black.is_none() => {
-                    let white = g.outcome.map_or(0.0, |o| match o {
-                        pg_rating_core::ledger::Outcome::White(s) => s,
-                        _ => 0.0,
-                    });
-                    if white == 0.0 && score == 0.0 {
-                        g.outcome = Some(pg_rating_core::ledger::Outcome::DoubleLoss);
-                    }
-                    g.black = Some(player);
-                }
-                _ => out.push(GameRow {
-                    scope,
-                    key,
-                    white: Some(player),
-                    black: None,
-                    outcome: Some(pg_rating_core::ledger::Outcome::White(score)),
-                    broken: false,
-                }),
-            }
-        }
-        out
+        pg_rating_core::ledger::attachment::rated_games(rows.into_iter().map(|r| {
+            let key = key_of(&r, "game_date", "game_key");
+            (get(&r, "scope"), key, get(&r, "player"), get(&r, "score"))
+        }))
     }
 
     /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
@@ -890,10 +731,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         rows.into_iter()
             .map(|r| ParticipantRow {
                 scope: get(&r, "scope"),
-                key: LedgerKey {
-                    at: micros(get(&r, "game_date")),
-                    id: get(&r, "game_key"),
-                },
+                key: key_of(&r, "game_date", "game_key"),
                 player: get(&r, "player"),
                 placement: Some(f64::NAN),
                 broken: false,
@@ -954,51 +792,22 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         args: &[DatumWithOid],
     ) -> Vec<ParticipantRow> {
         let rows = self.select_as_owner(att, sql, args);
-        let mut out = Vec::with_capacity(rows.len());
-        for row in rows {
-            let broken = opt::<bool>(&row, "broken").unwrap_or(false);
-            let counted = opt::<bool>(&row, "counted").unwrap_or(false) && !broken;
-            let placement = opt::<f64>(&row, "placement").filter(|_| counted);
-            let Some(key) = opt::<String>(&row, "key") else {
-                // a participant of no game is never rated
-                if placement.is_some() {
-                    null_key(att);
-                }
-                continue;
-            };
-            let player: Option<String> = opt(&row, "player");
-            let at = opt::<TimestampWithTimeZone>(&row, "played_at").map(micros);
-            if placement.is_some() {
-                if player.is_none() {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                        format!("game {key}: a rated participant needs a player"),
-                    );
-                }
-                match at {
-                    None => raise(
-                        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                        format!("game {key}: its date is NULL"),
-                    ),
-                    Some(i64::MIN | i64::MAX) => raise(
-                        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                        format!("game {key}: a rated game needs a finite date"),
-                    ),
-                    _ => {}
-                }
-            }
-            out.push(ParticipantRow {
-                scope: get(&row, "scope"),
-                key: LedgerKey {
-                    at: at.unwrap_or(0),
-                    id: att.ledger_key_id(&key),
-                },
-                player: player.unwrap_or_default(),
-                placement,
-                broken,
-            });
-        }
-        out
+        let read = |row: SpiHeapTupleData<'_>| Read {
+            scope: get(&row, "scope"),
+            played_at: opt::<TimestampWithTimeZone>(&row, "played_at").map(micros),
+            key: opt(&row, "key"),
+            white: opt(&row, "player"),
+            placement: opt(&row, "placement"),
+            counted: opt::<bool>(&row, "counted").unwrap_or(false),
+            broken: opt::<bool>(&row, "broken").unwrap_or(false),
+            ..Read::default()
+        };
+        rows.into_iter()
+            .filter_map(|row| {
+                att.participant(read(row))
+                    .unwrap_or_else(|e| raise_core(&e))
+            })
+            .collect()
     }
 
     /// Waits for, then holds until commit, the locks of (ledger, scope) pairs, taken in their
@@ -1056,13 +865,7 @@ pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
 /// A rating period's length in microseconds; 0 (which the settings' check refuses) for an
 /// interval that is not a period ([`pg_rating_core::clock::Interval::period_micros`]).
 pub fn period_micros(i: Interval) -> i64 {
-    pg_rating_core::clock::Interval {
-        months: i.months(),
-        days: i.days(),
-        micros: i.micros(),
-    }
-    .period_micros()
-    .unwrap_or(0)
+    crate::types::to_core(i).period_micros().unwrap_or(0)
 }
 
 /// A period of fixed length in microseconds (`change_period`: consecutive windows from Monday

@@ -10,12 +10,12 @@ use pg_rating_core::ledger::writer::{
     WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
-use pg_rating_core::rating::PlayerState;
-use pgrx::spi::{SpiHeapTupleData, SpiTupleTable};
+use pg_rating_core::rating::{PlayerState, RatingError};
+use pgrx::spi::SpiHeapTupleData;
 
 use super::attachment::Attachment;
 use super::internal;
-use super::store::{micros, timestamp, Ledger, LedgerStore};
+use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::replace_ledger_rows;
@@ -44,27 +44,17 @@ impl<'a> LedgerBook<'a> {
     }
 }
 
-/// Raises a writer's error: a replay's with its game named as the games table names it.
-fn raise_write(e: WriteError<LedgerBook<'_>>) -> ! {
-    match e {
-        WriteError::Replay { book, error } => {
-            let e = rename_game(error, |key| book.att.column_key_text(key));
-            raise(
-                crate::error::code(&e),
-                format!("ledger \"{}\": {}", book.ledger.name, e.message),
-            )
-        }
-        WriteError::Participants(e) => crate::error::raise_core(&e),
-        WriteError::Answer(what) => internal(what),
-    }
-}
+/// A keeper of the writer's rows (the ledgers' tables, a ranking's history): a run's requests
+/// answered by reads, its rows written.
+pub(crate) trait Keeps<B: Clone> {
+    fn answer(&mut self, request: Request<B>) -> Answer;
+    fn write_scope(&mut self, scope: ScopeWrite<B>);
+    /// Raises a replay's error, its game named as the keeper's games are.
+    fn replay_failed(book: B, error: RatingError) -> !;
 
-/// The engine's tables as the writer's keeper: a run's requests answered by reads, its rows
-/// written.
-impl LedgerStore<'_, '_> {
     /// Drives a run of the writer (its scopes locked): answers its requests, then writes its rows
     /// (or raises its error). Returns the number of entries written.
-    pub fn drive<'a>(&mut self, mut run: Run<LedgerBook<'a>>) -> usize {
+    fn drive(&mut self, mut run: Run<B>) -> usize {
         let mut answer = Answer::Start;
         loop {
             match run.step(answer) {
@@ -75,12 +65,27 @@ impl LedgerStore<'_, '_> {
                     }
                     return done.written;
                 }
-                Step::Done(Err(e)) => raise_write(e),
+                Step::Done(Err(WriteError::Replay { book, error })) => {
+                    Self::replay_failed(book, error)
+                }
+                Step::Done(Err(WriteError::Participants(e))) => crate::error::raise_core(&e),
+                Step::Done(Err(WriteError::Answer(what))) => internal(what),
             }
         }
     }
+}
 
-    fn answer<'a>(&mut self, request: Request<LedgerBook<'a>>) -> Answer {
+/// The engine's tables as the writer's keeper.
+impl<'a> Keeps<LedgerBook<'a>> for LedgerStore<'_, '_> {
+    fn replay_failed(book: LedgerBook<'a>, error: RatingError) -> ! {
+        let e = rename_game(error, |key| book.att.column_key_text(key));
+        raise(
+            crate::error::code(&e),
+            format!("ledger \"{}\": {}", book.ledger.name, e.message),
+        )
+    }
+
+    fn answer(&mut self, request: Request<LedgerBook<'a>>) -> Answer {
         match request {
             Request::Seasons(scopes) => {
                 let scopes: Vec<(i32, &str)> =
@@ -124,6 +129,44 @@ impl LedgerStore<'_, '_> {
         }
     }
 
+    /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
+    /// the notices of a ledger with a channel.
+    fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'a>>) {
+        let (book, writes) = (w.book, w.writes);
+        let att = book.att;
+        self.insert_entries(
+            w.ledger,
+            &w.scope,
+            w.entries,
+            &|id| att.column_key_text(id),
+            writes,
+        );
+        if book.ledger.notify_channel.is_some() {
+            match writes {
+                Writes::Rebuilt => {
+                    if !self.rebuilt_notices.contains(&w.ledger) {
+                        self.rebuilt_notices.push(w.ledger);
+                    }
+                }
+                Writes::Now | Writes::Batched => {
+                    let players = w
+                        .standings
+                        .iter()
+                        .map(|(p, _, _)| p)
+                        .chain(&w.without_games);
+                    self.notices
+                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
+                }
+            }
+        }
+        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
+        if writes == Writes::Now {
+            self.notify();
+        }
+    }
+}
+
+impl LedgerStore<'_, '_> {
     /// The rated games (or participant rows) of a scope from `from` on, games in key order.
     fn games_from(
         &mut self,
@@ -176,16 +219,7 @@ impl LedgerStore<'_, '_> {
             keys.push(m.game.id);
         }
         let rows = self.read(
-            "SELECT u.ledger_id, u.scope, u.player, m.moved
-             FROM unnest($1::int4[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[])
-                 AS u(ledger_id, scope, player, since, game_date, game_key)
-             CROSS JOIN LATERAL (
-                 SELECT pg_catalog.sum(pg_catalog.abs(x.rating - x.rating_before)
-                                       ORDER BY x.game_date, x.game_key) AS moved
-                 FROM @extschema@.ledger_entries x
-                 WHERE x.ledger_id = u.ledger_id AND x.scope = u.scope AND x.player = u.player
-                   AND x.game_date >= u.since
-                   AND (x.game_date, x.game_key) <= (u.game_date, u.game_key)) m",
+            include_str!("../../sql/glue/period_moved.sql"),
             &[
                 ledgers.into(),
                 scopes.into(),
@@ -205,42 +239,6 @@ impl LedgerStore<'_, '_> {
                 (key, opt(&row, "moved").unwrap_or(0.0))
             })
             .collect()
-    }
-
-    /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
-    /// the notices of a ledger with a channel.
-    fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'_>>) {
-        let (book, writes) = (w.book, w.writes);
-        let att = book.att;
-        self.insert_entries(
-            w.ledger,
-            &w.scope,
-            w.entries,
-            &|id| att.column_key_text(id),
-            writes,
-        );
-        if book.ledger.notify_channel.is_some() {
-            match writes {
-                Writes::Rebuilt => {
-                    if !self.rebuilt_notices.contains(&w.ledger) {
-                        self.rebuilt_notices.push(w.ledger);
-                    }
-                }
-                Writes::Now | Writes::Batched => {
-                    let players = w
-                        .standings
-                        .iter()
-                        .map(|(p, _, _)| p)
-                        .chain(&w.without_games);
-                    self.notices
-                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
-                }
-            }
-        }
-        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
-        if writes == Writes::Now {
-            self.notify();
-        }
     }
 }
 
@@ -273,19 +271,12 @@ impl LedgerStore<'_, '_> {
         let rows = self.read(text, &args);
         let mut out = HashMap::new();
         for row in rows {
-            let at = micros(get(&row, "last_game_date"));
-            let key = LedgerKey {
-                at,
-                id: get(&row, "last_game_key"),
-            };
-            out.insert(
-                (
-                    get(&row, "ledger_id"),
-                    get(&row, "scope"),
-                    get(&row, "player"),
-                ),
-                (standing_of(&row, at), key),
+            let wanted = (
+                get(&row, "ledger_id"),
+                get(&row, "scope"),
+                get(&row, "player"),
             );
+            out.insert(wanted, standing_of(&row, "last_game_date", "last_game_key"));
         }
         out
     }
@@ -299,12 +290,7 @@ impl LedgerStore<'_, '_> {
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         let rows = self.read(
-            "SELECT e.* FROM unnest($3::text[]) AS u(player)
-             CROSS JOIN LATERAL (
-                 SELECT * FROM @extschema@.ledger_entries x
-                 WHERE x.ledger_id = $1 AND x.scope = $2 AND x.player = u.player
-                   AND (x.game_date, x.game_key) < ($4, $5)
-                 ORDER BY x.player DESC, x.game_date DESC, x.game_key DESC LIMIT 1) e",
+            include_str!("../../sql/glue/standings_before.sql"),
             &[
                 ledger.into(),
                 scope.into(),
@@ -313,7 +299,10 @@ impl LedgerStore<'_, '_> {
                 from.id.as_str().into(),
             ],
         );
-        by_player(rows, "game_date", "game_key")
+        let standing = |r| standing_of(&r, "game_date", "game_key");
+        rows.into_iter()
+            .map(|r| (get(&r, "player"), standing(r)))
+            .collect()
     }
 
     /// The seeds of those of `players` that have one.
@@ -429,10 +418,7 @@ impl LedgerStore<'_, '_> {
             ],
         );
         let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
+        Some(key_of(&row, "game_date", "game_key"))
     }
 
     /// The earliest first game of any of `players` in a scope.
@@ -449,10 +435,7 @@ impl LedgerStore<'_, '_> {
             &[ledger.into(), scope.into(), players.to_vec().into()],
         );
         let row = rows.into_iter().next()?;
-        Some(LedgerKey {
-            at: micros(get(&row, "game_date")),
-            id: get(&row, "game_key"),
-        })
+        Some(key_of(&row, "game_date", "game_key"))
     }
 
     /// Deletes every entry and standing of a ledger.
@@ -621,17 +604,7 @@ impl LedgerStore<'_, '_> {
             players.push(player);
         }
         self.write(
-            &super::for_writers("SELECT pg_catalog.count(pg_catalog.pg_notify(x.channel, x.payload)) AS sent
-             FROM (SELECT l.notify_channel AS channel,
-                          pg_catalog.json_build_object('ledger', l.name, 'scope', c.scope, 'player', c.player,
-                              'rating', s.rating, 'rd', s.rd, 'games', coalesce(s.games, 0),
-                              'last_played', s.last_game_date)::text AS payload
-                   FROM unnest($1::int[], $2::text[], $3::text[]) WITH ORDINALITY c(ledger_id, scope, player, n)
-                   JOIN @ledgers@ l ON l.id = c.ledger_id
-                   LEFT JOIN @extschema@.ledger_standings s
-                          ON s.ledger_id = c.ledger_id AND s.scope = c.scope AND s.player = c.player
-                   WHERE l.notify_channel IS NOT NULL
-                   ORDER BY c.n) x"),
+            &super::for_writers(include_str!("../../sql/glue/notify_standings.sql")),
             &[ledgers.into(), scopes.into(), players.into()],
         );
     }
@@ -655,15 +628,16 @@ impl LedgerStore<'_, '_> {
     }
 }
 
-/// The standing held in an entry or standings row (the row has the standings columns, and
-/// `last_played` is the date of its game).
-fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
-    Standing {
+/// The standing held in an entry or standings row (the row has the standings columns), with
+/// the key of its game (its columns `date` and `key`), the last one played.
+fn standing_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> (Standing, LedgerKey) {
+    let key = key_of(row, date, key);
+    let standing = Standing {
         state: PlayerState {
             rating: get(row, "rating"),
             rd: opt(row, "rd"),
             volatility: opt(row, "volatility"),
-            last_played: Some(last_played),
+            last_played: Some(key.at),
         },
         games: get(row, "games"),
         wins: get(row, "wins"),
@@ -676,25 +650,8 @@ fn standing_of(row: &SpiHeapTupleData<'_>, last_played: i64) -> Standing {
         score_sum: get(row, "score_sum"),
         // not a column: summed from the period's entries when a cap needs it
         period_moved: 0.0,
-    }
-}
-
-/// Standings rows (or entries) by player, with the key of the game each one is after.
-fn by_player(
-    rows: SpiTupleTable<'_>,
-    date: &str,
-    key: &str,
-) -> HashMap<String, (Standing, LedgerKey)> {
-    let mut out = HashMap::new();
-    for row in rows {
-        let at = micros(get(&row, date));
-        let key = LedgerKey {
-            at,
-            id: get(&row, key),
-        };
-        out.insert(get(&row, "player"), (standing_of(&row, at), key));
-    }
-    out
+    };
+    (standing, key)
 }
 
 static LOOKUP_TEXTS: Texts = texts();

@@ -5,7 +5,6 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use pg_rating_core::ledger::Outcome;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -507,7 +506,14 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         let mut two_player = Vec::new();
         for (l, att) in &ledgers {
             match att.multiplayer {
-                Some(_) => multiplayer_changed(&mut store, l, att, has_old, has_new),
+                Some(_) => {
+                    let rows = |has: bool, table| has.then(|| att.changed_rows_query(table));
+                    let queries = [
+                        rows(has_old, "pg_rating_old"),
+                        rows(has_new, "pg_rating_new"),
+                    ];
+                    multiplayer_changed(&mut store, (l, att), queries, att.paths.is_some());
+                }
                 None => two_player.push((l, att)),
             }
         }
@@ -522,7 +528,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         );
         // (without paths the old transition table is the rows as they were)
         for (((l, att), old), new) in two_player.iter().zip(olds.iter_mut()).zip(&news) {
-            if att.has_paths() {
+            if att.paths.is_some() {
                 old_as_rated(&mut store, l.id, old, new);
             }
         }
@@ -542,24 +548,19 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     pg_sys::Datum::from(0)
 }
 
-/// Applies a statement's changes of a participants table (its transition tables) to one ledger.
+/// Applies a statement's changes of a participants table to one ledger: the rows its queries of
+/// the rows as they were and as they are read (`None`: none), the old ones as the ledger rated
+/// them when `as_rated`.
 fn multiplayer_changed(
     store: &mut LedgerStore<'_, '_>,
-    l: &Ledger,
-    att: &Attachment,
-    has_old: bool,
-    has_new: bool,
+    (l, att): (&Ledger, &Attachment),
+    [old, new]: [Option<String>; 2],
+    as_rated: bool,
 ) {
-    let mut read = |has: bool, table: &str| {
-        if has {
-            store.read_participants(att, &att.changed_rows_query(table), &[])
-        } else {
-            Vec::new()
-        }
-    };
-    let mut old = read(has_old, "pg_rating_old");
-    let new = read(has_new, "pg_rating_new");
-    if att.has_paths() {
+    let mut read =
+        |q: Option<String>| q.map_or_else(Vec::new, |q| store.read_participants(att, &q, &[]));
+    let (mut old, new) = (read(old), read(new));
+    if as_rated {
         old_participants_as_rated(store, l.id, &mut old, &new);
     }
     apply_multi_changes(store, l, att, &old, &new);
@@ -585,25 +586,7 @@ fn old_as_rated(
         return;
     }
     let rated = store.rated_games(ledger, &keys);
-    let same = |read: &GameRow, r: &GameRow| {
-        read.scope == r.scope
-            && read.key == r.key
-            && read.white == r.black
-            && read.black == r.white
-            && match (read.outcome, r.outcome) {
-                (Some(Outcome::White(a)), Some(Outcome::White(b))) => a == 1.0 - b,
-                (Some(Outcome::DoubleLoss), Some(Outcome::DoubleLoss)) => true,
-                _ => false,
-            }
-    };
-    let kept: Vec<GameRow> = rated
-        .into_iter()
-        .map(|r| match old.iter().find(|g| **g == r || same(g, &r)) {
-            Some(g) => g.clone(),
-            None => r,
-        })
-        .collect();
-    *old = kept;
+    *old = pg_rating_core::ledger::attachment::old_as_rated(rated, old);
 }
 
 /// [`old_as_rated`] for a participants table (the placements rated are not kept: every game
@@ -668,20 +651,11 @@ pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
         let mut two_player = Vec::new();
         for (l, att) in &ledgers {
             pg_rating_core::interrupt::check();
+            let query = |before| att.related_rows_query(relid, has_old, has_new, before);
             match att.multiplayer {
                 Some(_) => {
-                    let mut old = store.read_participants(
-                        att,
-                        &att.related_rows_query(relid, has_old, has_new, true),
-                        &[],
-                    );
-                    let new = store.read_participants(
-                        att,
-                        &att.related_rows_query(relid, has_old, has_new, false),
-                        &[],
-                    );
-                    old_participants_as_rated(&mut store, l.id, &mut old, &new);
-                    apply_multi_changes(&mut store, l, att, &old, &new);
+                    let queries = [Some(query(true)), Some(query(false))];
+                    multiplayer_changed(&mut store, (l, att), queries, true);
                 }
                 None => two_player.push((l, att)),
             }
@@ -689,16 +663,9 @@ pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
         let changes: Vec<Changes<'_>> = two_player
             .into_iter()
             .map(|(ledger, att)| {
-                let mut old = store.read_games(
-                    att,
-                    &att.related_rows_query(relid, has_old, has_new, true),
-                    &[],
-                );
-                let new = store.read_games(
-                    att,
-                    &att.related_rows_query(relid, has_old, has_new, false),
-                    &[],
-                );
+                let query = |before| att.related_rows_query(relid, has_old, has_new, before);
+                let mut old = store.read_games(att, &query(true), &[]);
+                let new = store.read_games(att, &query(false), &[]);
                 old_as_rated(&mut store, ledger.id, &mut old, &new);
                 Changes {
                     ledger,

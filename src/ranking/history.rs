@@ -1,4 +1,4 @@
-//! A ranking's history as the ledgers' writer's keeper ([`RankingStore::drive`] answers a
+//! A ranking's history as the ledgers' writer's keeper ([`Keeps::drive`] answers a
 //! `writer::Run`'s requests and writes its rows): the
 //! ranking's games read from `service_games` (those it counts), its entries in `elo_history`
 //! (numbered from `elo_history_id_seq` and chained per player by
@@ -9,7 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use pg_rating_core::ledger::writer::{
-    Answer, GamesRead, Request, Run, ScopeWrite, StandingRows, Step, WriteError, Writes,
+    Answer, GamesRead, Request, ScopeWrite, StandingRows, Writes,
 };
 use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, Standing};
 use pg_rating_core::ranking::{
@@ -22,24 +22,11 @@ use super::store::{timestamp, tip, Ranking, RankingStore, START};
 use crate::bulk_insert::BulkInsert;
 use crate::columns::{in_order, names, unnest, Arrays, Column, Kind, Value};
 use crate::error::{internal, raise};
+use crate::ledger::Keeps;
 use crate::rows::{RowPair, RowWriter};
 use crate::security::qualify;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
-
-/// Raises a writer's error: a replay's with its game named by its id.
-fn raise_write(e: WriteError<&Ranking>) -> ! {
-    match e {
-        WriteError::Replay { book, error } => {
-            let e = name_games_by_id(error);
-            raise(
-                crate::error::code(&e),
-                format!("rating games in ranking {}: {}", book.id, e.message),
-            )
-        }
-        WriteError::Participants(e) => crate::error::raise_core(&e),
-        WriteError::Answer(what) => internal(what),
-    }
-}
+use pg_rating_core::rating::RatingError;
 
 /// The game of a key the rankings made ([`GameKey::ledger_key`]).
 fn game_of(key: &LedgerKey) -> GameKey {
@@ -290,26 +277,16 @@ struct PlayerRow {
 
 /// A ranking's history as the writer's keeper: a run's requests answered by reads, its rows
 /// written. A ranking has no seeds, seasons or caps, so the run never asks for them.
-impl RankingStore<'_, '_> {
-    /// Drives a run of the writer (its rankings locked): answers its requests, then writes its
-    /// rows (or raises its error). Returns the number of entries written.
-    pub fn drive(&mut self, mut run: Run<&Ranking>) -> usize {
-        let mut answer = Answer::Start;
-        loop {
-            match run.step(answer) {
-                Step::Read(request) => answer = self.answer(request),
-                Step::Done(Ok(done)) => {
-                    for scope in done.scopes {
-                        self.write_scope(scope);
-                    }
-                    return done.written;
-                }
-                Step::Done(Err(e)) => raise_write(e),
-            }
-        }
+impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
+    fn replay_failed(book: &'r Ranking, error: RatingError) -> ! {
+        let e = name_games_by_id(error);
+        raise(
+            crate::error::code(&e),
+            format!("rating games in ranking {}: {}", book.id, e.message),
+        )
     }
 
-    fn answer(&mut self, request: Request<&Ranking>) -> Answer {
+    fn answer(&mut self, request: Request<&'r Ranking>) -> Answer {
         match request {
             Request::Current(wanted) => Answer::Current(self.current(&wanted)),
             Request::GamesFrom(scopes) => Answer::Games(
@@ -336,6 +313,70 @@ impl RankingStore<'_, '_> {
         }
     }
 
+    /// Writes a ranking's rows: appended ones batched until [`RankingStore::flush`]; a replay's
+    /// over the entries it took, keeping their ids.
+    fn write_scope(&mut self, w: ScopeWrite<&'r Ranking>) {
+        let (ranking, entries, standings, without_games) =
+            (w.book, w.entries, w.standings, w.without_games);
+        let writes = w.writes;
+        if writes == Writes::Batched {
+            self.kept.batch.push(Appended {
+                ranking: ranking.id,
+                entries,
+                standings,
+            });
+            return;
+        }
+        let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
+        if self.kept.renumbered.remove(&ranking.id) {
+            // the ranking's history goes, and the replay's entries take new ids (before they are
+            // inserted: their keys are the deleted entries')
+            let gone = std::mem::take(&mut stored).left();
+            if !gone.is_empty() {
+                self.query(
+                    "DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])",
+                    &[gone.into()],
+                );
+            }
+        }
+        let fresh_needed = entries
+            .iter()
+            .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())
+            .count();
+        let mut fresh = self.next_ids(fresh_needed).into_iter();
+        let mut latest = self.kept.latest.remove(&ranking.id).unwrap_or_default();
+        let history = chain(entries, &mut latest, |player, game| {
+            match stored.get(player, game.game_id) {
+                Some(old) => old.id,
+                None => fresh
+                    .next()
+                    .unwrap_or_else(|| internal("ran out of history ids")),
+            }
+        })
+        .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
+        let (mut inserts, mut updates) = (Vec::new(), Vec::new());
+        for e in history {
+            let entry = HistoryRow::of(ranking.id, e);
+            match stored.take(&entry.player, entry.game.game_id) {
+                None => inserts.push(entry),
+                Some(old) if !old.holds(&entry) => updates.push(entry),
+                Some(_) => {}
+            }
+        }
+        self.merge_entries(&stored.left(), &updates, &inserts);
+        let rows = player_rows(ranking.id, standings, &latest);
+        self.write_standings(&rows);
+        if !without_games.is_empty() {
+            self.query(
+                "DELETE FROM @extschema@.ranking_players
+                 WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
+                &[ranking.id.into(), without_games.into()],
+            );
+        }
+    }
+}
+
+impl RankingStore<'_, '_> {
     fn games_from(&mut self, ranking: &Ranking, from: &LedgerKey) -> Vec<LedgerGame> {
         let games = self.ranked_games_from(game_of(from));
         ranking.counted(&games)
@@ -405,68 +446,6 @@ impl RankingStore<'_, '_> {
         let players = taken.players();
         self.kept.taken.insert(ranking, taken);
         players
-    }
-
-    /// Writes a ranking's rows: appended ones batched until [`RankingStore::flush`]; a replay's
-    /// over the entries it took, keeping their ids.
-    fn write_scope(&mut self, w: ScopeWrite<&Ranking>) {
-        let (ranking, entries, standings, without_games) =
-            (w.book, w.entries, w.standings, w.without_games);
-        let writes = w.writes;
-        if writes == Writes::Batched {
-            self.kept.batch.push(Appended {
-                ranking: ranking.id,
-                entries,
-                standings,
-            });
-            return;
-        }
-        let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
-        if self.kept.renumbered.remove(&ranking.id) {
-            // the ranking's history goes, and the replay's entries take new ids (before they are
-            // inserted: their keys are the deleted entries')
-            let gone = std::mem::take(&mut stored).left();
-            if !gone.is_empty() {
-                self.query(
-                    "DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])",
-                    &[gone.into()],
-                );
-            }
-        }
-        let fresh_needed = entries
-            .iter()
-            .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())
-            .count();
-        let mut fresh = self.next_ids(fresh_needed).into_iter();
-        let mut latest = self.kept.latest.remove(&ranking.id).unwrap_or_default();
-        let history = chain(entries, &mut latest, |player, game| {
-            match stored.get(player, game.game_id) {
-                Some(old) => old.id,
-                None => fresh
-                    .next()
-                    .unwrap_or_else(|| internal("ran out of history ids")),
-            }
-        })
-        .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
-        let (mut inserts, mut updates) = (Vec::new(), Vec::new());
-        for e in history {
-            let entry = HistoryRow::of(ranking.id, e);
-            match stored.take(&entry.player, entry.game.game_id) {
-                None => inserts.push(entry),
-                Some(old) if !old.holds(&entry) => updates.push(entry),
-                Some(_) => {}
-            }
-        }
-        self.merge_entries(&stored.left(), &updates, &inserts);
-        let rows = player_rows(ranking.id, standings, &latest);
-        self.write_standings(&rows);
-        if !without_games.is_empty() {
-            self.query(
-                "DELETE FROM @extschema@.ranking_players
-                 WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
-                &[ranking.id.into(), without_games.into()],
-            );
-        }
     }
 }
 

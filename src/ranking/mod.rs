@@ -19,6 +19,7 @@ use pgrx::PgSqlErrorCode;
 
 use crate::compat::ranking_locks::LockRows;
 use crate::error::raise;
+use crate::ledger::Keeps;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
 use store::{Ranking, RankingStore, ServiceGame, START};

@@ -18,7 +18,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 q -c "DROP ROLE IF EXISTS hostile_owner" -c "CREATE ROLE hostile_owner" -c "ALTER DATABASE $db OWNER TO hostile_owner"
 
 # The names of the built-ins pg_rating's SQL calls: every identifier before '(' in its SQL and Rust.
-names=$(cat "$here"/../../sql/*.sql "$here"/../../sql/random_chess/*.sql "$here"/../../sql/random_chess/glue/*.sql \
+names=$(cat "$here"/../../sql/*.sql "$here"/../../sql/glue/*.sql "$here"/../../sql/random_chess/*.sql \
+            "$here"/../../sql/random_chess/glue/*.sql \
             $(find "$here"/../../src -name '*.rs') \
         | grep -oE '\b[a-z_][a-z0-9_]*\s*\(' | tr -d ' (' | sort -u)
 q -c "SET ROLE hostile_owner" -f "$here/hostile/objects.sql" 2>&1 | grep -v '^$' || true

@@ -5,6 +5,7 @@
 //! ratings), so the standing after any entry is all a replay from that entry on needs: a
 //! backdated game costs the games after it, never the whole history.
 
+pub mod attachment;
 mod multiplayer;
 pub mod now;
 pub mod paths;
@@ -13,13 +14,14 @@ mod replay;
 pub mod results;
 mod rules;
 mod standing;
+pub mod what_if;
 pub mod writer;
 
 pub use multiplayer::{
     games_of_participants, replay_multiplayer, replay_multiplayer_seasons, MultiGame,
     MultiplayerRule,
 };
-pub use quality::{quality, Quality, QualitySum};
+pub use quality::{check_band, quality, quality_by_group, Quality, QualitySum};
 pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
 pub use rules::{
     check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,

@@ -31,6 +31,25 @@ impl MultiplayerRule {
             ))),
         }
     }
+
+    /// The rule's name, as [`Self::parse`] reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            MultiplayerRule::Period => "period",
+            MultiplayerRule::Pairwise => "pairwise",
+        }
+    }
+
+    /// 22023 for the period rule in ledger `ledger` of a rating system (`system`) other than
+    /// Glicko-2, whose rating periods it rates.
+    pub fn check_system(self, ledger: &str, system: &str) -> Result<(), RatingError> {
+        if self == MultiplayerRule::Period && system != "glicko2" {
+            return Err(RatingError::invalid(format!(
+                "the period rule is for Glicko-2 ledgers; ledger \"{ledger}\" is {system}"
+            )));
+        }
+        Ok(())
+    }
 }
 
 /// A game of two or more players: each one's placement.
@@ -391,5 +410,21 @@ mod tests {
             .contains("takes part twice"));
         assert!(r(game("g", &[("a", 1.0), ("b", f64::NAN)])).is_err());
         assert!(MultiplayerRule::parse("elo").is_err());
+    }
+
+    #[test]
+    fn a_rule_has_a_name_and_the_period_rule_needs_glicko2() {
+        for rule in [MultiplayerRule::Period, MultiplayerRule::Pairwise] {
+            assert_eq!(MultiplayerRule::parse(rule.name()), Ok(rule));
+            assert!(rule.check_system("l", "glicko2").is_ok());
+        }
+        assert!(MultiplayerRule::Pairwise.check_system("l", "elo").is_ok());
+        let e = MultiplayerRule::Period
+            .check_system("l", "elo")
+            .unwrap_err();
+        assert_eq!(
+            e.message,
+            "the period rule is for Glicko-2 ledgers; ledger \"l\" is elo"
+        );
     }
 }

@@ -8,7 +8,9 @@
 //! compares them (NaN equal to itself and above every other value).
 
 use super::standing::SeasonEnd;
+use crate::rating::glicko2::{self, Bounds, RdGrowth};
 use crate::rating::system::stored;
+use crate::rating::RatingError;
 
 /// `a > b` as PostgreSQL compares two float8 values (NaN is the largest value).
 fn pg_greater(a: f64, b: f64) -> bool {
@@ -67,6 +69,76 @@ impl Seasons {
     pub fn ends(&self) -> &[SeasonEnd] {
         &self.0
     }
+}
+
+impl Seasons {
+    /// The seasons of the readers' arrays of their ends, pulls and RD floors (one element per
+    /// season; no arrays: no seasons). 2202E for arrays of different lengths, 22004 for a NULL
+    /// end or pull (no pulls: 0).
+    pub fn from_arrays(
+        ends: Option<Vec<Option<i64>>>,
+        pulls: Option<Vec<Option<f64>>>,
+        floors: Option<Vec<Option<f64>>>,
+    ) -> Result<Seasons, RatingError> {
+        let Some(ends) = ends else {
+            return Ok(Seasons::default());
+        };
+        for (name, len) in [
+            ("season_pulls", pulls.as_ref().map(Vec::len)),
+            ("season_rd_floors", floors.as_ref().map(Vec::len)),
+        ] {
+            if let Some(len) = len.filter(|&n| n != ends.len()) {
+                let what = format!("season_ends and {name}");
+                return Err(RatingError::length_mismatch(&what, ends.len(), len));
+            }
+        }
+        let mut out = Vec::with_capacity(ends.len());
+        for (i, at) in ends.into_iter().enumerate() {
+            let at = at.ok_or_else(|| RatingError::null("a season's end"))?;
+            let pull = match &pulls {
+                Some(p) => p[i].ok_or_else(|| RatingError::null("a season's rating_pull"))?,
+                None => 0.0,
+            };
+            let rd_floor = floors.as_ref().and_then(|f| f[i]);
+            out.push(SeasonEnd { at, pull, rd_floor });
+        }
+        Ok(Seasons::new(out))
+    }
+}
+
+/// A player's RD as of now: the stored `rd` grown by the rating periods (`period`, microseconds)
+/// `elapsed` since the last game by the ledger's `rd_growth` (`None`: elapsed) and bounded by its
+/// RDs, as its writer grows it before the player's next game. `rd` as given without a
+/// volatility, a rating period, a last game or a `max_rd`; 22023 for an unknown `rd_growth`.
+pub fn rd_now(
+    rd: f64,
+    volatility: Option<f64>,
+    elapsed: Option<i64>,
+    period: Option<i64>,
+    min_rd: Option<f64>,
+    max_rd: Option<f64>,
+    rd_growth: Option<&str>,
+) -> Result<f64, RatingError> {
+    let (Some(volatility), Some(elapsed), Some(period), Some(max_rd)) =
+        (volatility, elapsed, period, max_rd)
+    else {
+        return Ok(rd);
+    };
+    let growth = rd_growth.unwrap_or("elapsed");
+    let rd_growth = RdGrowth::from_name(growth).ok_or_else(|| {
+        RatingError::invalid(format!(
+            "unknown rd_growth {} (one of {})",
+            crate::error::Quoted(growth),
+            RdGrowth::NAMES.join(", ")
+        ))
+    })?;
+    let bounds = Bounds {
+        rd_min: min_rd.unwrap_or(0.0),
+        rd_max: max_rd,
+        rd_growth,
+        ..Bounds::default()
+    };
+    glicko2::rd_after(rd, volatility, elapsed, period, &bounds)
 }
 
 /// A rating and RD after the resets of the seasons (sorted by end) that ended after
@@ -289,5 +361,74 @@ mod tests {
         assert!(pg_greatest(1.0, f64::NAN).is_nan());
         assert!(pg_greatest(f64::NAN, 1.0).is_nan());
         assert_eq!(pg_greatest(2.0, 1.0), 2.0);
+    }
+
+    #[test]
+    fn seasons_from_the_readers_arrays() {
+        let seasons = Seasons::from_arrays(
+            Some(vec![Some(20), Some(10)]),
+            Some(vec![Some(0.5), Some(0.25)]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            seasons.ends().iter().map(|e| e.at).collect::<Vec<_>>(),
+            [10, 20]
+        );
+        assert_eq!(seasons.ends()[0].pull, 0.25);
+        assert_eq!(
+            Seasons::from_arrays(None, None, None).unwrap(),
+            Seasons::default()
+        );
+        let class = |e: RatingError| crate::error::Classified::sqlstate(&e);
+        let short = Seasons::from_arrays(Some(vec![Some(1)]), Some(vec![]), None);
+        assert_eq!(class(short.unwrap_err()), "2202E");
+        let null = Seasons::from_arrays(Some(vec![None]), None, None).unwrap_err();
+        assert_eq!(
+            (class(null.clone()), null.message.as_str()),
+            ("22004", "a season's end must not be NULL")
+        );
+        let null_pull = Seasons::from_arrays(Some(vec![Some(1)]), Some(vec![None]), None);
+        assert_eq!(class(null_pull.unwrap_err()), "22004");
+    }
+
+    #[test]
+    fn the_rd_as_of_now_grows_by_the_ledgers_rule() {
+        let week = 7 * 86_400_000_000;
+        let same = rd_now(50.0, None, Some(week), Some(week), None, Some(350.0), None);
+        assert_eq!(same.unwrap(), 50.0);
+        let grown = rd_now(
+            50.0,
+            Some(0.06),
+            Some(10 * week),
+            Some(week),
+            None,
+            Some(350.0),
+            None,
+        );
+        assert!(grown.unwrap() > 50.0);
+        let capped = rd_now(
+            300.0,
+            Some(0.06),
+            Some(1000 * week),
+            Some(week),
+            None,
+            Some(320.0),
+            None,
+        );
+        assert_eq!(capped.unwrap(), 320.0);
+        let unknown = rd_now(
+            50.0,
+            Some(0.06),
+            Some(week),
+            Some(week),
+            None,
+            Some(350.0),
+            Some("x"),
+        );
+        assert!(unknown
+            .unwrap_err()
+            .message
+            .starts_with("unknown rd_growth \"x\" (one of elapsed, "));
     }
 }

@@ -2,7 +2,10 @@
 //! (each game counts from both sides), the accuracy of the favourite, the Brier score, the
 //! log-loss of the expected scores, and the upset rate.
 
+use std::collections::BTreeMap;
+
 use super::replay::Entry;
+use crate::rating::RatingError;
 
 /// Prediction quality over a set of entries.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -77,6 +80,35 @@ pub fn quality(entries: &[Entry]) -> Quality {
     sum.quality()
 }
 
+/// 22023 for a rating band's width that is not positive (`None`: no bands).
+pub fn check_band(width: Option<f64>) -> Result<(), RatingError> {
+    match width {
+        Some(b) if !(b > 0.0 && b.is_finite()) => {
+            Err(RatingError::invalid("rating_band must be positive"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The quality of entries `(period start, low end of the rating band, expected, score)` by
+/// period and band (each `None` when not asked for), in the order of their starts and bands (a
+/// band by its whole part); each group's start and band as its first entry has them.
+pub fn quality_by_group(
+    entries: impl IntoIterator<Item = (Option<i64>, Option<f64>, f64, f64)>,
+) -> Vec<(Option<i64>, Option<f64>, Quality)> {
+    type Group = (Option<f64>, QualitySum);
+    let mut groups: BTreeMap<(Option<i64>, Option<i64>), Group> = BTreeMap::new();
+    for (start, band, expected, score) in entries {
+        let key = (start, band.map(|b| b as i64));
+        let group = groups.entry(key).or_insert((band, QualitySum::default()));
+        group.1.add(expected, score);
+    }
+    groups
+        .into_iter()
+        .map(|((start, _), (band, sum))| (start, band, sum.quality()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +147,28 @@ mod tests {
         assert!((q.log_loss.unwrap() - std::f64::consts::LN_2).abs() < 1e-12);
         assert_eq!(q.accuracy, Some(0.5));
         assert_eq!(QualitySum::default().quality().brier, None);
+    }
+
+    #[test]
+    fn quality_by_period_and_band() {
+        let rows = [
+            (Some(7), Some(1600.0), 0.75, 1.0),
+            (Some(0), Some(1500.0), 0.5, 0.0),
+            (Some(7), Some(1600.0), 0.25, 1.0),
+            (Some(0), Some(1600.0), 0.5, 1.0),
+        ];
+        let groups = quality_by_group(rows);
+        let keys: Vec<_> = groups.iter().map(|g| (g.0, g.1, g.2.entries)).collect();
+        assert_eq!(
+            keys,
+            [
+                (Some(0), Some(1500.0), 1),
+                (Some(0), Some(1600.0), 1),
+                (Some(7), Some(1600.0), 2)
+            ]
+        );
+        assert_eq!(groups[2].2.upset_rate, Some(0.5));
+        assert!(check_band(Some(0.0)).is_err() && check_band(Some(f64::NAN)).is_err());
+        assert!(check_band(None).is_ok() && check_band(Some(100.0)).is_ok());
     }
 }

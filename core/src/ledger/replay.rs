@@ -226,7 +226,7 @@ pub fn appendable(latest: &HashMap<String, LedgerKey>, games: &[LedgerGame]) -> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::ledger::{Limits, PeriodCap, Policy, Provisional};
     use crate::rating::system::RatingSystem;
@@ -245,7 +245,8 @@ mod tests {
         }
     }
 
-    fn elo_rules() -> LedgerRules {
+    /// Elo from 1500 with K 32, no limits: the ledgers' tests' rules (here and in `writer`).
+    pub(crate) fn elo_rules() -> LedgerRules {
         LedgerRules {
             system: RatingSystem::Elo {
                 starting: 1500.0,

@@ -424,7 +424,7 @@ impl LedgerRules {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rating::glicko2::{self, Bounds};
 
@@ -511,7 +511,7 @@ mod tests {
             .contains("unknown rating system \"trueskill\""));
     }
 
-    fn glicko_settings() -> LedgerSettings {
+    pub(crate) fn glicko_settings() -> LedgerSettings {
         LedgerSettings {
             rating_system: "glicko2".into(),
             starting_rating: 1500.0,

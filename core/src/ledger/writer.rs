@@ -1251,14 +1251,7 @@ mod tests {
     /// player's last game replays the scope from it.
     #[test]
     fn an_in_order_game_is_appended_and_an_earlier_one_replays() {
-        let rules = LedgerRules {
-            system: RatingSystem::Elo {
-                starting: 1500.0,
-                k: 32.0,
-            },
-            limits: Limits::default(),
-            provisional: Provisional::default(),
-        };
+        let rules = elo();
         let mut rng = Rng::new(3);
         let (mut memory, mut n) = (Memory::default(), 0);
         let first = game(&mut rng, &mut n, 10);
@@ -1289,16 +1282,7 @@ mod tests {
         check(&memory, &rules, 1);
     }
 
-    fn elo() -> LedgerRules {
-        LedgerRules {
-            system: RatingSystem::Elo {
-                starting: 1500.0,
-                k: 32.0,
-            },
-            limits: Limits::default(),
-            provisional: Provisional::default(),
-        }
-    }
+    use crate::ledger::replay::tests::elo_rules as elo;
 
     /// The kinds of the requests of the last run, in order.
     fn kinds(memory: &Memory) -> Vec<&'static str> {

@@ -20,6 +20,8 @@ pub enum RatingErrorKind {
     /// A result a ledger's rules refuse (a rating change above a bound under the `reject`
     /// policy): the game violates a rule as a row violates a CHECK constraint (23514).
     RuleViolation,
+    /// A NULL where a value is needed (22004).
+    NullValue,
 }
 
 /// An error of the rating engine: a kind and a human-readable message.
@@ -48,6 +50,14 @@ impl RatingError {
             message: format!("{what}: arrays have different lengths ({left} and {right})"),
         }
     }
+    /// 22004: `what` must not be NULL.
+    pub fn null(what: &str) -> Self {
+        RatingError {
+            kind: RatingErrorKind::NullValue,
+            message: format!("{what} must not be NULL"),
+        }
+    }
+
     pub fn rule_violation(message: impl Into<String>) -> Self {
         Self {
             kind: RatingErrorKind::RuleViolation,
@@ -69,6 +79,7 @@ impl Classified for RatingError {
             RatingErrorKind::InvalidParameter => ErrorClass::InvalidParameter,
             RatingErrorKind::LengthMismatch => ErrorClass::ArrayLength,
             RatingErrorKind::RuleViolation => ErrorClass::RuleViolation,
+            RatingErrorKind::NullValue => ErrorClass::NullValue,
         }
     }
 }

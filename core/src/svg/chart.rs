@@ -71,11 +71,19 @@ impl Series {
 pub enum ChartError {
     Width(i32),
     Height(i32),
+    /// More players than [`MAX_CHART_PLAYERS`] (54000).
+    TooManyPlayers(usize),
+    /// A NULL among the players (22004).
+    NullPlayer,
 }
 
 impl Classified for ChartError {
     fn class(&self) -> ErrorClass {
-        ErrorClass::InvalidParameter
+        match self {
+            Self::TooManyPlayers(_) => ErrorClass::ProgramLimit,
+            Self::NullPlayer => ErrorClass::NullValue,
+            _ => ErrorClass::InvalidParameter,
+        }
     }
 }
 
@@ -84,6 +92,13 @@ impl fmt::Display for ChartError {
         let (what, v) = match self {
             Self::Width(v) => ("width", v),
             Self::Height(v) => ("height", v),
+            Self::TooManyPlayers(n) => {
+                return write!(
+                    f,
+                    "a chart shows at most {MAX_CHART_PLAYERS} players, not {n}"
+                )
+            }
+            Self::NullPlayer => return write!(f, "players must not contain NULL"),
         };
         write!(
             f,
@@ -93,6 +108,53 @@ impl fmt::Display for ChartError {
 }
 
 impl std::error::Error for ChartError {}
+
+/// The most players (duplicates included) a chart takes.
+pub const MAX_CHART_PLAYERS: usize = 1000;
+
+/// Each player of `players` (`count` of them) once, in the order given (which chooses the
+/// colours): an error for a NULL, or for more than [`MAX_CHART_PLAYERS`].
+pub fn chart_players<'a>(
+    count: usize,
+    players: impl IntoIterator<Item = Option<&'a str>>,
+) -> Result<Vec<String>, ChartError> {
+    if count > MAX_CHART_PLAYERS {
+        return Err(ChartError::TooManyPlayers(count));
+    }
+    let mut names: Vec<String> = Vec::new();
+    for p in players {
+        crate::interrupt::check();
+        let p = p.ok_or(ChartError::NullPlayer)?;
+        if !names.iter().any(|n| n == p) {
+            names.push(p.to_owned());
+        }
+    }
+    Ok(names)
+}
+
+/// The chart of a ledger's players (from [`chart_players`]) in a scope ('': none), each with
+/// their games in order (see [`Series::from_games`]; none: "(no games)").
+pub fn ledger_chart(
+    ledger: &str,
+    scope: &str,
+    players: Vec<String>,
+    mut games: std::collections::HashMap<String, Vec<(f64, f64, f64)>>,
+    width: i32,
+    height: i32,
+) -> Result<String, ChartError> {
+    let series: Vec<Series> = players
+        .into_iter()
+        .map(|name| {
+            let g = games.remove(&name).unwrap_or_default();
+            Series::from_games(name, g)
+        })
+        .collect();
+    let title = match scope {
+        "" => format!("Ratings in ledger \"{ledger}\""),
+        _ => format!("Ratings in ledger \"{ledger}\", scope \"{scope}\""),
+    };
+    rating_chart(&title, &series, width, height)
+}
 
 /// Checks a chart's size in pixels.
 pub fn check_dimensions(width: i32, height: i32) -> Result<(), ChartError> {
@@ -880,5 +942,26 @@ mod tests {
             ChartError::Width(50).to_string(),
             "width must be between 100 and 4096 pixels, got 50"
         );
+    }
+
+    #[test]
+    fn a_ledger_chart_takes_each_player_once_and_names_its_scope() {
+        let players = chart_players(3, [Some("b"), Some("a"), Some("b")]).unwrap();
+        assert_eq!(players, ["b", "a"]);
+        assert_eq!(
+            chart_players(1, [None]).unwrap_err().class(),
+            ErrorClass::NullValue
+        );
+        let many = chart_players(MAX_CHART_PLAYERS + 1, []).unwrap_err();
+        assert_eq!(many.class(), ErrorClass::ProgramLimit);
+        assert_eq!(
+            many.to_string(),
+            "a chart shows at most 1000 players, not 1001"
+        );
+        let games =
+            std::collections::HashMap::from([("a".to_owned(), vec![(0.0, 1500.0, 1510.0)])]);
+        let svg = ledger_chart("club", "blitz", players, games, 300, 200).unwrap();
+        assert!(svg.contains("Ratings in ledger &quot;club&quot;, scope &quot;blitz&quot;"));
+        assert!(svg.contains("b (no games)"));
     }
 }
