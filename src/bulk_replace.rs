@@ -11,6 +11,7 @@
 
 use std::cmp::Ordering;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
@@ -263,7 +264,6 @@ impl RowDigests {
 
     fn finish(&mut self) -> u128 {
         use siphasher::sip128::Hasher128;
-        use std::hash::Hasher;
         let mut h = siphasher::sip128::SipHasher13::new_with_keys(self.keys.0, self.keys.1);
         h.write(&self.buf);
         self.buf.clear();
@@ -317,6 +317,30 @@ impl RowDigests {
     }
 }
 
+/// Row digests, hashed by themselves (they are already uniform).
+pub type DigestSet = HashSet<u128, BuildHasherDefault<Folded>>;
+
+/// The hasher of [`DigestSet`]: a digest's low 64 bits.
+#[derive(Default)]
+pub struct Folded(u64);
+
+impl Hasher for Folded {
+    fn write(&mut self, bytes: &[u8]) {
+        // (only digests are hashed here, by write_u128; anything else is folded in)
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u128(&mut self, digest: u128) {
+        self.0 = digest as u64;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
 /// ([`RowDigests::of_cells`], one per row, the rows different) are `wanted`: read without a write,
 /// by a scan that stops at the first row not wanted. A rebuild that changes nothing (a check)
@@ -327,7 +351,7 @@ pub fn stored_rows_are(
     ledger: i32,
     scopes: &BTreeSet<String>,
     digests: &mut RowDigests,
-    mut wanted: HashSet<u128>,
+    mut wanted: DigestSet,
 ) -> bool {
     let scope_at = 1;
     if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {

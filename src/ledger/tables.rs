@@ -3,7 +3,7 @@
 //! `ledger_standings` (read, written now, batched until [`LedgerStore::flush`], or replaced after a
 //! rebuild), seeds and seasons from `ledger_seeds` and `ledger_seasons`.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use pg_rating_core::ledger::writer::{
     self, Answer, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
@@ -18,7 +18,7 @@ use super::internal;
 use super::store::{micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
-use crate::bulk_replace::{replace_ledger_rows, stored_rows_are, Replaced, RowDigests};
+use crate::bulk_replace::{replace_ledger_rows, stored_rows_are, DigestSet, Replaced, RowDigests};
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
@@ -578,48 +578,54 @@ impl LedgerStore<'_, '_> {
         let notify = rebuilt
             .iter()
             .any(|w| w.book.ledger.notify_channel.is_some());
-        // Each row's digest; equal rows stored, nothing to write.
+        // Each table whose stored rows are the rebuild's (by their digests) is left as it is. The
+        // standings first: when they differ (a new K), so do the entries almost always, and their
+        // digests are not worth making (the rows are then compared one by one).
         let mut digests = RowDigests::new();
-        let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
-        let mut entries: HashSet<u128> = HashSet::with_capacity(n_entries);
-        let mut game = (String::new(), String::new());
-        for w in &rebuilt {
-            for e in &w.entries {
-                pg_rating_core::interrupt::check();
-                // (both entries of a game come one after the other)
-                if game.0 != e.key.id {
-                    game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
-                }
-                entries.insert(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
-            }
-        }
         let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
-        let mut standings: HashSet<u128> = HashSet::with_capacity(n_standings);
+        let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
         for w in &rebuilt {
             for (player, standing, key) in &w.standings {
                 let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
-                standings.insert(digests.of_cells(&cells));
+                wanted.insert(digests.of_cells(&cells));
             }
         }
-        let digested = started.elapsed();
-        let same_entries = entries.len() == n_entries
-            && stored_rows_are(
-                "ledger_entries",
-                &ENTRY_COLUMNS,
-                ledger,
-                scopes,
-                &mut digests,
-                entries,
-            );
-        let same_standings = standings.len() == n_standings
+        let mut digested = started.elapsed();
+        let same_standings = wanted.len() == n_standings
             && stored_rows_are(
                 "ledger_standings",
                 &STANDINGS_COLUMNS,
                 ledger,
                 scopes,
                 &mut digests,
-                standings,
+                wanted,
             );
+        let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
+        let same_entries = same_standings && {
+            let from = started.elapsed();
+            let mut wanted = DigestSet::with_capacity_and_hasher(n_entries, Default::default());
+            let mut game = (String::new(), String::new());
+            for w in &rebuilt {
+                for e in &w.entries {
+                    pg_rating_core::interrupt::check();
+                    // (both entries of a game come one after the other)
+                    if game.0 != e.key.id {
+                        game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
+                    }
+                    wanted.insert(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                }
+            }
+            digested += started.elapsed() - from;
+            wanted.len() == n_entries
+                && stored_rows_are(
+                    "ledger_entries",
+                    &ENTRY_COLUMNS,
+                    ledger,
+                    scopes,
+                    &mut digests,
+                    wanted,
+                )
+        };
         let compared = started.elapsed();
         let kept = |n| Replaced {
             kept: n,
