@@ -24,7 +24,6 @@ flock 9
 (REPO_ROOT=${BENCH_TREE:-$REPO_ROOT} install_extension --release) >/dev/null 2>&1 || { echo "cargo pgrx install --release failed" >&2; exit 1; }
 CLUSTER_OPTIONS="-c shared_buffers=2GB -c autovacuum=off -c max_wal_size=8GB -c checkpoint_timeout=30min" bench_cluster_start
 trap cluster_stop EXIT
-flock -u 9
 
 ms() { psql -X -q -v ON_ERROR_STOP=1 -d scale -c '\timing on' -c "$1" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
 # a read run 6 times in one session (as a pooled connection does): the median of the last 5
@@ -36,6 +35,9 @@ rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
 
 psql -X -q -d postgres -c "CREATE DATABASE scale"
 psql -X -q -v ON_ERROR_STOP=1 -d scale -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql >/dev/null
+# (the library is preloaded, but CREATE EXTENSION reads the install script: another worker's install may
+# replace it until then)
+flock -u 9
 psql -X -q -v ON_ERROR_STOP=1 -d scale <<SQL >/dev/null
 -- game n: new players 2n-1 and 2n in the first half, two of the $games players at random after it
 CREATE FUNCTION scale_match(n bigint, OUT white bigint, OUT black bigint, OUT score float8, OUT at timestamptz)

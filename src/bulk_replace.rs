@@ -10,7 +10,8 @@
 //! touched; the caller holds their locks, which every writer of their rows takes first.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
 
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
@@ -151,7 +152,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
     let mut doomed: Vec<pg_sys::ItemPointerData> = Vec::new();
     let (mut scanned, mut rewrite) = (0usize, false);
-    scan_ledger(table, columns, ledger, |tid, stored| {
+    scan_ledger(table, columns, ledger, Order::Key, |tid, stored| {
         let kinds = columns.iter().map(|c| c.1);
         let mut k = [KeyPart::None; MAX_KEY];
         for ((part, s), kind) in k.iter_mut().zip(&stored[..key]).zip(kinds) {
@@ -162,7 +163,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             internal(format!("{table}: a row without a scope"))
         };
         if !scope_bytes.contains(scope) {
-            return;
+            return true;
         }
         scanned += 1;
         // Once most of what is seen differs (a new K), every row will be written anew: the rest
@@ -172,7 +173,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         }
         if rewrite {
             doomed.push(tid);
-            return;
+            return true;
         }
         // (a row's cells made once here: 24 of them)
         let mut at = None;
@@ -211,6 +212,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
             }
             _ => doomed.push(tid),
         }
+        true
     });
     drop(wanted);
     // Much changed (or nothing stored): every row goes, and the rebuild's go into the emptied
@@ -240,6 +242,152 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     }
 }
 
+/// Digests of rows for [`stored_rows_are`]: a 128-bit SipHash-1-3 of each row's values (NULL or
+/// not, floats by their bits, texts by their bytes and length), under a key drawn for each
+/// comparison, so that rows made to collide with the digest of others cannot be written
+/// beforehand.
+pub struct RowDigests {
+    keys: (u64, u64),
+    buf: Vec<u8>,
+}
+
+impl RowDigests {
+    pub fn new() -> Self {
+        use std::hash::BuildHasher;
+        // (RandomState's keys are drawn from the system's random source)
+        let draw = |n: u8| std::collections::hash_map::RandomState::new().hash_one(n);
+        RowDigests {
+            keys: (draw(0), draw(1)),
+            buf: Vec::with_capacity(512),
+        }
+    }
+
+    fn finish(&mut self) -> u128 {
+        use siphasher::sip128::Hasher128;
+        let mut h = siphasher::sip128::SipHasher13::new_with_keys(self.keys.0, self.keys.1);
+        h.write(&self.buf);
+        self.buf.clear();
+        h.finish128().as_u128()
+    }
+
+    fn value(&mut self, bytes: &[u8]) {
+        self.buf.push(1);
+        self.buf.extend_from_slice(bytes);
+    }
+
+    fn text(&mut self, text: &[u8]) {
+        self.value(&(text.len() as u64).to_le_bytes());
+        self.buf.extend_from_slice(text);
+    }
+
+    /// The digest of a row as the rebuild has it.
+    pub fn of_cells(&mut self, cells: &[Named<Cell<'_>>]) -> u128 {
+        for (_, cell) in cells {
+            match *cell {
+                Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => self.buf.push(0),
+                Cell::Float(Some(x)) => self.value(&x.to_bits().to_le_bytes()),
+                Cell::Int(Some(x)) => self.value(&x.to_le_bytes()),
+                Cell::Text(Some(t)) => self.text(t.as_bytes()),
+                Cell::Time(t) => self.value(&t.to_le_bytes()),
+            }
+        }
+        self.finish()
+    }
+
+    /// The digest of a stored row (the same as its cells' when the values are the same).
+    ///
+    /// # Safety
+    /// As [`StoredRow::bytes`]; each attribute is of its column's kind.
+    unsafe fn of_stored(&mut self, stored: &[StoredRow], columns: &[Column]) -> u128 {
+        for (s, &(_, kind)) in stored.iter().zip(columns) {
+            if s.null {
+                self.buf.push(0);
+                continue;
+            }
+            match kind {
+                Kind::Float => self.value(&(s.datum.value() as u64).to_le_bytes()),
+                Kind::Int => self.value(&(s.datum.value() as i32).to_le_bytes()),
+                // SAFETY: a text of the scanned row.
+                Kind::Text => self.text(unsafe { s.bytes() }),
+                Kind::Time => self.value(&(s.datum.value() as i64).to_le_bytes()),
+                Kind::Bytes | Kind::Decimal => internal("a derived row's value of another kind"),
+            }
+        }
+        self.finish()
+    }
+}
+
+/// Row digests, hashed by themselves (they are already uniform).
+pub type DigestSet = HashSet<u128, BuildHasherDefault<Folded>>;
+
+/// The hasher of [`DigestSet`]: a digest's low 64 bits.
+#[derive(Default)]
+pub struct Folded(u64);
+
+impl Hasher for Folded {
+    fn write(&mut self, bytes: &[u8]) {
+        // (only digests are hashed here, by write_u128; anything else is folded in)
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u128(&mut self, digest: u128) {
+        self.0 = digest as u64;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
+/// ([`RowDigests::of_cells`], one per row, the rows different) are `wanted`: read without a write,
+/// by a scan that stops at the first row not wanted. A rebuild that changes nothing (a check)
+/// costs a replay and this scan, without sorting or comparing its rows one by one.
+pub fn stored_rows_are(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    digests: &mut RowDigests,
+    mut wanted: DigestSet,
+) -> bool {
+    let scope_at = 1;
+    if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {
+        internal(format!("{table}: the second column is not the scope"));
+    }
+    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
+    // The heap in its order when the ledger's rows are a good part of the table (a quarter of
+    // its rows, as last counted); else the ledger's through the primary key.
+    let rel = relation::open(table, pg_sys::AccessShareLock);
+    // SAFETY: the relation was just opened; closed keeping its lock.
+    let counted = unsafe {
+        let counted = f64::from((*(*rel).rd_rel).reltuples);
+        pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+        counted
+    };
+    let order = if counted < 0.0 || wanted.len() as f64 * 4.0 >= counted {
+        Order::Heap
+    } else {
+        Order::Key
+    };
+    let mut same = true;
+    scan_ledger(table, columns, ledger, order, |_, stored| {
+        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+        let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
+            internal(format!("{table}: a row without a scope"))
+        };
+        if !scope_bytes.contains(scope) {
+            return true;
+        }
+        // SAFETY: as above.
+        same = wanted.remove(&unsafe { digests.of_stored(stored, columns) });
+        same
+    });
+    same && wanted.is_empty()
+}
+
 /// Deletes rows by their ids (rows of pg_rating's derived tables: no row triggers to run).
 fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
     if tids.is_empty() {
@@ -258,14 +406,23 @@ fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
     }
 }
 
+/// The order of a scan: the primary key's (an index scan of the ledger's rows), or the heap's (a
+/// sequential scan of the whole table, faster when the ledger holds much of it).
+#[derive(Clone, Copy, PartialEq)]
+enum Order {
+    Key,
+    Heap,
+}
+
 /// Calls `each` with the row id and the values of `columns` of every row of `ledger` that a
-/// snapshot taken now sees (this transaction's own writes included), through the table's
-/// primary key.
+/// snapshot taken now sees (this transaction's own writes included), in `order`, until it
+/// returns false.
 fn scan_ledger(
     table: &str,
     columns: &[Column],
     ledger: i32,
-    mut each: impl FnMut(pg_sys::ItemPointerData, &[StoredRow]),
+    order: Order,
+    mut each: impl FnMut(pg_sys::ItemPointerData, &[StoredRow]) -> bool,
 ) {
     let rel = relation::open(table, pg_sys::AccessShareLock);
     let mut per_row = PgMemoryContexts::new("pg_rating replace");
@@ -319,28 +476,167 @@ fn scan_ledger(
             pg_sys::Oid::from(pg_sys::F_INT4EQ),
             pg_sys::Datum::from(ledger),
         );
-        let scan = pg_sys::index_beginscan(rel, index, snapshot, 1, 0);
-        pg_sys::index_rescan(scan, &mut scan_key, 1, std::ptr::null_mut(), 0);
         let slot = pg_sys::table_slot_create(rel, std::ptr::null_mut());
+        let am = &*(*rel).rd_tableam;
+        let (Some(heap_begin), Some(heap_next), Some(heap_end)) =
+            (am.scan_begin, am.scan_getnextslot, am.scan_end)
+        else {
+            internal(format!("{table} cannot be scanned"))
+        };
+        let forward = pg_sys::ScanDirection::ForwardScanDirection;
+        let (index_scan, heap_scan) = match order {
+            Order::Key => {
+                let scan = pg_sys::index_beginscan(rel, index, snapshot, 1, 0);
+                pg_sys::index_rescan(scan, &mut scan_key, 1, std::ptr::null_mut(), 0);
+                (scan, std::ptr::null_mut())
+            }
+            Order::Heap => {
+                use pg_sys::ScanOptions::*;
+                // as table_beginscan (an inline function of PostgreSQL's headers) begins one
+                let flags = SO_TYPE_SEQSCAN | SO_ALLOW_STRAT | SO_ALLOW_SYNC | SO_ALLOW_PAGEMODE;
+                let scan = heap_begin(
+                    rel,
+                    snapshot,
+                    0,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    flags,
+                );
+                (std::ptr::null_mut(), scan)
+            }
+        };
+        let ledger_at = positions[0];
         let mut stored: Vec<StoredRow> = Vec::with_capacity(columns.len());
-        while pg_sys::index_getnext_slot(scan, pg_sys::ScanDirection::ForwardScanDirection, slot) {
+        loop {
+            let found = match order {
+                Order::Key => pg_sys::index_getnext_slot(index_scan, forward, slot),
+                Order::Heap => heap_next(heap_scan, forward, slot),
+            };
+            if !found {
+                break;
+            }
+            pgrx::check_for_interrupts!();
             pg_sys::slot_getallattrs(slot);
             let values = std::slice::from_raw_parts((*slot).tts_values, natts);
             let nulls = std::slice::from_raw_parts((*slot).tts_isnull, natts);
+            // (a heap scan sees every ledger's rows)
+            if nulls[ledger_at] || values[ledger_at].value() as i32 != ledger {
+                continue;
+            }
             stored.clear();
             stored.extend(positions.iter().map(|&p| StoredRow {
                 datum: values[p],
                 null: nulls[p],
             }));
             let tid = (*slot).tts_tid;
-            per_row.switch_to(|_| each(tid, &stored));
+            let go_on = per_row.switch_to(|_| each(tid, &stored));
             per_row.reset();
-            pgrx::check_for_interrupts!();
+            if !go_on {
+                break;
+            }
         }
         pg_sys::ExecDropSingleTupleTableSlot(slot);
-        pg_sys::index_endscan(scan);
+        match order {
+            Order::Key => pg_sys::index_endscan(index_scan),
+            Order::Heap => heap_end(heap_scan),
+        }
         pg_sys::UnregisterSnapshot(snapshot);
         pg_sys::index_close(index, pg_sys::NoLock as pg_sys::LOCKMODE);
         pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+    }
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::{stored_rows_are, DigestSet, RowDigests};
+    use crate::columns::{Cell, Column, Kind, Named};
+    use pgrx::prelude::*;
+
+    const COLUMNS: &[Column] = &[
+        ("ledger_id", Kind::Int),
+        ("scope", Kind::Text),
+        ("player", Kind::Text),
+        ("at", Kind::Time),
+        ("rating", Kind::Float),
+        ("rd", Kind::Float),
+        ("games", Kind::Int),
+    ];
+
+    /// Ledger 1's rows of scope 'a' (one with a NULL rd), as the rebuild has them.
+    fn cells(rating: f64) -> Vec<[Named<Cell<'static>>; 7]> {
+        let row = |player: &'static str, rd: Option<f64>, games: i32| {
+            [
+                ("ledger_id", Cell::Int(Some(1))),
+                ("scope", Cell::Text(Some("a"))),
+                ("player", Cell::Text(Some(player))),
+                // 2000-01-01 00:00:01 UTC, PostgreSQL's epoch plus a second
+                ("at", Cell::Time(1_000_000)),
+                ("rating", Cell::Float(Some(rating))),
+                ("rd", Cell::Float(rd)),
+                ("games", Cell::Int(Some(games))),
+            ]
+        };
+        vec![
+            row("alice", Some(50.5), 3),
+            row("bob", None, 1),
+            row("émile", Some(0.0), 12),
+        ]
+    }
+
+    fn wanted(digests: &mut RowDigests, rows: &[[Named<Cell<'_>>; 7]]) -> DigestSet {
+        rows.iter().map(|r| digests.of_cells(r)).collect()
+    }
+
+    fn stored_are(rows: &[[Named<Cell<'_>>; 7]]) -> bool {
+        let mut digests = RowDigests::new();
+        let wanted = wanted(&mut digests, rows);
+        let scopes: BTreeSet<String> = ["a".to_owned()].into();
+        stored_rows_are("digest_rows", COLUMNS, 1, &scopes, &mut digests, wanted)
+    }
+
+    /// The digest of a stored row is that of the same values as cells: the stored rows are found
+    /// equal to the rebuild's, and a row more, a row less or a value changed by its last bit is
+    /// found, through the heap and through the primary key alike; rows of another ledger or scope
+    /// are not compared.
+    #[pg_test]
+    fn stored_rows_are_found_equal_to_their_cells_by_digest_and_differences_are_found() {
+        let schema = Spi::get_one::<String>(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+        )
+        .unwrap()
+        .unwrap();
+        Spi::run(&format!(
+            "CREATE TABLE {schema}.digest_rows (ledger_id int, scope text, player text, at timestamptz NOT NULL,
+                 rating float8, rd float8, games int, PRIMARY KEY (ledger_id, scope, player));
+             INSERT INTO {schema}.digest_rows VALUES
+                 (1, 'a', 'alice', '2000-01-01 00:00:01+00', 1516.25, 50.5, 3),
+                 (1, 'a', 'bob', '2000-01-01 00:00:01+00', 1516.25, NULL, 1),
+                 (1, 'a', 'émile', '2000-01-01 00:00:01+00', 1516.25, 0, 12),
+                 (1, 'b', 'alice', '2000-01-01 00:00:01+00', 1400, NULL, 1);
+             INSERT INTO {schema}.digest_rows SELECT 2, 'a', 'p' || n, now(), n, NULL, n FROM generate_series(1, 100) n"
+        ))
+        .unwrap();
+        for analyzed in [false, true] {
+            // never counted: the heap is scanned; counted (103 rows, 3 of them wanted): the key
+            if analyzed {
+                Spi::run(&format!("ANALYZE {schema}.digest_rows")).unwrap();
+            }
+            let rows = cells(1516.25);
+            assert!(stored_are(&rows), "analyzed: {analyzed}");
+            assert!(!stored_are(&rows[..2]), "a stored row too many");
+            let mut more = rows.clone();
+            more.push(cells(1516.25)[0]);
+            more[3][2] = ("player", Cell::Text(Some("zoe")));
+            assert!(!stored_are(&more), "a stored row missing");
+            let next = f64::from_bits(1516.25f64.to_bits() + 1);
+            assert!(!stored_are(&cells(next)), "a rating off by its last bit");
+            let mut null = cells(1516.25);
+            null[0][5] = ("rd", Cell::Float(None));
+            assert!(!stored_are(&null), "a NULL for a value");
+        }
     }
 }

@@ -336,7 +336,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         locked
     };
     let read = started.elapsed();
-    let written = store.drive(Run::rebuild(fresh)) as i64;
+    let done = store.drive_rebuild(Run::rebuild(fresh));
     // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
     pgrx::debug2!(
         "ledger {} rebuild: games read in {:.2} s, replayed in {:.2} s",
@@ -344,6 +344,6 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         read.as_secs_f64(),
         (started.elapsed() - read).as_secs_f64()
     );
-    store.replace_rebuilt(ledger.id, &locked);
-    written
+    store.replace_rebuilt(ledger.id, &locked, done.scopes);
+    done.written as i64
 }

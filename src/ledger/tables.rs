@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use pg_rating_core::ledger::writer::{
-    self, Answer, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
+    self, Answer, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
     WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
@@ -18,7 +18,7 @@ use super::internal;
 use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
-use crate::bulk_replace::replace_ledger_rows;
+use crate::bulk_replace::{replace_ledger_rows, stored_rows_are, DigestSet, Replaced, RowDigests};
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
@@ -534,26 +534,134 @@ impl LedgerStore<'_, '_> {
         );
     }
 
-    /// Makes a rebuilt ledger's rows of `scopes` (locked) those of the replays written with
-    /// [`Writes::Rebuilt`]: rows already equal stay, the others are replaced
-    /// ([`crate::bulk_replace`]).
-    pub fn replace_rebuilt(&mut self, ledger: i32, scopes: &BTreeSet<String>) {
+    /// Drives a rebuild's run (its scopes locked) like [`Self::drive`], and returns its rows for
+    /// [`Self::replace_rebuilt`] instead of writing them.
+    pub fn drive_rebuild<'a>(&mut self, mut run: Run<LedgerBook<'a>>) -> Done<LedgerBook<'a>> {
+        let mut answer = Answer::Start;
+        loop {
+            match run.step(answer) {
+                Step::Read(request) => answer = self.answer(request),
+                Step::Done(Ok(done)) => return done,
+                Step::Done(Err(e)) => raise_write(e),
+            }
+        }
+    }
+
+    /// Makes a rebuilt ledger's rows of `scopes` (locked) those of its replays (`rebuilt`, each
+    /// scope's written with [`Writes::Rebuilt`]). When the stored rows of a table are already
+    /// those (their digests, [`crate::bulk_replace::stored_rows_are`]), nothing is written;
+    /// else rows already equal stay and the others are replaced ([`crate::bulk_replace`]).
+    pub fn replace_rebuilt(
+        &mut self,
+        ledger: i32,
+        scopes: &BTreeSet<String>,
+        rebuilt: Vec<ScopeWrite<LedgerBook<'_>>>,
+    ) {
         let started = std::time::Instant::now();
-        let rebuilt = std::mem::take(&mut self.rebuilt);
-        let entries = in_key_order(rebuilt.entries);
-        let sorted = started.elapsed();
-        let e = replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, entries);
+        let notify = rebuilt
+            .iter()
+            .any(|w| w.book.ledger.notify_channel.is_some());
+        // Each table whose stored rows are the rebuild's (by their digests) is left as it is. The
+        // standings first: when they differ (a new K), so do the entries almost always, and their
+        // digests are not worth making (the rows are then compared one by one).
+        let mut digests = RowDigests::new();
+        let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
+        let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
+        for w in &rebuilt {
+            for (player, standing, key) in &w.standings {
+                let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
+                wanted.insert(digests.of_cells(&cells));
+            }
+        }
+        let mut digested = started.elapsed();
+        let same_standings = wanted.len() == n_standings
+            && stored_rows_are(
+                "ledger_standings",
+                &STANDINGS_COLUMNS,
+                ledger,
+                scopes,
+                &mut digests,
+                wanted,
+            );
+        let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
+        let same_entries = same_standings && {
+            let from = started.elapsed();
+            let mut wanted = DigestSet::with_capacity_and_hasher(n_entries, Default::default());
+            let mut game = (String::new(), String::new());
+            for w in &rebuilt {
+                for e in &w.entries {
+                    pg_rating_core::interrupt::check();
+                    // (both entries of a game come one after the other)
+                    if game.0 != e.key.id {
+                        game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
+                    }
+                    wanted.insert(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                }
+            }
+            digested += started.elapsed() - from;
+            wanted.len() == n_entries
+                && stored_rows_are(
+                    "ledger_entries",
+                    &ENTRY_COLUMNS,
+                    ledger,
+                    scopes,
+                    &mut digests,
+                    wanted,
+                )
+        };
+        let compared = started.elapsed();
+        let kept = |n| Replaced {
+            kept: n,
+            deleted: 0,
+            inserted: 0,
+        };
+        let (mut entry_rows, mut standing_rows) = (Vec::new(), Vec::new());
+        if !(same_entries && same_standings) {
+            for w in rebuilt {
+                let (scope, att) = (w.scope, w.book.att);
+                if !same_entries {
+                    entry_rows.extend(w.entries.into_iter().map(|entry| EntryRow {
+                        ledger,
+                        scope: scope.clone(),
+                        game: att.column_key_text(&entry.key.id),
+                        entry,
+                    }));
+                }
+                if !same_standings {
+                    standing_rows.extend(w.standings.into_iter().map(|(player, standing, key)| {
+                        StandingRow {
+                            ledger,
+                            scope: scope.clone(),
+                            player,
+                            standing,
+                            key,
+                        }
+                    }));
+                }
+            }
+        }
+        let rows_made = started.elapsed();
+        let e = if same_entries {
+            kept(n_entries)
+        } else {
+            let rows = in_key_order(entry_rows);
+            replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, rows)
+        };
         let entries_done = started.elapsed();
-        let mut standings = rebuilt.standings;
-        standings.sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
-        let s = replace_ledger_rows(
-            "ledger_standings",
-            &STANDINGS_COLUMNS,
-            3,
-            ledger,
-            scopes,
-            standings,
-        );
+        let s = if same_standings {
+            kept(n_standings)
+        } else {
+            standing_rows
+                .sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
+            replace_ledger_rows(
+                "ledger_standings",
+                &STANDINGS_COLUMNS,
+                3,
+                ledger,
+                scopes,
+                standing_rows,
+            )
+        };
         pgrx::debug1!(
             "ledger {ledger} rebuilt: entries {} kept, {} deleted, {} inserted; standings {} kept, \
              {} deleted, {} inserted",
@@ -566,14 +674,16 @@ impl LedgerStore<'_, '_> {
         );
         // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
         pgrx::debug2!(
-            "ledger {ledger} rebuilt rows: entries sorted in {:.2} s, compared and written in {:.2} s; \
+            "ledger {ledger} rebuilt rows: digested in {:.2} s, compared with the stored ones in \
+             {:.2} s; rows made in {:.2} s; entries sorted, compared and written in {:.2} s; \
              standings in {:.2} s",
-            sorted.as_secs_f64(),
-            (entries_done - sorted).as_secs_f64(),
+            digested.as_secs_f64(),
+            (compared - digested).as_secs_f64(),
+            (rows_made - compared).as_secs_f64(),
+            (entries_done - rows_made).as_secs_f64(),
             (started.elapsed() - entries_done).as_secs_f64()
         );
-        if let Some(i) = self.rebuilt_notices.iter().position(|l| *l == ledger) {
-            self.rebuilt_notices.remove(i);
+        if notify {
             self.write(
                 &super::for_writers(
                     "SELECT pg_catalog.pg_notify(l.notify_channel,
@@ -711,23 +821,33 @@ pub(super) struct EntryRow {
 
 impl Cells<24> for EntryRow {
     fn cells(&self) -> [Named<Cell<'_>>; 24] {
-        let e = &self.entry;
-        let head = [
-            ("ledger_id", Cell::Int(Some(self.ledger))),
-            ("scope", Cell::Text(Some(&self.scope))),
-            ("player", Cell::Text(Some(&e.player))),
-            ("game_date", Cell::Time(e.key.at)),
-            ("game_key", Cell::Text(Some(&e.key.id))),
-            ("game", Cell::Text(Some(&self.game))),
-            ("opponent", Cell::Text(Some(&e.opponent))),
-            ("score", Cell::Float(Some(e.score))),
-            ("expected", Cell::Float(Some(e.expected))),
-            ("rating_before", Cell::Float(Some(e.before.state.rating))),
-            ("rd_before", Cell::Float(e.before.state.rd)),
-            ("volatility_before", Cell::Float(e.before.state.volatility)),
-        ];
-        with_standing_cells(head, &e.after)
+        entry_cells(self.ledger, &self.scope, &self.game, &self.entry)
     }
+}
+
+/// The cells of an entry row of `ledger` and `scope`; `game` is the game's key as its table
+/// writes it.
+fn entry_cells<'a>(
+    ledger: i32,
+    scope: &'a str,
+    game: &'a str,
+    e: &'a Entry,
+) -> [Named<Cell<'a>>; 24] {
+    let head = [
+        ("ledger_id", Cell::Int(Some(ledger))),
+        ("scope", Cell::Text(Some(scope))),
+        ("player", Cell::Text(Some(&e.player))),
+        ("game_date", Cell::Time(e.key.at)),
+        ("game_key", Cell::Text(Some(&e.key.id))),
+        ("game", Cell::Text(Some(game))),
+        ("opponent", Cell::Text(Some(&e.opponent))),
+        ("score", Cell::Float(Some(e.score))),
+        ("expected", Cell::Float(Some(e.expected))),
+        ("rating_before", Cell::Float(Some(e.before.state.rating))),
+        ("rd_before", Cell::Float(e.before.state.rd)),
+        ("volatility_before", Cell::Float(e.before.state.volatility)),
+    ];
+    with_standing_cells(head, &e.after)
 }
 
 struct StandingRow {
@@ -740,15 +860,32 @@ struct StandingRow {
 
 impl Cells<17> for StandingRow {
     fn cells(&self) -> [Named<Cell<'_>>; 17] {
-        let head = [
-            ("ledger_id", Cell::Int(Some(self.ledger))),
-            ("scope", Cell::Text(Some(&self.scope))),
-            ("player", Cell::Text(Some(&self.player))),
-            ("last_game_date", Cell::Time(self.key.at)),
-            ("last_game_key", Cell::Text(Some(&self.key.id))),
-        ];
-        with_standing_cells(head, &self.standing)
+        standing_row_cells(
+            self.ledger,
+            &self.scope,
+            &self.player,
+            &self.standing,
+            &self.key,
+        )
     }
+}
+
+/// The cells of a standings row; `key` is the player's last game.
+fn standing_row_cells<'a>(
+    ledger: i32,
+    scope: &'a str,
+    player: &'a str,
+    standing: &Standing,
+    key: &'a LedgerKey,
+) -> [Named<Cell<'a>>; 17] {
+    let head = [
+        ("ledger_id", Cell::Int(Some(ledger))),
+        ("scope", Cell::Text(Some(scope))),
+        ("player", Cell::Text(Some(player))),
+        ("last_game_date", Cell::Time(key.at)),
+        ("last_game_key", Cell::Text(Some(&key.id))),
+    ];
+    with_standing_cells(head, standing)
 }
 
 /// The columns of a standing, in entries (after the game) and standings rows alike.

@@ -299,7 +299,8 @@ struct Job<T> {
     games: Games,
     /// The players of its games.
     playing: BTreeSet<String>,
-    /// The players whose standings are written: those playing and those of the entries taken.
+    /// The players whose standings are written: those playing and those of the entries taken
+    /// (a rebuild writes every player's it replays: this stays empty).
     affected: BTreeSet<String>,
     /// Each player's standing the replay starts from, with the key of its game.
     known: HashMap<String, (Standing, LedgerKey)>,
@@ -716,8 +717,10 @@ impl<T: Clone> Run<T> {
                 Mode::Skip => continue,
             };
             let rules = &j.ledger.rules;
+            // (room for every player at once: a rebuild's million would rehash the map 20 times)
             let mut standings: HashMap<String, Standing> =
-                j.known.iter().map(|(p, (s, _))| (p.clone(), *s)).collect();
+                HashMap::with_capacity(j.known.len().max(j.playing.len()));
+            standings.extend(j.known.iter().map(|(p, (s, _))| (p.clone(), *s)));
             let last: HashMap<String, LedgerKey> =
                 j.known.into_iter().map(|(p, (_, k))| (p, k)).collect();
             for p in &j.playing {
@@ -743,7 +746,10 @@ impl<T: Clone> Run<T> {
                 error,
             })?;
             done.written += entries.len();
-            let (rows, without) = standings_to_write(&entries, &standings, last, j.affected);
+            let (rows, without) = match j.mode {
+                Mode::Fresh => rebuilt_standings(&entries, standings),
+                _ => standings_to_write(&entries, &standings, last, j.affected),
+            };
             done.scopes.push(ScopeWrite {
                 book: j.ledger.book,
                 ledger: j.ledger.id,
@@ -768,10 +774,6 @@ impl<T> Job<T> {
         games: Games,
         playing: BTreeSet<String>,
     ) -> Self {
-        let affected = match mode {
-            Mode::Fresh => playing.clone(),
-            _ => BTreeSet::new(),
-        };
         Job {
             ledger,
             scope,
@@ -780,12 +782,34 @@ impl<T> Job<T> {
             olds,
             games,
             playing,
-            affected,
+            affected: BTreeSet::new(),
             known: HashMap::new(),
             seeded: HashMap::new(),
             seasons: Vec::new(),
         }
     }
+}
+
+/// The standings after a replay from scratch: every player's last, with the key of the player's
+/// last entry (players are found from the last entry back, each once: a rebuild's million
+/// standings are looked up once each, not three times); and the players left with none.
+fn rebuilt_standings(
+    entries: &[Entry],
+    mut standings: HashMap<String, Standing>,
+) -> (StandingRows, Vec<String>) {
+    let mut rows = Vec::with_capacity(standings.len());
+    for e in entries.iter().rev() {
+        if standings.is_empty() {
+            break;
+        }
+        if let Some(s) = standings.remove(e.player.as_str()) {
+            rows.push((e.player.clone(), s, e.key.clone()));
+        }
+    }
+    // (every player of a replay from scratch has an entry: none is left)
+    let mut without: Vec<String> = standings.into_keys().collect();
+    without.sort_unstable();
+    (rows, without)
 }
 
 /// The standings of `affected` players after a replay: the replay's last standing, else the one
