@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod history;
 pub mod recorded;
+pub mod stored;
 pub mod window;
 
 pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
