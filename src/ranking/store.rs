@@ -9,8 +9,9 @@ use std::collections::HashSet;
 
 use pg_rating_core::clock::Clock;
 use pg_rating_core::ledger::{LedgerGame, Standing};
+pub use pg_rating_core::ranking::ServiceGame;
 use pg_rating_core::ranking::{
-    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, SystemSettings, Tip,
+    GameKey, PlayerState, RankingSettings, RankingWindow, RatingSystem, Tip,
 };
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
@@ -36,42 +37,19 @@ pub struct Ranking {
     pub system: RatingSystem,
 }
 
-/// A ranked local game as the rankings see it.
-pub struct ServiceGame {
-    pub key: GameKey,
-    pub white: String,
-    pub black: String,
-    pub white_score: f64,
-    pub facts: GameFacts,
-}
-
 impl Ranking {
     /// The games (sorted, as given) that count in this ranking, as the ledgers' replay takes
     /// them.
     pub fn counted(&self, games: &[ServiceGame]) -> Vec<LedgerGame> {
-        games
-            .iter()
-            .filter(|g| {
-                self.window.counts(&g.facts).unwrap_or_else(|_| {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                        format!(
-                            "interval out of range: the clock of game {} times extra_move_multiplier of ranking {}",
-                            g.key.game_id, self.id
-                        ),
-                    )
-                })
-            })
-            .map(|g| {
-                RatedGame {
-                    key: g.key,
-                    white: g.white.clone(),
-                    black: g.black.clone(),
-                    white_score: g.white_score,
-                }
-                .ledger_game()
-            })
-            .collect()
+        self.window.counted(games).unwrap_or_else(|game| {
+            raise(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "interval out of range: the clock of game {game} times extra_move_multiplier of ranking {}",
+                    self.id
+                ),
+            )
+        })
     }
 }
 
@@ -202,21 +180,19 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
             }),
             _ => None,
         };
-        games.push(ServiceGame {
-            key: GameKey {
-                played_at: date.into_inner(),
-                game_id: id,
-            },
-            white: column_at(&row, white, "white"),
-            black: column_at(&row, black, "black"),
-            white_score: end_type.score(true),
-            facts: GameFacts {
-                ranked_local: true,
-                clock,
-                white_is_bot: column_at(&row, white_bot, "white_is_bot"),
-                black_is_bot: column_at(&row, black_bot, "black_is_bot"),
-            },
-        });
+        let key = GameKey {
+            played_at: date.into_inner(),
+            game_id: id,
+        };
+        let players = (
+            column_at(&row, white, "white"),
+            column_at(&row, black, "black"),
+        );
+        let bots = [(white_bot, "white_is_bot"), (black_bot, "black_is_bot")]
+            .map(|(at, name)| column_at(&row, at, name));
+        games.push(ServiceGame::ranked_local(
+            key, players, end_type, clock, bots,
+        ));
     }
     games
 }
@@ -472,17 +448,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         }
         games
             .into_iter()
-            .map(|g| ServiceGame {
-                facts: GameFacts {
-                    ranked_local: true,
-                    clock: g.clock,
-                    white_is_bot: bots.contains(&g.white),
-                    black_is_bot: bots.contains(&g.black),
-                },
-                key: g.key,
-                white_score: g.end_type.score(true),
-                white: g.white,
-                black: g.black,
+            .map(|g| {
+                let is_bot = [bots.contains(&g.white), bots.contains(&g.black)];
+                ServiceGame::ranked_local(g.key, (g.white, g.black), g.end_type, g.clock, is_bot)
             })
             .collect()
     }
@@ -543,31 +511,18 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         );
         let mut rankings = Vec::new();
         for row in rows {
-            // (a parameter another rating system leaves NULL is NaN: the core refuses to use it)
-            let f = |name: &str| nullable::<f64>(&row, name).unwrap_or(f64::NAN);
             let id: i32 = column(&row, "id");
             let rating_system: String = column(&row, "rating_system");
-            let settings = SystemSettings {
+            let settings = RankingSettings {
                 rating_system: &rating_system,
                 starting_rating: column(&row, "starting_elo"),
-                k_factor: f("k_factor"),
-                tau: f("tau"),
-                starting_rd: f("starting_rd"),
-                starting_volatility: f("starting_volatility"),
-                rating_period_micros: nullable::<Interval>(&row, "rating_period")
-                    .map(|p| to_core(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
-                // the rankings rate Glicko-2 as they always have, without bounds of their own
-                glicko2_rule: pg_rating_core::rating::glicko2::GameRule::Lichess,
-                min_rd: None,
-                max_rd: None,
-                max_volatility: None,
-                volatility_epsilon: None,
-                rd_growth: pg_rating_core::rating::glicko2::RdGrowth::Elapsed,
+                k_factor: nullable(&row, "k_factor"),
+                tau: nullable(&row, "tau"),
+                starting_rd: nullable(&row, "starting_rd"),
+                starting_volatility: nullable(&row, "starting_volatility"),
+                rating_period: nullable::<Interval>(&row, "rating_period").map(to_core),
             };
-            // (the engine's bounds, `validated`, are checked when a ranking is written, not
-            // here: a ranking kept from 0.12 with settings 0.12 took would otherwise block every
-            // ranked game and every change of rankings, its own fix included)
-            let system = RatingSystem::from_settings(&settings).unwrap_or_else(|e| {
+            let system = settings.system().unwrap_or_else(|e| {
                 raise(
                     PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
                     format!("ranking {id}: settings rejected: {e}"),

@@ -7,11 +7,13 @@
 
 use std::collections::HashMap;
 
+use crate::clock::Interval;
 use crate::ledger::{
     integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
     Outcome, Provisional, Standing,
 };
-use crate::rating::system::{PlayerState, RatingSystem};
+use crate::rating::glicko2::{GameRule, RdGrowth};
+use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::RatingError;
 
 /// The order of the history: creation date (microseconds), then game id.
@@ -92,6 +94,46 @@ pub fn rules(system: &RatingSystem) -> LedgerRules {
         system: *system,
         limits: Limits::default(),
         provisional: Provisional::default(),
+    }
+}
+
+/// A `rankings` row's rating settings as stored: NULL where its rating system needs none.
+#[derive(Clone, Copy, Debug)]
+pub struct RankingSettings<'a> {
+    pub rating_system: &'a str,
+    pub starting_rating: f64,
+    pub k_factor: Option<f64>,
+    pub tau: Option<f64>,
+    pub starting_rd: Option<f64>,
+    pub starting_volatility: Option<f64>,
+    pub rating_period: Option<Interval>,
+}
+
+impl RankingSettings<'_> {
+    /// The ranking's rating system. The rankings rate Glicko-2 as they always have (lichess's
+    /// rule, no bounds of their own, the RD growing with the time elapsed), a rating period
+    /// counts at least 1 µs, and a parameter left NULL is NaN, which the system refuses to use.
+    /// The engine's bounds ([`RatingSystem::validated`]) are not checked here: a ranking kept
+    /// from 0.12 with settings 0.12 took would otherwise block every ranked game.
+    pub fn system(&self) -> Result<RatingSystem, String> {
+        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        RatingSystem::from_settings(&SystemSettings {
+            rating_system: self.rating_system,
+            starting_rating: self.starting_rating,
+            k_factor: nan(self.k_factor),
+            tau: nan(self.tau),
+            starting_rd: nan(self.starting_rd),
+            starting_volatility: nan(self.starting_volatility),
+            rating_period_micros: self
+                .rating_period
+                .map(|p| p.ordering_key().clamp(1, i64::MAX as i128) as i64),
+            glicko2_rule: GameRule::Lichess,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
+            volatility_epsilon: None,
+            rd_growth: RdGrowth::Elapsed,
+        })
     }
 }
 
@@ -564,5 +606,50 @@ mod tests {
         // ids compare as numbers, not as text
         let latest = HashMap::from([("a".to_string(), key(10, 9))]);
         assert!(appendable(&latest, &[game(10, 10, "a", "b", 1.0)]));
+    }
+
+    #[test]
+    fn a_ranking_row_names_its_system() {
+        let row = RankingSettings {
+            rating_system: "glicko2",
+            starting_rating: 1500.0,
+            k_factor: None,
+            tau: Some(0.5),
+            starting_rd: Some(350.0),
+            starting_volatility: Some(0.06),
+            rating_period: Some(Interval {
+                months: 0,
+                days: -1,
+                micros: 0,
+            }),
+        };
+        let by_hand = RatingSystem::from_settings(&SystemSettings {
+            rating_system: "glicko2",
+            starting_rating: 1500.0,
+            k_factor: f64::NAN,
+            tau: 0.5,
+            starting_rd: 350.0,
+            starting_volatility: 0.06,
+            rating_period_micros: Some(1),
+            glicko2_rule: GameRule::Lichess,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
+            volatility_epsilon: None,
+            rd_growth: RdGrowth::Elapsed,
+        });
+        assert_eq!(format!("{:?}", row.system()), format!("{by_hand:?}"));
+        let elo = RankingSettings {
+            rating_system: "elo",
+            k_factor: Some(20.0),
+            ..row
+        };
+        assert_eq!(
+            elo.system(),
+            Ok(RatingSystem::Elo {
+                starting: 1500.0,
+                k: 20.0
+            })
+        );
     }
 }

@@ -14,6 +14,6 @@ pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 pub(crate) use history::{appendable, rate};
 pub use history::{
     appended_order, black_first, chain, name_games_by_id, newcomer, renumbers, rules, GameKey,
-    HistoryEntry, RatedGame, Tip,
+    HistoryEntry, RankingSettings, RatedGame, Tip,
 };
-pub use window::{GameFacts, RankingWindow};
+pub use window::{GameFacts, RankingWindow, ServiceGame};
