@@ -433,11 +433,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         players.sort_unstable();
         players.dedup();
         let rows = self.query(
-            "SELECT k.player, a.is_bot
-             FROM unnest($1::text[]) AS k(player)
-             CROSS JOIN LATERAL (
-                 SELECT is_bot FROM @extschema@.service_accounts a
-                 WHERE a.service_id = 1 AND a.user_id_in_service = k.player LIMIT 1) a",
+            include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql"),
             &[players.into()],
         );
         let mut bots = std::collections::HashSet::new();

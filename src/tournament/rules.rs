@@ -40,18 +40,7 @@ fn busy_players(
         None => (None, None, None),
     };
     let (sql, args) = crate::spi::named(
-        "SELECT p.player FROM unnest($players::text[]) p(player)
-         WHERE EXISTS (SELECT 1 FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
-                       WHERE tg.tournament_id = $tournament AND tg.round = $round
-                         AND NOT (tg.tournament_id IS NOT DISTINCT FROM $game_tournament
-                                  AND tg.game_id IS NOT DISTINCT FROM $game)
-                         AND p.player IN (g.white_player, g.black_player))
-            OR EXISTS (SELECT 1 FROM @extschema@.byes b WHERE b.tournament_id = $tournament AND b.round = $round
-                         AND b.user_id_in_service = p.player
-                         AND NOT (b.tournament_id IS NOT DISTINCT FROM $bye_tournament
-                                  AND b.round IS NOT DISTINCT FROM $bye_round
-                                  AND b.user_id_in_service IS NOT DISTINCT FROM $bye_player))
-         ORDER BY 1",
+        include_str!("../../sql/random_chess/glue/tournament_busy_players.sql"),
         vec![
             ("tournament", t.into()),
             ("round", round.into()),
@@ -210,16 +199,7 @@ pub(super) fn check_bye(
 
 pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) {
     let rows = store.query(
-        "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
-                floor(coalesce(p.rating, k.starting_elo))::int8 AS rating_floor,
-                round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
-                (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
-                   AND h.user_id_in_service = $2) AS rated_games,
-                EXISTS (SELECT 1 FROM @extschema@.service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
-                          AND a.is_bot) AS is_bot
-         FROM @extschema@.tournaments_reqs q JOIN @extschema@.rankings k ON k.id = q.ranking_type
-         LEFT JOIN @extschema@.ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
-         WHERE q.tournament_id = $1",
+        include_str!("../../sql/random_chess/glue/tournament_requirements.sql"),
         &[t.into(), user.into()],
     );
     let rows: Vec<_> = rows.into_iter().collect();
@@ -248,14 +228,7 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
 /// window, and the games and byes already registered still follow its rules.
 pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     let rows = store.query(
-        "SELECT t.is_ranked, k.name::text AS ranking_name, t.time_control::text AS time_control,
-                coalesce(@extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
-                         AND (k.playtime_max IS NULL
-                              OR @extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false)
-                    AS fits,
-                k.playtime_min::text AS playtime_min, coalesce(k.playtime_max::text, 'no limit') AS playtime_max,
-                k.id AS ranking_id
-         FROM @extschema@.swiss_tournaments t JOIN @extschema@.rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
+        include_str!("../../sql/random_chess/glue/tournament_time_control.sql"),
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
