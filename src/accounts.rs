@@ -9,8 +9,6 @@ use pg_rating_core::ranking::accounts::{Account, AccountRule};
 use crate::error::raise;
 use crate::trigger::{field, row_of, stored, trigger_function};
 
-pub use pg_rating_core::ranking::accounts::LOCAL_SERVICE;
-
 fn user_exists(user_id: i32) -> bool {
     Spi::get_one_with_args::<bool>(
         &crate::security::qualify("SELECT EXISTS (SELECT 1 FROM @extschema@.users WHERE id = $1)"),

@@ -8,11 +8,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use pg_rating_core::clock::Clock;
-use pg_rating_core::ledger::{LedgerGame, Standing};
+use pg_rating_core::ledger::LedgerGame;
 pub use pg_rating_core::ranking::ServiceGame;
-use pg_rating_core::ranking::{
-    GameKey, PlayerState, RankingSettings, RankingWindow, RatingSystem, Tip,
-};
+use pg_rating_core::ranking::{GameKey, RankingSettings, RankingWindow, RatingSystem, Tip};
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -108,30 +106,13 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
         played_at: date.into_inner(),
         game_id: int("last_game_id"),
     };
-    let state = PlayerState {
-        rating: column(row, "rating"),
-        rd: nullable(row, "rd"),
-        volatility: nullable(row, "volatility"),
-        last_played: Some(last.played_at),
-    };
-    Tip {
-        entry: int("entry"),
-        standing: Standing {
-            state,
-            games: int("games"),
-            wins: int("wins"),
-            draws: int("draws"),
-            losses: int("losses"),
-            peak: column(row, "peak"),
-            // (not kept by a ranking)
-            streak: 0,
-            best_streak: 0,
-            opponents_sum: 0.0,
-            score_sum: 0.0,
-            period_moved: 0.0,
-        },
-        last,
-    }
+    let state = (
+        column(row, "rating"),
+        nullable(row, "rd"),
+        nullable(row, "volatility"),
+    );
+    let record = ["games", "wins", "draws", "losses"].map(int);
+    Tip::kept(int("entry"), state, record, column(row, "peak"), last)
 }
 
 /// 22008 for a ranked game dated `infinity` or `-infinity`, which has no place in a ranking's

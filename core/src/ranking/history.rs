@@ -67,6 +67,43 @@ pub struct Tip {
     pub last: GameKey,
 }
 
+impl Tip {
+    /// A player's latest entry as a ranking keeps it (`ranking_players`): its id, the rating,
+    /// RD and volatility after it, the record up to it (games, wins, draws, losses), the peak and
+    /// its game (the state's last game too). A ranking keeps no streaks, sums or moves per period.
+    pub fn kept(
+        entry: i32,
+        (rating, rd, volatility): (f64, Option<f64>, Option<f64>),
+        [games, wins, draws, losses]: [i32; 4],
+        peak: f64,
+        last: GameKey,
+    ) -> Tip {
+        let state = PlayerState {
+            rating,
+            rd,
+            volatility,
+            last_played: Some(last.played_at),
+        };
+        Tip {
+            entry,
+            standing: Standing {
+                state,
+                games,
+                wins,
+                draws,
+                losses,
+                peak,
+                streak: 0,
+                best_streak: 0,
+                opponents_sum: 0.0,
+                score_sum: 0.0,
+                period_moved: 0.0,
+            },
+            last,
+        }
+    }
+}
+
 /// One entry of the history: a player's state after a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -651,5 +688,26 @@ mod tests {
                 k: 20.0
             })
         );
+    }
+
+    #[test]
+    fn a_kept_tip_has_its_record_and_its_game() {
+        let last = GameKey {
+            played_at: 5,
+            game_id: 9,
+        };
+        let t = Tip::kept(3, (1510.0, Some(80.0), None), [4, 2, 1, 1], 1520.0, last);
+        assert_eq!((t.entry, t.last), (3, last));
+        let s = t.standing;
+        assert_eq!(
+            (s.games, s.wins, s.draws, s.losses, s.peak),
+            (4, 2, 1, 1, 1520.0)
+        );
+        assert_eq!(s.state.last_played, Some(5));
+        assert_eq!(
+            (s.state.rating, s.state.rd, s.state.volatility),
+            (1510.0, Some(80.0), None)
+        );
+        assert_eq!((s.streak, s.best_streak, s.score_sum), (0, 0, 0.0));
     }
 }

@@ -28,6 +28,12 @@ pub struct GameFacts {
     pub black_is_bot: bool,
 }
 
+/// Whether a `service_games` row with `service_id` and `is_ranked` (NULL: `None`) is a ranked
+/// local game, the only games the rankings rate.
+pub fn ranked_local(service_id: Option<i32>, is_ranked: Option<bool>) -> bool {
+    service_id == Some(super::accounts::LOCAL_SERVICE) && is_ranked == Some(true)
+}
+
 impl RankingWindow {
     /// True when the game counts in this ranking; an error when its clock's nominal length
     /// overflows an interval (as `clock_base_time` reports it).
@@ -200,6 +206,15 @@ mod tests {
             .counts(&g),
             Err(IntervalOverflow)
         );
+    }
+
+    #[test]
+    fn only_ranked_local_games_are_rated() {
+        assert!(ranked_local(Some(1), Some(true)));
+        assert!(!ranked_local(Some(2), Some(true)));
+        assert!(!ranked_local(Some(1), Some(false)));
+        assert!(!ranked_local(None, Some(true)));
+        assert!(!ranked_local(Some(1), None));
     }
 
     #[test]
