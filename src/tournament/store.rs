@@ -5,9 +5,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use pg_rating_core::tournament::stored::{from_rows, LoadError, StoredBye, StoredGame};
 use pg_rating_core::tournament::{
-    game_entries, game_of, round_rows, sort_key, standings, ByeKind, CardSource, Edition, GameKind,
-    Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
+    game_entries, game_of, round_rows, sort_key, standings, CardSource, Edition, GameKind, Outcome,
+    PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -348,36 +349,19 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ratings.push(nullable::<i32>(&row, "start_rating"));
             names.push(column::<String>(&row, "display_name"));
         }
-        let index: HashMap<String, PlayerNo> = users
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (u.clone(), i as PlayerNo))
-            .collect();
-        let mut tournament = Tournament::new(round_count, ratings).unwrap_or_else(|e| internal(e));
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_games.sql"),
             &[t.into()],
         );
-        // (the core's class of the error, with the tournament named)
-        let fail = |e: pg_rating_core::tournament::TournamentError| {
-            crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
-        };
-        for row in rows {
-            let round = column::<i32>(&row, "round") as u32;
-            let (w, b) = (
-                column::<String>(&row, "white"),
-                column::<String>(&row, "black"),
-            );
-            let (outcome, kind) = result_of(&row);
-            let (Some(&wi), Some(&bi)) = (index.get(&w), index.get(&b)) else {
-                internal(format!(
-                    "tournament {t}: a game of round {round} has an unregistered player"
-                ))
-            };
-            tournament
-                .add_game(round, wi, bi, outcome, kind)
-                .unwrap_or_else(fail);
-        }
+        let games: Vec<StoredGame> = rows
+            .into_iter()
+            .map(|row| StoredGame {
+                round: column::<i32>(&row, "round") as u32,
+                white: column(&row, "white"),
+                black: column(&row, "black"),
+                result: result_of(&row),
+            })
+            .collect();
         let rows = self.query(
             &format!(
                 "SELECT round, user_id_in_service::text AS user_id, {} AS half_points
@@ -386,17 +370,23 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ),
             &[t.into()],
         );
-        for row in rows {
-            let round = column::<i32>(&row, "round") as u32;
-            let Some(&p) = index.get(&column::<String>(&row, "user_id")) else {
-                internal(format!(
-                    "tournament {t}: a bye of round {round} has an unregistered player"
-                ))
-            };
-            let kind = ByeKind::worth(column(&row, "half_points"))
-                .unwrap_or_else(|e| internal(format!("tournament {t}: {e}")));
-            tournament.add_bye(round, p, kind).unwrap_or_else(fail);
-        }
+        let byes: Vec<StoredBye> = rows
+            .into_iter()
+            .map(|row| StoredBye {
+                round: column::<i32>(&row, "round") as u32,
+                user: column(&row, "user_id"),
+                half_points: column(&row, "half_points"),
+            })
+            .collect();
+        let tournament =
+            from_rows(round_count, &users, ratings, &games, &byes).unwrap_or_else(|e| match e {
+                LoadError::Tournament(e) => internal(e),
+                LoadError::Damaged(e) => internal(format!("tournament {t}: {e}")),
+                // (the core's class of the error, with the tournament named)
+                LoadError::Rule(e) => {
+                    crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
+                }
+            });
         Some(Loaded {
             tournament,
             player_no,

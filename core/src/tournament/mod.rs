@@ -43,6 +43,7 @@ pub mod rules;
 pub mod seeding;
 pub mod standings;
 pub mod start;
+pub mod stored;
 pub mod tiebreak;
 pub mod trf;
 pub mod trf_read;
