@@ -73,58 +73,19 @@ pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
     arguments::forbidden_pairs(&listed, number).unwrap_or_else(|e| raise_core(&e))
 }
 
-/// The `virtual_points` argument (C.04.5, a JSON object: player -> virtual points per round,
-/// round 1 first) as the table of [`PairingOptions::acceleration`], each player turned into a
-/// pairing number by `number` (an error message for an unknown one) and named by `name`: NULL is
-/// none; 22023 for anything but an object of arrays of numbers, an unknown player, and what
-/// `virtual_points::table` refuses.
+/// The `virtual_points` argument as the table of [`PairingOptions::acceleration`]
+/// ([`virtual_points::from_json`]): NULL is none.
 pub(super) fn virtual_points_of(
     v: Option<pgrx::AnyElement>,
     t: &Tournament,
     number: impl Fn(&str) -> Result<PlayerNo, String>,
     name: impl Fn(PlayerNo) -> String,
 ) -> Vec<Vec<i32>> {
-    let invalid = |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, m) };
     let Some(v) = v else {
         return Vec::new();
     };
     let text = crate::types::jsonb_text(&v);
-    let shape =
-        "virtual_points must be a JSON object of players and their virtual points per round \
-                 ({\"a\": [1, 1, 0.5]})";
-    let map = match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(serde_json::Value::Object(map)) => map,
-        Ok(_) => invalid(shape.into()),
-        // (serde_json says where: "number out of range at line 1 column 11")
-        Err(e) => invalid(format!(
-            "virtual_points {}: {}",
-            pg_rating_core::error::Quoted(&text),
-            e.to_string().split(" at line").next().unwrap_or_default()
-        )),
-    };
-    let given: Vec<(PlayerNo, Vec<f64>)> = map
-        .iter()
-        .map(|(player, points)| {
-            let no = number(player).unwrap_or_else(|m| invalid(m));
-            let serde_json::Value::Array(points) = points else {
-                invalid(format!(
-                    "virtual_points of {player}: {points} is not an array of points per round"
-                ))
-            };
-            let points = points
-                .iter()
-                .map(|v| {
-                    v.as_f64().unwrap_or_else(|| {
-                        invalid(format!(
-                            "virtual_points of {player}: {v} is not a number of points"
-                        ))
-                    })
-                })
-                .collect();
-            (no, points)
-        })
-        .collect();
-    virtual_points::table(t.player_count(), t.round_count(), &given, name)
+    virtual_points::from_json(&text, t.player_count(), t.round_count(), number, name)
         .unwrap_or_else(|e| raise_core(&e))
 }
 
