@@ -8,7 +8,7 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
-use pg_rating_core::tournament::arguments::{row_result, MapMeaning, ResultMap};
+use pg_rating_core::tournament::arguments::{row_result, ResultMap};
 use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     PairingOptions, RowGame, RowPairing, RowPlayer, RowTournament,
@@ -146,27 +146,6 @@ pub struct Tables<'a> {
     pub tournament: Option<&'a str>,
 }
 
-/// A result map (a JSON object of result values and their meaning) as the core reads it
-/// ([`ResultMap::new`]).
-fn result_map_of(map: JsonB) -> ResultMap {
-    let Value::Object(entries) = map.0 else {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "result_map must be a JSON object of result values and their meaning",
-        )
-    };
-    let meanings = entries.iter().map(|(value, meaning)| {
-        let m = match meaning {
-            Value::Number(n) => n.as_f64().map_or(MapMeaning::Other, MapMeaning::Number),
-            Value::String(s) => MapMeaning::Text(s),
-            Value::Null => MapMeaning::Null,
-            _ => MapMeaning::Other,
-        };
-        (value.clone(), m, meaning.to_string())
-    });
-    ResultMap::new(meanings).unwrap_or_else(|e| raise_core(&e))
-}
-
 /// The rows of both tables, read as the caller.
 fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
     let players = need(t.players, "players");
@@ -233,9 +212,10 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
         }
         None => "false".into(),
     };
-    let result_map = t
-        .result_map
-        .map(|m| result_map_of(crate::ledger::attachment::result_map_arg(m)));
+    let result_map = t.result_map.map(|m| {
+        ResultMap::from_json(&crate::ledger::attachment::result_map_arg(m).0)
+            .unwrap_or_else(|e| raise_core(&e))
+    });
 
     // one tournament of tables that hold many: the rows whose tournament column equals it
     let (players_where, games_where, args) = match (t.tournament_column, t.tournament) {

@@ -53,38 +53,33 @@ pub fn forbidden_pairs<T: std::fmt::Display + PartialEq>(
         .collect()
 }
 
-/// What a result map gives a value: a JSON number, a string, null, or anything else.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum MapMeaning<'a> {
-    Number(f64),
-    Text(&'a str),
-    Null,
-    Other,
-}
-
 /// An application's result map: each value of its result column and what it means.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultMap(Vec<(String, RowResult)>);
 
 impl ResultMap {
-    /// The map of `entries` (a value, its meaning, and the meaning as the map shows it):
+    /// The map of a `result_map` argument, a JSON object of result values and their meaning:
     /// numbers are White's score (1, 0.5, 0), strings name a meaning ([`RowResult::named`]),
     /// null is a game still to be played; 22023 for anything else.
-    pub fn new<'a>(
-        entries: impl IntoIterator<Item = (String, MapMeaning<'a>, String)>,
-    ) -> Result<ResultMap, RowsError> {
+    pub fn from_json(map: &serde_json::Value) -> Result<ResultMap, RowsError> {
+        use serde_json::Value;
+        let Value::Object(entries) = map else {
+            return Err(invalid(
+                "result_map must be a JSON object of result values and their meaning".into(),
+            ));
+        };
         entries
-            .into_iter()
-            .map(|(value, meaning, shown)| {
+            .iter()
+            .map(|(value, meaning)| {
                 let m = match meaning {
-                    MapMeaning::Number(n) => RowResult::score(n),
-                    MapMeaning::Text(s) => RowResult::named(s),
-                    MapMeaning::Null => Some(RowResult::Pending),
-                    MapMeaning::Other => None,
+                    Value::Number(n) => n.as_f64().and_then(RowResult::score),
+                    Value::String(s) => RowResult::named(s),
+                    Value::Null => Some(RowResult::Pending),
+                    _ => None,
                 };
                 m.map(|m| (value.clone(), m)).ok_or_else(|| {
                     invalid(format!(
-                        "result_map: \"{value}\" maps to {shown}, not to White's score (1, 0.5, 0), \
+                        "result_map: \"{value}\" maps to {meaning}, not to White's score (1, 0.5, 0), \
                          \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
                     ))
                 })
@@ -185,22 +180,8 @@ mod tests {
     }
 
     fn map() -> ResultMap {
-        ResultMap::new([
-            ("W".to_string(), MapMeaning::Number(1.0), "1".to_string()),
-            ("D".to_string(), MapMeaning::Number(0.5), "0.5".to_string()),
-            (
-                "F".to_string(),
-                MapMeaning::Text("+-"),
-                "\"+-\"".to_string(),
-            ),
-            (
-                "H".to_string(),
-                MapMeaning::Text("half_bye"),
-                "\"half_bye\"".to_string(),
-            ),
-            ("?".to_string(), MapMeaning::Null, "null".to_string()),
-        ])
-        .unwrap()
+        let m = r#"{"W": 1, "D": 0.5, "F": "+-", "H": "half_bye", "?": null}"#;
+        ResultMap::from_json(&serde_json::from_str(m).unwrap()).unwrap()
     }
 
     #[test]
@@ -223,12 +204,9 @@ mod tests {
 
     #[test]
     fn a_result_map_refuses_meanings_it_does_not_know() {
-        for (meaning, shown) in [
-            (MapMeaning::Number(0.25), "0.25"),
-            (MapMeaning::Text("win"), "\"win\""),
-            (MapMeaning::Other, "[1]"),
-        ] {
-            let e = ResultMap::new([("x".to_string(), meaning, shown.to_string())]).unwrap_err();
+        for shown in ["0.25", "\"win\"", "[1]", "true"] {
+            let map = serde_json::from_str(&format!("{{\"x\": {shown}}}")).unwrap();
+            let e = ResultMap::from_json(&map).unwrap_err();
             assert_eq!(e.class, ErrorClass::InvalidParameter);
             assert_eq!(
                 e.message,
@@ -238,6 +216,16 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn a_result_map_is_an_object() {
+        let e = ResultMap::from_json(&serde_json::Value::from(1)).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            "result_map must be a JSON object of result values and their meaning"
+        );
     }
 
     #[test]
