@@ -5,6 +5,7 @@
 use pg_rating_core::tournament::pairing::{
     pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
 };
+use pg_rating_core::tournament::pending::board_rows;
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
 use pg_rating_core::tournament::virtual_points;
@@ -39,22 +40,6 @@ pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
         )
     });
     PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
-}
-
-/// The rows of a pairing: the boards (White, Black) from 1, then the bye (no Black).
-pub(super) fn board_rows<T>(
-    boards: impl IntoIterator<Item = (T, T)>,
-    bye: Option<T>,
-) -> Vec<(i32, T, Option<T>)> {
-    let mut rows: Vec<(i32, T, Option<T>)> = boards
-        .into_iter()
-        .enumerate()
-        .map(|(i, (w, b))| (i as i32 + 1, w, Some(b)))
-        .collect();
-    if let Some(p) = bye {
-        rows.push((rows.len() as i32 + 1, p, None));
-    }
-    rows
 }
 
 /// The rows of a pairing, each player named by `name`.

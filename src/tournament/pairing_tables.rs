@@ -13,6 +13,7 @@ use pg_rating_core::tournament::initial_colour;
 use pg_rating_core::tournament::pairing::{
     PairingOptions, RowGame, RowPairing, RowPlayer, RowTournament,
 };
+use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
@@ -368,7 +369,7 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
 
 /// The rows of a pairing: the boards, then the bye (Black NULL).
 fn rows_of(p: &RowPairing) -> Vec<(i32, String, Option<String>)> {
-    super::pairing::board_rows(p.boards.clone(), p.bye.clone())
+    board_rows(p.boards.clone(), p.bye.clone())
 }
 
 /// `tournament_pairings_from_tables(players, games, rounds, round, player_column, ...)`
@@ -442,13 +443,8 @@ fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<S
     let Some(v) = v else {
         return Map::new();
     };
-    let text = crate::types::jsonb_text(&v);
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!("{what} must be a JSON object of column names and values"),
-        )
-    };
+    let map =
+        pending::values_of(&crate::types::jsonb_text(&v), what).unwrap_or_else(|e| raise_core(&e));
     for column in map.keys() {
         column_type(rel, column, what);
     }
@@ -502,33 +498,20 @@ fn tournament_pair_into(
     // what is written, checked before anything is read
     let white_to = need(pending_white_column, "pending_white_column");
     let black_to = need(pending_black_column, "pending_black_column");
-    let named = [
-        ("pending_white_column", Some(white_to)),
-        ("pending_black_column", Some(black_to)),
-        ("pending_round_column", pending_round_column),
-        ("pending_board_column", pending_board_column),
-    ];
-    let mut columns = Vec::new();
-    for (what, c) in named {
-        if let Some(c) = c {
-            column_type(pending, c, what);
-            columns.push(c);
-        }
+    let columns = PendingColumns {
+        white: white_to,
+        black: black_to,
+        round: pending_round_column,
+        board: pending_board_column,
+    };
+    for (what, c) in columns.named() {
+        column_type(pending, c, what);
     }
     let values = values_of(pending_values, "pending_values", pending);
     let bye_values = values_of(pending_bye_values, "pending_bye_values", pending);
-    if let Some(c) = values
-        .keys()
-        .chain(bye_values.keys())
-        .find(|k| columns.contains(&k.as_str()))
-    {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!(
-                "pending values: column \"{c}\" is written with the pairing (white, black, round or board)"
-            ),
-        );
-    }
+    columns
+        .check_values(&values, &bye_values)
+        .unwrap_or_else(|e| raise_core(&e));
     let tables = Tables {
         players,
         games,
@@ -557,36 +540,9 @@ fn tournament_pair_into(
     };
     Spi::connect_mut(|client| {
         let pairing = pair(client, &tables, choices);
-        let rows = rows_of(&pairing);
-        let records: Vec<Value> = rows
-            .iter()
-            .map(|(board, white, black)| {
-                let mut r = values.clone();
-                if black.is_none() {
-                    r.extend(bye_values.clone());
-                }
-                r.insert(white_to.into(), white.clone().into());
-                r.insert(
-                    black_to.into(),
-                    black.clone().map_or(Value::Null, Value::from),
-                );
-                if let Some(c) = pending_round_column {
-                    r.insert(c.into(), pairing.round.into());
-                }
-                if let Some(c) = pending_board_column {
-                    r.insert(c.into(), (*board).into());
-                }
-                Value::Object(r)
-            })
-            .collect();
-        // the boards, then the bye: each statement names only its rows' columns, so that the
-        // others take their defaults
         let target = relation_name(pending);
-        let (byes, games): (Vec<Value>, Vec<Value>) = records
-            .into_iter()
-            .partition(|r| r.get(black_to).is_some_and(Value::is_null));
-        for batch in [games, byes] {
-            let Some(Value::Object(first)) = batch.first() else {
+        for batch in columns.records(&pairing, &values, &bye_values) {
+            let Some(first) = batch.first() else {
                 continue;
             };
             let list = first.keys().map(|c| quote(c)).collect::<Vec<_>>();
@@ -600,10 +556,11 @@ fn tournament_pair_into(
                 list.join(", "),
                 from.join(", ")
             );
+            let records = Value::Array(batch.into_iter().map(Value::Object).collect());
             client
-                .update(&sql, None, &[JsonB(Value::Array(batch)).into()])
+                .update(&sql, None, &[JsonB(records).into()])
                 .unwrap_or_else(|e| internal(e));
         }
-        TableIterator::new(rows)
+        TableIterator::new(rows_of(&pairing))
     })
 }

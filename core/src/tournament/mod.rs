@@ -39,6 +39,7 @@ pub mod arguments;
 mod codes;
 pub mod initial_colour;
 pub mod pairing;
+pub mod pending;
 pub mod rules;
 pub mod seeding;
 pub mod standings;
