@@ -89,6 +89,7 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::ProgramLimit => PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
         ErrorClass::RuleViolation => PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
         ErrorClass::PrerequisiteState => PgSqlErrorCode::ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE,
+        ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
     }
 }
 

@@ -25,6 +25,9 @@ pub enum ErrorClass {
     /// A request that the data's state does not allow yet: pairing a round whose games exist,
     /// or while a game of an earlier round has no result (55000).
     PrerequisiteState,
+    /// A change the tables' rules refuse outright: a recorded game deleted, a registration
+    /// changed, an account's identity changed (23001).
+    Restricted,
 }
 
 impl ErrorClass {
@@ -39,6 +42,7 @@ impl ErrorClass {
             ErrorClass::ProgramLimit => "54000",
             ErrorClass::RuleViolation => "23514",
             ErrorClass::PrerequisiteState => "55000",
+            ErrorClass::Restricted => "23001",
         }
     }
 }
@@ -49,6 +53,22 @@ pub trait Classified: fmt::Display {
 
     fn sqlstate(&self) -> &'static str {
         self.class().sqlstate()
+    }
+}
+
+/// A change the rules of the tables refuse ([`ErrorClass::Restricted`]); `Display` is the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Classified for Refused {
+    fn class(&self) -> ErrorClass {
+        ErrorClass::Restricted
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::error::{Classified, ErrorClass};
+use crate::error::{Classified, ErrorClass, Refused};
 
 /// A rule a row breaks.
 #[derive(Clone, Debug, PartialEq)]
@@ -257,6 +257,34 @@ pub fn check_rows_still_follow(
     )))
 }
 
+/// A registration is never changed: it is deleted and made again.
+pub fn registration_change() -> Refused {
+    Refused("a registration cannot be changed: delete it and register the player again".into())
+}
+
+/// A player leaves a tournament only without games in it: `game` is the first of theirs (by
+/// round, then id), as (game, round).
+pub fn check_leave(tournament: i32, user: &str, game: Option<(i32, i32)>) -> Result<(), Refused> {
+    match game {
+        Some((game, round)) => Err(Refused(format!(
+            "player \"{user}\" cannot leave tournament {tournament}: game {game} of round {round} is registered in it"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The registrations are truncated only without tournament games: `game` is the first one (by
+/// tournament, round, then id), as (tournament, game, round).
+pub fn check_truncate_registrations(game: Option<(i32, i32, i32)>) -> Result<(), Refused> {
+    match game {
+        Some((tournament, game, round)) => Err(Refused(format!(
+            "tournaments_players cannot be truncated: tournament {tournament} has game {game} of round {round} registered \
+             (truncate tournaments_games first)"
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -461,5 +489,26 @@ mod tests {
             broken(check_time_control(true, false, "x", ("a", "b"), (1, "r")))
                 .contains("is not in [a, b) of ranking 1 (r)")
         );
+    }
+
+    #[test]
+    fn registrations_refuse_changes_and_leaving_with_games() {
+        assert_eq!(
+            registration_change().to_string(),
+            "a registration cannot be changed: delete it and register the player again"
+        );
+        assert_eq!(check_leave(3, "7", None), Ok(()));
+        assert_eq!(
+            check_leave(3, "7", Some((12, 2))).unwrap_err().to_string(),
+            "player \"7\" cannot leave tournament 3: game 12 of round 2 is registered in it"
+        );
+        assert_eq!(check_truncate_registrations(None), Ok(()));
+        let e = check_truncate_registrations(Some((3, 12, 2))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tournaments_players cannot be truncated: tournament 3 has game 12 of round 2 registered \
+             (truncate tournaments_games first)"
+        );
+        assert_eq!(e.class(), ErrorClass::Restricted);
     }
 }
