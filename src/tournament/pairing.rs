@@ -2,14 +2,13 @@
 //! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
+use pg_rating_core::tournament::arguments;
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
+    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingSystem,
 };
 use pg_rating_core::tournament::pending::board_rows;
 use pg_rating_core::tournament::seeding::{initial_order, Seed};
 use pg_rating_core::tournament::trf_read::read_trf16;
-use pg_rating_core::tournament::virtual_points;
-use pg_rating_core::tournament::{arguments, initial_colour};
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
@@ -48,32 +47,6 @@ fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Op
     board_rows(named, pairing.bye.map(&name))
 }
 
-/// Forbidden pairs listed two players after another, each player turned into a pairing number
-/// by `number` (an error message for an unknown one): what they mean is the core's
-/// ([`arguments::forbidden_pairs`]).
-pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
-    listed: Vec<Option<T>>,
-    number: impl Fn(&T) -> Result<PlayerNo, String>,
-) -> Vec<(PlayerNo, PlayerNo)> {
-    arguments::forbidden_pairs(&listed, number).unwrap_or_else(|e| raise_core(&e))
-}
-
-/// The `virtual_points` argument as the table of [`PairingOptions::acceleration`]
-/// ([`virtual_points::from_json`]): NULL is none.
-pub(super) fn virtual_points_of(
-    v: Option<pgrx::AnyElement>,
-    t: &Tournament,
-    number: impl Fn(&str) -> Result<PlayerNo, String>,
-    name: impl Fn(PlayerNo) -> String,
-) -> Vec<Vec<i32>> {
-    let Some(v) = v else {
-        return Vec::new();
-    };
-    let text = crate::types::jsonb_text(&v);
-    virtual_points::from_json(&text, t.player_count(), t.round_count(), number, name)
-        .unwrap_or_else(|e| raise_core(&e))
-}
-
 /// The pairing of the round after the rounds in a TRF-16 text, by starting rank and by `system`
 /// (`dutch`, `burstein`); no two players of a pair in `forbidden_pairs` (starting ranks) meet.
 #[pg_extern(immutable, strict, parallel_safe)]
@@ -93,7 +66,7 @@ fn tournament_pairings_from_trf(
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let players = read.tournament.player_count();
-    let forbidden = forbidden_pairs_of(forbidden_pairs, |&rank| {
+    let forbidden = arguments::forbidden_pairs(&forbidden_pairs, |&rank| {
         if rank >= 1 && rank as usize <= players {
             Ok(rank as PlayerNo - 1)
         } else {
@@ -101,7 +74,8 @@ fn tournament_pairings_from_trf(
                 "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
             ))
         }
-    });
+    })
+    .unwrap_or_else(|e| raise_core(&e));
     let pairing = pair_trf_by(&read, forbidden, system).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
@@ -194,30 +168,22 @@ fn tournament_pair_round(
             .enumerate()
             .map(|(no, &i)| (loaded.users[i as usize].as_str(), no as PlayerNo))
             .collect();
-        let forbidden = forbidden_pairs_of(forbidden_pairs.unwrap_or_default(), |user| {
-            number_of.get(user.as_str()).copied().ok_or_else(|| {
-                format!("forbidden_pairs: {user} is not a player of tournament {tournament_id}")
-            })
-        });
         let users = &loaded.users;
-        let acceleration = virtual_points_of(
-            virtual_points,
-            &seeded,
-            |user| {
-                number_of.get(user).copied().ok_or_else(|| {
-                    format!("virtual_points: {user} is not a player of tournament {tournament_id}")
-                })
-            },
-            |p| users[order[p as usize] as usize].clone(),
-        );
-        let options = PairingOptions {
-            first_colour_white: initial_colour::first_colour_white(&seeded, first_colour_white),
-            acceleration,
-            baku_acceleration,
-            forbidden_pairs: forbidden,
+        let choices = arguments::Choices {
             system,
-            ..PairingOptions::default()
+            forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+            virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
+            first_colour_white,
+            baku_acceleration,
         };
+        let options = choices
+            .options(
+                &seeded,
+                |user| number_of.get(user).copied(),
+                |p| users[order[p as usize] as usize].clone(),
+                &format!("is not a player of tournament {tournament_id}"),
+            )
+            .unwrap_or_else(|e| raise_core(&e));
         let pairing = pair_next_round(&seeded, &options).unwrap_or_else(|e| {
             raise(
                 crate::error::code(&e),

@@ -8,18 +8,16 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
-use pg_rating_core::tournament::arguments::{row_result, ResultMap};
-use pg_rating_core::tournament::initial_colour;
-use pg_rating_core::tournament::pairing::{
-    PairingOptions, RowGame, RowPairing, RowPlayer, RowTournament,
-};
+use pg_rating_core::tournament::arguments::{self, row_result, ResultMap};
+use pg_rating_core::tournament::pairing::{RowGame, RowPairing, RowPlayer, RowTournament};
 use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
+use pg_rating_core::tournament::PlayerNo;
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::{cancellable, forbidden_pairs_of, system_of, virtual_points_of};
+use super::pairing::{cancellable, system_of};
 use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
@@ -336,32 +334,23 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
     let (players, games, rounds) = read(client, t);
     let tournament =
         RowTournament::read(&players, &games, rounds).unwrap_or_else(|e| raise_core(&e));
-    let forbidden = forbidden_pairs_of(c.forbidden_pairs.unwrap_or_default(), |id: &String| {
-        tournament
-            .number(id)
-            .ok_or_else(|| format!("forbidden_pairs: {id} is not in the players"))
-    });
-    let acceleration = virtual_points_of(
-        c.virtual_points,
-        &tournament.tournament,
-        |id| {
-            tournament
-                .number(id)
-                .ok_or_else(|| format!("virtual_points: {id} is not in the players"))
-        },
-        |p| tournament.ids[p as usize].clone(),
-    );
-    let options = PairingOptions {
-        acceleration,
-        first_colour_white: initial_colour::first_colour_white(
-            &tournament.tournament,
-            c.first_colour_white,
-        ),
-        baku_acceleration,
-        forbidden_pairs: forbidden,
+    let choices = arguments::Choices {
         system,
-        ..PairingOptions::default()
+        forbidden_pairs: c.forbidden_pairs.unwrap_or_default(),
+        virtual_points: c.virtual_points.map(|v| crate::types::jsonb_text(&v)),
+        first_colour_white: c.first_colour_white,
+        baku_acceleration,
     };
+    let number = |id: &str| tournament.number(id);
+    let name = |p: PlayerNo| tournament.ids[p as usize].clone();
+    let options = choices
+        .options(
+            &tournament.tournament,
+            number,
+            name,
+            "is not in the players",
+        )
+        .unwrap_or_else(|e| raise_core(&e));
     tournament
         .pair(c.round.map(i64::from), options)
         .unwrap_or_else(|e| raise_core(&e))

@@ -3,8 +3,8 @@
 //! asked for. The glue turns SQL values into these inputs and reports the errors.
 
 use crate::error::{ErrorClass, Quoted};
-use crate::tournament::pairing::{RowResult, RowsError};
-use crate::tournament::PlayerNo;
+use crate::tournament::pairing::{PairingOptions, PairingSystem, RowResult, RowsError};
+use crate::tournament::{initial_colour, virtual_points, PlayerNo, Tournament};
 
 fn invalid(message: String) -> RowsError {
     RowsError {
@@ -138,6 +138,59 @@ pub fn check_round(requested: Option<i64>, next: u32, of: &str) -> Result<(), Ro
     }
 }
 
+/// The arbiter's choices of a pairing as the SQL functions that pair by player id take them.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    pub system: PairingSystem,
+    pub forbidden_pairs: Vec<Option<String>>,
+    /// The `virtual_points` argument's JSON text ([`virtual_points::from_json`]); `None`: none.
+    pub virtual_points: Option<String>,
+    pub first_colour_white: Option<bool>,
+    pub baku_acceleration: bool,
+}
+
+impl Choices {
+    /// The options of a pairing of `t`: each player id turned into its pairing number by
+    /// `number` (`None`: no such player, "{argument}: {id} {unknown}"), each number named by
+    /// `name`; the forbidden pairs read first, then the virtual points, and the top seed's
+    /// colour as given or as the rounds show it ([`initial_colour::first_colour_white`]).
+    pub fn options(
+        self,
+        t: &Tournament,
+        number: impl Fn(&str) -> Option<PlayerNo>,
+        name: impl Fn(PlayerNo) -> String,
+        unknown: &str,
+    ) -> Result<PairingOptions, RowsError> {
+        let number_of = |argument: &str, id: &str| {
+            number(id).ok_or_else(|| format!("{argument}: {id} {unknown}"))
+        };
+        let forbidden_pairs =
+            forbidden_pairs(&self.forbidden_pairs, |id| number_of("forbidden_pairs", id))?;
+        let acceleration = match &self.virtual_points {
+            None => Vec::new(),
+            Some(text) => virtual_points::from_json(
+                text,
+                t.player_count(),
+                t.round_count(),
+                |id| number_of("virtual_points", id),
+                name,
+            )
+            .map_err(|e| RowsError {
+                class: crate::error::Classified::class(&e),
+                message: e.message,
+            })?,
+        };
+        Ok(PairingOptions {
+            first_colour_white: initial_colour::first_colour_white(t, self.first_colour_white),
+            acceleration,
+            baku_acceleration: self.baku_acceleration,
+            forbidden_pairs,
+            system: self.system,
+            ..PairingOptions::default()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +311,44 @@ mod tests {
         assert_eq!(
             e.message,
             "round 5 of tournament 7 cannot be paired before round 3"
+        );
+    }
+
+    #[test]
+    fn choices_name_players_by_id() {
+        let t = Tournament::new(3, vec![None; 3]).unwrap();
+        let ids = ["a", "b", "c"];
+        let number = |id: &str| ids.iter().position(|i| *i == id).map(|p| p as PlayerNo);
+        let name = |p: PlayerNo| ids[p as usize].to_owned();
+        let choices = Choices {
+            forbidden_pairs: vec![Some("a".into()), Some("c".into())],
+            virtual_points: Some(r#"{"b": [1]}"#.into()),
+            baku_acceleration: true,
+            ..Choices::default()
+        };
+        let o = choices
+            .clone()
+            .options(&t, number, name, "is not here")
+            .unwrap();
+        assert_eq!(o.forbidden_pairs, [(0, 2)]);
+        assert_eq!(o.acceleration, [vec![], vec![2], vec![]]);
+        assert!(o.baku_acceleration && o.first_colour_white);
+        let unknown = |c: Choices| c.options(&t, number, name, "is not here").unwrap_err();
+        let e = unknown(Choices {
+            forbidden_pairs: vec![Some("a".into()), Some("z".into())],
+            ..choices.clone()
+        });
+        assert_eq!(e.message, "forbidden_pairs: z is not here");
+        let e = unknown(Choices {
+            virtual_points: Some(r#"{"z": [1]}"#.into()),
+            ..choices
+        });
+        assert_eq!(
+            (e.class, e.message.as_str()),
+            (
+                ErrorClass::InvalidParameter,
+                "virtual_points: z is not here"
+            )
         );
     }
 }
