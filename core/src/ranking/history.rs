@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::clock::Interval;
+use crate::ledger::writer::{self, ReplayFrom, ScopeChanges};
 use crate::ledger::{
     integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
     Outcome, Provisional, Standing,
@@ -171,6 +172,43 @@ impl RankingSettings<'_> {
             volatility_epsilon: None,
             rd_growth: RdGrowth::Elapsed,
         })
+    }
+}
+
+/// A ranking as the ledgers' writer knows it: a ledger of one scope (`""`) whose games are
+/// rated by [`rules`] and kept by the ranking's tables.
+pub fn as_ledger<B>(book: B, id: i32, system: &RatingSystem) -> writer::Ledger<B> {
+    writer::Ledger {
+        book,
+        id,
+        rules: rules(system),
+        keeper: writer::Keeper::Ranking,
+    }
+}
+
+/// New games of rankings as the writer applies them: each ranking's games (in key order) in its
+/// one scope, no game changed or deleted.
+pub fn new_games<B>(rankings: Vec<(writer::Ledger<B>, Vec<LedgerGame>)>) -> Vec<ScopeChanges<B>> {
+    rankings
+        .into_iter()
+        .map(|(ledger, games)| ScopeChanges {
+            ledger,
+            scope: String::new(),
+            first_old: None,
+            olds: Vec::new(),
+            games,
+        })
+        .collect()
+}
+
+/// A replay of a ranking from the game at `from` on.
+pub fn replay_from<B>(ledger: writer::Ledger<B>, from: GameKey) -> ReplayFrom<B> {
+    ReplayFrom {
+        ledger,
+        kind: writer::Kind::TwoPlayer,
+        scope: String::new(),
+        from: from.ledger_key(),
+        olds: Vec::new(),
     }
 }
 
@@ -709,5 +747,23 @@ mod tests {
             (1510.0, Some(80.0), None)
         );
         assert_eq!((s.streak, s.best_streak, s.score_sum), (0, 0, 0.0));
+    }
+
+    #[test]
+    fn a_ranking_is_a_ledger_of_one_scope() {
+        let ledger = as_ledger("r", 4, &ELO);
+        assert_eq!((ledger.book, ledger.id), ("r", 4));
+        assert!(matches!(ledger.keeper, writer::Keeper::Ranking));
+        let games = vec![game(1, 10, "a", "b", 1.0).ledger_game()];
+        let changes = new_games(vec![(ledger.clone(), games.clone())]);
+        assert_eq!(changes.len(), 1);
+        assert_eq!(
+            (changes[0].scope.as_str(), changes[0].first_old.is_none()),
+            ("", true)
+        );
+        assert_eq!(changes[0].games, games);
+        let replay = replay_from(ledger, GameKey::START);
+        assert_eq!(replay.from, GameKey::START.ledger_key());
+        assert!(matches!(replay.kind, writer::Kind::TwoPlayer) && replay.olds.is_empty());
     }
 }

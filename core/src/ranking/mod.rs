@@ -13,7 +13,7 @@ pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 #[cfg(test)]
 pub(crate) use history::{appendable, rate};
 pub use history::{
-    appended_order, black_first, chain, name_games_by_id, newcomer, renumbers, rules, GameKey,
-    HistoryEntry, RankingSettings, RatedGame, Tip,
+    appended_order, as_ledger, black_first, chain, name_games_by_id, new_games, newcomer,
+    renumbers, replay_from, rules, GameKey, HistoryEntry, RankingSettings, RatedGame, Tip,
 };
 pub use window::{GameFacts, RankingWindow, ServiceGame};
