@@ -156,10 +156,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
         let rows = self.query(
-            "SELECT white_player::text AS white, black_player::text AS black,
-                    (result).game_end_type::text AS end_type, (result).game_end_reason::text AS reason,
-                    coalesce(cardinality(moves), 0) AS moves, creation_date
-             FROM @extschema@.service_games WHERE id = $1",
+            include_str!("../../sql/random_chess/glue/tournament_game.sql"),
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;

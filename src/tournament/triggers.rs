@@ -250,10 +250,7 @@ fn registration_changed(
         let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
         let Some(info) = store.lock(t) else { return };
         let rows = store.query(
-            "WITH n AS (UPDATE @extschema@.swiss_tournament_progress SET next_player_no = next_player_no + 1
-                        WHERE tournament_id = $1 RETURNING next_player_no - 1 AS no)
-             INSERT INTO @extschema@.swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
-             SELECT $1, $2, n.no FROM n RETURNING player_no",
+            include_str!("../../sql/random_chess/glue/tournament_entrant.sql"),
             &[t.into(), user.as_str().into()],
         );
         let p: i32 = rows
