@@ -7,7 +7,7 @@ use pg_rating_core::tournament::pairing::{
     pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingSystem,
 };
 use pg_rating_core::tournament::pending::board_rows;
-use pg_rating_core::tournament::seeding::{initial_order, Seed};
+use pg_rating_core::tournament::seeding;
 use pg_rating_core::tournament::trf_read::read_trf16;
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
@@ -80,45 +80,26 @@ fn tournament_pairings_from_trf(
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
 
-/// The ratings that give a tournament's pairing numbers: as of its start once it started, else
-/// as of now (the start is its first game), by registration number.
-fn seeding_ratings(
-    store: &mut TournamentStore<'_, '_>,
-    t: i32,
-    loaded: &Loaded,
-) -> Vec<Option<i32>> {
-    if loaded.first_date.is_some() {
-        return loaded.tournament.ratings().to_vec();
-    }
-    let now = store.ratings_now(t);
-    loaded
-        .player_no
-        .iter()
-        .map(|no| now.get(no).copied().flatten())
-        .collect()
-}
-
-/// The tournament with its players in FIDE's initial order (rating as of the start, then display
-/// name, then user id), and `order[i]`: the registration index of the player numbered i.
+/// The tournament with its players in FIDE's initial order ([`seeding::seeded`]), by the
+/// ratings as of its start once it started (its first game), else as of now; and `order[i]`: the
+/// registration index of the player numbered i.
 pub(super) fn seeded(
     store: &mut TournamentStore<'_, '_>,
     t: i32,
     loaded: &Loaded,
 ) -> (Tournament, Vec<PlayerNo>) {
-    let ratings = seeding_ratings(store, t, loaded);
-    let seeds: Vec<Seed> = (0..loaded.users.len())
-        .map(|i| Seed {
-            rating: ratings[i],
-            name: &loaded.names[i],
-            id: &loaded.users[i],
-        })
-        .collect();
-    let order = initial_order(&seeds);
-    let tournament = loaded
-        .tournament
-        .renumbered(&order)
-        .unwrap_or_else(|e| raise_core(&e));
-    (tournament, order)
+    let now = loaded.first_date.is_none().then(|| {
+        let now = store.ratings_now(t);
+        let rating = |no: &i32| now.get(no).copied().flatten();
+        loaded.player_no.iter().map(rating).collect::<Vec<_>>()
+    });
+    seeding::seeded(
+        &loaded.tournament,
+        now.as_deref(),
+        &loaded.names,
+        &loaded.users,
+    )
+    .unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
