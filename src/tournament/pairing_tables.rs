@@ -316,31 +316,17 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     (read_players, read_games, i64::from(rounds))
 }
 
-/// The arbiter's choices of every pairing function.
-pub struct Choices<'a> {
-    pub round: Option<i32>,
-    pub system: Option<&'a str>,
-    pub forbidden_pairs: Option<Vec<Option<String>>>,
-    pub baku_acceleration: Option<bool>,
-    pub first_colour_white: Option<bool>,
-    pub virtual_points: Option<pgrx::AnyElement>,
-}
-
-/// The pairing of the next round of the tables.
-fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
-    let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
-    let system = system_of(c.system);
+/// The pairing of round `round` (NULL: the next) of the tables.
+fn pair(
+    client: &SpiClient<'_>,
+    t: &Tables<'_>,
+    round: Option<i32>,
+    choices: arguments::Choices,
+) -> RowPairing {
     cancellable();
     let (players, games, rounds) = read(client, t);
     let tournament =
         RowTournament::read(&players, &games, rounds).unwrap_or_else(|e| raise_core(&e));
-    let choices = arguments::Choices {
-        system,
-        forbidden_pairs: c.forbidden_pairs.unwrap_or_default(),
-        virtual_points: c.virtual_points.map(|v| crate::types::jsonb_text(&v)),
-        first_colour_white: c.first_colour_white,
-        baku_acceleration,
-    };
     let number = |id: &str| tournament.number(id);
     let name = |p: PlayerNo| tournament.ids[p as usize].clone();
     let options = choices
@@ -352,7 +338,7 @@ fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
         )
         .unwrap_or_else(|e| raise_core(&e));
     tournament
-        .pair(c.round.map(i64::from), options)
+        .pair(round.map(i64::from), options)
         .unwrap_or_else(|e| raise_core(&e))
 }
 
@@ -415,15 +401,15 @@ fn tournament_pairings_from_tables(
         tournament_column,
         tournament,
     };
-    let choices = Choices {
-        round,
-        system,
-        forbidden_pairs,
-        baku_acceleration,
+    // (evaluated in this order: baku_acceleration, then the system, checked before any read)
+    let choices = arguments::Choices {
+        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
+        system: system_of(system),
+        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-        virtual_points,
     };
-    let pairing = Spi::connect(|client| pair(client, &tables, choices));
+    let pairing = Spi::connect(|client| pair(client, &tables, round, choices));
     TableIterator::new(rows_of(&pairing))
 }
 
@@ -519,16 +505,16 @@ fn tournament_pair_into(
         tournament_column,
         tournament,
     };
-    let choices = Choices {
-        round,
-        system,
-        forbidden_pairs,
-        baku_acceleration,
+    // (evaluated in this order: baku_acceleration, then the system, checked before any read)
+    let choices = arguments::Choices {
+        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
+        system: system_of(system),
+        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-        virtual_points,
     };
     Spi::connect_mut(|client| {
-        let pairing = pair(client, &tables, choices);
+        let pairing = pair(client, &tables, round, choices);
         let target = relation_name(pending);
         for batch in columns.records(&pairing, &values, &bye_values) {
             let Some(first) = batch.first() else {
