@@ -82,12 +82,12 @@ fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
 }
 
 /// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's
-/// statement under the names of [`GAME_IN_TOURNAMENT`]).
-fn game_in_tournament<'r>(
-    row: &'r SpiHeapTupleData<'_>,
-    texts: &'r [String; 6],
+/// statement under the names of `game_in_tournament_columns!`).
+fn game_in_tournament(
+    row: &SpiHeapTupleData<'_>,
     (tournament, game, round): (i32, i32, i32),
-) -> GameInTournament<'r> {
+) -> GameInTournament {
+    let text = |name: &str| column::<String>(row, name);
     GameInTournament {
         tournament,
         game,
@@ -96,8 +96,8 @@ fn game_in_tournament<'r>(
         local: column(row, "local"),
         game_ranked: column(row, "game_ranked"),
         tournament_ranked: column(row, "tournament_ranked"),
-        game_start: &texts[0],
-        tournament_start: &texts[1],
+        game_start: text("game_start"),
+        tournament_start: text("tournament_start"),
         clock: Clock {
             starting_time: span(row, "clock_starting_time"),
             move_increase: span(row, "clock_move_increase"),
@@ -106,10 +106,10 @@ fn game_in_tournament<'r>(
             starting_time: span(row, "control_starting_time"),
             move_increase: span(row, "control_move_increase"),
         },
-        clock_text: &texts[2],
-        time_control_text: &texts[3],
-        white: &texts[4],
-        black: &texts[5],
+        clock_text: text("game_clock"),
+        time_control_text: text("time_control"),
+        white: text("white"),
+        black: text("black"),
     }
 }
 
@@ -126,19 +126,6 @@ macro_rules! game_in_tournament_columns {
          coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
          g.white_player::text AS white, g.black_player::text AS black"
     };
-}
-
-/// The texts of a [`GameInTournament`] row, in the order `game_in_tournament` takes them.
-fn game_texts(row: &SpiHeapTupleData<'_>) -> [String; 6] {
-    [
-        "game_start",
-        "tournament_start",
-        "game_clock",
-        "time_control",
-        "white",
-        "black",
-    ]
-    .map(|name| column::<String>(row, name))
 }
 
 pub(super) fn check_game(
@@ -163,20 +150,20 @@ pub(super) fn check_game(
     let Some(row) = rows.into_iter().next() else {
         return; // no such game: the foreign key reports it
     };
-    let texts = game_texts(&row);
-    let g = game_in_tournament(&row, &texts, (t, game, round));
-    let unregistered = [g.white, g.black]
+    let g = game_in_tournament(&row, (t, game, round));
+    let unregistered = [&g.white, &g.black]
         .into_iter()
         .find(|p| !is_registered(store, t, p));
     let busy = busy_players(
         store,
         t,
         round,
-        &[g.white.to_owned(), g.black.to_owned()],
+        &[g.white.clone(), g.black.clone()],
         old,
         None,
     );
-    rules::check_game(&g, unregistered, &busy).unwrap_or_else(|e| raise_core(&e));
+    rules::check_game(&g, unregistered.map(String::as_str), &busy)
+        .unwrap_or_else(|e| raise_core(&e));
 }
 
 pub(super) fn check_bye(
@@ -202,25 +189,23 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
         include_str!("../../sql/random_chess/glue/tournament_requirements.sql"),
         &[t.into(), user.into()],
     );
-    let rows: Vec<_> = rows.into_iter().collect();
-    let texts: Vec<[String; 2]> = rows
-        .iter()
-        .map(|r| ["ranking_name", "rating"].map(|name| column::<String>(r, name)))
-        .collect();
-    let requirements: Vec<Requirement<'_>> = rows
-        .iter()
-        .zip(&texts)
-        .map(|(r, [name, rating])| Requirement {
-            ranking: column(r, "ranking_type"),
-            ranking_name: name,
-            required_rating: nullable(r, "required_value"),
-            required_games: nullable(r, "game_count"),
-            rating_floor: column(r, "rating_floor"),
-            rating_text: rating,
-            rated_games: column(r, "rated_games"),
+    // (is_bot is the same on every row; false without requirements, which then need no check)
+    let mut is_bot = false;
+    let requirements: Vec<Requirement> = rows
+        .into_iter()
+        .map(|r| {
+            is_bot = column(&r, "is_bot");
+            Requirement {
+                ranking: column(&r, "ranking_type"),
+                ranking_name: column(&r, "ranking_name"),
+                required_rating: nullable(&r, "required_value"),
+                required_games: nullable(&r, "game_count"),
+                rating_floor: column(&r, "rating_floor"),
+                rating_text: column(&r, "rating"),
+                rated_games: column(&r, "rated_games"),
+            }
         })
         .collect();
-    let is_bot = rows.first().is_some_and(|r| column::<bool>(r, "is_bot"));
     rules::check_registration(t, user, is_bot, &requirements).unwrap_or_else(|e| raise_core(&e));
 }
 
@@ -259,8 +244,7 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     for row in rows {
         pg_rating_core::interrupt::check();
         let (game, round): (i32, i32) = (column(&row, "game_id"), column(&row, "round"));
-        let texts = game_texts(&row);
-        if !game_in_tournament(&row, &texts, (t, game, round)).still_follows() {
+        if !game_in_tournament(&row, (t, game, round)).still_follows() {
             first_game = Some((round, game));
             break;
         }
