@@ -68,16 +68,6 @@ fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
     game_of(parsed(row, "end_type"), parsed(row, "reason"), moves)
 }
 
-/// An entry as stored: the opponent's pairing number and the TRF-16 colour and result letters
-/// (`pg_rating_core::tournament::codes`).
-pub fn encode(e: RoundEntry) -> (Option<i32>, String, String) {
-    (
-        e.opponent().map(|o| o as i32),
-        e.colour_code().to_string(),
-        e.result_code().to_string(),
-    )
-}
-
 /// A tournament loaded from its base tables: the core's model with players numbered 0..n in
 /// pairing-number order, and each one's pairing number, account and rating.
 pub struct Loaded {
@@ -248,7 +238,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: RoundEntry) {
-        let (opp, colour, result) = encode(e);
+        let (opp, colour, result) = e.stored();
         self.query(
             "UPDATE @extschema@.swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
              WHERE tournament_id = $1 AND round = $2 AND player_no = $3",
@@ -440,7 +430,7 @@ fn push_round(arrays: &mut Arrays, loaded: &Loaded, s: u32) {
         let entry = row
             .entry
             .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
-        let (opponent, colour, result) = encode(entry);
+        let (opponent, colour, result) = entry.stored();
         arrays.push("round", s as i32);
         arrays.push("player_no", loaded.player_no[i]);
         arrays.push("user_id_in_service", loaded.users[i].clone());
