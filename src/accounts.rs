@@ -2,14 +2,11 @@
 //! every user owns one service-1 account, which keeps its identity while the user exists.
 
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
 
-use pg_rating_core::ranking::accounts::{Account, AccountRule};
+use pg_rating_core::ranking::accounts::Account;
 
-use crate::error::raise;
+use crate::error::raise_core;
 use crate::trigger::{field, row_of, stored, trigger_function};
-
-pub use pg_rating_core::ranking::accounts::LOCAL_SERVICE;
 
 fn user_exists(user_id: i32) -> bool {
     Spi::get_one_with_args::<bool>(
@@ -58,11 +55,6 @@ fn account(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> Account {
     }
 }
 
-/// 23001 for what the rules of accounts refuse.
-fn refuse(e: AccountRule) -> ! {
-    raise(PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION, e.to_string())
-}
-
 /// BEFORE UPDATE ON service_accounts. A service-1 account keeps its service, name, user and
 /// bot flag while its user exists (the rule: `pg_rating_core::ranking::accounts`). An account
 /// whose user is unlinked loses its token, which keeps `token_only_for_linked_accounts` true
@@ -73,7 +65,9 @@ fn prevent_default_service_modification<'a>(
     let (old_row, new_row) = (row_of(trigger.old()), row_of(trigger.new()));
     let (old, new) = (account(&old_row), account(&new_row));
     let owner_exists = old.identity_owner(&new).is_some_and(user_exists);
-    let drop_token = old.update(&new, owner_exists).unwrap_or_else(|e| refuse(e));
+    let drop_token = old
+        .update(&new, owner_exists)
+        .unwrap_or_else(|e| raise_core(&e));
     let mut new = new_row.into_owned();
     if drop_token {
         // `token` is varchar; pgrx types a NULL by its Rust type, and `char` is its varchar type.
@@ -96,7 +90,9 @@ fn prevent_default_service_deletion<'a>(
     let old = row_of(trigger.old());
     let account = account(&old);
     let owner_exists = account.deletion_owner().is_some_and(user_exists);
-    account.delete(owner_exists).unwrap_or_else(|e| refuse(e));
+    account
+        .delete(owner_exists)
+        .unwrap_or_else(|e| raise_core(&e));
     Ok(Some(old))
 }
 trigger_function!(

@@ -93,6 +93,7 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::DatetimeOverflow => PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
         ErrorClass::InvalidForeignKey => PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
         ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+        ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
     }
 }
 

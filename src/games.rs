@@ -3,12 +3,11 @@
 //! `pg_rating_core::ranking::recorded`).
 
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
 
 use pg_rating_core::clock::Clock;
-use pg_rating_core::ranking::recorded::RecordedGame;
+use pg_rating_core::ranking::recorded::{deletion, RecordedGame};
 
-use crate::error::raise;
+use crate::error::raise_core;
 use crate::trigger::trigger_function;
 use crate::trigger::{field, row_of, stored};
 use crate::types::read_clock;
@@ -48,16 +47,9 @@ fn prevent_service_game_modification<'a>(
     let old = row_of(trigger.old());
     let new = row_of(trigger.new());
     let id: i32 = stored(&old, "id");
-    let changed = recorded(&old).changed_by(&recorded(&new));
-    if !changed.is_empty() {
-        raise(
-            PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-            format!(
-                "the {} of service game {id} cannot change",
-                changed.join(", ")
-            ),
-        );
-    }
+    recorded(&old)
+        .check_update(&recorded(&new), id)
+        .unwrap_or_else(|e| raise_core(&e));
     Ok(Some(new))
 }
 trigger_function!(
@@ -73,12 +65,7 @@ fn prevent_service_game_deletion<'a>(
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let old = row_of(trigger.old());
     let id: i32 = stored(&old, "id");
-    raise(
-        PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-        format!(
-            "service game {id} cannot be deleted: games are kept for the rankings and tournaments"
-        ),
-    )
+    raise_core(&deletion(id))
 }
 trigger_function!(
     prevent_service_game_deletion,

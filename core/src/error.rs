@@ -33,6 +33,9 @@ pub enum ErrorClass {
     InvalidForeignKey,
     /// Something valid that pg_rating does not do (0A000).
     FeatureNotSupported,
+    /// A change the tables' rules refuse outright: a recorded game deleted, a registration
+    /// changed, an account's identity changed (23001).
+    Restricted,
 }
 
 impl ErrorClass {
@@ -51,6 +54,7 @@ impl ErrorClass {
             ErrorClass::DatetimeOverflow => "22008",
             ErrorClass::InvalidForeignKey => "42830",
             ErrorClass::FeatureNotSupported => "0A000",
+            ErrorClass::Restricted => "23001",
         }
     }
 }
@@ -61,6 +65,22 @@ pub trait Classified: fmt::Display {
 
     fn sqlstate(&self) -> &'static str {
         self.class().sqlstate()
+    }
+}
+
+/// A change the rules of the tables refuse ([`ErrorClass::Restricted`]); `Display` is the message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refused(pub String);
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl Classified for Refused {
+    fn class(&self) -> ErrorClass {
+        ErrorClass::Restricted
     }
 }
 

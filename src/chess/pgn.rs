@@ -1,6 +1,6 @@
 //! PGN import (`read_pgn`) and export (`game_to_pgn`).
 
-use pg_rating_core::chess::pgn::{read_pgn, write_pgn, PgnError};
+use pg_rating_core::chess::pgn::{read_pgn, tags_of_json, write_pgn, PgnError};
 use pgrx::prelude::*;
 use pgrx::{composite_type, default, JsonB, PgSqlErrorCode};
 
@@ -69,26 +69,13 @@ pub fn game_to_pgn(
     unsafe { crate::error::require_one_dimension(fcinfo, 1, "moves") };
     let (start, moves) = (starting_position?, moves?);
     let result = result.as_ref().map(read_game_result);
-    let mut tag_list = Vec::new();
-    if let Some(JsonB(v)) = tags {
-        match v {
-            serde_json::Value::Object(map) => {
-                for (k, v) in map {
-                    let v = match v {
-                        serde_json::Value::String(s) => s,
-                        serde_json::Value::Null => continue,
-                        other => other.to_string(),
-                    };
-                    tag_list.push((k, v));
-                }
-            }
-            serde_json::Value::Null => {}
-            _ => raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                "tags must be a JSON object of tag names and values",
-            ),
-        }
-    }
+    let tag_list = tags.map_or(Some(Vec::new()), |JsonB(v)| tags_of_json(&v));
+    let tag_list = tag_list.unwrap_or_else(|| {
+        raise(
+            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
+            "tags must be a JSON object of tag names and values",
+        )
+    });
     Some(write_pgn(start, moves.iter(), result, &tag_list).unwrap_or_else(|e| raise_core(&e)))
 }
 

@@ -336,7 +336,7 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         locked
     };
     let read = started.elapsed();
-    let done = store.drive_rebuild(Run::rebuild(fresh));
+    let done = store.finish(Run::rebuild(fresh));
     // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
     pgrx::debug2!(
         "ledger {} rebuild: games read in {:.2} s, replayed in {:.2} s",

@@ -52,19 +52,13 @@ pub(crate) trait Keeps<B: Clone> {
     /// Raises a replay's error, its game named as the keeper's games are.
     fn replay_failed(book: B, error: RatingError) -> !;
 
-    /// Drives a run of the writer (its scopes locked): answers its requests, then writes its rows
-    /// (or raises its error). Returns the number of entries written.
-    fn drive(&mut self, mut run: Run<B>) -> usize {
+    /// Answers a run's requests until it is done (its scopes locked): its rows, or its error raised.
+    fn finish(&mut self, mut run: Run<B>) -> Done<B> {
         let mut answer = Answer::Start;
         loop {
             match run.step(answer) {
                 Step::Read(request) => answer = self.answer(request),
-                Step::Done(Ok(done)) => {
-                    for scope in done.scopes {
-                        self.write_scope(scope);
-                    }
-                    return done.written;
-                }
+                Step::Done(Ok(done)) => return done,
                 Step::Done(Err(WriteError::Replay { book, error })) => {
                     Self::replay_failed(book, error)
                 }
@@ -72,6 +66,16 @@ pub(crate) trait Keeps<B: Clone> {
                 Step::Done(Err(WriteError::Answer(what))) => internal(what),
             }
         }
+    }
+
+    /// Drives a run of the writer (its scopes locked): answers its requests, then writes its rows.
+    /// Returns the number of entries written.
+    fn drive(&mut self, run: Run<B>) -> usize {
+        let done = self.finish(run);
+        for scope in done.scopes {
+            self.write_scope(scope);
+        }
+        done.written
     }
 }
 
@@ -532,19 +536,6 @@ impl LedgerStore<'_, '_> {
                 crate::spi::write(self.client, sql, args);
             },
         );
-    }
-
-    /// Drives a rebuild's run (its scopes locked) like [`Self::drive`], and returns its rows for
-    /// [`Self::replace_rebuilt`] instead of writing them.
-    pub fn drive_rebuild<'a>(&mut self, mut run: Run<LedgerBook<'a>>) -> Done<LedgerBook<'a>> {
-        let mut answer = Answer::Start;
-        loop {
-            match run.step(answer) {
-                Step::Read(request) => answer = self.answer(request),
-                Step::Done(Ok(done)) => return done,
-                Step::Done(Err(e)) => raise_write(e),
-            }
-        }
     }
 
     /// Makes a rebuilt ledger's rows of `scopes` (locked) those of its replays (`rebuilt`, each

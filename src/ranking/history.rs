@@ -8,13 +8,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
-use pg_rating_core::ledger::writer::{
-    Answer, GamesRead, Request, ScopeWrite, StandingRows, Writes,
+use pg_rating_core::ledger::writer::{Answer, GamesRead, Request, ScopeWrite, Writes};
+use pg_rating_core::ledger::{LedgerGame, LedgerKey, Standing};
+use pg_rating_core::ranking::stored::{
+    number_appended, player_tips, Appended, PlanError, PlayerTip, ReplayRows, StoredEntries,
+    StoredEntry,
 };
-use pg_rating_core::ledger::{Entry, LedgerGame, LedgerKey, Standing};
-use pg_rating_core::ranking::{
-    appended_order, chain, name_games_by_id, renumbers, GameKey, HistoryEntry, PlayerState, Tip,
-};
+use pg_rating_core::ranking::{name_games_by_id, renumbers, GameKey, HistoryEntry, Tip};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 
@@ -27,6 +27,11 @@ use crate::rows::{RowPair, RowWriter};
 use crate::security::qualify;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 use pg_rating_core::rating::RatingError;
+
+/// Raises an internal error of the core's plan of a ranking's rows.
+fn planned<T>(e: PlanError) -> T {
+    internal(e)
+}
 
 /// The game of a key the rankings made ([`GameKey::ledger_key`]).
 fn game_of(key: &LedgerKey) -> GameKey {
@@ -55,36 +60,6 @@ impl Kept {
             .or_default()
             .insert(player.to_owned(), tip.entry);
         (tip.standing, tip.last.ledger_key())
-    }
-}
-
-/// An appended replay of a ranking: its entries and its players' standings after them.
-struct Appended {
-    ranking: i32,
-    entries: Vec<Entry>,
-    standings: StandingRows,
-}
-
-/// One row of `elo_history` to write: an entry of the history and its ranking.
-struct HistoryRow {
-    id: i32,
-    player: String,
-    ranking: i32,
-    game: GameKey,
-    state: PlayerState,
-    previous: Option<i32>,
-}
-
-impl HistoryRow {
-    fn of(ranking: i32, e: HistoryEntry) -> Self {
-        HistoryRow {
-            id: e.id,
-            player: e.player,
-            ranking,
-            game: e.game,
-            state: e.state,
-            previous: e.previous,
-        }
     }
 }
 
@@ -130,52 +105,49 @@ static STANDINGS: RowWriter = RowWriter::new(
 /// A statement's appended entries and the standings after them.
 static APPENDED: RowPair = RowPair::new(&ENTRIES, &STANDINGS);
 
-impl HistoryRow {
-    /// The entry's values, bound to [`HISTORY`] by name. Numbers go as decimals (the shortest
-    /// text that reads back as the same `f64`), so a state read back equals the state computed.
-    fn values(&self) -> Vec<Value> {
-        in_order(
-            HISTORY,
-            [
-                ("id", self.id.into()),
-                ("service_id", 1.into()),
-                ("user_id_in_service", self.player.clone().into()),
-                ("ranking_id", self.ranking.into()),
-                ("game_id", self.game.game_id.into()),
-                ("elo", self.state.rating.into()),
-                ("previous_entry", self.previous.into()),
-                ("rd", self.state.rd.into()),
-                ("volatility", self.state.volatility.into()),
-                ("game_date", timestamp(self.game.played_at).into()),
-            ],
-        )
-    }
+/// An entry's values of ranking `ranking`, bound to [`HISTORY`] by name. Numbers go as decimals
+/// (the shortest text that reads back as the same `f64`), so a state read back equals the state
+/// computed.
+fn entry_values((ranking, e): &(i32, HistoryEntry)) -> Vec<Value> {
+    in_order(
+        HISTORY,
+        [
+            ("id", e.id.into()),
+            ("service_id", 1.into()),
+            ("user_id_in_service", e.player.clone().into()),
+            ("ranking_id", (*ranking).into()),
+            ("game_id", e.game.game_id.into()),
+            ("elo", e.state.rating.into()),
+            ("previous_entry", e.previous.into()),
+            ("rd", e.state.rd.into()),
+            ("volatility", e.state.volatility.into()),
+            ("game_date", timestamp(e.game.played_at).into()),
+        ],
+    )
 }
 
-impl PlayerRow {
-    /// The standing's values, bound to [`STANDINGS_COLUMNS`] by name.
-    fn values(&self) -> Vec<Value> {
-        let s = &self.tip.standing;
-        in_order(
-            STANDINGS_COLUMNS,
-            [
-                ("ranking_id", self.ranking.into()),
-                ("service_id", 1.into()),
-                ("user_id_in_service", self.player.clone().into()),
-                ("elo_history_id", self.tip.entry.into()),
-                ("rating", s.state.rating.into()),
-                ("rd", s.state.rd.into()),
-                ("volatility", s.state.volatility.into()),
-                ("games", s.games.into()),
-                ("wins", s.wins.into()),
-                ("draws", s.draws.into()),
-                ("losses", s.losses.into()),
-                ("peak_rating", s.peak.into()),
-                ("last_game_date", timestamp(self.tip.last.played_at).into()),
-                ("last_game_id", self.tip.last.game_id.into()),
-            ],
-        )
-    }
+/// A standing's values, bound to [`STANDINGS_COLUMNS`] by name.
+fn tip_values(row: &PlayerTip) -> Vec<Value> {
+    let s = &row.tip.standing;
+    in_order(
+        STANDINGS_COLUMNS,
+        [
+            ("ranking_id", row.ranking.into()),
+            ("service_id", 1.into()),
+            ("user_id_in_service", row.player.clone().into()),
+            ("elo_history_id", row.tip.entry.into()),
+            ("rating", s.state.rating.into()),
+            ("rd", s.state.rd.into()),
+            ("volatility", s.state.volatility.into()),
+            ("games", s.games.into()),
+            ("wins", s.wins.into()),
+            ("draws", s.draws.into()),
+            ("losses", s.losses.into()),
+            ("peak_rating", s.peak.into()),
+            ("last_game_date", timestamp(row.tip.last.played_at).into()),
+            ("last_game_id", row.tip.last.game_id.into()),
+        ],
+    )
 }
 
 /// The one statement of a rebuild's changes to the history: `$1` the ids of the entries that go,
@@ -215,64 +187,6 @@ fn changed_columns() -> Vec<Column> {
         .filter(|(n, _)| *n == "id" || HISTORY_CHANGES.contains(n))
         .copied()
         .collect()
-}
-
-/// An entry as the history holds it.
-struct StoredEntry {
-    id: i32,
-    rating: f64,
-    rd: Option<f64>,
-    volatility: Option<f64>,
-    previous: Option<i32>,
-    played_at: i64,
-}
-
-impl StoredEntry {
-    /// True when the stored entry already says what `entry` says.
-    fn holds(&self, entry: &HistoryRow) -> bool {
-        self.rating == entry.state.rating
-            && self.rd == entry.state.rd
-            && self.volatility == entry.state.volatility
-            && self.previous == entry.previous
-            && self.played_at == entry.game.played_at
-    }
-}
-
-/// The stored entries of a ranking from some game on, by game (two per game): found by player and
-/// game without making a key.
-#[derive(Default)]
-struct StoredEntries(HashMap<i32, Vec<(String, StoredEntry)>>);
-
-impl StoredEntries {
-    fn get(&self, player: &str, game: i32) -> Option<&StoredEntry> {
-        let entries = self.0.get(&game)?;
-        entries.iter().find(|(p, _)| p == player).map(|(_, s)| s)
-    }
-
-    fn take(&mut self, player: &str, game: i32) -> Option<StoredEntry> {
-        let entries = self.0.get_mut(&game)?;
-        let i = entries.iter().position(|(p, _)| p == player)?;
-        Some(entries.swap_remove(i).1)
-    }
-
-    /// The players of the entries, each once.
-    fn players(&self) -> Vec<String> {
-        let players: std::collections::HashSet<&str> =
-            self.0.values().flatten().map(|(p, _)| p.as_str()).collect();
-        players.into_iter().map(str::to_owned).collect()
-    }
-
-    /// The ids of the entries not taken.
-    fn left(self) -> Vec<i32> {
-        self.0.into_values().flatten().map(|(_, s)| s.id).collect()
-    }
-}
-
-/// One row of `ranking_players` to write: a player's latest entry.
-struct PlayerRow {
-    ranking: i32,
-    player: String,
-    tip: Tip,
 }
 
 /// A ranking's history as the writer's keeper: a run's requests answered by reads, its rows
@@ -339,32 +253,13 @@ impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
                 );
             }
         }
-        let fresh_needed = entries
-            .iter()
-            .filter(|e| stored.get(&e.player, game_of(&e.key).game_id).is_none())
-            .count();
-        let mut fresh = self.next_ids(fresh_needed).into_iter();
+        let fresh = self.next_ids(stored.missing(&entries));
         let mut latest = self.kept.latest.remove(&ranking.id).unwrap_or_default();
-        let history = chain(entries, &mut latest, |player, game| {
-            match stored.get(player, game.game_id) {
-                Some(old) => old.id,
-                None => fresh
-                    .next()
-                    .unwrap_or_else(|| internal("ran out of history ids")),
-            }
-        })
-        .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
-        let (mut inserts, mut updates) = (Vec::new(), Vec::new());
-        for e in history {
-            let entry = HistoryRow::of(ranking.id, e);
-            match stored.take(&entry.player, entry.game.game_id) {
-                None => inserts.push(entry),
-                Some(old) if !old.holds(&entry) => updates.push(entry),
-                Some(_) => {}
-            }
-        }
-        self.merge_entries(&stored.left(), &updates, &inserts);
-        let rows = player_rows(ranking.id, standings, &latest);
+        let rows = stored
+            .replay(entries, &mut latest, fresh)
+            .unwrap_or_else(planned);
+        self.merge_entries(ranking.id, rows);
+        let rows = player_tips(ranking.id, standings, &latest).unwrap_or_else(planned);
         self.write_standings(&rows);
         if !without_games.is_empty() {
             self.query(
@@ -449,31 +344,6 @@ impl RankingStore<'_, '_> {
     }
 }
 
-/// The standings rows of a ranking's players: each standing with the player's latest entry.
-fn player_rows(
-    ranking: i32,
-    standings: StandingRows,
-    latest: &HashMap<String, i32>,
-) -> Vec<PlayerRow> {
-    standings
-        .into_iter()
-        .map(|(player, standing, key)| {
-            let entry = *latest
-                .get(&player)
-                .unwrap_or_else(|| internal(format!("{player} has a standing without an entry")));
-            PlayerRow {
-                ranking,
-                tip: Tip {
-                    entry,
-                    standing,
-                    last: game_of(&key),
-                },
-                player,
-            }
-        })
-        .collect()
-}
-
 impl RankingStore<'_, '_> {
     /// Writes the appended replays ([`Writes::Batched`]) of every ranking at once: their ids in
     /// one statement, numbered in the original schema's order (`appended_order`: game by game,
@@ -484,45 +354,22 @@ impl RankingStore<'_, '_> {
         if batch.is_empty() {
             return;
         }
-        let total = batch.iter().map(|a| a.entries.len()).sum();
-        let ids = self.next_ids(total);
-        let replays: Vec<(i32, &[Entry])> = batch
-            .iter()
-            .map(|a| (a.ranking, a.entries.as_slice()))
-            .collect();
-        let places = appended_order(&replays)
-            .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
-        let (mut entries, mut players) = (Vec::with_capacity(total), Vec::new());
-        for Appended {
-            ranking,
-            entries: replayed,
-            standings,
-        } in batch
-        {
-            let mut latest = self.kept.latest.remove(&ranking).unwrap_or_default();
-            let history = chain(replayed, &mut latest, |player, game| {
-                places
-                    .get(&(ranking, game.game_id, player.to_owned()))
-                    .and_then(|&place| ids.get(place).copied())
-                    .unwrap_or_else(|| internal("ran out of history ids"))
-            })
-            .unwrap_or_else(|| internal("a ranking's entry without a ranking's game key"));
-            entries.extend(history.into_iter().map(|e| HistoryRow::of(ranking, e)));
-            players.extend(player_rows(ranking, standings, &latest));
-        }
+        let ids = self.next_ids(batch.iter().map(|a| a.entries.len()).sum());
+        let (entries, players) =
+            number_appended(batch, &mut self.kept.latest, &ids).unwrap_or_else(planned);
         self.vouch_for_games(&entries);
         match BulkInsert::open_vouching_keys("elo_history", HISTORY) {
             Some(mut insert) => {
                 for entry in &entries {
-                    insert.push(entry.values());
+                    insert.push(entry_values(entry));
                 }
                 insert.finish();
                 self.write_standings(&players);
             }
             // a trigger of the DBA's own on elo_history: by SQL, which runs it
             None => {
-                let entries = entries.iter().map(HistoryRow::values).collect();
-                let players = players.iter().map(PlayerRow::values).collect();
+                let entries = entries.iter().map(entry_values).collect();
+                let players = players.iter().map(tip_values).collect();
                 APPENDED.write(entries, players, |sql, args| {
                     self.query(sql, args);
                 });
@@ -536,8 +383,8 @@ impl RankingStore<'_, '_> {
     /// games are rows of the statement being rated: no other transaction sees them yet, and no
     /// one may delete a service game; but a trigger of the same statement could have changed a
     /// game's id, which is checked here (23503), once for all the statement's games.
-    fn vouch_for_games(&mut self, entries: &[HistoryRow]) {
-        let mut games: Vec<i32> = entries.iter().map(|e| e.game.game_id).collect();
+    fn vouch_for_games(&mut self, entries: &[(i32, HistoryEntry)]) {
+        let mut games: Vec<i32> = entries.iter().map(|(_, e)| e.game.game_id).collect();
         games.sort_unstable();
         games.dedup();
         // One probe of the primary key per game, also in a generic plan made while the table was
@@ -573,8 +420,8 @@ impl RankingStore<'_, '_> {
     }
 
     /// Writes the standings, each replacing the player's row.
-    fn write_standings(&mut self, rows: &[PlayerRow]) {
-        STANDINGS.write(rows, PlayerRow::values, |sql, args| {
+    fn write_standings(&mut self, rows: &[PlayerTip]) {
+        STANDINGS.write(rows, tip_values, |sql, args| {
             self.query(sql, args);
         });
     }
@@ -619,32 +466,33 @@ impl RankingStore<'_, '_> {
                 previous: nullable_at(&row, previous),
                 played_at: date.into_inner(),
             };
-            let game: i32 = column_at(&row, game, "game_id");
-            let player: String = column_at(&row, player, "player");
-            let per_game = out.0.entry(game).or_insert_with(|| Vec::with_capacity(2));
-            per_game.push((player, stored));
+            out.add(
+                column_at(&row, game, "game_id"),
+                column_at(&row, player, "player"),
+                stored,
+            );
         }
         out
     }
 
     /// Makes the history equal to a replay in one statement: the successor uniqueness of the
     /// chain is checked at its end, so entries may take each other's places.
-    fn merge_entries(&mut self, deletes: &[i32], updates: &[HistoryRow], inserts: &[HistoryRow]) {
-        if deletes.is_empty() && updates.is_empty() && inserts.is_empty() {
+    fn merge_entries(&mut self, ranking: i32, rows: ReplayRows) {
+        if rows.deletes.is_empty() && rows.updates.is_empty() && rows.inserts.is_empty() {
             return;
         }
         let changed_columns = changed_columns();
         let mut changed = Arrays::new(changed_columns.clone());
-        for entry in updates {
-            let values = HISTORY.iter().zip(entry.values());
+        for entry in rows.updates {
+            let values = HISTORY.iter().zip(entry_values(&(ranking, entry)));
             let kept = values.filter(|((n, _), _)| changed_columns.iter().any(|(c, _)| c == n));
             changed.push_row(kept.map(|(_, v)| v).collect());
         }
         let mut new = Arrays::new(HISTORY.to_vec());
-        for entry in inserts {
-            new.push_row(entry.values());
+        for entry in rows.inserts {
+            new.push_row(entry_values(&(ranking, entry)));
         }
-        let mut args: Vec<DatumWithOid> = vec![deletes.to_vec().into()];
+        let mut args: Vec<DatumWithOid> = vec![rows.deletes.into()];
         args.extend(changed.into_args());
         args.extend(new.into_args());
         // planned for its arrays (a rebuild's sizes differ widely): no saved plan

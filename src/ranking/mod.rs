@@ -12,8 +12,8 @@ mod history;
 mod store;
 mod transition;
 
-use pg_rating_core::ledger::writer::{self, Keeper, Kind, ReplayFrom, Run, ScopeChanges};
-use pg_rating_core::ranking::{rules, GameKey};
+use pg_rating_core::ledger::writer::{self, Run};
+use pg_rating_core::ranking::{as_ledger, new_games, replay_from as replay_from_game, GameKey};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -31,40 +31,19 @@ fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
         (!counted.is_empty()).then_some(counted)
     });
     let (rankings, games): (Vec<Ranking>, Vec<_>) = counted.into_iter().unzip();
-    let changes = rankings
-        .iter()
-        .zip(games)
-        .map(|(ranking, games)| ScopeChanges {
-            ledger: for_writer(ranking),
-            scope: String::new(),
-            first_old: None,
-            olds: Vec::new(),
-            games,
-        })
-        .collect();
-    store.drive(Run::apply(changes));
+    let changes = rankings.iter().map(for_writer).zip(games).collect();
+    store.drive(Run::apply(new_games(changes)));
     store.flush();
 }
 
 /// A ranking as the ledgers' writer knows it: a ledger of one scope kept by the ranking's tables.
 fn for_writer(ranking: &Ranking) -> writer::Ledger<&Ranking> {
-    writer::Ledger {
-        book: ranking,
-        id: ranking.id,
-        rules: rules(&ranking.system),
-        keeper: Keeper::Ranking,
-    }
+    as_ledger(ranking, ranking.id, &ranking.system)
 }
 
 /// Replays a ranking (locked) from the game at `from` on.
 fn replay_from(store: &mut RankingStore<'_, '_>, ranking: &Ranking, from: GameKey) -> i64 {
-    let replay = ReplayFrom {
-        ledger: for_writer(ranking),
-        kind: Kind::TwoPlayer,
-        scope: String::new(),
-        from: from.ledger_key(),
-        olds: Vec::new(),
-    };
+    let replay = replay_from_game(for_writer(ranking), from);
     store.drive(Run::replay(vec![replay])) as i64
 }
 

@@ -8,10 +8,9 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
 use pg_rating_core::clock::Clock;
-use pg_rating_core::ledger::{LedgerGame, Standing};
-use pg_rating_core::ranking::{
-    GameFacts, GameKey, PlayerState, RankingWindow, RatedGame, RatingSystem, SystemSettings, Tip,
-};
+use pg_rating_core::ledger::LedgerGame;
+pub use pg_rating_core::ranking::ServiceGame;
+use pg_rating_core::ranking::{GameKey, RankingSettings, RankingWindow, RatingSystem, Tip};
 use pg_rating_core::result::GameEndType;
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -36,42 +35,19 @@ pub struct Ranking {
     pub system: RatingSystem,
 }
 
-/// A ranked local game as the rankings see it.
-pub struct ServiceGame {
-    pub key: GameKey,
-    pub white: String,
-    pub black: String,
-    pub white_score: f64,
-    pub facts: GameFacts,
-}
-
 impl Ranking {
     /// The games (sorted, as given) that count in this ranking, as the ledgers' replay takes
     /// them.
     pub fn counted(&self, games: &[ServiceGame]) -> Vec<LedgerGame> {
-        games
-            .iter()
-            .filter(|g| {
-                self.window.counts(&g.facts).unwrap_or_else(|_| {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                        format!(
-                            "interval out of range: the clock of game {} times extra_move_multiplier of ranking {}",
-                            g.key.game_id, self.id
-                        ),
-                    )
-                })
-            })
-            .map(|g| {
-                RatedGame {
-                    key: g.key,
-                    white: g.white.clone(),
-                    black: g.black.clone(),
-                    white_score: g.white_score,
-                }
-                .ledger_game()
-            })
-            .collect()
+        self.window.counted(games).unwrap_or_else(|game| {
+            raise(
+                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
+                format!(
+                    "interval out of range: the clock of game {game} times extra_move_multiplier of ranking {}",
+                    self.id
+                ),
+            )
+        })
     }
 }
 
@@ -130,30 +106,13 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
         played_at: date.into_inner(),
         game_id: int("last_game_id"),
     };
-    let state = PlayerState {
-        rating: column(row, "rating"),
-        rd: nullable(row, "rd"),
-        volatility: nullable(row, "volatility"),
-        last_played: Some(last.played_at),
-    };
-    Tip {
-        entry: int("entry"),
-        standing: Standing {
-            state,
-            games: int("games"),
-            wins: int("wins"),
-            draws: int("draws"),
-            losses: int("losses"),
-            peak: column(row, "peak"),
-            // (not kept by a ranking)
-            streak: 0,
-            best_streak: 0,
-            opponents_sum: 0.0,
-            score_sum: 0.0,
-            period_moved: 0.0,
-        },
-        last,
-    }
+    let state = (
+        column(row, "rating"),
+        nullable(row, "rd"),
+        nullable(row, "volatility"),
+    );
+    let record = ["games", "wins", "draws", "losses"].map(int);
+    Tip::kept(int("entry"), state, record, column(row, "peak"), last)
 }
 
 /// 22008 for a ranked game dated `infinity` or `-infinity`, which has no place in a ranking's
@@ -202,21 +161,19 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
             }),
             _ => None,
         };
-        games.push(ServiceGame {
-            key: GameKey {
-                played_at: date.into_inner(),
-                game_id: id,
-            },
-            white: column_at(&row, white, "white"),
-            black: column_at(&row, black, "black"),
-            white_score: end_type.score(true),
-            facts: GameFacts {
-                ranked_local: true,
-                clock,
-                white_is_bot: column_at(&row, white_bot, "white_is_bot"),
-                black_is_bot: column_at(&row, black_bot, "black_is_bot"),
-            },
-        });
+        let key = GameKey {
+            played_at: date.into_inner(),
+            game_id: id,
+        };
+        let players = (
+            column_at(&row, white, "white"),
+            column_at(&row, black, "black"),
+        );
+        let bots = [(white_bot, "white_is_bot"), (black_bot, "black_is_bot")]
+            .map(|(at, name)| column_at(&row, at, name));
+        games.push(ServiceGame::ranked_local(
+            key, players, end_type, clock, bots,
+        ));
     }
     games
 }
@@ -457,11 +414,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         players.sort_unstable();
         players.dedup();
         let rows = self.query(
-            "SELECT k.player, a.is_bot
-             FROM unnest($1::text[]) AS k(player)
-             CROSS JOIN LATERAL (
-                 SELECT is_bot FROM @extschema@.service_accounts a
-                 WHERE a.service_id = 1 AND a.user_id_in_service = k.player LIMIT 1) a",
+            include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql"),
             &[players.into()],
         );
         let mut bots = std::collections::HashSet::new();
@@ -472,17 +425,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         }
         games
             .into_iter()
-            .map(|g| ServiceGame {
-                facts: GameFacts {
-                    ranked_local: true,
-                    clock: g.clock,
-                    white_is_bot: bots.contains(&g.white),
-                    black_is_bot: bots.contains(&g.black),
-                },
-                key: g.key,
-                white_score: g.end_type.score(true),
-                white: g.white,
-                black: g.black,
+            .map(|g| {
+                let is_bot = [bots.contains(&g.white), bots.contains(&g.black)];
+                ServiceGame::ranked_local(g.key, (g.white, g.black), g.end_type, g.clock, is_bot)
             })
             .collect()
     }
@@ -543,31 +488,18 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         );
         let mut rankings = Vec::new();
         for row in rows {
-            // (a parameter another rating system leaves NULL is NaN: the core refuses to use it)
-            let f = |name: &str| nullable::<f64>(&row, name).unwrap_or(f64::NAN);
             let id: i32 = column(&row, "id");
             let rating_system: String = column(&row, "rating_system");
-            let settings = SystemSettings {
+            let settings = RankingSettings {
                 rating_system: &rating_system,
                 starting_rating: column(&row, "starting_elo"),
-                k_factor: f("k_factor"),
-                tau: f("tau"),
-                starting_rd: f("starting_rd"),
-                starting_volatility: f("starting_volatility"),
-                rating_period_micros: nullable::<Interval>(&row, "rating_period")
-                    .map(|p| to_core(p).ordering_key().clamp(1, i64::MAX as i128) as i64),
-                // the rankings rate Glicko-2 as they always have, without bounds of their own
-                glicko2_rule: pg_rating_core::rating::glicko2::GameRule::Lichess,
-                min_rd: None,
-                max_rd: None,
-                max_volatility: None,
-                volatility_epsilon: None,
-                rd_growth: pg_rating_core::rating::glicko2::RdGrowth::Elapsed,
+                k_factor: nullable(&row, "k_factor"),
+                tau: nullable(&row, "tau"),
+                starting_rd: nullable(&row, "starting_rd"),
+                starting_volatility: nullable(&row, "starting_volatility"),
+                rating_period: nullable::<Interval>(&row, "rating_period").map(to_core),
             };
-            // (the engine's bounds, `validated`, are checked when a ranking is written, not
-            // here: a ranking kept from 0.12 with settings 0.12 took would otherwise block every
-            // ranked game and every change of rankings, its own fix included)
-            let system = RatingSystem::from_settings(&settings).unwrap_or_else(|e| {
+            let system = settings.system().unwrap_or_else(|e| {
                 raise(
                     PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
                     format!("ranking {id}: settings rejected: {e}"),

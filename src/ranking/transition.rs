@@ -2,6 +2,7 @@
 //! an SQL query over the transition table would cost more than rating the game itself.
 
 use pg_rating_core::clock::Clock;
+use pg_rating_core::ranking::window::ranked_local;
 use pg_rating_core::ranking::GameKey;
 use pg_rating_core::result::GameEndType;
 use pgrx::prelude::*;
@@ -77,10 +78,8 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
                     crate::error::internal(format!("column {name} of an inserted game is NULL"))
                 })
             };
-            let local =
-                value(service).map(|d| d.value() as i32) == Some(crate::accounts::LOCAL_SERVICE);
-            let ranked = value(ranked).is_some_and(|d| d.value() != 0);
-            if !(local && ranked) {
+            let service = value(service).map(|d| d.value() as i32);
+            if !ranked_local(service, value(ranked).map(|d| d.value() != 0)) {
                 continue;
             }
             let text = |at: usize, name: &str| {

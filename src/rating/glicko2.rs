@@ -148,16 +148,6 @@ fn rating_datum(desc: pg_sys::TupleDesc, r: Rating) -> Option<pg_sys::Datum> {
     rating_tuple(desc, r).into_composite_datum()
 }
 
-fn bounds(rd_min: f64, rd_max: f64, volatility_max: f64, max_change: f64) -> Bounds {
-    Bounds {
-        rd_min,
-        rd_max,
-        volatility_max,
-        max_change,
-        ..Bounds::default()
-    }
-}
-
 // ------------------------------------------------------------------------------- functions
 
 #[allow(clippy::too_many_arguments)]
@@ -186,7 +176,7 @@ fn glicko2_update(
         &opps,
         &s,
         tau,
-        &bounds(rd_min, rd_max, volatility_max, max_change),
+        &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
     // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
     rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
@@ -211,7 +201,7 @@ fn glicko2_game(
         b,
         white_score,
         tau,
-        &bounds(rd_min, rd_max, volatility_max, max_change),
+        &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
     // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
     let d = unsafe { out_descs(fcinfo, ResultShape::Pair) };
@@ -280,7 +270,7 @@ fn glicko2_multiplayer(
         &ps,
         &pl,
         tau,
-        &bounds(rd_min, rd_max, volatility_max, max_change),
+        &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
     // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating[].
     let desc = unsafe { out_descs(fcinfo, ResultShape::Array) }.rating;
@@ -341,7 +331,7 @@ fn glicko2_rate_period(
         &b,
         &s,
         tau,
-        &bounds(rd_min, rd_max, volatility_max, max_change),
+        &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
     if out.is_empty() {
         return TableIterator::new(Vec::new());

@@ -2,13 +2,13 @@
 //! of a TRF-16 text (the engine's `tournament_pairings_from_trf`) or of a Random Chess tournament
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
+use pg_rating_core::tournament::arguments;
 use pg_rating_core::tournament::pairing::{
-    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingOptions, PairingSystem,
+    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingSystem,
 };
-use pg_rating_core::tournament::seeding::{initial_order, Seed};
+use pg_rating_core::tournament::pending::board_rows;
+use pg_rating_core::tournament::seeding;
 use pg_rating_core::tournament::trf_read::read_trf16;
-use pg_rating_core::tournament::virtual_points;
-use pg_rating_core::tournament::{arguments, initial_colour};
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
@@ -41,91 +41,10 @@ pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
     PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
 }
 
-/// The rows of a pairing: the boards (White, Black) from 1, then the bye (no Black).
-pub(super) fn board_rows<T>(
-    boards: impl IntoIterator<Item = (T, T)>,
-    bye: Option<T>,
-) -> Vec<(i32, T, Option<T>)> {
-    let mut rows: Vec<(i32, T, Option<T>)> = boards
-        .into_iter()
-        .enumerate()
-        .map(|(i, (w, b))| (i as i32 + 1, w, Some(b)))
-        .collect();
-    if let Some(p) = bye {
-        rows.push((rows.len() as i32 + 1, p, None));
-    }
-    rows
-}
-
 /// The rows of a pairing, each player named by `name`.
 fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
     let named = pairing.boards.iter().map(|&(w, b)| (name(w), name(b)));
     board_rows(named, pairing.bye.map(&name))
-}
-
-/// Forbidden pairs listed two players after another, each player turned into a pairing number
-/// by `number` (an error message for an unknown one): what they mean is the core's
-/// ([`arguments::forbidden_pairs`]).
-pub(super) fn forbidden_pairs_of<T: std::fmt::Display + PartialEq>(
-    listed: Vec<Option<T>>,
-    number: impl Fn(&T) -> Result<PlayerNo, String>,
-) -> Vec<(PlayerNo, PlayerNo)> {
-    arguments::forbidden_pairs(&listed, number).unwrap_or_else(|e| raise_core(&e))
-}
-
-/// The `virtual_points` argument (C.04.5, a JSON object: player -> virtual points per round,
-/// round 1 first) as the table of [`PairingOptions::acceleration`], each player turned into a
-/// pairing number by `number` (an error message for an unknown one) and named by `name`: NULL is
-/// none; 22023 for anything but an object of arrays of numbers, an unknown player, and what
-/// `virtual_points::table` refuses.
-pub(super) fn virtual_points_of(
-    v: Option<pgrx::AnyElement>,
-    t: &Tournament,
-    number: impl Fn(&str) -> Result<PlayerNo, String>,
-    name: impl Fn(PlayerNo) -> String,
-) -> Vec<Vec<i32>> {
-    let invalid = |m: String| -> ! { raise(PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE, m) };
-    let Some(v) = v else {
-        return Vec::new();
-    };
-    let text = crate::types::jsonb_text(&v);
-    let shape =
-        "virtual_points must be a JSON object of players and their virtual points per round \
-                 ({\"a\": [1, 1, 0.5]})";
-    let map = match serde_json::from_str::<serde_json::Value>(&text) {
-        Ok(serde_json::Value::Object(map)) => map,
-        Ok(_) => invalid(shape.into()),
-        // (serde_json says where: "number out of range at line 1 column 11")
-        Err(e) => invalid(format!(
-            "virtual_points {}: {}",
-            pg_rating_core::error::Quoted(&text),
-            e.to_string().split(" at line").next().unwrap_or_default()
-        )),
-    };
-    let given: Vec<(PlayerNo, Vec<f64>)> = map
-        .iter()
-        .map(|(player, points)| {
-            let no = number(player).unwrap_or_else(|m| invalid(m));
-            let serde_json::Value::Array(points) = points else {
-                invalid(format!(
-                    "virtual_points of {player}: {points} is not an array of points per round"
-                ))
-            };
-            let points = points
-                .iter()
-                .map(|v| {
-                    v.as_f64().unwrap_or_else(|| {
-                        invalid(format!(
-                            "virtual_points of {player}: {v} is not a number of points"
-                        ))
-                    })
-                })
-                .collect();
-            (no, points)
-        })
-        .collect();
-    virtual_points::table(t.player_count(), t.round_count(), &given, name)
-        .unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The pairing of the round after the rounds in a TRF-16 text, by starting rank and by `system`
@@ -147,7 +66,7 @@ fn tournament_pairings_from_trf(
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let players = read.tournament.player_count();
-    let forbidden = forbidden_pairs_of(forbidden_pairs, |&rank| {
+    let forbidden = arguments::forbidden_pairs(&forbidden_pairs, |&rank| {
         if rank >= 1 && rank as usize <= players {
             Ok(rank as PlayerNo - 1)
         } else {
@@ -155,50 +74,32 @@ fn tournament_pairings_from_trf(
                 "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
             ))
         }
-    });
+    })
+    .unwrap_or_else(|e| raise_core(&e));
     let pairing = pair_trf_by(&read, forbidden, system).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
 
-/// The ratings that give a tournament's pairing numbers: as of its start once it started, else
-/// as of now (the start is its first game), by registration number.
-fn seeding_ratings(
-    store: &mut TournamentStore<'_, '_>,
-    t: i32,
-    loaded: &Loaded,
-) -> Vec<Option<i32>> {
-    if loaded.first_date.is_some() {
-        return loaded.tournament.ratings().to_vec();
-    }
-    let now = store.ratings_now(t);
-    loaded
-        .player_no
-        .iter()
-        .map(|no| now.get(no).copied().flatten())
-        .collect()
-}
-
-/// The tournament with its players in FIDE's initial order (rating as of the start, then display
-/// name, then user id), and `order[i]`: the registration index of the player numbered i.
+/// The tournament with its players in FIDE's initial order ([`seeding::seeded`]), by the
+/// ratings as of its start once it started (its first game), else as of now; and `order[i]`: the
+/// registration index of the player numbered i.
 pub(super) fn seeded(
     store: &mut TournamentStore<'_, '_>,
     t: i32,
     loaded: &Loaded,
 ) -> (Tournament, Vec<PlayerNo>) {
-    let ratings = seeding_ratings(store, t, loaded);
-    let seeds: Vec<Seed> = (0..loaded.users.len())
-        .map(|i| Seed {
-            rating: ratings[i],
-            name: &loaded.names[i],
-            id: &loaded.users[i],
-        })
-        .collect();
-    let order = initial_order(&seeds);
-    let tournament = loaded
-        .tournament
-        .renumbered(&order)
-        .unwrap_or_else(|e| raise_core(&e));
-    (tournament, order)
+    let now = loaded.first_date.is_none().then(|| {
+        let now = store.ratings_now(t);
+        let rating = |no: &i32| now.get(no).copied().flatten();
+        loaded.player_no.iter().map(rating).collect::<Vec<_>>()
+    });
+    seeding::seeded(
+        &loaded.tournament,
+        now.as_deref(),
+        &loaded.names,
+        &loaded.users,
+    )
+    .unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The pairing of a Random Chess tournament's next round (or of `round`, which must be it):
@@ -248,30 +149,22 @@ fn tournament_pair_round(
             .enumerate()
             .map(|(no, &i)| (loaded.users[i as usize].as_str(), no as PlayerNo))
             .collect();
-        let forbidden = forbidden_pairs_of(forbidden_pairs.unwrap_or_default(), |user| {
-            number_of.get(user.as_str()).copied().ok_or_else(|| {
-                format!("forbidden_pairs: {user} is not a player of tournament {tournament_id}")
-            })
-        });
         let users = &loaded.users;
-        let acceleration = virtual_points_of(
-            virtual_points,
-            &seeded,
-            |user| {
-                number_of.get(user).copied().ok_or_else(|| {
-                    format!("virtual_points: {user} is not a player of tournament {tournament_id}")
-                })
-            },
-            |p| users[order[p as usize] as usize].clone(),
-        );
-        let options = PairingOptions {
-            first_colour_white: initial_colour::first_colour_white(&seeded, first_colour_white),
-            acceleration,
-            baku_acceleration,
-            forbidden_pairs: forbidden,
+        let choices = arguments::Choices {
             system,
-            ..PairingOptions::default()
+            forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+            virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
+            first_colour_white,
+            baku_acceleration,
         };
+        let options = choices
+            .options(
+                &seeded,
+                |user| number_of.get(user).copied(),
+                |p| users[order[p as usize] as usize].clone(),
+                &format!("is not a player of tournament {tournament_id}"),
+            )
+            .unwrap_or_else(|e| raise_core(&e));
         let pairing = pair_next_round(&seeded, &options).unwrap_or_else(|e| {
             raise(
                 crate::error::code(&e),

@@ -8,17 +8,16 @@
 use std::ffi::{CStr, CString};
 
 use pg_rating_core::ledger::integer_key;
-use pg_rating_core::tournament::arguments::{row_result, MapMeaning, ResultMap};
-use pg_rating_core::tournament::initial_colour;
-use pg_rating_core::tournament::pairing::{
-    PairingOptions, RowGame, RowPairing, RowPlayer, RowTournament,
-};
+use pg_rating_core::tournament::arguments::{self, row_result, ResultMap};
+use pg_rating_core::tournament::pairing::{RowGame, RowPairing, RowPlayer, RowTournament};
+use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
+use pg_rating_core::tournament::PlayerNo;
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::{cancellable, forbidden_pairs_of, system_of, virtual_points_of};
+use super::pairing::{cancellable, system_of};
 use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
@@ -146,27 +145,6 @@ pub struct Tables<'a> {
     pub tournament: Option<&'a str>,
 }
 
-/// A result map (a JSON object of result values and their meaning) as the core reads it
-/// ([`ResultMap::new`]).
-fn result_map_of(map: JsonB) -> ResultMap {
-    let Value::Object(entries) = map.0 else {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "result_map must be a JSON object of result values and their meaning",
-        )
-    };
-    let meanings = entries.iter().map(|(value, meaning)| {
-        let m = match meaning {
-            Value::Number(n) => n.as_f64().map_or(MapMeaning::Other, MapMeaning::Number),
-            Value::String(s) => MapMeaning::Text(s),
-            Value::Null => MapMeaning::Null,
-            _ => MapMeaning::Other,
-        };
-        (value.clone(), m, meaning.to_string())
-    });
-    ResultMap::new(meanings).unwrap_or_else(|e| raise_core(&e))
-}
-
 /// The rows of both tables, read as the caller.
 fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
     let players = need(t.players, "players");
@@ -233,9 +211,10 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
         }
         None => "false".into(),
     };
-    let result_map = t
-        .result_map
-        .map(|m| result_map_of(crate::ledger::attachment::result_map_arg(m)));
+    let result_map = t.result_map.map(|m| {
+        ResultMap::from_json(&crate::ledger::attachment::result_map_arg(m).0)
+            .unwrap_or_else(|e| raise_core(&e))
+    });
 
     // one tournament of tables that hold many: the rows whose tournament column equals it
     let (players_where, games_where, args) = match (t.tournament_column, t.tournament) {
@@ -337,58 +316,35 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     (read_players, read_games, i64::from(rounds))
 }
 
-/// The arbiter's choices of every pairing function.
-pub struct Choices<'a> {
-    pub round: Option<i32>,
-    pub system: Option<&'a str>,
-    pub forbidden_pairs: Option<Vec<Option<String>>>,
-    pub baku_acceleration: Option<bool>,
-    pub first_colour_white: Option<bool>,
-    pub virtual_points: Option<pgrx::AnyElement>,
-}
-
-/// The pairing of the next round of the tables.
-fn pair(client: &SpiClient<'_>, t: &Tables<'_>, c: Choices<'_>) -> RowPairing {
-    let baku_acceleration = need(c.baku_acceleration, "baku_acceleration");
-    let system = system_of(c.system);
+/// The pairing of round `round` (NULL: the next) of the tables.
+fn pair(
+    client: &SpiClient<'_>,
+    t: &Tables<'_>,
+    round: Option<i32>,
+    choices: arguments::Choices,
+) -> RowPairing {
     cancellable();
     let (players, games, rounds) = read(client, t);
     let tournament =
         RowTournament::read(&players, &games, rounds).unwrap_or_else(|e| raise_core(&e));
-    let forbidden = forbidden_pairs_of(c.forbidden_pairs.unwrap_or_default(), |id: &String| {
-        tournament
-            .number(id)
-            .ok_or_else(|| format!("forbidden_pairs: {id} is not in the players"))
-    });
-    let acceleration = virtual_points_of(
-        c.virtual_points,
-        &tournament.tournament,
-        |id| {
-            tournament
-                .number(id)
-                .ok_or_else(|| format!("virtual_points: {id} is not in the players"))
-        },
-        |p| tournament.ids[p as usize].clone(),
-    );
-    let options = PairingOptions {
-        acceleration,
-        first_colour_white: initial_colour::first_colour_white(
+    let number = |id: &str| tournament.number(id);
+    let name = |p: PlayerNo| tournament.ids[p as usize].clone();
+    let options = choices
+        .options(
             &tournament.tournament,
-            c.first_colour_white,
-        ),
-        baku_acceleration,
-        forbidden_pairs: forbidden,
-        system,
-        ..PairingOptions::default()
-    };
+            number,
+            name,
+            "is not in the players",
+        )
+        .unwrap_or_else(|e| raise_core(&e));
     tournament
-        .pair(c.round.map(i64::from), options)
+        .pair(round.map(i64::from), options)
         .unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The rows of a pairing: the boards, then the bye (Black NULL).
 fn rows_of(p: &RowPairing) -> Vec<(i32, String, Option<String>)> {
-    super::pairing::board_rows(p.boards.clone(), p.bye.clone())
+    board_rows(p.boards.clone(), p.bye.clone())
 }
 
 /// `tournament_pairings_from_tables(players, games, rounds, round, player_column, ...)`
@@ -445,15 +401,15 @@ fn tournament_pairings_from_tables(
         tournament_column,
         tournament,
     };
-    let choices = Choices {
-        round,
-        system,
-        forbidden_pairs,
-        baku_acceleration,
+    // (evaluated in this order: baku_acceleration, then the system, checked before any read)
+    let choices = arguments::Choices {
+        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
+        system: system_of(system),
+        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-        virtual_points,
     };
-    let pairing = Spi::connect(|client| pair(client, &tables, choices));
+    let pairing = Spi::connect(|client| pair(client, &tables, round, choices));
     TableIterator::new(rows_of(&pairing))
 }
 
@@ -462,13 +418,8 @@ fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<S
     let Some(v) = v else {
         return Map::new();
     };
-    let text = crate::types::jsonb_text(&v);
-    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&text) else {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!("{what} must be a JSON object of column names and values"),
-        )
-    };
+    let map =
+        pending::values_of(&crate::types::jsonb_text(&v), what).unwrap_or_else(|e| raise_core(&e));
     for column in map.keys() {
         column_type(rel, column, what);
     }
@@ -522,33 +473,20 @@ fn tournament_pair_into(
     // what is written, checked before anything is read
     let white_to = need(pending_white_column, "pending_white_column");
     let black_to = need(pending_black_column, "pending_black_column");
-    let named = [
-        ("pending_white_column", Some(white_to)),
-        ("pending_black_column", Some(black_to)),
-        ("pending_round_column", pending_round_column),
-        ("pending_board_column", pending_board_column),
-    ];
-    let mut columns = Vec::new();
-    for (what, c) in named {
-        if let Some(c) = c {
-            column_type(pending, c, what);
-            columns.push(c);
-        }
+    let columns = PendingColumns {
+        white: white_to,
+        black: black_to,
+        round: pending_round_column,
+        board: pending_board_column,
+    };
+    for (what, c) in columns.named() {
+        column_type(pending, c, what);
     }
     let values = values_of(pending_values, "pending_values", pending);
     let bye_values = values_of(pending_bye_values, "pending_bye_values", pending);
-    if let Some(c) = values
-        .keys()
-        .chain(bye_values.keys())
-        .find(|k| columns.contains(&k.as_str()))
-    {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!(
-                "pending values: column \"{c}\" is written with the pairing (white, black, round or board)"
-            ),
-        );
-    }
+    columns
+        .check_values(&values, &bye_values)
+        .unwrap_or_else(|e| raise_core(&e));
     let tables = Tables {
         players,
         games,
@@ -567,46 +505,19 @@ fn tournament_pair_into(
         tournament_column,
         tournament,
     };
-    let choices = Choices {
-        round,
-        system,
-        forbidden_pairs,
-        baku_acceleration,
+    // (evaluated in this order: baku_acceleration, then the system, checked before any read)
+    let choices = arguments::Choices {
+        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
+        system: system_of(system),
+        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-        virtual_points,
     };
     Spi::connect_mut(|client| {
-        let pairing = pair(client, &tables, choices);
-        let rows = rows_of(&pairing);
-        let records: Vec<Value> = rows
-            .iter()
-            .map(|(board, white, black)| {
-                let mut r = values.clone();
-                if black.is_none() {
-                    r.extend(bye_values.clone());
-                }
-                r.insert(white_to.into(), white.clone().into());
-                r.insert(
-                    black_to.into(),
-                    black.clone().map_or(Value::Null, Value::from),
-                );
-                if let Some(c) = pending_round_column {
-                    r.insert(c.into(), pairing.round.into());
-                }
-                if let Some(c) = pending_board_column {
-                    r.insert(c.into(), (*board).into());
-                }
-                Value::Object(r)
-            })
-            .collect();
-        // the boards, then the bye: each statement names only its rows' columns, so that the
-        // others take their defaults
+        let pairing = pair(client, &tables, round, choices);
         let target = relation_name(pending);
-        let (byes, games): (Vec<Value>, Vec<Value>) = records
-            .into_iter()
-            .partition(|r| r.get(black_to).is_some_and(Value::is_null));
-        for batch in [games, byes] {
-            let Some(Value::Object(first)) = batch.first() else {
+        for batch in columns.records(&pairing, &values, &bye_values) {
+            let Some(first) = batch.first() else {
                 continue;
             };
             let list = first.keys().map(|c| quote(c)).collect::<Vec<_>>();
@@ -620,10 +531,11 @@ fn tournament_pair_into(
                 list.join(", "),
                 from.join(", ")
             );
+            let records = Value::Array(batch.into_iter().map(Value::Object).collect());
             client
-                .update(&sql, None, &[JsonB(Value::Array(batch)).into()])
+                .update(&sql, None, &[JsonB(records).into()])
                 .unwrap_or_else(|e| internal(e));
         }
-        TableIterator::new(rows)
+        TableIterator::new(rows_of(&pairing))
     })
 }

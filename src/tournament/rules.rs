@@ -40,18 +40,7 @@ fn busy_players(
         None => (None, None, None),
     };
     let (sql, args) = crate::spi::named(
-        "SELECT p.player FROM unnest($players::text[]) p(player)
-         WHERE EXISTS (SELECT 1 FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
-                       WHERE tg.tournament_id = $tournament AND tg.round = $round
-                         AND NOT (tg.tournament_id IS NOT DISTINCT FROM $game_tournament
-                                  AND tg.game_id IS NOT DISTINCT FROM $game)
-                         AND p.player IN (g.white_player, g.black_player))
-            OR EXISTS (SELECT 1 FROM @extschema@.byes b WHERE b.tournament_id = $tournament AND b.round = $round
-                         AND b.user_id_in_service = p.player
-                         AND NOT (b.tournament_id IS NOT DISTINCT FROM $bye_tournament
-                                  AND b.round IS NOT DISTINCT FROM $bye_round
-                                  AND b.user_id_in_service IS NOT DISTINCT FROM $bye_player))
-         ORDER BY 1",
+        include_str!("../../sql/random_chess/glue/tournament_busy_players.sql"),
         vec![
             ("tournament", t.into()),
             ("round", round.into()),
@@ -93,12 +82,12 @@ fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
 }
 
 /// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's
-/// statement under the names of [`GAME_IN_TOURNAMENT`]).
-fn game_in_tournament<'r>(
-    row: &'r SpiHeapTupleData<'_>,
-    texts: &'r [String; 6],
+/// statement under the names of `game_in_tournament_columns!`).
+fn game_in_tournament(
+    row: &SpiHeapTupleData<'_>,
     (tournament, game, round): (i32, i32, i32),
-) -> GameInTournament<'r> {
+) -> GameInTournament {
+    let text = |name: &str| column::<String>(row, name);
     GameInTournament {
         tournament,
         game,
@@ -107,8 +96,8 @@ fn game_in_tournament<'r>(
         local: column(row, "local"),
         game_ranked: column(row, "game_ranked"),
         tournament_ranked: column(row, "tournament_ranked"),
-        game_start: &texts[0],
-        tournament_start: &texts[1],
+        game_start: text("game_start"),
+        tournament_start: text("tournament_start"),
         clock: Clock {
             starting_time: span(row, "clock_starting_time"),
             move_increase: span(row, "clock_move_increase"),
@@ -117,10 +106,10 @@ fn game_in_tournament<'r>(
             starting_time: span(row, "control_starting_time"),
             move_increase: span(row, "control_move_increase"),
         },
-        clock_text: &texts[2],
-        time_control_text: &texts[3],
-        white: &texts[4],
-        black: &texts[5],
+        clock_text: text("game_clock"),
+        time_control_text: text("time_control"),
+        white: text("white"),
+        black: text("black"),
     }
 }
 
@@ -137,19 +126,6 @@ macro_rules! game_in_tournament_columns {
          coalesce(g.clock::text, 'no clock') AS game_clock, t.time_control::text AS time_control,
          g.white_player::text AS white, g.black_player::text AS black"
     };
-}
-
-/// The texts of a [`GameInTournament`] row, in the order `game_in_tournament` takes them.
-fn game_texts(row: &SpiHeapTupleData<'_>) -> [String; 6] {
-    [
-        "game_start",
-        "tournament_start",
-        "game_clock",
-        "time_control",
-        "white",
-        "black",
-    ]
-    .map(|name| column::<String>(row, name))
 }
 
 pub(super) fn check_game(
@@ -174,20 +150,20 @@ pub(super) fn check_game(
     let Some(row) = rows.into_iter().next() else {
         return; // no such game: the foreign key reports it
     };
-    let texts = game_texts(&row);
-    let g = game_in_tournament(&row, &texts, (t, game, round));
-    let unregistered = [g.white, g.black]
+    let g = game_in_tournament(&row, (t, game, round));
+    let unregistered = [&g.white, &g.black]
         .into_iter()
         .find(|p| !is_registered(store, t, p));
     let busy = busy_players(
         store,
         t,
         round,
-        &[g.white.to_owned(), g.black.to_owned()],
+        &[g.white.clone(), g.black.clone()],
         old,
         None,
     );
-    rules::check_game(&g, unregistered, &busy).unwrap_or_else(|e| raise_core(&e));
+    rules::check_game(&g, unregistered.map(String::as_str), &busy)
+        .unwrap_or_else(|e| raise_core(&e));
 }
 
 pub(super) fn check_bye(
@@ -210,37 +186,26 @@ pub(super) fn check_bye(
 
 pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) {
     let rows = store.query(
-        "SELECT q.ranking_type, k.name::text AS ranking_name, q.required_value, q.game_count,
-                floor(coalesce(p.rating, k.starting_elo))::int8 AS rating_floor,
-                round(coalesce(p.rating, k.starting_elo), 2)::text AS rating,
-                (SELECT count(*) FROM @extschema@.elo_history h WHERE h.ranking_id = q.ranking_type AND h.service_id = 1
-                   AND h.user_id_in_service = $2) AS rated_games,
-                EXISTS (SELECT 1 FROM @extschema@.service_accounts a WHERE a.service_id = 1 AND a.user_id_in_service = $2
-                          AND a.is_bot) AS is_bot
-         FROM @extschema@.tournaments_reqs q JOIN @extschema@.rankings k ON k.id = q.ranking_type
-         LEFT JOIN @extschema@.ranking_players p ON p.ranking_id = q.ranking_type AND p.service_id = 1 AND p.user_id_in_service = $2
-         WHERE q.tournament_id = $1",
+        include_str!("../../sql/random_chess/glue/tournament_requirements.sql"),
         &[t.into(), user.into()],
     );
-    let rows: Vec<_> = rows.into_iter().collect();
-    let texts: Vec<[String; 2]> = rows
-        .iter()
-        .map(|r| ["ranking_name", "rating"].map(|name| column::<String>(r, name)))
-        .collect();
-    let requirements: Vec<Requirement<'_>> = rows
-        .iter()
-        .zip(&texts)
-        .map(|(r, [name, rating])| Requirement {
-            ranking: column(r, "ranking_type"),
-            ranking_name: name,
-            required_rating: nullable(r, "required_value"),
-            required_games: nullable(r, "game_count"),
-            rating_floor: column(r, "rating_floor"),
-            rating_text: rating,
-            rated_games: column(r, "rated_games"),
+    // (is_bot is the same on every row; false without requirements, which then need no check)
+    let mut is_bot = false;
+    let requirements: Vec<Requirement> = rows
+        .into_iter()
+        .map(|r| {
+            is_bot = column(&r, "is_bot");
+            Requirement {
+                ranking: column(&r, "ranking_type"),
+                ranking_name: column(&r, "ranking_name"),
+                required_rating: nullable(&r, "required_value"),
+                required_games: nullable(&r, "game_count"),
+                rating_floor: column(&r, "rating_floor"),
+                rating_text: column(&r, "rating"),
+                rated_games: column(&r, "rated_games"),
+            }
         })
         .collect();
-    let is_bot = rows.first().is_some_and(|r| column::<bool>(r, "is_bot"));
     rules::check_registration(t, user, is_bot, &requirements).unwrap_or_else(|e| raise_core(&e));
 }
 
@@ -248,14 +213,7 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
 /// window, and the games and byes already registered still follow its rules.
 pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     let rows = store.query(
-        "SELECT t.is_ranked, k.name::text AS ranking_name, t.time_control::text AS time_control,
-                coalesce(@extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) >= k.playtime_min
-                         AND (k.playtime_max IS NULL
-                              OR @extschema@.clock_base_time(t.time_control, k.extra_move_multiplier) < k.playtime_max), false)
-                    AS fits,
-                k.playtime_min::text AS playtime_min, coalesce(k.playtime_max::text, 'no limit') AS playtime_max,
-                k.id AS ranking_id
-         FROM @extschema@.swiss_tournaments t JOIN @extschema@.rankings k ON k.id = t.ranking_id WHERE t.tournament_id = $1",
+        include_str!("../../sql/random_chess/glue/tournament_time_control.sql"),
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
@@ -286,8 +244,7 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     for row in rows {
         pg_rating_core::interrupt::check();
         let (game, round): (i32, i32) = (column(&row, "game_id"), column(&row, "round"));
-        let texts = game_texts(&row);
-        if !game_in_tournament(&row, &texts, (t, game, round)).still_follows() {
+        if !game_in_tournament(&row, (t, game, round)).still_follows() {
             first_game = Some((round, game));
             break;
         }

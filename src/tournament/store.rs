@@ -5,9 +5,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use pg_rating_core::tournament::stored::{from_rows, LoadError, StoredBye, StoredGame};
 use pg_rating_core::tournament::{
-    game_entries, game_of, round_rows, sort_key, standings, ByeKind, CardSource, Edition, GameKind,
-    Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
+    game_entries, game_of, round_rows, sort_key, standings, CardSource, Edition, GameKind, Outcome,
+    PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
 };
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -65,16 +66,6 @@ fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
     }
     let moves = column::<i32>(row, "moves") as usize;
     game_of(parsed(row, "end_type"), parsed(row, "reason"), moves)
-}
-
-/// An entry as stored: the opponent's pairing number and the TRF-16 colour and result letters
-/// (`pg_rating_core::tournament::codes`).
-pub fn encode(e: RoundEntry) -> (Option<i32>, String, String) {
-    (
-        e.opponent().map(|o| o as i32),
-        e.colour_code().to_string(),
-        e.result_code().to_string(),
-    )
 }
 
 /// A tournament loaded from its base tables: the core's model with players numbered 0..n in
@@ -155,10 +146,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
         let rows = self.query(
-            "SELECT white_player::text AS white, black_player::text AS black,
-                    (result).game_end_type::text AS end_type, (result).game_end_reason::text AS reason,
-                    coalesce(cardinality(moves), 0) AS moves, creation_date
-             FROM @extschema@.service_games WHERE id = $1",
+            include_str!("../../sql/random_chess/glue/tournament_game.sql"),
             &[game_id.into()],
         );
         let row = rows.into_iter().next()?;
@@ -219,25 +207,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// Sets every entrant's (or one's) rating as of the start; returns how many changed.
     pub fn update_ratings(&mut self, t: i32, only: Option<&str>) -> usize {
         let rows = self.query(
-            "WITH r AS (
-                SELECT e.tournament_id, e.user_id_in_service,
-                       CASE WHEN p.started_at IS NULL OR k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
-                       ELSE round(coalesce((
-                           SELECT h.elo FROM @extschema@.elo_history h
-                           WHERE h.ranking_id = k.id AND h.service_id = 1
-                             AND h.user_id_in_service = e.user_id_in_service AND h.game_date < p.started_at
-                           ORDER BY h.game_date DESC, h.game_id DESC LIMIT 1), k.starting_elo))::int
-                       END AS rating
-                FROM @extschema@.swiss_tournament_entrants e
-                JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = e.tournament_id
-                JOIN @extschema@.swiss_tournaments t ON t.tournament_id = e.tournament_id
-                LEFT JOIN @extschema@.rankings k ON k.id = t.ranking_id
-                JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
-                WHERE e.tournament_id = $1 AND ($2::text IS NULL OR e.user_id_in_service = $2))
-             UPDATE @extschema@.swiss_tournament_entrants e SET start_rating = r.rating
-             FROM r WHERE e.tournament_id = r.tournament_id AND e.user_id_in_service = r.user_id_in_service
-               AND e.start_rating IS DISTINCT FROM r.rating
-             RETURNING 1",
+            include_str!("../../sql/random_chess/glue/tournament_start_ratings.sql"),
             &[t.into(), only.into()],
         );
         rows.len()
@@ -250,13 +220,13 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             return;
         }
         self.query(
-            "INSERT INTO @extschema@.swiss_tournament_standings (tournament_id, round, player_no, user_id_in_service,
-                 opponent_no, colour, result, points_x2, adjusted_x2, played, win, won, bh_x2, bh_c1_x2,
-                 sb_x4, sb_c1_x4, sort_key)
-             SELECT $1, r, e.player_no, e.user_id_in_service, NULL, '-', 'Z', 0, 0, 0, 0, 0, 0, 0, 0, 0, '\\x'
-             FROM @extschema@.swiss_tournament_entrants e CROSS JOIN generate_series($2, $3) r
-             WHERE e.tournament_id = $1 AND ($4::int IS NULL OR e.player_no = $4)",
-            &[t.into(), from.into(), to.into(), only.map(|p| p as i32).into()],
+            include_str!("../../sql/random_chess/glue/tournament_add_rows.sql"),
+            &[
+                t.into(),
+                from.into(),
+                to.into(),
+                only.map(|p| p as i32).into(),
+            ],
         );
     }
 
@@ -268,7 +238,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     pub fn set_entry(&mut self, t: i32, round: i32, player: PlayerNo, e: RoundEntry) {
-        let (opp, colour, result) = encode(e);
+        let (opp, colour, result) = e.stored();
         self.query(
             "UPDATE @extschema@.swiss_tournament_standings SET opponent_no = $4, colour = $5, result = $6
              WHERE tournament_id = $1 AND round = $2 AND player_no = $3",
@@ -330,16 +300,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// latest, else the ranking's start; none for a bot the ranking excludes or without a ranking.
     pub fn ratings_now(&mut self, t: i32) -> HashMap<i32, Option<i32>> {
         let rows = self.query(
-            "SELECT e.player_no,
-                    CASE WHEN k.id IS NULL OR (a.is_bot AND NOT k.include_bots) THEN NULL
-                    ELSE round(coalesce(r.rating, k.starting_elo))::int END AS rating
-             FROM @extschema@.swiss_tournament_entrants e
-             JOIN @extschema@.swiss_tournaments t ON t.tournament_id = e.tournament_id
-             LEFT JOIN @extschema@.rankings k ON k.id = t.ranking_id
-             JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
-             LEFT JOIN @extschema@.ranking_players r
-               ON r.ranking_id = k.id AND r.service_id = 1 AND r.user_id_in_service = e.user_id_in_service
-             WHERE e.tournament_id = $1",
+            include_str!("../../sql/random_chess/glue/tournament_ratings_now.sql"),
             &[t.into()],
         );
         rows.into_iter()
@@ -355,14 +316,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     /// Loads a tournament from its base tables (games, byes, registrations, ratings).
     pub fn load(&mut self, t: i32) -> Option<Loaded> {
         let rows = self.query(
-            "SELECT t.round_count, t.tie_breaks::text AS tie_breaks, p.last_round,
-                    to_char(min(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS first_date,
-                    to_char(max(g.creation_date) AT TIME ZONE 'UTC', 'YYYY/MM/DD') AS last_date
-             FROM @extschema@.swiss_tournaments t
-             JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = t.tournament_id
-             LEFT JOIN @extschema@.tournaments_games tg ON tg.tournament_id = t.tournament_id
-             LEFT JOIN @extschema@.service_games g ON g.id = tg.game_id
-             WHERE t.tournament_id = $1 GROUP BY t.round_count, t.tie_breaks, p.last_round",
+            include_str!("../../sql/random_chess/glue/tournament_load.sql"),
             &[t.into()],
         );
         let row = rows.into_iter().next()?;
@@ -371,11 +325,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         let first_date = nullable::<String>(&row, "first_date");
         let last_date = nullable::<String>(&row, "last_date");
         let rows = self.query(
-            "SELECT e.player_no, e.user_id_in_service::text AS user_id, e.start_rating,
-                    a.display_name::text AS display_name
-             FROM @extschema@.swiss_tournament_entrants e
-             JOIN @extschema@.service_accounts a ON a.service_id = 1 AND a.user_id_in_service = e.user_id_in_service
-             WHERE e.tournament_id = $1 ORDER BY e.player_no",
+            include_str!("../../sql/random_chess/glue/tournament_entrants.sql"),
             &[t.into()],
         );
         let (mut player_no, mut users, mut ratings, mut names) =
@@ -386,40 +336,19 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ratings.push(nullable::<i32>(&row, "start_rating"));
             names.push(column::<String>(&row, "display_name"));
         }
-        let index: HashMap<String, PlayerNo> = users
-            .iter()
-            .enumerate()
-            .map(|(i, u)| (u.clone(), i as PlayerNo))
-            .collect();
-        let mut tournament = Tournament::new(round_count, ratings).unwrap_or_else(|e| internal(e));
         let rows = self.query(
-            "SELECT tg.round, g.white_player::text AS white, g.black_player::text AS black,
-                    (g.result).game_end_type::text AS end_type, (g.result).game_end_reason::text AS reason,
-                    coalesce(cardinality(g.moves), 0) AS moves
-             FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
-             WHERE tg.tournament_id = $1 ORDER BY tg.round, g.id",
+            include_str!("../../sql/random_chess/glue/tournament_games.sql"),
             &[t.into()],
         );
-        // (the core's class of the error, with the tournament named)
-        let fail = |e: pg_rating_core::tournament::TournamentError| {
-            crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
-        };
-        for row in rows {
-            let round = column::<i32>(&row, "round") as u32;
-            let (w, b) = (
-                column::<String>(&row, "white"),
-                column::<String>(&row, "black"),
-            );
-            let (outcome, kind) = result_of(&row);
-            let (Some(&wi), Some(&bi)) = (index.get(&w), index.get(&b)) else {
-                internal(format!(
-                    "tournament {t}: a game of round {round} has an unregistered player"
-                ))
-            };
-            tournament
-                .add_game(round, wi, bi, outcome, kind)
-                .unwrap_or_else(fail);
-        }
+        let games: Vec<StoredGame> = rows
+            .into_iter()
+            .map(|row| StoredGame {
+                round: column::<i32>(&row, "round") as u32,
+                white: column(&row, "white"),
+                black: column(&row, "black"),
+                result: result_of(&row),
+            })
+            .collect();
         let rows = self.query(
             &format!(
                 "SELECT round, user_id_in_service::text AS user_id, {} AS half_points
@@ -428,17 +357,23 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ),
             &[t.into()],
         );
-        for row in rows {
-            let round = column::<i32>(&row, "round") as u32;
-            let Some(&p) = index.get(&column::<String>(&row, "user_id")) else {
-                internal(format!(
-                    "tournament {t}: a bye of round {round} has an unregistered player"
-                ))
-            };
-            let kind = ByeKind::worth(column(&row, "half_points"))
-                .unwrap_or_else(|e| internal(format!("tournament {t}: {e}")));
-            tournament.add_bye(round, p, kind).unwrap_or_else(fail);
-        }
+        let byes: Vec<StoredBye> = rows
+            .into_iter()
+            .map(|row| StoredBye {
+                round: column::<i32>(&row, "round") as u32,
+                user: column(&row, "user_id"),
+                half_points: column(&row, "half_points"),
+            })
+            .collect();
+        let tournament =
+            from_rows(round_count, &users, ratings, &games, &byes).unwrap_or_else(|e| match e {
+                LoadError::Tournament(e) => internal(e),
+                LoadError::Damaged(e) => internal(format!("tournament {t}: {e}")),
+                // (the core's class of the error, with the tournament named)
+                LoadError::Rule(e) => {
+                    crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
+                }
+            });
         Some(Loaded {
             tournament,
             player_no,
@@ -495,7 +430,7 @@ fn push_round(arrays: &mut Arrays, loaded: &Loaded, s: u32) {
         let entry = row
             .entry
             .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
-        let (opponent, colour, result) = encode(entry);
+        let (opponent, colour, result) = entry.stored();
         arrays.push("round", s as i32);
         arrays.push("player_no", loaded.player_no[i]);
         arrays.push("user_id_in_service", loaded.users[i].clone());
@@ -541,14 +476,7 @@ impl CardSource for StoredCards<'_, '_, '_> {
         let mut cards: HashMap<i32, (Vec<RoundEntry>, Option<i32>)> =
             HashMap::with_capacity(ids.len());
         let rows = store.query(
-            "SELECT e.player_no, e.start_rating,
-                    coalesce(array_agg(coalesce(s.opponent_no, -1) ORDER BY s.round)
-                             FILTER (WHERE s.round IS NOT NULL), '{}') AS opponents,
-                    coalesce(string_agg(s.colour::text || s.result::text, '' ORDER BY s.round), '') AS codes
-             FROM @extschema@.swiss_tournament_entrants e
-             LEFT JOIN @extschema@.swiss_tournament_standings s ON s.tournament_id = e.tournament_id AND s.player_no = e.player_no
-             WHERE e.tournament_id = $1 AND e.player_no = ANY($2)
-             GROUP BY e.player_no, e.start_rating",
+            include_str!("../../sql/random_chess/glue/tournament_cards.sql"),
             &[self.tournament.into(), ids.into()],
         );
         for row in rows {

@@ -3,9 +3,9 @@
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
 //! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
-use pg_rating_core::tournament::{canonical_order, PlayerNo};
+use pg_rating_core::tournament::{canonical_order, rules, PlayerNo};
 use pgrx::prelude::*;
-use pgrx::{AllocatedByRust, PgSqlErrorCode};
+use pgrx::AllocatedByRust;
 
 use super::refresh::{bye_changed, bye_kind, game_changed, move_last_round, rebuild, refresh_rows};
 use super::rules::{
@@ -13,7 +13,7 @@ use super::rules::{
     lock_tournament, text_field,
 };
 use super::store::{internal, TournamentStore};
-use crate::error::{raise, raise_core};
+use crate::error::raise_core;
 use crate::restore::restoring;
 use crate::spi::column;
 use crate::trigger::field;
@@ -122,10 +122,7 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
                 check_registration(&mut store, t, &user);
             }
         }),
-        PgTriggerOperation::Update => raise(
-            PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-            "a registration cannot be changed: delete it and register the player again",
-        ),
+        PgTriggerOperation::Update => raise_core(&rules::registration_change()),
         PgTriggerOperation::Delete => Spi::connect_mut(|client| {
             let mut store = TournamentStore::new(client);
             if !lock_tournament(&mut store, t) {
@@ -137,16 +134,11 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
                  ORDER BY tg.round, tg.game_id LIMIT 1",
                 &[t.into(), user.as_str().into()],
             );
-            if let Some(r) = rows.into_iter().next() {
-                raise(
-                    PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-                    format!(
-                        "player \"{user}\" cannot leave tournament {t}: game {} of round {} is registered in it",
-                        column::<i32>(&r, "game_id"),
-                        column::<i32>(&r, "round")
-                    ),
-                );
-            }
+            let game = rows
+                .into_iter()
+                .next()
+                .map(|r| (column(&r, "game_id"), column(&r, "round")));
+            rules::check_leave(t, &user, game).unwrap_or_else(|e| raise_core(&e));
             // the player's byes go first, each refreshing the standings
             store.query(
                 "DELETE FROM @extschema@.byes WHERE tournament_id = $1 AND user_id_in_service = $2",
@@ -258,10 +250,7 @@ fn registration_changed(
         let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
         let Some(info) = store.lock(t) else { return };
         let rows = store.query(
-            "WITH n AS (UPDATE @extschema@.swiss_tournament_progress SET next_player_no = next_player_no + 1
-                        WHERE tournament_id = $1 RETURNING next_player_no - 1 AS no)
-             INSERT INTO @extschema@.swiss_tournament_entrants (tournament_id, user_id_in_service, player_no)
-             SELECT $1, $2, n.no FROM n RETURNING player_no",
+            include_str!("../../sql/random_chess/glue/tournament_entrant.sql"),
             &[t.into(), user.as_str().into()],
         );
         let p: i32 = rows
@@ -383,19 +372,11 @@ fn rebuild_truncated_tournaments<'a>(
                 "SELECT tournament_id, game_id, round FROM @extschema@.tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
                 &[],
             );
-            if let Some(r) = rows.into_iter().next() {
+            let game = rows.into_iter().next().map(|r| {
                 let n = |name: &str| column::<i32>(&r, name);
-                raise(
-                    PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
-                    format!(
-                        "tournaments_players cannot be truncated: tournament {} has game {} of round {} registered \
-                         (truncate tournaments_games first)",
-                        n("tournament_id"),
-                        n("game_id"),
-                        n("round")
-                    ),
-                );
-            }
+                (n("tournament_id"), n("game_id"), n("round"))
+            });
+            rules::check_truncate_registrations(game).unwrap_or_else(|e| raise_core(&e));
         }
         let rows = store.query(
             "SELECT tournament_id FROM @extschema@.swiss_tournaments ORDER BY tournament_id",

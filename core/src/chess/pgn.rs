@@ -448,6 +448,26 @@ const ROSTER: [(&str, &str); 6] = [
     ("Black", "?"),
 ];
 
+/// The tags of a `tags` argument, a JSON object of tag names and values (null: none): a string
+/// is the value itself, a null leaves the tag out, any other value is its JSON text. `None` for
+/// anything but an object or null.
+pub fn tags_of_json(tags: &serde_json::Value) -> Option<Vec<(String, String)>> {
+    use serde_json::Value;
+    match tags {
+        Value::Object(map) => Some(
+            map.iter()
+                .filter_map(|(k, v)| match v {
+                    Value::String(s) => Some((k.clone(), s.clone())),
+                    Value::Null => None,
+                    other => Some((k.clone(), other.to_string())),
+                })
+                .collect(),
+        ),
+        Value::Null => Some(Vec::new()),
+        _ => None,
+    }
+}
+
 /// Writes one game as PGN: the Seven Tag Roster (values from `tags` or `?`), `SetUp` and
 /// `FEN` when the start is not the standard one, `Termination` for a known reason, the
 /// other tags sorted by name, then SAN movetext wrapped at 80 columns and the result.
@@ -822,5 +842,16 @@ mod tests {
             super::super::position::partial_fen(&g.end),
             "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq -"
         );
+    }
+
+    #[test]
+    fn json_tags_are_strings_or_json_text() {
+        let tags = serde_json::json!({"Event": "Cup", "Round": 3, "Site": null, "X": [1]});
+        let expected: Vec<(String, String)> = [("Event", "Cup"), ("Round", "3"), ("X", "[1]")]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .to_vec();
+        assert_eq!(tags_of_json(&tags), Some(expected));
+        assert_eq!(tags_of_json(&serde_json::Value::Null), Some(Vec::new()));
+        assert_eq!(tags_of_json(&serde_json::json!([1])), None);
     }
 }

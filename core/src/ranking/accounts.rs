@@ -45,6 +45,12 @@ impl fmt::Display for AccountRule {
     }
 }
 
+impl crate::error::Classified for AccountRule {
+    fn class(&self) -> crate::error::ErrorClass {
+        crate::error::ErrorClass::Restricted
+    }
+}
+
 impl Account {
     fn is_local(&self) -> bool {
         self.service == Some(LOCAL_SERVICE)

@@ -7,11 +7,14 @@
 
 use std::collections::HashMap;
 
+use crate::clock::Interval;
+use crate::ledger::writer::{self, ReplayFrom, ScopeChanges};
 use crate::ledger::{
     integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
     Outcome, Provisional, Standing,
 };
-use crate::rating::system::{PlayerState, RatingSystem};
+use crate::rating::glicko2::{GameRule, RdGrowth};
+use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::RatingError;
 
 /// The order of the history: creation date (microseconds), then game id.
@@ -65,6 +68,43 @@ pub struct Tip {
     pub last: GameKey,
 }
 
+impl Tip {
+    /// A player's latest entry as a ranking keeps it (`ranking_players`): its id, the rating,
+    /// RD and volatility after it, the record up to it (games, wins, draws, losses), the peak and
+    /// its game (the state's last game too). A ranking keeps no streaks, sums or moves per period.
+    pub fn kept(
+        entry: i32,
+        (rating, rd, volatility): (f64, Option<f64>, Option<f64>),
+        [games, wins, draws, losses]: [i32; 4],
+        peak: f64,
+        last: GameKey,
+    ) -> Tip {
+        let state = PlayerState {
+            rating,
+            rd,
+            volatility,
+            last_played: Some(last.played_at),
+        };
+        Tip {
+            entry,
+            standing: Standing {
+                state,
+                games,
+                wins,
+                draws,
+                losses,
+                peak,
+                streak: 0,
+                best_streak: 0,
+                opponents_sum: 0.0,
+                score_sum: 0.0,
+                period_moved: 0.0,
+            },
+            last,
+        }
+    }
+}
+
 /// One entry of the history: a player's state after a game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -92,6 +132,83 @@ pub fn rules(system: &RatingSystem) -> LedgerRules {
         system: *system,
         limits: Limits::default(),
         provisional: Provisional::default(),
+    }
+}
+
+/// A `rankings` row's rating settings as stored: NULL where its rating system needs none.
+#[derive(Clone, Copy, Debug)]
+pub struct RankingSettings<'a> {
+    pub rating_system: &'a str,
+    pub starting_rating: f64,
+    pub k_factor: Option<f64>,
+    pub tau: Option<f64>,
+    pub starting_rd: Option<f64>,
+    pub starting_volatility: Option<f64>,
+    pub rating_period: Option<Interval>,
+}
+
+impl RankingSettings<'_> {
+    /// The ranking's rating system. The rankings rate Glicko-2 as they always have (lichess's
+    /// rule, no bounds of their own, the RD growing with the time elapsed), a rating period
+    /// counts at least 1 µs, and a parameter left NULL is NaN, which the system refuses to use.
+    /// The engine's bounds ([`RatingSystem::validated`]) are not checked here: a ranking kept
+    /// from 0.12 with settings 0.12 took would otherwise block every ranked game.
+    pub fn system(&self) -> Result<RatingSystem, String> {
+        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        RatingSystem::from_settings(&SystemSettings {
+            rating_system: self.rating_system,
+            starting_rating: self.starting_rating,
+            k_factor: nan(self.k_factor),
+            tau: nan(self.tau),
+            starting_rd: nan(self.starting_rd),
+            starting_volatility: nan(self.starting_volatility),
+            rating_period_micros: self
+                .rating_period
+                .map(|p| p.ordering_key().clamp(1, i64::MAX as i128) as i64),
+            glicko2_rule: GameRule::Lichess,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
+            volatility_epsilon: None,
+            rd_growth: RdGrowth::Elapsed,
+        })
+    }
+}
+
+/// A ranking as the ledgers' writer knows it: a ledger of one scope (`""`) whose games are
+/// rated by [`rules`] and kept by the ranking's tables.
+pub fn as_ledger<B>(book: B, id: i32, system: &RatingSystem) -> writer::Ledger<B> {
+    writer::Ledger {
+        book,
+        id,
+        rules: rules(system),
+        keeper: writer::Keeper::Ranking,
+    }
+}
+
+/// New games of rankings as the writer applies them: each ranking's games (in key order) in its
+/// one scope, no game changed or deleted.
+pub fn new_games<B>(rankings: Vec<(writer::Ledger<B>, Vec<LedgerGame>)>) -> Vec<ScopeChanges<B>> {
+    rankings
+        .into_iter()
+        .map(|(ledger, games)| ScopeChanges {
+            ledger,
+            scope: String::new(),
+            first_old: None,
+            olds: Vec::new(),
+            games,
+        })
+        .collect()
+}
+
+/// A replay of a ranking from the game at `from` on.
+pub fn replay_from<B>(ledger: writer::Ledger<B>, from: GameKey) -> ReplayFrom<B> {
+    ReplayFrom {
+        ledger,
+        kind: writer::Kind::TwoPlayer,
+        scope: String::new(),
+        from: from.ledger_key(),
+        olds: Vec::new(),
     }
 }
 
@@ -564,5 +681,89 @@ mod tests {
         // ids compare as numbers, not as text
         let latest = HashMap::from([("a".to_string(), key(10, 9))]);
         assert!(appendable(&latest, &[game(10, 10, "a", "b", 1.0)]));
+    }
+
+    #[test]
+    fn a_ranking_row_names_its_system() {
+        let row = RankingSettings {
+            rating_system: "glicko2",
+            starting_rating: 1500.0,
+            k_factor: None,
+            tau: Some(0.5),
+            starting_rd: Some(350.0),
+            starting_volatility: Some(0.06),
+            rating_period: Some(Interval {
+                months: 0,
+                days: -1,
+                micros: 0,
+            }),
+        };
+        let by_hand = RatingSystem::from_settings(&SystemSettings {
+            rating_system: "glicko2",
+            starting_rating: 1500.0,
+            k_factor: f64::NAN,
+            tau: 0.5,
+            starting_rd: 350.0,
+            starting_volatility: 0.06,
+            rating_period_micros: Some(1),
+            glicko2_rule: GameRule::Lichess,
+            min_rd: None,
+            max_rd: None,
+            max_volatility: None,
+            volatility_epsilon: None,
+            rd_growth: RdGrowth::Elapsed,
+        });
+        assert_eq!(format!("{:?}", row.system()), format!("{by_hand:?}"));
+        let elo = RankingSettings {
+            rating_system: "elo",
+            k_factor: Some(20.0),
+            ..row
+        };
+        assert_eq!(
+            elo.system(),
+            Ok(RatingSystem::Elo {
+                starting: 1500.0,
+                k: 20.0
+            })
+        );
+    }
+
+    #[test]
+    fn a_kept_tip_has_its_record_and_its_game() {
+        let last = GameKey {
+            played_at: 5,
+            game_id: 9,
+        };
+        let t = Tip::kept(3, (1510.0, Some(80.0), None), [4, 2, 1, 1], 1520.0, last);
+        assert_eq!((t.entry, t.last), (3, last));
+        let s = t.standing;
+        assert_eq!(
+            (s.games, s.wins, s.draws, s.losses, s.peak),
+            (4, 2, 1, 1, 1520.0)
+        );
+        assert_eq!(s.state.last_played, Some(5));
+        assert_eq!(
+            (s.state.rating, s.state.rd, s.state.volatility),
+            (1510.0, Some(80.0), None)
+        );
+        assert_eq!((s.streak, s.best_streak, s.score_sum), (0, 0, 0.0));
+    }
+
+    #[test]
+    fn a_ranking_is_a_ledger_of_one_scope() {
+        let ledger = as_ledger("r", 4, &ELO);
+        assert_eq!((ledger.book, ledger.id), ("r", 4));
+        assert!(matches!(ledger.keeper, writer::Keeper::Ranking));
+        let games = vec![game(1, 10, "a", "b", 1.0).ledger_game()];
+        let changes = new_games(vec![(ledger.clone(), games.clone())]);
+        assert_eq!(changes.len(), 1);
+        assert_eq!(
+            (changes[0].scope.as_str(), changes[0].first_old.is_none()),
+            ("", true)
+        );
+        assert_eq!(changes[0].games, games);
+        let replay = replay_from(ledger, GameKey::START);
+        assert_eq!(replay.from, GameKey::START.ledger_key());
+        assert!(matches!(replay.kind, writer::Kind::TwoPlayer) && replay.olds.is_empty());
     }
 }

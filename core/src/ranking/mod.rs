@@ -6,13 +6,14 @@
 pub mod accounts;
 pub mod history;
 pub mod recorded;
+pub mod stored;
 pub mod window;
 
 pub use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 #[cfg(test)]
 pub(crate) use history::{appendable, rate};
 pub use history::{
-    appended_order, black_first, chain, name_games_by_id, newcomer, renumbers, rules, GameKey,
-    HistoryEntry, RatedGame, Tip,
+    appended_order, as_ledger, black_first, chain, name_games_by_id, new_games, newcomer,
+    renumbers, replay_from, rules, GameKey, HistoryEntry, RankingSettings, RatedGame, Tip,
 };
-pub use window::{GameFacts, RankingWindow};
+pub use window::{GameFacts, RankingWindow, ServiceGame};

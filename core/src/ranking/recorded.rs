@@ -2,6 +2,7 @@
 //! tournaments (result type, clock, players, service, whether it is ranked) never changes.
 
 use crate::clock::Clock;
+use crate::error::Refused;
 
 /// What of a recorded game may not change.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +47,25 @@ impl RecordedGame {
         .map(|(what, _)| what)
         .collect()
     }
+
+    /// Whether the update `new` of service game `id` may go ([`RecordedGame::changed_by`]).
+    pub fn check_update(&self, new: &RecordedGame, id: i32) -> Result<(), Refused> {
+        let changed = self.changed_by(new);
+        if changed.is_empty() {
+            return Ok(());
+        }
+        Err(Refused(format!(
+            "the {} of service game {id} cannot change",
+            changed.join(", ")
+        )))
+    }
+}
+
+/// A recorded game is never deleted.
+pub fn deletion(id: i32) -> Refused {
+    Refused(format!(
+        "service game {id} cannot be deleted: games are kept for the rankings and tournaments"
+    ))
 }
 
 #[cfg(test)]
@@ -102,5 +122,24 @@ mod tests {
         let mut new = game();
         new.black = None;
         assert_eq!(old.changed_by(&new), ["players"]);
+    }
+
+    #[test]
+    fn a_refused_change_or_deletion_says_what_and_which_game() {
+        use crate::error::{Classified, ErrorClass};
+        let mut new = game();
+        assert_eq!(game().check_update(&new, 4), Ok(()));
+        new.service = Some(2);
+        new.ranked = Some(false);
+        let e = game().check_update(&new, 4).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the service, is_ranked of service game 4 cannot change"
+        );
+        assert_eq!(e.class(), ErrorClass::Restricted);
+        assert_eq!(
+            deletion(4).to_string(),
+            "service game 4 cannot be deleted: games are kept for the rankings and tournaments"
+        );
     }
 }

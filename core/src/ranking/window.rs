@@ -2,6 +2,10 @@
 //! time-control window, and bots only where the ranking includes them.
 
 use crate::clock::{Clock, Interval, IntervalOverflow};
+use crate::ledger::LedgerGame;
+use crate::result::GameEndType;
+
+use super::history::{GameKey, RatedGame};
 
 /// The eligibility part of a `rankings` row.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +28,12 @@ pub struct GameFacts {
     pub black_is_bot: bool,
 }
 
+/// Whether a `service_games` row with `service_id` and `is_ranked` (NULL: `None`) is a ranked
+/// local game, the only games the rankings rate.
+pub fn ranked_local(service_id: Option<i32>, is_ranked: Option<bool>) -> bool {
+    service_id == Some(super::accounts::LOCAL_SERVICE) && is_ranked == Some(true)
+}
+
 impl RankingWindow {
     /// True when the game counts in this ranking; an error when its clock's nominal length
     /// overflows an interval (as `clock_base_time` reports it).
@@ -42,6 +52,60 @@ impl RankingWindow {
     pub fn contains_clock(&self, clock: Clock) -> Result<bool, IntervalOverflow> {
         let base = clock.base_time(self.extra_move_multiplier)?;
         Ok(base >= self.playtime_min && self.playtime_max.is_none_or(|max| base < max))
+    }
+}
+
+/// A ranked local game (`service_id = 1 AND is_ranked`) as the rankings see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServiceGame {
+    pub key: GameKey,
+    pub white: String,
+    pub black: String,
+    pub white_score: f64,
+    pub facts: GameFacts,
+}
+
+impl ServiceGame {
+    /// A ranked local game that ended as `end_type`, its players' bot flags `[white, black]`.
+    pub fn ranked_local(
+        key: GameKey,
+        (white, black): (String, String),
+        end_type: GameEndType,
+        clock: Option<Clock>,
+        [white_is_bot, black_is_bot]: [bool; 2],
+    ) -> Self {
+        ServiceGame {
+            key,
+            white,
+            black,
+            white_score: end_type.score(true),
+            facts: GameFacts {
+                ranked_local: true,
+                clock,
+                white_is_bot,
+                black_is_bot,
+            },
+        }
+    }
+}
+
+impl RankingWindow {
+    /// The games (sorted, as given) that count in this window, as the ledgers' replay takes
+    /// them; `Err` with the id of a game whose clock's nominal length overflows an interval.
+    pub fn counted(&self, games: &[ServiceGame]) -> Result<Vec<LedgerGame>, i32> {
+        let mut counted = Vec::new();
+        for g in games {
+            if self.counts(&g.facts).map_err(|_| g.key.game_id)? {
+                let rated = RatedGame {
+                    key: g.key,
+                    white: g.white.clone(),
+                    black: g.black.clone(),
+                    white_score: g.white_score,
+                };
+                counted.push(rated.ledger_game());
+            }
+        }
+        Ok(counted)
     }
 }
 
@@ -142,5 +206,45 @@ mod tests {
             .counts(&g),
             Err(IntervalOverflow)
         );
+    }
+
+    #[test]
+    fn only_ranked_local_games_are_rated() {
+        assert!(ranked_local(Some(1), Some(true)));
+        assert!(!ranked_local(Some(2), Some(true)));
+        assert!(!ranked_local(Some(1), Some(false)));
+        assert!(!ranked_local(None, Some(true)));
+        assert!(!ranked_local(Some(1), None));
+    }
+
+    #[test]
+    fn the_games_that_count_are_given_as_the_ledgers_replay_takes_them() {
+        let key = |id| GameKey {
+            played_at: 1000 * i64::from(id),
+            game_id: id,
+        };
+        let clock = game(5, 0).clock;
+        let players = || ("a".to_owned(), "b".to_owned());
+        let games = [
+            ServiceGame::ranked_local(key(1), players(), GameEndType::BlackWins, clock, [false; 2]),
+            ServiceGame::ranked_local(key(2), players(), GameEndType::Draw, clock, [true, false]),
+            ServiceGame::ranked_local(key(3), players(), GameEndType::Draw, None, [false; 2]),
+        ];
+        assert_eq!(games[0].white_score, 0.0);
+        assert!(games[1].facts.white_is_bot && games[1].facts.ranked_local);
+        let counted = blitz().counted(&games).unwrap();
+        assert_eq!(counted.len(), 1);
+        assert_eq!(counted[0].key, key(1).ledger_key());
+        assert_eq!(counted[0].outcome, crate::ledger::Outcome::White(0.0));
+        let mut overflowing = games[0].clone();
+        overflowing.facts.clock = Some(Clock {
+            starting_time: Interval::ZERO,
+            move_increase: Interval {
+                months: 0,
+                days: 0,
+                micros: i64::MAX / 2,
+            },
+        });
+        assert_eq!(blitz().counted(&[overflowing]), Err(1));
     }
 }

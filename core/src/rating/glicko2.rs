@@ -112,6 +112,20 @@ pub struct Bounds {
     pub rd_growth: RdGrowth,
 }
 
+impl Bounds {
+    /// The bounds the SQL functions take (`rd_min`, `rd_max`, `volatility_max`,
+    /// `max_change`), with the default tolerance and RD growth.
+    pub fn limits(rd_min: f64, rd_max: f64, volatility_max: f64, max_change: f64) -> Self {
+        Self {
+            rd_min,
+            rd_max,
+            volatility_max,
+            max_change,
+            ..Self::default()
+        }
+    }
+}
+
 impl Default for Bounds {
     fn default() -> Self {
         Self {
@@ -1515,5 +1529,15 @@ mod tests {
             "glicko2_period: tau must be the same in every row of a group"
         );
         assert!(PeriodRun::new(p, o, 2.0, 0.5).is_err());
+    }
+
+    #[test]
+    fn limits_keep_the_default_tolerance_and_growth() {
+        let b = Bounds::limits(30.0, 300.0, 0.1, 700.0);
+        assert_eq!(
+            (b.rd_min, b.rd_max, b.volatility_max, b.max_change),
+            (30.0, 300.0, 0.1, 700.0)
+        );
+        assert_eq!((b.epsilon, b.rd_growth), (EPSILON, RdGrowth::Elapsed));
     }
 }

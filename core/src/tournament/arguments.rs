@@ -3,8 +3,8 @@
 //! asked for. The glue turns SQL values into these inputs and reports the errors.
 
 use crate::error::{ErrorClass, Quoted};
-use crate::tournament::pairing::{RowResult, RowsError};
-use crate::tournament::PlayerNo;
+use crate::tournament::pairing::{PairingOptions, PairingSystem, RowResult, RowsError};
+use crate::tournament::{initial_colour, virtual_points, PlayerNo, Tournament};
 
 fn invalid(message: String) -> RowsError {
     RowsError {
@@ -53,38 +53,33 @@ pub fn forbidden_pairs<T: std::fmt::Display + PartialEq>(
         .collect()
 }
 
-/// What a result map gives a value: a JSON number, a string, null, or anything else.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum MapMeaning<'a> {
-    Number(f64),
-    Text(&'a str),
-    Null,
-    Other,
-}
-
 /// An application's result map: each value of its result column and what it means.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultMap(Vec<(String, RowResult)>);
 
 impl ResultMap {
-    /// The map of `entries` (a value, its meaning, and the meaning as the map shows it):
+    /// The map of a `result_map` argument, a JSON object of result values and their meaning:
     /// numbers are White's score (1, 0.5, 0), strings name a meaning ([`RowResult::named`]),
     /// null is a game still to be played; 22023 for anything else.
-    pub fn new<'a>(
-        entries: impl IntoIterator<Item = (String, MapMeaning<'a>, String)>,
-    ) -> Result<ResultMap, RowsError> {
+    pub fn from_json(map: &serde_json::Value) -> Result<ResultMap, RowsError> {
+        use serde_json::Value;
+        let Value::Object(entries) = map else {
+            return Err(invalid(
+                "result_map must be a JSON object of result values and their meaning".into(),
+            ));
+        };
         entries
-            .into_iter()
-            .map(|(value, meaning, shown)| {
+            .iter()
+            .map(|(value, meaning)| {
                 let m = match meaning {
-                    MapMeaning::Number(n) => RowResult::score(n),
-                    MapMeaning::Text(s) => RowResult::named(s),
-                    MapMeaning::Null => Some(RowResult::Pending),
-                    MapMeaning::Other => None,
+                    Value::Number(n) => n.as_f64().and_then(RowResult::score),
+                    Value::String(s) => RowResult::named(s),
+                    Value::Null => Some(RowResult::Pending),
+                    _ => None,
                 };
                 m.map(|m| (value.clone(), m)).ok_or_else(|| {
                     invalid(format!(
-                        "result_map: \"{value}\" maps to {shown}, not to White's score (1, 0.5, 0), \
+                        "result_map: \"{value}\" maps to {meaning}, not to White's score (1, 0.5, 0), \
                          \"+-\", \"-+\", \"bye\", \"full_bye\", \"half_bye\", \"zero_bye\" or null (no result yet)"
                     ))
                 })
@@ -143,6 +138,59 @@ pub fn check_round(requested: Option<i64>, next: u32, of: &str) -> Result<(), Ro
     }
 }
 
+/// The arbiter's choices of a pairing as the SQL functions that pair by player id take them.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    pub system: PairingSystem,
+    pub forbidden_pairs: Vec<Option<String>>,
+    /// The `virtual_points` argument's JSON text ([`virtual_points::from_json`]); `None`: none.
+    pub virtual_points: Option<String>,
+    pub first_colour_white: Option<bool>,
+    pub baku_acceleration: bool,
+}
+
+impl Choices {
+    /// The options of a pairing of `t`: each player id turned into its pairing number by
+    /// `number` (`None`: no such player, "{argument}: {id} {unknown}"), each number named by
+    /// `name`; the forbidden pairs read first, then the virtual points, and the top seed's
+    /// colour as given or as the rounds show it ([`initial_colour::first_colour_white`]).
+    pub fn options(
+        self,
+        t: &Tournament,
+        number: impl Fn(&str) -> Option<PlayerNo>,
+        name: impl Fn(PlayerNo) -> String,
+        unknown: &str,
+    ) -> Result<PairingOptions, RowsError> {
+        let number_of = |argument: &str, id: &str| {
+            number(id).ok_or_else(|| format!("{argument}: {id} {unknown}"))
+        };
+        let forbidden_pairs =
+            forbidden_pairs(&self.forbidden_pairs, |id| number_of("forbidden_pairs", id))?;
+        let acceleration = match &self.virtual_points {
+            None => Vec::new(),
+            Some(text) => virtual_points::from_json(
+                text,
+                t.player_count(),
+                t.round_count(),
+                |id| number_of("virtual_points", id),
+                name,
+            )
+            .map_err(|e| RowsError {
+                class: crate::error::Classified::class(&e),
+                message: e.message,
+            })?,
+        };
+        Ok(PairingOptions {
+            first_colour_white: initial_colour::first_colour_white(t, self.first_colour_white),
+            acceleration,
+            baku_acceleration: self.baku_acceleration,
+            forbidden_pairs,
+            system: self.system,
+            ..PairingOptions::default()
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,22 +233,8 @@ mod tests {
     }
 
     fn map() -> ResultMap {
-        ResultMap::new([
-            ("W".to_string(), MapMeaning::Number(1.0), "1".to_string()),
-            ("D".to_string(), MapMeaning::Number(0.5), "0.5".to_string()),
-            (
-                "F".to_string(),
-                MapMeaning::Text("+-"),
-                "\"+-\"".to_string(),
-            ),
-            (
-                "H".to_string(),
-                MapMeaning::Text("half_bye"),
-                "\"half_bye\"".to_string(),
-            ),
-            ("?".to_string(), MapMeaning::Null, "null".to_string()),
-        ])
-        .unwrap()
+        let m = r#"{"W": 1, "D": 0.5, "F": "+-", "H": "half_bye", "?": null}"#;
+        ResultMap::from_json(&serde_json::from_str(m).unwrap()).unwrap()
     }
 
     #[test]
@@ -223,12 +257,9 @@ mod tests {
 
     #[test]
     fn a_result_map_refuses_meanings_it_does_not_know() {
-        for (meaning, shown) in [
-            (MapMeaning::Number(0.25), "0.25"),
-            (MapMeaning::Text("win"), "\"win\""),
-            (MapMeaning::Other, "[1]"),
-        ] {
-            let e = ResultMap::new([("x".to_string(), meaning, shown.to_string())]).unwrap_err();
+        for shown in ["0.25", "\"win\"", "[1]", "true"] {
+            let map = serde_json::from_str(&format!("{{\"x\": {shown}}}")).unwrap();
+            let e = ResultMap::from_json(&map).unwrap_err();
             assert_eq!(e.class, ErrorClass::InvalidParameter);
             assert_eq!(
                 e.message,
@@ -238,6 +269,16 @@ mod tests {
                 )
             );
         }
+    }
+
+    #[test]
+    fn a_result_map_is_an_object() {
+        let e = ResultMap::from_json(&serde_json::Value::from(1)).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            "result_map must be a JSON object of result values and their meaning"
+        );
     }
 
     #[test]
@@ -270,6 +311,44 @@ mod tests {
         assert_eq!(
             e.message,
             "round 5 of tournament 7 cannot be paired before round 3"
+        );
+    }
+
+    #[test]
+    fn choices_name_players_by_id() {
+        let t = Tournament::new(3, vec![None; 3]).unwrap();
+        let ids = ["a", "b", "c"];
+        let number = |id: &str| ids.iter().position(|i| *i == id).map(|p| p as PlayerNo);
+        let name = |p: PlayerNo| ids[p as usize].to_owned();
+        let choices = Choices {
+            forbidden_pairs: vec![Some("a".into()), Some("c".into())],
+            virtual_points: Some(r#"{"b": [1]}"#.into()),
+            baku_acceleration: true,
+            ..Choices::default()
+        };
+        let o = choices
+            .clone()
+            .options(&t, number, name, "is not here")
+            .unwrap();
+        assert_eq!(o.forbidden_pairs, [(0, 2)]);
+        assert_eq!(o.acceleration, [vec![], vec![2], vec![]]);
+        assert!(o.baku_acceleration && o.first_colour_white);
+        let unknown = |c: Choices| c.options(&t, number, name, "is not here").unwrap_err();
+        let e = unknown(Choices {
+            forbidden_pairs: vec![Some("a".into()), Some("z".into())],
+            ..choices.clone()
+        });
+        assert_eq!(e.message, "forbidden_pairs: z is not here");
+        let e = unknown(Choices {
+            virtual_points: Some(r#"{"z": [1]}"#.into()),
+            ..choices
+        });
+        assert_eq!(
+            (e.class, e.message.as_str()),
+            (
+                ErrorClass::InvalidParameter,
+                "virtual_points: z is not here"
+            )
         );
     }
 }

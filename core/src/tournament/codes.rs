@@ -100,6 +100,16 @@ impl RoundEntry {
         Ok(entry)
     }
 
+    /// The entry as a standings row stores it: the opponent's pairing number and the colour
+    /// and result letters ([`RoundEntry::card_from_codes`] reads them back).
+    pub fn stored(self) -> (Option<i32>, String, String) {
+        (
+            self.opponent().map(|o| o as i32),
+            self.colour_code().to_string(),
+            self.result_code().to_string(),
+        )
+    }
+
     /// A card as stored, rounds in order: each round's opponent (`None`, or a negative number,
     /// for none) and `codes`, two letters per round (colour, then result); an error when the
     /// letters do not match the rounds or a combination is no entry's.
@@ -226,14 +236,9 @@ mod tests {
             RoundEntry::Bye(ByeKind::Half),
             RoundEntry::Absent,
         ];
-        let opponents: Vec<Option<i32>> = card
-            .iter()
-            .map(|e| e.opponent().map(|o| o as i32))
-            .collect();
-        let codes: String = card
-            .iter()
-            .flat_map(|e| [e.colour_code(), e.result_code()])
-            .collect();
+        let stored: Vec<_> = card.iter().map(|e| e.stored()).collect();
+        let opponents: Vec<Option<i32>> = stored.iter().map(|s| s.0).collect();
+        let codes: String = stored.iter().map(|s| format!("{}{}", s.1, s.2)).collect();
         assert_eq!(
             RoundEntry::card_from_codes(&opponents, &codes).unwrap(),
             card

@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use crate::error::{Classified, ErrorClass};
+use crate::error::{Classified, ErrorClass, Refused};
 
 /// A rule a row breaks.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,7 +58,7 @@ impl Clock {
 
 /// What a tournament game's rules are checked against: the game and its tournament.
 #[derive(Clone, Debug)]
-pub struct GameInTournament<'a> {
+pub struct GameInTournament {
     pub tournament: i32,
     pub game: i32,
     pub round: i32,
@@ -67,18 +67,18 @@ pub struct GameInTournament<'a> {
     pub local: bool,
     pub game_ranked: bool,
     pub tournament_ranked: bool,
-    pub game_start: &'a str,
-    pub tournament_start: &'a str,
+    pub game_start: String,
+    pub tournament_start: String,
     pub clock: Clock,
     pub time_control: Clock,
     /// `clock` and `time_control` as text (`no clock` for a NULL clock), for messages.
-    pub clock_text: &'a str,
-    pub time_control_text: &'a str,
-    pub white: &'a str,
-    pub black: &'a str,
+    pub clock_text: String,
+    pub time_control_text: String,
+    pub white: String,
+    pub black: String,
 }
 
-impl GameInTournament<'_> {
+impl GameInTournament {
     /// The rules of the game's own row against its tournament, the first broken one.
     fn follows_tournament(&self) -> Result<(), RuleBroken> {
         let (t, game, round, rounds) = (self.tournament, self.game, self.round, self.rounds);
@@ -120,7 +120,7 @@ impl GameInTournament<'_> {
 /// two different players, both registered (`unregistered`: the first who is not), neither with
 /// another game or a bye in the round (`busy`: those who have).
 pub fn check_game(
-    g: &GameInTournament<'_>,
+    g: &GameInTournament,
     unregistered: Option<&str>,
     busy: &[String],
 ) -> Result<(), RuleBroken> {
@@ -167,16 +167,16 @@ pub fn check_bye(
 
 /// A requirement of a tournament: a rating or a number of rated games in a ranking.
 #[derive(Clone, Debug)]
-pub struct Requirement<'a> {
+pub struct Requirement {
     pub ranking: i32,
-    pub ranking_name: &'a str,
+    pub ranking_name: String,
     pub required_rating: Option<i32>,
     pub required_games: Option<i32>,
     /// The player's rating in the ranking (the ranking's start without games) rounded down: an
     /// integer requirement is met by a rating exactly when it is met by its floor. Its text
     /// (two decimals) is for messages.
     pub rating_floor: i64,
-    pub rating_text: &'a str,
+    pub rating_text: String,
     pub rated_games: i64,
 }
 
@@ -186,12 +186,12 @@ pub fn check_registration(
     tournament: i32,
     user: &str,
     is_bot: bool,
-    requirements: &[Requirement<'_>],
+    requirements: &[Requirement],
 ) -> Result<(), RuleBroken> {
     if is_bot {
         return Ok(());
     }
-    let mut unmet: Vec<&Requirement<'_>> = requirements
+    let mut unmet: Vec<&Requirement> = requirements
         .iter()
         .filter(|q| {
             q.required_rating
@@ -205,7 +205,7 @@ pub fn check_registration(
     let Some(q) = unmet.first() else {
         return Ok(());
     };
-    let (ranking, name) = (q.ranking, q.ranking_name);
+    let (ranking, name) = (q.ranking, &q.ranking_name);
     Err(RuleBroken(match (q.required_rating, q.required_games) {
         (Some(required), _) => format!(
             "player \"{user}\" cannot join tournament {tournament}: rating {} in ranking {ranking} ({name}) is below the required {required}",
@@ -257,6 +257,34 @@ pub fn check_rows_still_follow(
     )))
 }
 
+/// A registration is never changed: it is deleted and made again.
+pub fn registration_change() -> Refused {
+    Refused("a registration cannot be changed: delete it and register the player again".into())
+}
+
+/// A player leaves a tournament only without games in it: `game` is the first of theirs (by
+/// round, then id), as (game, round).
+pub fn check_leave(tournament: i32, user: &str, game: Option<(i32, i32)>) -> Result<(), Refused> {
+    match game {
+        Some((game, round)) => Err(Refused(format!(
+            "player \"{user}\" cannot leave tournament {tournament}: game {game} of round {round} is registered in it"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// The registrations are truncated only without tournament games: `game` is the first one (by
+/// tournament, round, then id), as (tournament, game, round).
+pub fn check_truncate_registrations(game: Option<(i32, i32, i32)>) -> Result<(), Refused> {
+    match game {
+        Some((tournament, game, round)) => Err(Refused(format!(
+            "tournaments_players cannot be truncated: tournament {tournament} has game {game} of round {round} registered \
+             (truncate tournaments_games first)"
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,7 +304,7 @@ mod tests {
         }
     }
 
-    fn game<'a>() -> GameInTournament<'a> {
+    fn game() -> GameInTournament {
         GameInTournament {
             tournament: 7,
             game: 3,
@@ -285,14 +313,14 @@ mod tests {
             local: true,
             game_ranked: true,
             tournament_ranked: true,
-            game_start: "start",
-            tournament_start: "start",
+            game_start: "start".into(),
+            tournament_start: "start".into(),
             clock: clock(5, 3),
             time_control: clock(5, 3),
-            clock_text: "(00:05:00,00:00:03)",
-            time_control_text: "(00:05:00,00:00:03)",
-            white: "a",
-            black: "b",
+            clock_text: "(00:05:00,00:00:03)".into(),
+            time_control_text: "(00:05:00,00:00:03)".into(),
+            white: "a".into(),
+            black: "b".into(),
         }
     }
 
@@ -331,7 +359,7 @@ mod tests {
             "game 3 is unranked but tournament 7 is ranked"
         );
         let g = GameInTournament {
-            game_start: "other",
+            game_start: "other".into(),
             ..game()
         };
         assert!(broken(check_game(&g, None, &[])).contains("starts from \"other\""));
@@ -342,7 +370,7 @@ mod tests {
         assert!(!g.still_follows());
         assert!(broken(check_game(&g, None, &[])).contains("has clock"));
         let g = GameInTournament {
-            black: "a",
+            black: "a".into(),
             ..game()
         };
         assert_eq!(
@@ -399,11 +427,11 @@ mod tests {
     fn the_first_unmet_requirement_by_ranking_is_named() {
         let q = |ranking, rating: Option<i32>, games: Option<i32>| Requirement {
             ranking,
-            ranking_name: "blitz",
+            ranking_name: "blitz".into(),
             required_rating: rating,
             required_games: games,
             rating_floor: 1450,
-            rating_text: "1450.00",
+            rating_text: "1450.00".into(),
             rated_games: 4,
         };
         let all = [
@@ -461,5 +489,26 @@ mod tests {
             broken(check_time_control(true, false, "x", ("a", "b"), (1, "r")))
                 .contains("is not in [a, b) of ranking 1 (r)")
         );
+    }
+
+    #[test]
+    fn registrations_refuse_changes_and_leaving_with_games() {
+        assert_eq!(
+            registration_change().to_string(),
+            "a registration cannot be changed: delete it and register the player again"
+        );
+        assert_eq!(check_leave(3, "7", None), Ok(()));
+        assert_eq!(
+            check_leave(3, "7", Some((12, 2))).unwrap_err().to_string(),
+            "player \"7\" cannot leave tournament 3: game 12 of round 2 is registered in it"
+        );
+        assert_eq!(check_truncate_registrations(None), Ok(()));
+        let e = check_truncate_registrations(Some((3, 12, 2))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "tournaments_players cannot be truncated: tournament 3 has game 12 of round 2 registered \
+             (truncate tournaments_games first)"
+        );
+        assert_eq!(e.class(), ErrorClass::Restricted);
     }
 }

@@ -68,6 +68,28 @@ impl Tournament {
     }
 }
 
+/// A tournament with its players (by registration index, `names` and `users`) in FIDE's initial
+/// order (rating, then display name, then user id), and `order[i]`: the registration index of
+/// the player numbered i. The ratings are those as of the start once the tournament started
+/// (`now` is `None`), else `now`, by registration index.
+pub fn seeded(
+    t: &Tournament,
+    now: Option<&[Option<i32>]>,
+    names: &[String],
+    users: &[String],
+) -> Result<(Tournament, Vec<PlayerNo>)> {
+    let ratings = now.unwrap_or(t.ratings());
+    let seeds: Vec<Seed> = (0..users.len())
+        .map(|i| Seed {
+            rating: ratings[i],
+            name: &names[i],
+            id: &users[i],
+        })
+        .collect();
+    let order = initial_order(&seeds);
+    Ok((t.renumbered(&order)?, order))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +151,23 @@ mod tests {
         assert!(t.renumbered(&[0, 0]).is_err());
         assert!(t.renumbered(&[0]).is_err());
         assert!(t.renumbered(&[0, 2]).is_err());
+    }
+
+    #[test]
+    fn seeded_by_the_start_or_by_now() {
+        let t = Tournament::new(1, vec![Some(1500), Some(1600)]).unwrap();
+        let names = ["A".to_owned(), "B".to_owned()];
+        let users = ["1".to_owned(), "2".to_owned()];
+        let (s, order) = seeded(&t, None, &names, &users).unwrap();
+        assert_eq!(
+            (order, s.ratings().to_vec()),
+            (vec![1, 0], vec![Some(1600), Some(1500)])
+        );
+        let now = [Some(1700), None];
+        let (s, order) = seeded(&t, Some(&now), &names, &users).unwrap();
+        assert_eq!(
+            (order, s.ratings().to_vec()),
+            (vec![0, 1], vec![Some(1500), Some(1600)])
+        );
     }
 }

@@ -81,6 +81,57 @@ pub fn table(
     Ok(table.into_iter().map(Option::unwrap_or_default).collect())
 }
 
+/// The table of [`table`] from the `virtual_points` argument of the SQL functions, a JSON object
+/// of players and their virtual points per round (C.04.5; `{"a": [1, 1, 0.5]}`): each player
+/// turned into a pairing number by `number` (an error message for an unknown one) and named by
+/// `name`. 22023 for anything but an object of arrays of numbers, an unknown player, and what
+/// [`table`] refuses.
+pub fn from_json(
+    text: &str,
+    players: usize,
+    rounds: u32,
+    number: impl Fn(&str) -> Result<PlayerNo, String>,
+    name: impl Fn(PlayerNo) -> String,
+) -> Result<Vec<Vec<i32>>, PairingError> {
+    use serde_json::Value;
+    let shape =
+        "virtual_points must be a JSON object of players and their virtual points per round \
+                 ({\"a\": [1, 1, 0.5]})";
+    let map = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => map,
+        Ok(_) => return Err(invalid(shape.into())),
+        // (serde_json says where: "number out of range at line 1 column 11")
+        Err(e) => {
+            return Err(invalid(format!(
+                "virtual_points {}: {}",
+                crate::error::Quoted(text),
+                e.to_string().split(" at line").next().unwrap_or_default()
+            )))
+        }
+    };
+    let mut given = Vec::with_capacity(map.len());
+    for (player, points) in &map {
+        let no = number(player).map_err(invalid)?;
+        let Value::Array(points) = points else {
+            return Err(invalid(format!(
+                "virtual_points of {player}: {points} is not an array of points per round"
+            )));
+        };
+        let points = points
+            .iter()
+            .map(|v| {
+                v.as_f64().ok_or_else(|| {
+                    invalid(format!(
+                        "virtual_points of {player}: {v} is not a number of points"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<f64>, _>>()?;
+        given.push((no, points));
+    }
+    table(players, rounds, &given, name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,7 +151,7 @@ mod tests {
     fn a_player_listed_without_points_is_a_table_all_the_same() {
         // as an XXA line of zeros: virtual points given (none), not the system's own
         let t = table(2, 2, &[(0, vec![])], name).unwrap();
-        assert_eq!(t, vec![vec![], vec![]]);
+        assert_eq!(t, vec![Vec::<i32>::new(), vec![]]);
     }
 
     #[test]
@@ -117,5 +168,50 @@ mod tests {
         assert!(e.message.contains("#2 is listed twice"));
         let e = table(2, 2, &[(5, vec![1.0])], name).unwrap_err();
         assert!(e.message.contains("#6 is not a player"));
+    }
+
+    #[test]
+    fn the_json_argument_names_players_by_id() {
+        let number = |id: &str| -> Result<PlayerNo, String> {
+            match id {
+                "a" => Ok(0),
+                "b" => Ok(1),
+                _ => Err(format!("virtual_points: {id} is not in the players")),
+            }
+        };
+        let from = |text: &str| from_json(text, 2, 3, number, name);
+        assert_eq!(
+            from(r#"{"b": [1, 0.5], "a": []}"#),
+            Ok(vec![vec![], vec![2, 1]])
+        );
+        let message = |text: &str| {
+            let e = from(text).unwrap_err();
+            assert_eq!(e.kind, PairingErrorKind::InvalidOption);
+            e.message
+        };
+        assert_eq!(
+            message("[1]"),
+            "virtual_points must be a JSON object of players and their virtual points per round ({\"a\": [1, 1, 0.5]})"
+        );
+        assert_eq!(
+            message(r#"{"a": 1e400}"#),
+            r#"virtual_points "{"a": 1e400}": number out of range"#
+        );
+        assert_eq!(
+            message(r#"{"c": [1]}"#),
+            "virtual_points: c is not in the players"
+        );
+        assert_eq!(
+            message(r#"{"a": 1}"#),
+            "virtual_points of a: 1 is not an array of points per round"
+        );
+        assert_eq!(
+            message(r#"{"a": ["x"]}"#),
+            r#"virtual_points of a: "x" is not a number of points"#
+        );
+        assert_eq!(
+            message(r#"{"a": [1, 1, 1, 1]}"#),
+            "virtual_points of #1 list 4 rounds, the tournament has 3"
+        );
     }
 }
