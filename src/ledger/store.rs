@@ -141,13 +141,9 @@ fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 8]) ->
 pub struct LedgerStore<'c, 'conn> {
     pub(super) client: &'c mut SpiClient<'conn>,
     pub(super) batch: Batch,
-    /// The rows of a rebuild ([`Writes::Rebuilt`]).
-    pub(super) rebuilt: Batch,
     /// The (ledger, scope, player) whose standings were written, of ledgers with a
     /// `notify_channel`, not notified yet ([`Self::notify`]).
     pub(super) notices: Vec<(i32, String, String)>,
-    /// The ledgers with a `notify_channel` whose rebuild is under way.
-    pub(super) rebuilt_notices: Vec<i32>,
     /// The stored entries a replay may keep (`super::unchanged`).
     pub(super) taken: super::unchanged::Taken,
 }
@@ -157,9 +153,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         LedgerStore {
             client,
             batch: Batch::default(),
-            rebuilt: Batch::default(),
             notices: Vec::new(),
-            rebuilt_notices: Vec::new(),
             taken: Default::default(),
         }
     }

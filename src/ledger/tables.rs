@@ -136,35 +136,30 @@ impl<'a> Keeps<LedgerBook<'a>> for LedgerStore<'_, '_> {
     /// Writes a scope's rows: entries (those a replay leaves as they were stay), standings, and
     /// the notices of a ledger with a channel.
     fn write_scope(&mut self, w: ScopeWrite<LedgerBook<'a>>) {
-        let (book, writes) = (w.book, w.writes);
-        let att = book.att;
+        let batched = match w.writes {
+            Writes::Batched => true,
+            Writes::Now => false,
+            Writes::Rebuilt => internal("a rebuild's rows are written by replace_rebuilt"),
+        };
+        let att = w.book.att;
         self.insert_entries(
             w.ledger,
             &w.scope,
             w.entries,
             &|id| att.column_key_text(id),
-            writes,
+            batched,
         );
-        if book.ledger.notify_channel.is_some() {
-            match writes {
-                Writes::Rebuilt => {
-                    if !self.rebuilt_notices.contains(&w.ledger) {
-                        self.rebuilt_notices.push(w.ledger);
-                    }
-                }
-                Writes::Now | Writes::Batched => {
-                    let players = w
-                        .standings
-                        .iter()
-                        .map(|(p, _, _)| p)
-                        .chain(&w.without_games);
-                    self.notices
-                        .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
-                }
-            }
+        if w.book.ledger.notify_channel.is_some() {
+            let players = w
+                .standings
+                .iter()
+                .map(|(p, _, _)| p)
+                .chain(&w.without_games);
+            self.notices
+                .extend(players.map(|p| (w.ledger, w.scope.clone(), p.to_owned())));
         }
-        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, writes);
-        if writes == Writes::Now {
+        self.write_standings(w.ledger, &w.scope, w.standings, w.without_games, batched);
+        if !batched {
             self.notify();
         }
     }
@@ -460,7 +455,7 @@ impl LedgerStore<'_, '_> {
         scope: &str,
         entries: Vec<Entry>,
         game: &dyn Fn(&str) -> String,
-        writes: Writes,
+        batched: bool,
     ) {
         let rows: Vec<EntryRow> = entries
             .into_iter()
@@ -472,12 +467,11 @@ impl LedgerStore<'_, '_> {
             })
             .collect();
         let rows = self.keep_unchanged(ledger, scope, rows);
-        let kept = match writes {
-            Writes::Batched => &mut self.batch.entries,
-            Writes::Rebuilt => &mut self.rebuilt.entries,
-            Writes::Now => return Self::write_entries(rows),
-        };
-        // (a rebuild's million rows moved, not copied)
+        if !batched {
+            return Self::write_entries(rows);
+        }
+        // (a statement's first scope's rows moved, not copied)
+        let kept = &mut self.batch.entries;
         if kept.is_empty() {
             *kept = rows;
         } else {
@@ -506,10 +500,9 @@ impl LedgerStore<'_, '_> {
         scope: &str,
         rows: StandingRows,
         without_games: Vec<String>,
-        writes: Writes,
+        batched: bool,
     ) {
-        // (a rebuild's replacement removes the rows of players it has no row for)
-        if !without_games.is_empty() && writes != Writes::Rebuilt {
+        if !without_games.is_empty() {
             self.write(
                 "DELETE FROM @extschema@.ledger_standings WHERE ledger_id = $1 AND scope = $2 AND player = ANY ($3)",
                 &[ledger.into(), scope.into(), without_games.into()],
@@ -522,10 +515,8 @@ impl LedgerStore<'_, '_> {
             standing,
             key,
         });
-        match writes {
-            Writes::Batched => return self.batch.standings.extend(rows),
-            Writes::Rebuilt => return self.rebuilt.standings.extend(rows),
-            Writes::Now => {}
+        if batched {
+            return self.batch.standings.extend(rows);
         }
         let rows: Vec<StandingRow> = rows.collect();
         check_cells(&rows, &STANDINGS_COLUMNS);
@@ -560,6 +551,7 @@ impl LedgerStore<'_, '_> {
         let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
         for w in &rebuilt {
             for (player, standing, key) in &w.standings {
+                pg_rating_core::interrupt::check();
                 let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
                 wanted.insert(digests.of_cells(&cells));
             }
