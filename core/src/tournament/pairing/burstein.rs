@@ -215,7 +215,8 @@ pub(super) struct NoPairing;
 
 /// Pairs the sorted players `field.players` (an even number, the bye already taken out): pairs
 /// of sorted positions, the first of each the one the colours are chosen for.
-pub(super) fn pair(field: &Field) -> Result<Vec<(usize, usize)>, NoPairing> {
+/// `shortcuts`: skip the solves that [`lowest_proven`] makes needless (the tests compare both).
+pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>, NoPairing> {
     let m = field.players.len();
     let mut g: IncrementalMatching<2> = IncrementalMatching::new(m);
     let score = |i: usize| field.index[i].score;
@@ -283,7 +284,7 @@ pub(super) fn pair(field: &Field) -> Result<Vec<(usize, usize)>, NoPairing> {
     if !valid {
         return Err(NoPairing);
     }
-    top_against_bottom(field, &mut g, &bounds)
+    top_against_bottom(field, &mut g, &bounds, shortcuts)
 }
 
 /// The pairing of [`pair`] when the rules make it plain, without a matching: when `fresh` (no
@@ -351,9 +352,11 @@ fn top_against_bottom(
     field: &Field,
     g: &mut IncrementalMatching<2>,
     bounds: &[usize],
+    shortcuts: bool,
 ) -> Result<Vec<(usize, usize)>, NoPairing> {
     let m = field.players.len();
     let mut done = vec![false; m];
+    let mut in_bracket = vec![false; m];
     let mut pairs = Vec::with_capacity(m / 2);
     let mut floater: Option<usize> = None;
     let mut begin = bounds[0];
@@ -363,6 +366,11 @@ fn top_against_bottom(
         }
         let bracket: Vec<usize> = (begin..end).chain(floater.take()).collect();
         let bracket = binary_counter_sort(bracket, |a, b| field.above(a, b));
+        let mut prefs = Prefs::default();
+        for &a in &bracket {
+            in_bracket[a] = true;
+            prefs = prefs.with(field, a, 1);
+        }
         for (k, &a) in bracket.iter().enumerate() {
             crate::interrupt::check();
             for &b in &bracket[k + 1..] {
@@ -375,20 +383,18 @@ fn top_against_bottom(
             if done[a] {
                 continue;
             }
-            let lowest = bracket[k + 1..]
-                .iter()
-                .rev()
-                .copied()
-                .find(|&b| !done[b] && !field.edge(a, b, true, true).is_zero());
             // The priorities below raise only a's edges, the lowest one's most: when a best
-            // matching pairs a with it, every best matching of the raised weights does (any
-            // other gains less), so no solve is needed, and a's edges need not be raised (a
-            // leaves the graph). Taking a pair out of a best matching leaves a best matching of
-            // the rest.
-            let plain = match lowest {
-                Some(b) => mate[a] == Some(b) || swap_to(g, &mut mate, a, b),
-                None => false,
+            // matching pairs a with the lowest opponent that any best matching can give it,
+            // every best matching of the raised weights does (any other gains less), so no
+            // solve is needed, and a's edges need not be raised (a leaves the graph). Taking a
+            // pair out of a best matching leaves a best matching of the rest.
+            let ctx = Bracket {
+                members: &bracket[k + 1..],
+                done: &done,
+                in_bracket: &in_bracket,
+                prefs,
             };
+            let plain = lowest_proven(field, g, &mut mate, a, &ctx, shortcuts);
             if !plain {
                 let mut priority = 1;
                 for &b in &bracket[k + 1..] {
@@ -408,12 +414,16 @@ fn top_against_bottom(
                 Some(b) => {
                     done[a] = true;
                     done[b] = true;
+                    prefs = prefs.with(field, a, -1).with(field, b, -1);
                     pairs.push((a, b));
                     g.remove(a);
                     g.remove(b);
                 }
                 None => return Err(NoPairing),
             }
+        }
+        for &a in &bracket {
+            in_bracket[a] = false;
         }
         begin = end;
     }
@@ -422,6 +432,107 @@ fn top_against_bottom(
     } else {
         Err(NoPairing)
     }
+}
+
+/// How many of a bracket's unpaired players prefer White, Black, or have no preference.
+#[derive(Clone, Copy, Default)]
+struct Prefs {
+    white: isize,
+    black: isize,
+    none: isize,
+}
+
+impl Prefs {
+    /// `self` with `by` more of player i's kind.
+    fn with(mut self, field: &Field, i: usize, by: isize) -> Prefs {
+        use crate::tournament::Colour;
+        match field.players[i].pref.colour {
+            Some(Colour::White) => self.white += by,
+            Some(Colour::Black) => self.black += by,
+            None => self.none += by,
+        }
+        self
+    }
+
+    /// At most how many pairs of these players can grant due colours (differ or have none):
+    /// each such pair holds a player who does not prefer White and one who does not prefer
+    /// Black.
+    fn bound(&self) -> isize {
+        let all = self.white + self.black + self.none;
+        (self.black + self.none)
+            .min(self.white + self.none)
+            .min(all / 2)
+    }
+}
+
+/// Whether the two sorted players' due colours differ (or one has none): the colour field of
+/// their edge.
+fn differ(field: &Field, a: usize, b: usize) -> bool {
+    let (x, y) = (field.players[a].pref.colour, field.players[b].pref.colour);
+    x != y || x.is_none()
+}
+
+/// What [`lowest_proven`] reads of the bracket being paired.
+struct Bracket<'a> {
+    /// The players after the one to pair, in index order.
+    members: &'a [usize],
+    done: &'a [bool],
+    in_bracket: &'a [bool],
+    /// The bracket's unpaired players (the one to pair included) by colour preference.
+    prefs: Prefs,
+}
+
+/// Whether the best matching `mate` of `g` is made (by a swap) to pair `a` with the lowest
+/// opponent in the bracket that some best matching pairs it with; false: a solve must decide.
+///
+/// Going up from the lowest possible opponent b (an edge): a best matching that pairs a with b
+/// proves b ([`swap_to`]). With `shortcuts`, a lower b is passed over when no best matching can
+/// pair a with it: weights compare as (pairs, pairs in brackets, due colours granted) and the
+/// colour field counts only pairs of the bracket, so pairing a with b gives at most
+/// `differ(a, b) + bound(the other unpaired players of the bracket)` due colours, and when
+/// that is below what `mate` grants, every matching with a–b weighs less than `mate`. Without
+/// `shortcuts` only the lowest opponent is tried (the full procedure of the tests).
+fn lowest_proven(
+    field: &Field,
+    g: &IncrementalMatching<2>,
+    mate: &mut [Option<usize>],
+    a: usize,
+    bracket: &Bracket,
+    shortcuts: bool,
+) -> bool {
+    let mut granted = None;
+    let candidates = bracket
+        .members
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&b| !bracket.done[b] && !field.edge(a, b, true, true).is_zero());
+    for b in candidates {
+        if mate[a] == Some(b) || swap_to(g, mate, a, b) {
+            return true;
+        }
+        if !shortcuts {
+            return false;
+        }
+        // Due colours granted by `mate` within the bracket (each pair once).
+        let granted = *granted.get_or_insert_with(|| {
+            let mut pairs = 0isize;
+            for (u, &v) in mate.iter().enumerate() {
+                if let Some(v) = v {
+                    let inside = |x: usize| bracket.in_bracket[x] && !bracket.done[x];
+                    if u < v && inside(u) && inside(v) && differ(field, u, v) {
+                        pairs += 1;
+                    }
+                }
+            }
+            pairs
+        });
+        let rest = bracket.prefs.with(field, a, -1).with(field, b, -1);
+        if isize::from(differ(field, a, b)) + rest.bound() >= granted {
+            return false;
+        }
+    }
+    false
 }
 
 /// Whether the best matching `mate` of `g` becomes one that pairs `a` with `b` by a swap: a's and
@@ -601,7 +712,7 @@ pub(super) fn pair_round(
     }
     let pairs = match shortcut {
         Some(pairs) => pairs,
-        None => pair(&field).map_err(|_| no_pairing(round, players.len()))?,
+        None => pair(&field, plain).map_err(|_| no_pairing(round, players.len()))?,
     };
     let mut boards: Vec<(&Entrant, &Entrant)> = pairs
         .iter()
