@@ -384,7 +384,7 @@ enum Stuck {
 enum Graph<'g> {
     Whole(&'g mut IncrementalMatching<2>),
     Bracket {
-        g: IncrementalMatching<2>,
+        g: Box<IncrementalMatching<2>>,
         /// Per position (m + 1), its vertex or `usize::MAX`; per vertex, its position.
         vertex: Vec<usize>,
         position: Vec<usize>,
@@ -404,7 +404,7 @@ impl Graph<'_> {
         for (v, &p) in position.iter().enumerate() {
             vertex[p] = v;
         }
-        let mut g = IncrementalMatching::new(position.len());
+        let mut g = Box::new(IncrementalMatching::new(position.len()));
         for &f in floaters {
             g.set_weight(vertex[f], position.len() - 1, weight(false, false, 0));
         }
