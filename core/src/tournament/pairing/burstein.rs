@@ -559,6 +559,7 @@ fn top_against_bottom(
                 let floaters: Vec<usize> = if bracket.len() % 2 == 1 {
                     (begin..end)
                         .filter(|&f| {
+                            crate::interrupt::check();
                             (end..below).any(|v| !field.edge(f, v, false, false).is_zero())
                         })
                         .collect()
