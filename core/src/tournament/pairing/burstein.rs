@@ -215,7 +215,19 @@ pub(super) struct NoPairing;
 
 /// Pairs the sorted players `field.players` (an even number, the bye already taken out): pairs
 /// of sorted positions, the first of each the one the colours are chosen for.
-pub(super) fn pair(field: &Field) -> Result<Vec<(usize, usize)>, NoPairing> {
+/// `shortcuts`: skip the solves that [`lowest_proven`] makes needless (the tests compare both).
+pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>, NoPairing> {
+    if shortcuts {
+        if let Some(bounds) = robust_bounds(field) {
+            #[cfg(test)]
+            ROBUST.with(|c| c.set(c.get() + 1));
+            match top_against_bottom(field, None, &bounds, true) {
+                Ok(pairs) => return Ok(pairs),
+                Err(Stuck::Unpairable) => return Err(NoPairing),
+                Err(Stuck::NotPlain) => {}
+            }
+        }
+    }
     let m = field.players.len();
     let mut g: IncrementalMatching<2> = IncrementalMatching::new(m);
     let score = |i: usize| field.index[i].score;
@@ -283,7 +295,179 @@ pub(super) fn pair(field: &Field) -> Result<Vec<(usize, usize)>, NoPairing> {
     if !valid {
         return Err(NoPairing);
     }
-    top_against_bottom(field, &mut g, &bounds)
+    top_against_bottom(field, Some(&mut g), &bounds, shortcuts).map_err(|_| NoPairing)
+}
+
+/// The scoregroup boundaries that the first part of [`pair`] fixes, without its matchings, when
+/// every scoregroup is robust: at least 5 players, each of whom may meet more than half of the
+/// others of its group (2·degree ≥ size + 2), and wherever a player must float (an odd number
+/// of players above), at least two players of the group above who may meet one of the group
+/// below. Then:
+/// * a group without any 2 of its players still has a Hamiltonian cycle (Dirac: each of the
+///   k − 2 left may meet at least (k − 2)/2 of them), so it pairs within itself whichever
+///   player comes in from above and whichever floats out below (the two candidates leave one
+///   that is not the one that came in); so a pairing exists with every player paired and the
+///   fewest floaters (one across each odd boundary, none elsewhere), for every run of groups
+///   from the top, with or without the stand-in below;
+/// * every best matching of those checks therefore has as many pairs and pairs within groups
+///   (the fields of its weights), which leaves it the same floaters (parity), so each check
+///   finds that the groups hold and none merges;
+/// * in the second part the players below a bracket only decide which of its players may float
+///   (any one who may meet someone below, by the same argument, at the same weight):
+///   [`top_against_bottom`] then matches each bracket alone with one stand-in vertex for them.
+///
+/// Memory is then per bracket (its players squared) instead of the field squared. The tests
+/// compare this with the full procedure.
+fn robust_bounds(field: &Field) -> Option<Vec<usize>> {
+    let m = field.players.len();
+    let meet = |u: usize, v: usize| !field.edge(u, v, false, false).is_zero();
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut begin = 0;
+    while begin < m {
+        let score = field.index[begin].score;
+        let end = (begin..m)
+            .find(|&i| field.index[i].score != score)
+            .unwrap_or(m);
+        groups.push((begin, end));
+        begin = end;
+    }
+    for &(begin, end) in &groups {
+        let k = end - begin;
+        if k < 5 {
+            return None;
+        }
+        for u in begin..end {
+            crate::interrupt::check();
+            let degree = (begin..end).filter(|&v| v != u && meet(u, v)).count();
+            if 2 * degree < k + 2 {
+                return None;
+            }
+        }
+    }
+    for pair in groups.windows(2) {
+        let ((begin, end), (_, below)) = (pair[0], pair[1]);
+        if end % 2 == 1 {
+            crate::interrupt::check();
+            let floaters = (begin..end)
+                .filter(|&u| (end..below).any(|v| meet(u, v)))
+                .take(2)
+                .count();
+            if floaters < 2 {
+                return None;
+            }
+        }
+    }
+    // (as the first part of `pair` grows them when every group holds)
+    let mut bounds = vec![0, 0];
+    for &(begin, end) in &groups {
+        bounds.push(begin);
+        *bounds.last_mut().expect("bounds") = end;
+        if end < m && end % 2 == 0 {
+            bounds.push(end);
+        }
+    }
+    Some(bounds)
+}
+
+/// Why [`top_against_bottom`] stopped.
+enum Stuck {
+    /// No pairing.
+    Unpairable,
+    /// A bracket matched alone cannot pair all its players: the stand-in for the players below
+    /// does not hold, the full procedure decides.
+    NotPlain,
+}
+
+/// The matching of [`top_against_bottom`] with sorted positions as vertices: the whole field's,
+/// or one bracket's with a stand-in vertex (position m) for the players below
+/// ([`robust_bounds`]).
+enum Graph<'g> {
+    Whole(&'g mut IncrementalMatching<2>),
+    Bracket {
+        g: Box<IncrementalMatching<2>>,
+        /// Per position (m + 1), its vertex or `usize::MAX`; per vertex, its position.
+        vertex: Vec<usize>,
+        position: Vec<usize>,
+        /// Per vertex: removed (paired).
+        gone: Vec<bool>,
+    },
+}
+
+impl Graph<'_> {
+    /// One bracket (`bracket`: its positions; `floaters`: those who may float below).
+    fn bracket(m: usize, bracket: &[usize], floaters: &[usize]) -> Graph<'static> {
+        let mut position = bracket.to_vec();
+        if !floaters.is_empty() {
+            position.push(m);
+        }
+        let mut vertex = vec![usize::MAX; m + 1];
+        for (v, &p) in position.iter().enumerate() {
+            vertex[p] = v;
+        }
+        let mut g = Box::new(IncrementalMatching::new(position.len()));
+        for &f in floaters {
+            g.set_weight(vertex[f], position.len() - 1, weight(false, false, 0));
+        }
+        Graph::Bracket {
+            gone: vec![false; position.len()],
+            g,
+            vertex,
+            position,
+        }
+    }
+
+    fn set_weight(&mut self, a: usize, b: usize, w: Weight) {
+        match self {
+            Graph::Whole(g) => g.set_weight(a, b, w),
+            Graph::Bracket { g, vertex, .. } => g.set_weight(vertex[a], vertex[b], w),
+        }
+    }
+
+    fn weight(&self, a: usize, b: usize) -> Weight {
+        match self {
+            Graph::Whole(g) => g.weight(a, b),
+            Graph::Bracket { g, vertex, .. } => g.weight(vertex[a], vertex[b]),
+        }
+    }
+
+    fn remove(&mut self, a: usize) {
+        match self {
+            Graph::Whole(g) => g.remove(a),
+            Graph::Bracket {
+                g, vertex, gone, ..
+            } => {
+                g.remove(vertex[a]);
+                gone[vertex[a]] = true;
+            }
+        }
+    }
+
+    /// The mates by position (m + 1 entries, the stand-in last); `Err(NotPlain)` when a
+    /// bracket alone leaves an unpaired player (or the stand-in) without a mate.
+    fn solve(&mut self, m: usize) -> Result<Vec<Option<usize>>, Stuck> {
+        match self {
+            Graph::Whole(g) => {
+                let mut mate = g.solve();
+                mate.push(None);
+                Ok(mate)
+            }
+            Graph::Bracket {
+                g, position, gone, ..
+            } => {
+                let local = g.solve();
+                let mut mate = vec![None; m + 1];
+                for (v, w) in local.iter().enumerate() {
+                    match w {
+                        Some(w) => mate[position[v]] = Some(position[*w]),
+                        // (a removed vertex is paired already)
+                        None if !gone[v] => return Err(Stuck::NotPlain),
+                        None => {}
+                    }
+                }
+                Ok(mate)
+            }
+        }
+    }
 }
 
 /// The pairing of [`pair`] when the rules make it plain, without a matching: when `fresh` (no
@@ -347,13 +531,17 @@ fn plain_pairs(field: &Field, fresh: bool) -> Option<Vec<(usize, usize)>> {
 
 /// Bracket by bracket in index order: the highest unpaired player gets the lowest opponent that
 /// keeps the best matching (the priority of an opponent grows down the bracket).
+/// `whole`: the matching of the whole field ([`pair`]'s), or `None` to match each bracket alone
+/// ([`robust_bounds`]).
 fn top_against_bottom(
     field: &Field,
-    g: &mut IncrementalMatching<2>,
+    mut whole: Option<&mut IncrementalMatching<2>>,
     bounds: &[usize],
-) -> Result<Vec<(usize, usize)>, NoPairing> {
+    shortcuts: bool,
+) -> Result<Vec<(usize, usize)>, Stuck> {
     let m = field.players.len();
     let mut done = vec![false; m];
+    let mut in_bracket = vec![false; m + 1];
     let mut pairs = Vec::with_capacity(m / 2);
     let mut floater: Option<usize> = None;
     let mut begin = bounds[0];
@@ -363,6 +551,29 @@ fn top_against_bottom(
         }
         let bracket: Vec<usize> = (begin..end).chain(floater.take()).collect();
         let bracket = binary_counter_sort(bracket, |a, b| field.above(a, b));
+        let mut g = match whole.as_deref_mut() {
+            Some(g) => Graph::Whole(g),
+            None => {
+                // (who may float: an odd bracket's own players who may meet one below)
+                let below = bounds.iter().copied().find(|&b| b > end).unwrap_or(m);
+                let floaters: Vec<usize> = if bracket.len() % 2 == 1 {
+                    (begin..end)
+                        .filter(|&f| {
+                            crate::interrupt::check();
+                            (end..below).any(|v| !field.edge(f, v, false, false).is_zero())
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                Graph::bracket(m, &bracket, &floaters)
+            }
+        };
+        let mut prefs = Prefs::default();
+        for &a in &bracket {
+            in_bracket[a] = true;
+            prefs = prefs.with(field, a, 1);
+        }
         for (k, &a) in bracket.iter().enumerate() {
             crate::interrupt::check();
             for &b in &bracket[k + 1..] {
@@ -370,25 +581,23 @@ fn top_against_bottom(
             }
         }
         // A best matching of the current weights, kept up to date below.
-        let mut mate = g.solve();
+        let mut mate = g.solve(m)?;
         for (k, &a) in bracket.iter().enumerate() {
             if done[a] {
                 continue;
             }
-            let lowest = bracket[k + 1..]
-                .iter()
-                .rev()
-                .copied()
-                .find(|&b| !done[b] && !field.edge(a, b, true, true).is_zero());
             // The priorities below raise only a's edges, the lowest one's most: when a best
-            // matching pairs a with it, every best matching of the raised weights does (any
-            // other gains less), so no solve is needed, and a's edges need not be raised (a
-            // leaves the graph). Taking a pair out of a best matching leaves a best matching of
-            // the rest.
-            let plain = match lowest {
-                Some(b) => mate[a] == Some(b) || swap_to(g, &mut mate, a, b),
-                None => false,
+            // matching pairs a with the lowest opponent that any best matching can give it,
+            // every best matching of the raised weights does (any other gains less), so no
+            // solve is needed, and a's edges need not be raised (a leaves the graph). Taking a
+            // pair out of a best matching leaves a best matching of the rest.
+            let ctx = Bracket {
+                members: &bracket[k + 1..],
+                done: &done,
+                in_bracket: &in_bracket,
+                prefs,
             };
+            let plain = lowest_proven(field, &g, &mut mate, a, &ctx, shortcuts);
             if !plain {
                 let mut priority = 1;
                 for &b in &bracket[k + 1..] {
@@ -401,33 +610,140 @@ fn top_against_bottom(
                         priority += 1;
                     }
                 }
-                mate = g.solve();
+                mate = g.solve(m)?;
             }
             match mate[a] {
                 Some(b) if b >= end => floater = Some(a),
                 Some(b) => {
                     done[a] = true;
                     done[b] = true;
+                    prefs = prefs.with(field, a, -1).with(field, b, -1);
                     pairs.push((a, b));
                     g.remove(a);
                     g.remove(b);
                 }
-                None => return Err(NoPairing),
+                None => return Err(Stuck::Unpairable),
             }
+        }
+        for &a in &bracket {
+            in_bracket[a] = false;
         }
         begin = end;
     }
     if pairs.len() * 2 == m {
         Ok(pairs)
     } else {
-        Err(NoPairing)
+        Err(Stuck::Unpairable)
     }
+}
+
+/// How many of a bracket's unpaired players prefer White, Black, or have no preference.
+#[derive(Clone, Copy, Default)]
+struct Prefs {
+    white: isize,
+    black: isize,
+    none: isize,
+}
+
+impl Prefs {
+    /// `self` with `by` more of player i's kind.
+    fn with(mut self, field: &Field, i: usize, by: isize) -> Prefs {
+        use crate::tournament::Colour;
+        match field.players[i].pref.colour {
+            Some(Colour::White) => self.white += by,
+            Some(Colour::Black) => self.black += by,
+            None => self.none += by,
+        }
+        self
+    }
+
+    /// At most how many pairs of these players can grant due colours (differ or have none):
+    /// each such pair holds a player who does not prefer White and one who does not prefer
+    /// Black.
+    fn bound(&self) -> isize {
+        let all = self.white + self.black + self.none;
+        (self.black + self.none)
+            .min(self.white + self.none)
+            .min(all / 2)
+    }
+}
+
+/// Whether the two sorted players' due colours differ (or one has none): the colour field of
+/// their edge.
+fn differ(field: &Field, a: usize, b: usize) -> bool {
+    let (x, y) = (field.players[a].pref.colour, field.players[b].pref.colour);
+    x != y || x.is_none()
+}
+
+/// What [`lowest_proven`] reads of the bracket being paired.
+struct Bracket<'a> {
+    /// The players after the one to pair, in index order.
+    members: &'a [usize],
+    done: &'a [bool],
+    in_bracket: &'a [bool],
+    /// The bracket's unpaired players (the one to pair included) by colour preference.
+    prefs: Prefs,
+}
+
+/// Whether the best matching `mate` of `g` is made (by a swap) to pair `a` with the lowest
+/// opponent in the bracket that some best matching pairs it with; false: a solve must decide.
+///
+/// Going up from the lowest possible opponent b (an edge): a best matching that pairs a with b
+/// proves b ([`swap_to`]). With `shortcuts`, a lower b is passed over when no best matching can
+/// pair a with it: weights compare as (pairs, pairs in brackets, due colours granted) and the
+/// colour field counts only pairs of the bracket, so pairing a with b gives at most
+/// `differ(a, b) + bound(the other unpaired players of the bracket)` due colours, and when
+/// that is below what `mate` grants, every matching with a–b weighs less than `mate`. Without
+/// `shortcuts` only the lowest opponent is tried (the full procedure of the tests).
+fn lowest_proven(
+    field: &Field,
+    g: &Graph,
+    mate: &mut [Option<usize>],
+    a: usize,
+    bracket: &Bracket,
+    shortcuts: bool,
+) -> bool {
+    let mut granted = None;
+    let candidates = bracket
+        .members
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&b| !bracket.done[b] && !field.edge(a, b, true, true).is_zero());
+    for b in candidates {
+        if mate[a] == Some(b) || swap_to(g, mate, a, b) {
+            return true;
+        }
+        if !shortcuts {
+            return false;
+        }
+        // Due colours granted by `mate` within the bracket (each pair once).
+        let granted = *granted.get_or_insert_with(|| {
+            let mut pairs = 0isize;
+            for (u, &v) in mate.iter().enumerate() {
+                if let Some(v) = v {
+                    let inside = |x: usize| bracket.in_bracket[x] && !bracket.done[x];
+                    if u < v && inside(u) && inside(v) && differ(field, u, v) {
+                        pairs += 1;
+                    }
+                }
+            }
+            pairs
+        });
+        let rest = bracket.prefs.with(field, a, -1).with(field, b, -1);
+        if isize::from(differ(field, a, b)) + rest.bound() >= granted {
+            return false;
+        }
+        #[cfg(test)]
+        PASSED.with(|c| c.set(c.get() + 1));
+    }
+    false
 }
 
 /// Whether the best matching `mate` of `g` becomes one that pairs `a` with `b` by a swap: a's and
 /// b's mates (x, y) pair with each other instead (or stay single) without losing weight. Then
 /// `mate` is that matching (as good, so also best).
-fn swap_to(g: &IncrementalMatching<2>, mate: &mut [Option<usize>], a: usize, b: usize) -> bool {
+fn swap_to(g: &Graph, mate: &mut [Option<usize>], a: usize, b: usize) -> bool {
     let (x, y) = (mate[a], mate[b]);
     let w = |u: Option<usize>, v: Option<usize>| match (u, v) {
         (Some(u), Some(v)) if u != v => g.weight(u, v),
@@ -601,7 +917,7 @@ pub(super) fn pair_round(
     }
     let pairs = match shortcut {
         Some(pairs) => pairs,
-        None => pair(&field).map_err(|_| no_pairing(round, players.len()))?,
+        None => pair(&field, plain).map_err(|_| no_pairing(round, players.len()))?,
     };
     let mut boards: Vec<(&Entrant, &Entrant)> = pairs
         .iter()
@@ -626,6 +942,10 @@ pub(super) fn pair_round(
 thread_local! {
     /// How many rounds took the shortcut (on this thread): the tests check that their cases do.
     static TAKEN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many rounds matched bracket by bracket ([`robust_bounds`]).
+    static ROBUST: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// How many opponents the colour bound passed over ([`lowest_proven`]).
+    static PASSED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 fn no_bye(round: u32) -> PairingError {
@@ -849,6 +1169,64 @@ mod tests {
         }
         println!("{plain} of {cases} cases plain");
         assert!(plain > 250, "{plain} of {cases} plain");
+    }
+
+    /// Later rounds pair as the full procedure with the shortcuts (brackets matched alone,
+    /// [`robust_bounds`]; opponents passed over by the colour bound, [`lowest_proven`]): random
+    /// tournaments paired round by round with random results, forfeits, absent players and
+    /// forbidden pairs, from fields small enough for scoregroups of a few players (no robust
+    /// bounds) to large ones.
+    #[test]
+    fn later_rounds_pair_as_the_full_procedure() {
+        let mut rng = crate::test_rng::Rng::new(3442);
+        let (mut rounds, mut robust) = (0, 0);
+        for case in 0..60 {
+            let n = 8 + rng.below(150);
+            let total = 4 + rng.below(4) as u32;
+            let mut t = tournament(n, total);
+            let mut opts = burstein();
+            opts.first_colour_white = rng.one_in(2);
+            if rng.one_in(4) {
+                for _ in 0..1 + rng.below(n / 4) {
+                    let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+                    if a != b {
+                        opts.forbidden_pairs.push((a, b));
+                    }
+                }
+            }
+            for r in 1..=total {
+                let mut o = opts.clone();
+                if rng.one_in(3) {
+                    o.absent.push(rng.below(n) as PlayerNo);
+                }
+                let full = super::super::pair_round(&t, &o, false);
+                let before = ROBUST.with(|c| c.get());
+                let fast = super::super::pair_round(&t, &o, true);
+                robust += ROBUST.with(|c| c.get()) - before;
+                assert_eq!(fast, full, "case {case}, round {r}: {n} players, {o:?}");
+                let Ok(p) = full else { break };
+                rounds += 1;
+                for (w, b) in p.boards {
+                    let (outcome, kind) = match rng.below(20) {
+                        0 => (Outcome::Win, GameKind::Forfeit),
+                        1..=8 => (Outcome::Win, GameKind::Played),
+                        9..=12 => (Outcome::Draw, GameKind::Played),
+                        _ => (Outcome::Loss, GameKind::Played),
+                    };
+                    t.add_game(r, w, b, outcome, kind).unwrap();
+                }
+                if let Some(b) = p.bye {
+                    t.add_bye(r, b, ByeKind::PairingAllocated).unwrap();
+                }
+            }
+        }
+        let passed = PASSED.with(|c| c.get());
+        println!(
+            "{robust} of {rounds} rounds with robust scoregroups, {passed} opponents passed over"
+        );
+        assert!(passed > 100, "{passed} opponents passed over");
+        assert!(robust * 4 > rounds, "{robust} of {rounds}");
+        assert!(robust * 4 < 3 * rounds, "{robust} of {rounds}");
     }
 
     #[test]
