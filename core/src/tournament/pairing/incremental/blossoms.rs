@@ -2,10 +2,10 @@
 //! Galil): finding a blossom's base, forming and expanding blossoms, and alternating the
 //! matching along a tree path through them.
 
-use super::{arc, IncrementalMatching, FREE, NONE, S, SEEN, T};
+use super::{arc, Matcher, Weights, FREE, NONE, S, SEEN, T};
 use crate::tournament::pairing::wide::Wide;
 
-impl<const N: usize> IncrementalMatching<N> {
+impl<const N: usize> Matcher<N> {
     /// Traces back from S vertices v and w (of the one tree) to the base of the blossom that
     /// the edge between them closes.
     pub(super) fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
@@ -38,7 +38,7 @@ impl<const N: usize> IncrementalMatching<N> {
     }
 
     /// Makes a blossom of the cycle closed by arc `a` (between two S blossoms) through `base`.
-    pub(super) fn add_blossom(&mut self, base: usize, a: usize) {
+    pub(super) fn add_blossom<W: Weights<N>>(&mut self, wt: &W, base: usize, a: usize) {
         let n = self.n;
         let (mut v, mut w) = (self.near(a), self.far(a));
         let bb = self.inblossom[base];
@@ -90,7 +90,7 @@ impl<const N: usize> IncrementalMatching<N> {
             let outside = if s.inblossom[j] == b { i } else { j };
             let bj = s.inblossom[outside];
             if bj != b && s.label[bj] == S {
-                let slack = s.slack(k);
+                let slack = s.slack(wt, k);
                 if bestedgeto[bj] == NONE || slack < bestslack[bj] {
                     bestedgeto[bj] = k;
                     bestslack[bj] = slack;
@@ -102,7 +102,8 @@ impl<const N: usize> IncrementalMatching<N> {
                 Some(list) => list.into_iter().for_each(|k| offer(self, k)),
                 None => {
                     for leaf in self.leaves_of(child) {
-                        for x in (0..n).filter(|&x| self.is_edge(leaf, x)) {
+                        crate::interrupt::check();
+                        for x in (0..n).filter(|&x| self.edge_twice(wt, leaf, x).is_some()) {
                             offer(self, arc(leaf, x));
                         }
                     }
@@ -113,7 +114,7 @@ impl<const N: usize> IncrementalMatching<N> {
         let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
         self.bestedge[b] = NONE;
         for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
+            if self.bestedge[b] == NONE || self.slack(wt, k) < self.slack(wt, self.bestedge[b]) {
                 self.bestedge[b] = k;
             }
         }
