@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
-use super::criteria::Entrant;
+use super::criteria::{colours_compatible, Entrant};
 use super::incremental::{Matcher, Weights};
 use super::weights::{edge_weight, ByeInfo, Flags, Layout};
 use super::wide::Wide;
@@ -32,10 +32,14 @@ use super::wide::Wide;
 pub struct Context<'a> {
     /// Players to pair, by score (descending) then pairing number.
     pub players: &'a [Entrant],
-    /// Bit `i * n + j`: i and j may meet (C.04.3 article 3); one bit a pair.
-    pub compatible: &'a [u64],
+    /// Per player, the sorted indices of the players it may not meet whatever the colours: met
+    /// over the board or a forbidden pair (O(rounds) a player, not a bit a pair).
+    pub barred: &'a [Vec<u32>],
     /// Rounds already played before this one.
     pub played_rounds: u32,
+    /// Whether this is the last round (C.04.3 3.3 lets top scorers meet with the same
+    /// absolute preference).
+    pub last_round: bool,
     /// Whether a bracket the rules make plain may be paired without the matching (module
     /// `colour_bracket`; the tests compare both ways).
     pub shortcuts: bool,
@@ -46,9 +50,13 @@ impl Context<'_> {
         self.players.len()
     }
 
+    /// Whether i and j may meet (C.04.3 article 3).
+    #[inline]
     pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
-        let k = i * self.n() + j;
-        self.compatible[k / 64] >> (k % 64) & 1 == 1
+        let (a, b) = (&self.players[i], &self.players[j]);
+        i != j
+            && colours_compatible(a, b, self.last_round, self.played_rounds)
+            && !self.barred[i].contains(&(j as u32))
     }
 }
 
