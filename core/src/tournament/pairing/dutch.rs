@@ -25,7 +25,7 @@ use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
 use super::criteria::{colours_compatible, Entrant};
 use super::incremental::{Matcher, Weights};
-use super::weights::{edge_weight, ByeInfo, Flags, Layout};
+use super::weights::{pair_weight, ByeInfo, Flags, Layout, PairTable};
 use super::wide::Wide;
 
 /// What the procedure needs besides the players.
@@ -141,6 +141,8 @@ struct Grid<const N: usize> {
     residents_end: usize,
     /// C.9 as it stood when the bracket started (its base weights keep it).
     single_downfloater: bool,
+    /// The base weights by classes of alike members.
+    table: PairTable<N>,
 }
 
 /// The weights of the current bracket (players of the bracket and of the next scoregroup).
@@ -155,9 +157,9 @@ struct Bracket<const N: usize> {
     /// Answers of `Round::completable` by the players the bracket's matching leaves unpaired
     /// (the players outside the bracket do not change while it is paired).
     completable: HashMap<Vec<usize>, bool>,
-    /// The graph of all open players once `Round::solve_all` needs it, and the bracket's state
-    /// its weights were last brought up to.
-    whole: Option<(Matcher<N>, State<N>)>,
+    /// The graph of all open players once `Round::solve_all` needs it, the bracket's state
+    /// its weights were last brought up to, and the completion weights by classes.
+    whole: Option<(Matcher<N>, State<N>, PairTable<N>)>,
 }
 
 /// The weights of a bracket's pairs, by member positions.
@@ -180,6 +182,7 @@ struct WholeView<'a, const N: usize> {
     bracket: View<'a, N>,
     position: &'a [usize],
     shift: u32,
+    table: &'a PairTable<N>,
 }
 
 impl<const N: usize> Weights<N> for WholeView<'_, N> {
@@ -195,13 +198,24 @@ impl<const N: usize> Weights<N> for WholeView<'_, N> {
                 Wide::ZERO
             };
         }
-        let flags = Flags {
-            with_top: true,
-            in_current: false,
-            in_next: false,
-            single_downfloater: b.bye.start_single_downfloater,
-        };
-        edge_weight(b.ctx, &b.g.layout, b.bye, i, j, flags)
+        if !b.ctx.compatible(i, j) {
+            return Wide::ZERO;
+        }
+        self.table.get(i, j).unwrap_or_else(|| {
+            let ps = b.ctx.players;
+            let f = whole_flags(b.bye);
+            pair_weight(b.ctx, &b.g.layout, b.bye, &ps[i], &ps[j], &f)
+        })
+    }
+}
+
+/// The flags of the pairs of the whole graph outside the bracket.
+fn whole_flags(bye: &ByeInfo) -> Flags {
+    Flags {
+        with_top: true,
+        in_current: false,
+        in_next: false,
+        single_downfloater: bye.start_single_downfloater,
     }
 }
 
@@ -233,22 +247,24 @@ impl<const N: usize> Grid<N> {
     /// criteria, or zero when the ordering rules ruled the pair out.
     fn base(&self, ctx: &Context, bye: &ByeInfo, st: &State<N>, i: usize, j: usize) -> Wide<N> {
         let (i, j) = if i < j { (i, j) } else { (j, i) };
-        if self.zeroed(st, i, j) {
+        let (hi, lo) = (self.members[i], self.members[j]);
+        if self.zeroed(st, i, j) || !ctx.compatible(hi, lo) {
             return Wide::ZERO;
         }
-        edge_weight(
-            ctx,
-            &self.layout,
-            bye,
-            self.members[i],
-            self.members[j],
-            Flags {
-                with_top: false,
-                in_current: j < self.residents_end,
-                in_next: j >= self.residents_end,
-                single_downfloater: self.single_downfloater,
-            },
-        )
+        self.table.get(i, j).unwrap_or_else(|| {
+            let f = self.flags(j >= self.residents_end);
+            pair_weight(ctx, &self.layout, bye, &ctx.players[hi], &ctx.players[lo], &f)
+        })
+    }
+
+    /// The flags of a pair of members whose later one is in the next scoregroup or not.
+    fn flags(&self, next: bool) -> Flags {
+        Flags {
+            with_top: false,
+            in_current: !next,
+            in_next: next,
+            single_downfloater: self.single_downfloater,
+        }
     }
 
     /// The weight of members i and j in state `st`.
@@ -529,10 +545,17 @@ impl Round<'_> {
     fn solve_all<const N: usize>(&self, br: &mut Bracket<N>) -> Vec<Option<usize>> {
         let ctx = self.ctx;
         let n = ctx.n();
-        let (mut whole, seen) = br
-            .whole
-            .take()
-            .unwrap_or_else(|| (Matcher::new(n), br.st.clone()));
+        let (mut whole, seen, table) = br.whole.take().unwrap_or_else(|| {
+            let table = PairTable::new(
+                ctx,
+                &br.g.layout,
+                &self.bye,
+                0..n,
+                |_| false,
+                |_| whole_flags(&self.bye),
+            );
+            (Matcher::new(n), br.st.clone(), table)
+        });
         for i in (0..n).filter(|&i| !self.open[i]) {
             whole.remove(i);
         }
@@ -555,9 +578,10 @@ impl Round<'_> {
             bracket: br.view(ctx, &self.bye),
             position: &br.position,
             shift: br.g.layout.top_shift(ctx.played_rounds),
+            table: &table,
         };
         let mates = whole.solve(&view);
-        br.whole = Some((whole, br.st.clone()));
+        br.whole = Some((whole, br.st.clone(), table));
         mates
     }
 
@@ -800,13 +824,28 @@ impl Round<'_> {
         for (k, &p) in members.iter().enumerate() {
             position[p] = k;
         }
+        let single_downfloater = self.bye.single_downfloater;
+        let table = PairTable::new(
+            ctx,
+            &layout,
+            &self.bye,
+            members.iter().copied(),
+            |k| k >= residents_end,
+            |next| Flags {
+                with_top: false,
+                in_current: !next,
+                in_next: next,
+                single_downfloater,
+            },
+        );
         let mut br = Bracket::<N> {
             g: Grid {
                 layout,
                 members,
                 mdps,
                 residents_end,
-                single_downfloater: self.bye.single_downfloater,
+                single_downfloater,
+                table,
             },
             st: State::new(size),
             position,
