@@ -53,10 +53,14 @@ impl Context<'_> {
     /// Whether i and j may meet (C.04.3 article 3).
     #[inline]
     pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
+        i != j && self.colours_allow(i, j) && !self.barred[i].contains(&(j as u32))
+    }
+
+    /// Whether the colours let i and j meet (C.04.3 3.3): a function of the players' classes
+    /// (`weights::class_key`), folded into the weight tables.
+    pub(super) fn colours_allow(&self, i: usize, j: usize) -> bool {
         let (a, b) = (&self.players[i], &self.players[j]);
-        i != j
-            && colours_compatible(a, b, self.last_round, self.played_rounds)
-            && !self.barred[i].contains(&(j as u32))
+        colours_compatible(a, b, self.last_round, self.played_rounds)
     }
 }
 
@@ -90,20 +94,16 @@ enum Phase {
 /// players whose edges an ordering step set one by one (one or two at a time).
 #[derive(Clone)]
 struct State<const N: usize> {
+    /// Per member, what every weight reads of it (one load a member in the inner loop).
+    hot: Vec<Hot>,
     /// Per MDP: units added to its edges to residents (which MDPs are paired, 4.2).
     mdp_bonus: Vec<u64>,
     phase: Phase,
-    /// Per member: its index in the remainder (NONE: not in it); the size of S1.
-    rem: Vec<usize>,
+    /// The size of S1.
     s1: usize,
-    /// The ordering rules' zeroed pairs: an exchanged S1 player's pairs with the remainder
-    /// below it, a promoted S2 player's with the remainder above it and the next scoregroup,
-    /// and once the roles are fixed, the remainder's pairs not of a leader with a follower
-    /// (`leads`: whether each led a pair then).
-    exchanged: Vec<bool>,
-    promoted: Vec<bool>,
+    /// Whether the roles are fixed: the remainder's pairs not of a leader with a follower
+    /// are zeroed ([`LEADS`]: whether each led a pair then).
     roles_fixed: bool,
-    leads: Vec<bool>,
     /// Per remainder member: its index among the leaders and among the followers (Phase::Bias),
     /// and their counts.
     leader: Vec<usize>,
@@ -113,22 +113,71 @@ struct State<const N: usize> {
     rows: Vec<Option<Box<[Option<Wide<N>>]>>>,
 }
 
+/// A member's place in the weight tables and the ordering rules' marks on it.
+#[derive(Clone, Copy)]
+struct Hot {
+    /// Its class in `Grid::table`.
+    class: u32,
+    /// Its index in the remainder (`u32::MAX`: not in it).
+    rem: u32,
+    /// Its barred list, `Grid::barred[bar_from..bar_to]`.
+    bar_from: u32,
+    bar_to: u32,
+    /// [`EXCHANGED`], [`PROMOTED`], [`LEADS`], [`ROW`].
+    marks: u8,
+}
+
+/// An exchanged S1 player: its pairs with the remainder below it are zeroed.
+const EXCHANGED: u8 = 1;
+/// A promoted S2 player: its pairs with the remainder above it and the next scoregroup are
+/// zeroed.
+const PROMOTED: u8 = 2;
+/// It led a pair when the roles were fixed.
+const LEADS: u8 = 4;
+/// It has a row in `State::rows`.
+const ROW: u8 = 8;
+const NOT_IN: u32 = u32::MAX;
+
 impl<const N: usize> State<N> {
     fn new(size: usize) -> Self {
         State {
+            hot: vec![
+                Hot {
+                    class: 0,
+                    rem: NOT_IN,
+                    bar_from: 0,
+                    bar_to: 0,
+                    marks: 0,
+                };
+                size
+            ],
             mdp_bonus: vec![0; size],
             phase: Phase::Base,
-            rem: vec![NONE; size],
             s1: 0,
-            exchanged: vec![false; size],
-            promoted: vec![false; size],
             roles_fixed: false,
-            leads: vec![false; size],
             leader: vec![NONE; size],
             follower: vec![NONE; size],
             counts: (0, 0),
             rows: vec![None; size],
         }
+    }
+
+    fn mark(&mut self, x: usize, mark: u8, on: bool) {
+        if on {
+            self.hot[x].marks |= mark;
+        } else {
+            self.hot[x].marks &= !mark;
+        }
+    }
+
+    fn clear_row(&mut self, x: usize) {
+        self.rows[x] = None;
+        self.mark(x, ROW, false);
+    }
+
+    fn row_mut(&mut self, x: usize, size: usize) -> &mut [Option<Wide<N>>] {
+        self.mark(x, ROW, true);
+        self.rows[x].get_or_insert_with(|| vec![None; size].into_boxed_slice())
     }
 }
 
@@ -141,8 +190,11 @@ struct Grid<const N: usize> {
     residents_end: usize,
     /// C.9 as it stood when the bracket started (its base weights keep it).
     single_downfloater: bool,
-    /// The base weights by classes of alike members.
+    /// The base weights by classes of alike members (zero for classes the colours keep apart).
     table: PairTable<N>,
+    /// Per member, the positions of the members it may not meet whatever the colours (the
+    /// context's lists, by position; `Hot::bar_from` and `bar_to` say where).
+    barred: Vec<u32>,
 }
 
 /// The weights of the current bracket (players of the bracket and of the next scoregroup).
@@ -198,10 +250,13 @@ impl<const N: usize> Weights<N> for WholeView<'_, N> {
                 Wide::ZERO
             };
         }
-        if !b.ctx.compatible(i, j) {
+        if i == j || b.ctx.barred[i].contains(&(j as u32)) {
             return Wide::ZERO;
         }
-        self.table.get(i, j).unwrap_or_else(|| {
+        self.table.get_members(i, j).unwrap_or_else(|| {
+            if !b.ctx.colours_allow(i, j) {
+                return Wide::ZERO;
+            }
             let ps = b.ctx.players;
             let f = whole_flags(b.bye);
             pair_weight(b.ctx, &b.g.layout, b.bye, &ps[i], &ps[j], &f)
@@ -235,26 +290,51 @@ fn top(ctx: &Context, bye: &ByeInfo, i: usize, j: usize) -> u64 {
 
 impl<const N: usize> Grid<N> {
     /// Whether the ordering rules zeroed the base weight of members i < j.
-    fn zeroed(&self, st: &State<N>, i: usize, j: usize) -> bool {
-        let (ri, rj) = (st.rem[i], st.rem[j]);
-        let both = ri != NONE && rj != NONE;
-        (both && (st.exchanged[i] || st.promoted[j]))
-            || (st.promoted[i] && j >= self.residents_end)
-            || (both && st.roles_fixed && (!st.leads[i] || st.leads[j]))
+    #[inline]
+    fn zeroed(&self, st: &State<N>, j: usize, a: Hot, b: Hot) -> bool {
+        let both = a.rem != NOT_IN && b.rem != NOT_IN;
+        (both && (a.marks & EXCHANGED != 0 || b.marks & PROMOTED != 0))
+            || (a.marks & PROMOTED != 0 && j >= self.residents_end)
+            || (both && st.roles_fixed && (a.marks & LEADS == 0 || b.marks & LEADS != 0))
     }
 
     /// The base weight of members i and j (before the ordering rules' bonuses): the quality
     /// criteria, or zero when the ordering rules ruled the pair out.
     fn base(&self, ctx: &Context, bye: &ByeInfo, st: &State<N>, i: usize, j: usize) -> Wide<N> {
         let (i, j) = if i < j { (i, j) } else { (j, i) };
-        let (hi, lo) = (self.members[i], self.members[j]);
-        if self.zeroed(st, i, j) || !ctx.compatible(hi, lo) {
+        self.base_of(ctx, bye, st, i, j, st.hot[i], st.hot[j])
+    }
+
+    /// `base` of members i < j whose `Hot` are a and b.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn base_of(
+        &self,
+        ctx: &Context,
+        bye: &ByeInfo,
+        st: &State<N>,
+        i: usize,
+        j: usize,
+        a: Hot,
+        b: Hot,
+    ) -> Wide<N> {
+        if self.zeroed(st, j, a, b) || self.is_barred(a, j) {
             return Wide::ZERO;
         }
-        self.table.get(i, j).unwrap_or_else(|| {
+        self.table.get(a.class, b.class).unwrap_or_else(|| {
+            let (hi, lo) = (self.members[i], self.members[j]);
+            if !ctx.colours_allow(hi, lo) {
+                return Wide::ZERO;
+            }
             let f = self.flags(j >= self.residents_end);
             pair_weight(ctx, &self.layout, bye, &ctx.players[hi], &ctx.players[lo], &f)
         })
+    }
+
+    #[inline]
+    fn is_barred(&self, a: Hot, j: usize) -> bool {
+        a.bar_from != a.bar_to
+            && self.barred[a.bar_from as usize..a.bar_to as usize].contains(&(j as u32))
     }
 
     /// The flags of a pair of members whose later one is in the next scoregroup or not.
@@ -268,6 +348,7 @@ impl<const N: usize> Grid<N> {
     }
 
     /// The weight of members i and j in state `st`.
+    #[inline]
     fn weight_in(
         &self,
         ctx: &Context,
@@ -277,23 +358,30 @@ impl<const N: usize> Grid<N> {
         j: usize,
     ) -> Wide<N> {
         let (i, j) = if i < j { (i, j) } else { (j, i) };
-        if let Some(w) = st.rows[i].as_ref().and_then(|r| r[j]) {
-            return w;
+        let (hi, hj) = (st.hot[i], st.hot[j]);
+        if hi.marks & ROW != 0 {
+            if let Some(w) = st.rows[i].as_ref().and_then(|r| r[j]) {
+                return w;
+            }
         }
-        let b = self.base(ctx, bye, st, i, j);
+        let b = self.base_of(ctx, bye, st, i, j, hi, hj);
         if b.is_zero() {
             return b;
         }
         if i < self.mdps && j >= self.mdps && j < self.residents_end {
-            return b.add(self.layout.unit(st.mdp_bonus[i]));
+            let bonus = st.mdp_bonus[i];
+            return if bonus == 0 {
+                b
+            } else {
+                b.add(self.layout.unit(bonus))
+            };
         }
-        let (ri, rj) = (st.rem[i], st.rem[j]);
-        if ri == NONE || rj == NONE {
+        if hi.rem == NOT_IN || hj.rem == NOT_IN {
             return b;
         }
         match st.phase {
             Phase::Base | Phase::Roles => b,
-            Phase::Exchange => b.add(self.exchange_addend(st, ri)),
+            Phase::Exchange => b.add(self.exchange_addend(st, hi.rem as usize)),
             Phase::Bias => {
                 let (li, fj) = (st.leader[i], st.follower[j]);
                 if li == NONE || fj == NONE {
@@ -457,7 +545,7 @@ impl Round<'_> {
             br.matching.changed(x);
         }
         let size = br.g.members.len();
-        br.st.rows[x].get_or_insert_with(|| vec![None; size].into_boxed_slice())[y] = Some(w);
+        br.st.row_mut(x, size)[y] = Some(w);
     }
 
     /// Moves the bracket to state `new`, noting as changed the lower member of each of `pairs`
@@ -766,8 +854,8 @@ impl Round<'_> {
         br.matching.remove(a);
         br.matching.remove(b);
         // (a closed player's weights no longer matter)
-        br.st.rows[a] = None;
-        br.st.rows[b] = None;
+        br.st.clear_row(a);
+        br.st.clear_row(b);
         let (x, y) = (br.g.members[a], br.g.members[b]);
         self.open[x] = false;
         self.open[y] = false;
@@ -838,6 +926,21 @@ impl Round<'_> {
                 single_downfloater,
             },
         );
+        let mut st = State::new(size);
+        let mut barred = Vec::new();
+        for (k, &p) in members.iter().enumerate() {
+            let from = barred.len() as u32;
+            barred.extend(
+                ctx.barred[p]
+                    .iter()
+                    .map(|&o| position[o as usize])
+                    .filter(|&k| k != usize::MAX)
+                    .map(|k| k as u32),
+            );
+            st.hot[k].class = table.class(k);
+            st.hot[k].bar_from = from;
+            st.hot[k].bar_to = barred.len() as u32;
+        }
         let mut br = Bracket::<N> {
             g: Grid {
                 layout,
@@ -846,8 +949,9 @@ impl Round<'_> {
                 residents_end,
                 single_downfloater,
                 table,
+                barred,
             },
-            st: State::new(size),
+            st,
             position,
             // (its first solve reads the base weights)
             matching: Matcher::new(size),
@@ -924,7 +1028,7 @@ impl Round<'_> {
                         .collect();
                     self.reweigh(br, m, x, &changes);
                     // (the row set is the rule of `mdp_bonus` 1: kept as that)
-                    br.st.rows[x] = None;
+                    br.st.clear_row(x);
                     br.st.mdp_bonus[x] = 1;
                 }
                 if br.paired_to_resident(m, x) {
@@ -992,8 +1096,8 @@ impl Round<'_> {
         new.phase = Phase::Exchange;
         new.s1 = s1;
         for (xi, &x) in remainder.iter().enumerate() {
-            new.rem[x] = xi;
-            new.rows[x] = None;
+            new.hot[x].rem = xi as u32;
+            new.clear_row(x);
         }
         self.restate(br, new, pairs_of(&remainder));
         *m = self.solve(br);
@@ -1025,8 +1129,10 @@ impl Round<'_> {
             }
             // x's edges back to the rule, its pairs below zeroed if it was exchanged
             let mut new = br.st.clone();
-            new.rows[x] = None;
-            new.exchanged[x] |= exchanged;
+            new.clear_row(x);
+            if exchanged {
+                new.mark(x, EXCHANGED, true);
+            }
             self.restate(br, new, remainder[xi + 1..].iter().map(|&y| (x, y)));
         }
         // ...for the highest S2 players possible.
@@ -1049,13 +1155,13 @@ impl Round<'_> {
             if br.leads_pair(m, y) {
                 left -= 1;
                 let mut new = br.st.clone();
-                new.promoted[y] = true;
+                new.mark(y, PROMOTED, true);
                 let above = remainder[..yi].iter().map(|&z| (z, y));
                 self.restate(br, new, above.chain((residents_end..size).map(|g| (y, g))));
             }
             if !already {
                 let mut new = br.st.clone();
-                new.rows[y] = None;
+                new.clear_row(y);
                 self.restate(br, new, remainder[yi + 1..].iter().map(|&z| (y, z)));
             }
         }
@@ -1064,8 +1170,8 @@ impl Round<'_> {
         new.phase = Phase::Roles;
         new.roles_fixed = true;
         for &x in &remainder {
-            new.leads[x] = br.leads_pair(m, x);
-            new.rows[x] = None;
+            new.mark(x, LEADS, br.leads_pair(m, x));
+            new.clear_row(x);
         }
         self.restate(br, new, pairs_of(&remainder));
         // Bias towards the natural pairing, then the S1 players' opponents in transposition

@@ -269,7 +269,11 @@ impl<const N: usize> PairTable<N> {
                 crate::interrupt::check();
                 for &(lo, lo_next) in &reps {
                     let (h, l) = (&ctx.players[hi], &ctx.players[lo]);
-                    table.push(pair_weight(ctx, layout, bye, h, l, &flags(lo_next)));
+                    table.push(if ctx.colours_allow(hi, lo) {
+                        pair_weight(ctx, layout, bye, h, l, &flags(lo_next))
+                    } else {
+                        Wide::ZERO
+                    });
                 }
             }
         }
@@ -280,13 +284,24 @@ impl<const N: usize> PairTable<N> {
         }
     }
 
-    /// The weight of members i < j who may meet, if the table has it.
+    /// Member k's class.
+    pub(super) fn class(&self, k: usize) -> u32 {
+        self.class[k]
+    }
+
+    /// The weight of a member of class ci with a later one of class cj who were not barred
+    /// from meeting (zero: the colours keep them apart), if the table has it.
     #[inline]
-    pub(super) fn get(&self, i: usize, j: usize) -> Option<Wide<N>> {
+    pub(super) fn get(&self, ci: u32, cj: u32) -> Option<Wide<N>> {
         if self.table.is_empty() {
             return None;
         }
-        let (ci, cj) = (self.class[i] as usize, self.class[j] as usize);
-        Some(self.table[ci * self.classes + cj])
+        Some(self.table[ci as usize * self.classes + cj as usize])
+    }
+
+    /// The weight of members i < j who were not barred from meeting, if the table has it.
+    #[inline]
+    pub(super) fn get_members(&self, i: usize, j: usize) -> Option<Wide<N>> {
+        self.get(self.class[i], self.class[j])
     }
 }
