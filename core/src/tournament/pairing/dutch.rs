@@ -327,7 +327,14 @@ impl<const N: usize> Grid<N> {
                 return Wide::ZERO;
             }
             let f = self.flags(j >= self.residents_end);
-            pair_weight(ctx, &self.layout, bye, &ctx.players[hi], &ctx.players[lo], &f)
+            pair_weight(
+                ctx,
+                &self.layout,
+                bye,
+                &ctx.players[hi],
+                &ctx.players[lo],
+                &f,
+            )
         })
     }
 
@@ -542,7 +549,7 @@ impl Round<'_> {
     fn set<const N: usize>(&self, br: &mut Bracket<N>, x: usize, y: usize, w: Wide<N>) {
         debug_assert!(x < y, "rows are by the lower member");
         if self.weight(br, x, y) != w {
-            br.matching.changed(x);
+            br.matching.changed_edge(x, y);
         }
         let size = br.g.members.len();
         br.st.row_mut(x, size)[y] = Some(w);
@@ -563,7 +570,7 @@ impl Round<'_> {
                 crate::interrupt::check();
             }
             if br.g.weight_in(ctx, bye, &br.st, x, y) != br.g.weight_in(ctx, bye, &new, x, y) {
-                br.matching.changed(x);
+                br.matching.changed_edge(x, y);
             }
         }
         br.st = new;
@@ -658,7 +665,7 @@ impl Round<'_> {
                     && br.g.weight_in(ctx, &self.bye, &seen, pi, pj)
                         != br.g.weight_in(ctx, &self.bye, &br.st, pi, pj)
                 {
-                    whole.changed(i);
+                    whole.changed_edge(i, j);
                 }
             }
         }
@@ -700,7 +707,6 @@ impl Round<'_> {
             *m = self.solve(br);
         }
     }
-
 
     /// Whether the bracket `members` (MDPs first) can be paired without the next
     /// scoregroup `next` in its bracket's graph (an even count of players: no bye):
@@ -1082,9 +1088,7 @@ impl Round<'_> {
     ) {
         let (mdps, residents_end, size) = (br.g.mdps, br.g.residents_end, br.g.members.len());
         let remainder: Vec<usize> = (mdps..residents_end)
-            .filter(|&r| {
-                self.open[br.g.members[r]] && br.pair_of(m, r).is_none_or(|o| o >= mdps)
-            })
+            .filter(|&r| self.open[br.g.members[r]] && br.pair_of(m, r).is_none_or(|o| o >= mdps))
             .collect();
         let s1 = remainder
             .iter()
@@ -1197,9 +1201,12 @@ impl Round<'_> {
         for (j, &y) in followers.iter().enumerate() {
             new.follower[y] = j;
         }
-        let biased = leaders
-            .iter()
-            .flat_map(|&x| followers.iter().filter(move |&&y| y > x).map(move |&y| (x, y)));
+        let biased = leaders.iter().flat_map(|&x| {
+            followers
+                .iter()
+                .filter(move |&&y| y > x)
+                .map(move |&y| (x, y))
+        });
         self.restate(br, new, biased);
         if !leaders.is_empty() {
             *m = self.solve(br);

@@ -20,7 +20,7 @@
 //!
 //! The matcher stores no edges: a bracket's graph is complete but for the pairs that may not
 //! meet, and its weights are a function of the two players and the bracket's state, so the
-//! caller gives them as [`Weights`] at each solve and tells which vertices' edges changed. Its
+//! caller gives them as [`Weights`] at each solve and tells which edges changed. Its
 //! memory is O(n) words of `N` limbs (plus the blossoms' least-slack lists of a stage);
 //! [`IncrementalMatching`] keeps the weights in a matrix for the callers that set them one by one.
 
@@ -34,6 +34,9 @@ use super::wide::Wide;
 pub use matrix::IncrementalMatching;
 
 const NONE: usize = usize::MAX;
+/// Bytes of rows of weights kept for the scans (see `Matcher::cache`), at most.
+const CACHE_BYTES: usize = 32 << 20;
+const NO_SLOT: u32 = u32::MAX;
 const FREE: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
@@ -65,8 +68,8 @@ enum Event {
 }
 
 /// A maximum-weight matching of a graph with a fixed number of vertices whose edge weights
-/// change between calls of [`Matcher::solve`] (the caller marks the vertices whose edges
-/// changed with [`Matcher::changed`]); vertices can be removed.
+/// change between calls of [`Matcher::solve`] (the caller notes each changed edge with
+/// [`Matcher::changed_edge`]); vertices can be removed.
 ///
 /// Edges are directed internally as arcs (`near`, `far`) packed in one word; the matching, the
 /// labels and the blossom cycles store arcs whose `near` end lies on the side that owns the
@@ -115,6 +118,21 @@ pub struct Matcher<const N: usize> {
     allowed: Vec<Vec<u32>>,
     allowed_set: Vec<usize>,
     queue: Vec<usize>,
+    /// The doubled weights of the edges of some vertices (zero: no edge), row after row, at
+    /// most `CACHE_BYTES` (all rows when they fit): a scan reads its vertex's row like a
+    /// matrix row instead of computing n weights, and the same vertices are scanned again and
+    /// again across the solves of a bracket. A solve first brings the rows up to date: the
+    /// changed edges (`pending`) are computed again, or, when too many changed
+    /// (`pending_overflow`), the changed vertices' columns, their own rows dropped.
+    cache: Vec<Wide<N>>,
+    rows_max: usize,
+    pending: Vec<(u32, u32)>,
+    pending_overflow: bool,
+    /// Per vertex: its row's slot, or `NO_SLOT`; per slot: its vertex (NONE: free); the slot
+    /// to reuse next.
+    slot_of: Vec<u32>,
+    owner: Vec<usize>,
+    next_slot: usize,
 }
 
 impl<const N: usize> Matcher<N> {
@@ -146,6 +164,28 @@ impl<const N: usize> Matcher<N> {
             allowed: vec![Vec::new(); n],
             allowed_set: Vec::new(),
             queue: Vec::new(),
+            cache: Vec::new(),
+            rows_max: (CACHE_BYTES / (n.max(1) * std::mem::size_of::<Wide<N>>()))
+                .clamp(1, n.max(1)),
+            pending: Vec::new(),
+            pending_overflow: false,
+            slot_of: vec![NO_SLOT; n],
+            owner: Vec::new(),
+            next_slot: 0,
+        }
+    }
+
+    /// Notes that the weight of edge {i, j} changed since the last solve (marks i as
+    /// [`Matcher::changed`] does).
+    pub fn changed_edge(&mut self, i: usize, j: usize) {
+        self.changed(i);
+        if !self.pending_overflow {
+            if self.pending.len() < self.n {
+                self.pending.push((i as u32, j as u32));
+            } else {
+                self.pending_overflow = true;
+                self.pending = Vec::new();
+            }
         }
     }
 
@@ -160,7 +200,7 @@ impl<const N: usize> Matcher<N> {
     /// Notes that edges of v changed weight since the last solve (one end of each changed edge
     /// is enough: repairing a vertex settles all its edges). The order of the calls is the
     /// order of the repairs, which can decide between equally good matchings.
-    pub fn changed(&mut self, v: usize) {
+    fn changed(&mut self, v: usize) {
         if !self.is_changed[v] {
             self.is_changed[v] = true;
             self.changed.push(v);
@@ -218,6 +258,76 @@ impl<const N: usize> Matcher<N> {
     fn is_allowed(&self, v: usize, w: usize) -> bool {
         let list = &self.allowed[v];
         !list.is_empty() && list.contains(&(w as u32))
+    }
+
+    /// Where v's row of doubled weights starts in `cache`, computing it if it is not there.
+    fn row<W: Weights<N>>(&mut self, wt: &W, v: usize) -> usize {
+        let n = self.n;
+        if self.slot_of[v] != NO_SLOT {
+            return self.slot_of[v] as usize * n;
+        }
+        let slot = if self.owner.len() < self.rows_max {
+            self.owner.push(v);
+            self.cache.resize(self.owner.len() * n, Wide::ZERO);
+            self.owner.len() - 1
+        } else {
+            let slot = self.next_slot;
+            self.next_slot = (slot + 1) % self.owner.len();
+            if self.owner[slot] != NONE {
+                self.slot_of[self.owner[slot]] = NO_SLOT;
+            }
+            self.owner[slot] = v;
+            slot
+        };
+        self.slot_of[v] = slot as u32;
+        let start = slot * n;
+        for x in 0..n {
+            self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+        }
+        start
+    }
+
+    /// Brings the cached rows up to date with the changed edges, or all the edges of the
+    /// `changed` vertices when too many changed. (A removed vertex's entries need not change:
+    /// every reader skips inactive vertices.)
+    fn refresh_rows<W: Weights<N>>(&mut self, wt: &W, changed: &[usize]) {
+        let overflow = std::mem::take(&mut self.pending_overflow);
+        let pending = std::mem::take(&mut self.pending);
+        if self.owner.is_empty() {
+            return;
+        }
+        let n = self.n;
+        if !overflow {
+            for (i, j) in pending {
+                let (i, j) = (i as usize, j as usize);
+                for (v, x) in [(i, j), (j, i)] {
+                    let slot = self.slot_of[v];
+                    if slot != NO_SLOT {
+                        self.cache[slot as usize * n + x] =
+                            self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                    }
+                }
+            }
+            return;
+        }
+        for &x in changed {
+            let slot = self.slot_of[x];
+            if slot != NO_SLOT {
+                self.owner[slot as usize] = NONE;
+                self.slot_of[x] = NO_SLOT;
+            }
+        }
+        for (k, &x) in changed.iter().enumerate() {
+            if k % 64 == 0 {
+                crate::interrupt::check();
+            }
+            for slot in 0..self.owner.len() {
+                let v = self.owner[slot];
+                if v != NONE {
+                    self.cache[slot * n + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                }
+            }
+        }
     }
 
     /// Twice the weight of {i, j} (vertex duals are doubled).
@@ -305,6 +415,8 @@ impl<const N: usize> Matcher<N> {
         for x in std::mem::take(&mut self.changed) {
             self.is_changed[x] = false;
         }
+        self.pending = Vec::new();
+        self.pending_overflow = false;
         for v in 0..n {
             crate::interrupt::check();
             let heaviest = (0..n)
@@ -334,6 +446,7 @@ impl<const N: usize> Matcher<N> {
     /// Makes the state valid for the changed weights (see the module comment).
     fn repair<W: Weights<N>>(&mut self, w: &W) {
         let changed = std::mem::take(&mut self.changed);
+        self.refresh_rows(w, &changed);
         for &x in &changed {
             self.is_changed[x] = false;
             while self.inblossom[x] != x {
@@ -405,11 +518,11 @@ impl<const N: usize> Matcher<N> {
             self.far(self.mate[x])
         };
         let mut low = Wide::ZERO;
+        let row = self.row(wt, x);
         for w in 0..n {
-            if w != y {
-                if let Some(t) = self.edge_twice(wt, x, w) {
-                    low = low.max(t.sub(self.dualvar[w]));
-                }
+            let t = self.cache[row + w];
+            if w != y && t > Wide::ZERO && self.active[w] {
+                low = low.max(t.sub(self.dualvar[w]));
             }
         }
         if y != NONE {
@@ -563,6 +676,7 @@ impl<const N: usize> Matcher<N> {
     /// Scans the edges of S vertex v; true when it augmented the matching.
     fn scan<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
+        let mut row = self.row(wt, v);
         // (scanning changes no vertex dual)
         let dual_v = self.dualvar[v];
         for w in 0..n {
@@ -580,9 +694,7 @@ impl<const N: usize> Matcher<N> {
                 // (the slack of an edge from an S vertex never grows within a stage).
                 continue;
             }
-            // (the weight is needed only now: most edges of a bracket are skipped above or
-            // are not tight)
-            let twice = Self::twice(wt, v, w);
+            let twice = self.cache[row + w];
             if twice <= Wide::ZERO {
                 continue;
             }
@@ -608,6 +720,8 @@ impl<const N: usize> Matcher<N> {
                     // (one tree: the two S vertices have a common ancestor)
                     let base = self.scan_blossom(v, w);
                     self.add_blossom(wt, base, a);
+                    // (it may have taken v's row's place in the cache)
+                    row = self.row(wt, v);
                 } else if self.label[w] == FREE {
                     self.label[w] = T;
                     self.labelend[w] = self.reverse(a);

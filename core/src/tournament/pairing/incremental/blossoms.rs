@@ -85,26 +85,31 @@ impl<const N: usize> Matcher<N> {
         // The least-slack edge from the new blossom to each other S blossom.
         let mut bestedgeto = vec![NONE; 2 * n];
         let mut bestslack = vec![Wide::ZERO; 2 * n];
-        let mut offer = |s: &Self, k: usize| {
+        let mut offer = |s: &Self, k: usize, slack: Wide<N>| {
             let (i, j) = (s.near(k), s.far(k));
             let outside = if s.inblossom[j] == b { i } else { j };
             let bj = s.inblossom[outside];
-            if bj != b && s.label[bj] == S {
-                let slack = s.slack(wt, k);
-                if bestedgeto[bj] == NONE || slack < bestslack[bj] {
-                    bestedgeto[bj] = k;
-                    bestslack[bj] = slack;
-                }
+            if bj != b && s.label[bj] == S && (bestedgeto[bj] == NONE || slack < bestslack[bj]) {
+                bestedgeto[bj] = k;
+                bestslack[bj] = slack;
             }
         };
         for &child in &path {
             match self.blossombestedges[child].take() {
-                Some(list) => list.into_iter().for_each(|k| offer(self, k)),
+                Some(list) => list
+                    .into_iter()
+                    .for_each(|k| offer(self, k, self.slack(wt, k))),
                 None => {
                     for leaf in self.leaves_of(child) {
                         crate::interrupt::check();
-                        for x in (0..n).filter(|&x| self.edge_twice(wt, leaf, x).is_some()) {
-                            offer(self, arc(leaf, x));
+                        // (from the leaf's row of weights: a scan of its own soon reads it too)
+                        let row = self.row(wt, leaf);
+                        for x in 0..n {
+                            let t = self.cache[row + x];
+                            if x != leaf && self.active[x] && t > Wide::ZERO {
+                                let slack = self.dualvar[leaf].add(self.dualvar[x]).sub(t);
+                                offer(self, arc(leaf, x), slack);
+                            }
                         }
                     }
                 }

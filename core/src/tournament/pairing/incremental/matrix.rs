@@ -49,7 +49,7 @@ impl<const N: usize> IncrementalMatching<N> {
         if self.weights.w[i * n + j] != w {
             self.weights.w[i * n + j] = w;
             self.weights.w[j * n + i] = w;
-            self.matcher.changed(i);
+            self.matcher.changed_edge(i, j);
         }
     }
 

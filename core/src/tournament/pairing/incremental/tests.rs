@@ -24,7 +24,10 @@ fn total(m: &IncrementalMatching<2>, mates: &[Option<usize>]) -> W {
     for (v, mate) in mates.iter().enumerate() {
         if let Some(u) = *mate {
             assert_eq!(mates[u], Some(v), "symmetric");
-            assert!(mm.active[v] && mm.edge_twice(wt, v, u).is_some(), "matched along an edge");
+            assert!(
+                mm.active[v] && mm.edge_twice(wt, v, u).is_some(),
+                "matched along an edge"
+            );
             if v < u {
                 sum = sum.add(m.weight(v, u));
             }
