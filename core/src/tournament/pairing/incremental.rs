@@ -128,10 +128,12 @@ pub struct Matcher<const N: usize> {
     rows_max: usize,
     pending: Vec<(u32, u32)>,
     pending_overflow: bool,
-    /// Per vertex: its row's slot, or `NO_SLOT`; per slot: its vertex (NONE: free); the slot
-    /// to reuse next.
+    /// Per vertex: its row's slot, or `NO_SLOT`; per slot: its vertex (NONE: free) and
+    /// whether it was read since the clock hand last passed (the hand, `next_slot`, replaces
+    /// the first slot not read: the rows in use stay).
     slot_of: Vec<u32>,
     owner: Vec<usize>,
+    used: Vec<bool>,
     next_slot: usize,
 }
 
@@ -165,12 +167,13 @@ impl<const N: usize> Matcher<N> {
             allowed_set: Vec::new(),
             queue: Vec::new(),
             cache: Vec::new(),
-            rows_max: (CACHE_BYTES / (n.max(1) * std::mem::size_of::<Wide<N>>()))
+            rows_max: (cache_bytes() / (n.max(1) * std::mem::size_of::<Wide<N>>()))
                 .clamp(1, n.max(1)),
             pending: Vec::new(),
             pending_overflow: false,
             slot_of: vec![NO_SLOT; n],
             owner: Vec::new(),
+            used: Vec::new(),
             next_slot: 0,
         }
     }
@@ -264,15 +267,23 @@ impl<const N: usize> Matcher<N> {
     fn row<W: Weights<N>>(&mut self, wt: &W, v: usize) -> usize {
         let n = self.n;
         if self.slot_of[v] != NO_SLOT {
-            return self.slot_of[v] as usize * n;
+            let slot = self.slot_of[v] as usize;
+            self.used[slot] = true;
+            return slot * n;
         }
         let slot = if self.owner.len() < self.rows_max {
             self.owner.push(v);
+            self.used.push(true);
             self.cache.resize(self.owner.len() * n, Wide::ZERO);
             self.owner.len() - 1
         } else {
-            let slot = self.next_slot;
+            let mut slot = self.next_slot;
+            while self.used[slot] && self.owner[slot] != NONE {
+                self.used[slot] = false;
+                slot = (slot + 1) % self.owner.len();
+            }
             self.next_slot = (slot + 1) % self.owner.len();
+            self.used[slot] = true;
             if self.owner[slot] != NONE {
                 self.slot_of[self.owner[slot]] = NO_SLOT;
             }
@@ -285,6 +296,12 @@ impl<const N: usize> Matcher<N> {
             self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
         }
         start
+    }
+
+    /// Where v's row starts in `cache` if it is there.
+    pub(super) fn cached_row(&self, v: usize) -> Option<usize> {
+        let slot = self.slot_of[v];
+        (slot != NO_SLOT).then(|| slot as usize * self.n)
     }
 
     /// Brings the cached rows up to date with the changed edges, or all the edges of the
@@ -676,7 +693,7 @@ impl<const N: usize> Matcher<N> {
     /// Scans the edges of S vertex v; true when it augmented the matching.
     fn scan<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
-        let mut row = self.row(wt, v);
+        let row = self.row(wt, v);
         // (scanning changes no vertex dual)
         let dual_v = self.dualvar[v];
         for w in 0..n {
@@ -720,8 +737,6 @@ impl<const N: usize> Matcher<N> {
                     // (one tree: the two S vertices have a common ancestor)
                     let base = self.scan_blossom(v, w);
                     self.add_blossom(wt, base, a);
-                    // (it may have taken v's row's place in the cache)
-                    row = self.row(wt, v);
                 } else if self.label[w] == FREE {
                     self.label[w] = T;
                     self.labelend[w] = self.reverse(a);
@@ -739,4 +754,11 @@ impl<const N: usize> Matcher<N> {
         }
         false
     }
+}
+
+fn cache_bytes() -> usize {
+    std::env::var("PAIR_CACHE_MIB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(CACHE_BYTES, |m| m << 20)
 }

@@ -102,10 +102,14 @@ impl<const N: usize> Matcher<N> {
                 None => {
                     for leaf in self.leaves_of(child) {
                         crate::interrupt::check();
-                        // (from the leaf's row of weights: a scan of its own soon reads it too)
-                        let row = self.row(wt, leaf);
+                        // (from the leaf's row of weights if it is cached; not cached for
+                        // this: a blossom's many leaves would push out the rows scans use)
+                        let row = self.cached_row(leaf);
                         for x in 0..n {
-                            let t = self.cache[row + x];
+                            let t = match row {
+                                Some(r) => self.cache[r + x],
+                                None => self.edge_twice(wt, leaf, x).unwrap_or(Wide::ZERO),
+                            };
                             if x != leaf && self.active[x] && t > Wide::ZERO {
                                 let slack = self.dualvar[leaf].add(self.dualvar[x]).sub(t);
                                 offer(self, arc(leaf, x), slack);
