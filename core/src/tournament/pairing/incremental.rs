@@ -117,6 +117,7 @@ pub struct Matcher<const N: usize> {
     /// augments), so these lists stay short.
     allowed: Vec<Vec<u32>>,
     allowed_set: Vec<usize>,
+    allowed_mark: Vec<bool>,
     queue: Vec<usize>,
     /// The doubled weights of the edges of some vertices (zero: no edge), row after row, at
     /// most `CACHE_BYTES` (all rows when they fit): a scan reads its vertex's row like a
@@ -164,6 +165,7 @@ impl<const N: usize> Matcher<N> {
             best_epoch: vec![0; 2 * n],
             epoch: 1,
             allowed: vec![Vec::new(); n],
+            allowed_mark: vec![false; n],
             allowed_set: Vec::new(),
             queue: Vec::new(),
             cache: Vec::new(),
@@ -255,12 +257,6 @@ impl<const N: usize> Matcher<N> {
                 self.allowed[x].push(y as u32);
             }
         }
-    }
-
-    #[inline]
-    fn is_allowed(&self, v: usize, w: usize) -> bool {
-        let list = &self.allowed[v];
-        !list.is_empty() && list.contains(&(w as u32))
     }
 
     /// Where v's row of doubled weights starts in `cache`, computing it if it is not there.
@@ -690,8 +686,22 @@ impl<const N: usize> Matcher<N> {
         event.expect("the tree has an S vertex")
     }
 
-    /// Scans the edges of S vertex v; true when it augmented the matching.
+    /// Scans the edges of S vertex v; true when it augmented the matching. (v's allowed edges
+    /// are marked in `allowed_mark` for the scan: a list may be long, and a lookup in it for
+    /// each edge would cost its length; edges allowed during the scan are its current one's.)
     fn scan<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
+        for k in 0..self.allowed[v].len() {
+            self.allowed_mark[self.allowed[v][k] as usize] = true;
+        }
+        let augmented = self.scan_marked(wt, v);
+        // (the list may have grown: those entries were never marked)
+        for k in 0..self.allowed[v].len() {
+            self.allowed_mark[self.allowed[v][k] as usize] = false;
+        }
+        augmented
+    }
+
+    fn scan_marked<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
         let row = self.row(wt, v);
         // (scanning changes no vertex dual)
@@ -704,7 +714,7 @@ impl<const N: usize> Matcher<N> {
             if self.inblossom[v] == bw {
                 continue;
             }
-            let allowed = self.is_allowed(v, w);
+            let allowed = self.allowed_mark[w];
             if !allowed && self.label[bw] == T && self.label[w] != FREE {
                 // Whether tight or not, nothing follows from an edge to a labelled vertex of a
                 // T blossom: not even its allowed bit, which a later scan of v sets as well
