@@ -21,7 +21,8 @@
 //! The matcher stores no edges: a bracket's graph is complete but for the pairs that may not
 //! meet, and its weights are a function of the two players and the bracket's state, so the
 //! caller gives them as [`Weights`] at each solve and tells which edges changed. Its
-//! memory is O(n) words of `N` limbs (plus the blossoms' least-slack lists of a stage);
+//! memory is O(n) words of `N` limbs (about 300 + 32·N bytes a vertex, plus the blossoms'
+//! least-slack lists of a stage) and a cache of rows of weights of at most `CACHE_BYTES`;
 //! [`IncrementalMatching`] keeps the weights in a matrix for the callers that set them one by one.
 
 mod blossoms;
@@ -169,7 +170,7 @@ impl<const N: usize> Matcher<N> {
             allowed_set: Vec::new(),
             queue: Vec::new(),
             cache: Vec::new(),
-            rows_max: (cache_bytes() / (n.max(1) * std::mem::size_of::<Wide<N>>()))
+            rows_max: (CACHE_BYTES / (n.max(1) * std::mem::size_of::<Wide<N>>()))
                 .clamp(1, n.max(1)),
             pending: Vec::new(),
             pending_overflow: false,
@@ -764,11 +765,4 @@ impl<const N: usize> Matcher<N> {
         }
         false
     }
-}
-
-fn cache_bytes() -> usize {
-    std::env::var("PAIR_CACHE_MIB")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .map_or(CACHE_BYTES, |m| m << 20)
 }
