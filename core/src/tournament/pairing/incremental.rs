@@ -142,6 +142,12 @@ pub struct Matcher<const N: usize> {
 impl<const N: usize> Matcher<N> {
     /// A graph of `n` vertices (nothing solved yet: the first solve reads all the weights).
     pub fn new(n: usize) -> Self {
+        let row = n.max(1) * std::mem::size_of::<Wide<N>>();
+        Self::with_cache(n, (CACHE_BYTES / row).clamp(1, n.max(1)))
+    }
+
+    /// The same with a cache of `rows` rows (zero: none, for weights that are a load already).
+    pub fn with_cache(n: usize, rows: usize) -> Self {
         assert!(n <= ARC_MASK, "too many vertices for an arc");
         Matcher {
             n,
@@ -170,8 +176,7 @@ impl<const N: usize> Matcher<N> {
             allowed_set: Vec::new(),
             queue: Vec::new(),
             cache: Vec::new(),
-            rows_max: (CACHE_BYTES / (n.max(1) * std::mem::size_of::<Wide<N>>()))
-                .clamp(1, n.max(1)),
+            rows_max: rows,
             pending: Vec::new(),
             pending_overflow: false,
             slot_of: vec![NO_SLOT; n],
@@ -258,6 +263,11 @@ impl<const N: usize> Matcher<N> {
                 self.allowed[x].push(y as u32);
             }
         }
+    }
+
+    /// `row`, unless the matcher keeps no rows (`rows_max` zero).
+    fn row_if_cached<W: Weights<N>>(&mut self, wt: &W, v: usize) -> Option<usize> {
+        (self.rows_max > 0).then(|| self.row(wt, v))
     }
 
     /// Where v's row of doubled weights starts in `cache`, computing it if it is not there.
@@ -532,9 +542,12 @@ impl<const N: usize> Matcher<N> {
             self.far(self.mate[x])
         };
         let mut low = Wide::ZERO;
-        let row = self.row(wt, x);
+        let row = self.row_if_cached(wt, x);
         for w in 0..n {
-            let t = self.cache[row + w];
+            let t = match row {
+                Some(r) => self.cache[r + w],
+                None => Self::twice(wt, x, w),
+            };
             if w != y && t > Wide::ZERO && self.active[w] {
                 low = low.max(t.sub(self.dualvar[w]));
             }
@@ -704,7 +717,7 @@ impl<const N: usize> Matcher<N> {
 
     fn scan_marked<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
-        let row = self.row(wt, v);
+        let row = self.row_if_cached(wt, v);
         // (scanning changes no vertex dual)
         let dual_v = self.dualvar[v];
         for w in 0..n {
@@ -722,7 +735,10 @@ impl<const N: usize> Matcher<N> {
                 // (the slack of an edge from an S vertex never grows within a stage).
                 continue;
             }
-            let twice = self.cache[row + w];
+            let twice = match row {
+                Some(r) => self.cache[r + w],
+                None => Self::twice(wt, v, w),
+            };
             if twice <= Wide::ZERO {
                 continue;
             }

@@ -32,7 +32,8 @@ impl<const N: usize> IncrementalMatching<N> {
                 n,
                 w: wide::zeros(n * n),
             },
-            matcher: Matcher::new(n),
+            // (its weights are loads already: no rows cached)
+            matcher: Matcher::with_cache(n, 0),
         }
     }
 
