@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
 use super::criteria::{colours_compatible, Entrant};
-use super::incremental::{Matcher, Weights};
+use super::incremental::{Matcher, Matrix, Weights};
 use super::weights::{pair_weight, ByeInfo, Flags, Layout, PairTable};
 use super::wide::Wide;
 
@@ -74,6 +74,22 @@ struct Round<'a> {
 }
 
 const NONE: usize = usize::MAX;
+/// The most bytes a bracket's weights may take as a matrix (`Bracket::matrix`); a larger
+/// bracket's weights are computed where they are read.
+const MATRIX_BYTES: usize = 256 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// `MATRIX_BYTES` in this thread: the tests pair with computed weights too.
+    pub(super) static MATRIX_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MATRIX_BYTES) };
+}
+
+fn matrix_bytes() -> usize {
+    #[cfg(test)]
+    return MATRIX_LIMIT.with(|c| c.get());
+    #[cfg(not(test))]
+    MATRIX_BYTES
+}
 
 /// What the remainder's ordering steps (`Round::pair_remainder`) have made of its pairs'
 /// weights, in the order they come.
@@ -203,6 +219,11 @@ struct Bracket<const N: usize> {
     st: State<N>,
     /// Position of each player in `members` (usize::MAX: not a member).
     position: Vec<usize>,
+    /// The current weights, `i * size + j` and `j * size + i` for members i and j, when the
+    /// bracket's matrix takes at most [`MATRIX_BYTES`]: the weights of a bracket's state are
+    /// then read with a load, as every ordering step changes them (`Round::set`,
+    /// `Round::restate`), instead of being computed again in each of the matcher's scans.
+    matrix: Option<Matrix<N>>,
     /// The best matching of the bracket's pairs, kept between the many solves of a bracket
     /// (each changes few weights).
     matching: Matcher<N>,
@@ -220,12 +241,21 @@ struct View<'a, const N: usize> {
     bye: &'a ByeInfo,
     g: &'a Grid<N>,
     st: &'a State<N>,
+    matrix: Option<&'a Matrix<N>>,
 }
 
 impl<const N: usize> Weights<N> for View<'_, N> {
     #[inline]
     fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.g.weight_in(self.ctx, self.bye, self.st, i, j)
+        match self.matrix {
+            Some(m) => m.get(i, j),
+            None => self.g.weight_in(self.ctx, self.bye, self.st, i, j),
+        }
+    }
+
+    #[inline]
+    fn edges(&self, i: usize) -> Option<&[u64]> {
+        self.matrix.and_then(|m| m.edges(i))
     }
 }
 
@@ -417,6 +447,7 @@ impl<const N: usize> Bracket<N> {
             bye,
             g: &self.g,
             st: &self.st,
+            matrix: self.matrix.as_ref(),
         }
     }
     /// The bracket position of member k's partner in `m`.
@@ -553,6 +584,9 @@ impl Round<'_> {
         }
         let size = br.g.members.len();
         br.st.row_mut(x, size)[y] = Some(w);
+        if let Some(m) = &mut br.matrix {
+            m.set(x, y, w);
+        }
     }
 
     /// Moves the bracket to state `new`, noting as changed the lower member of each of `pairs`
@@ -569,7 +603,12 @@ impl Round<'_> {
             if k % 4096 == 0 {
                 crate::interrupt::check();
             }
-            if br.g.weight_in(ctx, bye, &br.st, x, y) != br.g.weight_in(ctx, bye, &new, x, y) {
+            let w = br.g.weight_in(ctx, bye, &new, x, y);
+            let changed = match &mut br.matrix {
+                Some(m) => m.set(x, y, w),
+                None => br.g.weight_in(ctx, bye, &br.st, x, y) != w,
+            };
+            if changed {
                 br.matching.changed_edge(x, y);
             }
         }
@@ -593,6 +632,7 @@ impl Round<'_> {
                 bye: &self.bye,
                 g: &br.g,
                 st: &br.st,
+                matrix: br.matrix.as_ref(),
             };
             let mates = br.matching.solve(&view);
             let open = |k: usize| self.open[br.g.members[k]];
@@ -947,6 +987,9 @@ impl Round<'_> {
             st.hot[k].bar_from = from;
             st.hot[k].bar_to = barred.len() as u32;
         }
+        let with_matrix = size
+            .checked_mul(size * std::mem::size_of::<Wide<N>>())
+            .is_some_and(|bytes| bytes <= matrix_bytes());
         let mut br = Bracket::<N> {
             g: Grid {
                 layout,
@@ -959,11 +1002,30 @@ impl Round<'_> {
             },
             st,
             position,
-            // (its first solve reads the base weights)
-            matching: Matcher::new(size),
+            matrix: None,
+            // (its first solve reads the base weights; a matrix needs no rows cached)
+            matching: if with_matrix {
+                Matcher::with_cache(size, 0)
+            } else {
+                Matcher::new(size)
+            },
             completable: HashMap::new(),
             whole: None,
         };
+        if with_matrix {
+            let view = View {
+                matrix: None,
+                ..br.view(ctx, &self.bye)
+            };
+            let mut weights = Matrix::new(size);
+            for i in 0..size {
+                crate::interrupt::check();
+                for j in i + 1..size {
+                    weights.set(i, j, view.weight(i, j));
+                }
+            }
+            br.matrix = Some(weights);
+        }
         let mut m = self.solve(&mut br);
         let mut matched = vec![false; size];
         self.choose_paired_mdps(&mut br, &mut m, &mut matched);

@@ -32,7 +32,7 @@ mod tests;
 
 use super::wide::Wide;
 
-pub use matrix::IncrementalMatching;
+pub use matrix::{IncrementalMatching, Matrix};
 
 const NONE: usize = usize::MAX;
 /// Bytes of rows of weights kept for the scans (see `Matcher::cache`), at most.
@@ -52,6 +52,13 @@ const ARC_MASK: usize = (1 << ARC_SHIFT) - 1;
 /// not positive: no edge). It is called in the search's inner loop, so it should be cheap.
 pub trait Weights<const N: usize> {
     fn weight(&self, i: usize, j: usize) -> Wide<N>;
+
+    /// Bit j (of word j / 64): whether `weight(i, j)` is positive, if the weights keep such
+    /// bits (a scan then skips the non-edges without computing or loading their weights).
+    #[inline]
+    fn edges(&self, _i: usize) -> Option<&[u64]> {
+        None
+    }
 }
 
 fn arc(near: usize, far: usize) -> usize {
@@ -718,9 +725,13 @@ impl<const N: usize> Matcher<N> {
     fn scan_marked<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
         let row = self.row_if_cached(wt, v);
+        let edges = wt.edges(v);
         // (scanning changes no vertex dual)
         let dual_v = self.dualvar[v];
         for w in 0..n {
+            if edges.is_some_and(|e| e[w / 64] >> (w % 64) & 1 == 0) {
+                continue;
+            }
             if w == v || !self.active[w] {
                 continue;
             }

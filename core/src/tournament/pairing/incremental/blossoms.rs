@@ -105,12 +105,23 @@ impl<const N: usize> Matcher<N> {
                         // (from the leaf's row of weights if it is cached; not cached for
                         // this: a blossom's many leaves would push out the rows scans use)
                         let row = self.cached_row(leaf);
+                        let edges = wt.edges(leaf);
                         for x in 0..n {
+                            // (only an edge to another S blossom is offered: that is checked
+                            // before its weight is read, as most vertices are in none)
+                            let bx = self.inblossom[x];
+                            if bx == b
+                                || self.label[bx] != S
+                                || !self.active[x]
+                                || edges.is_some_and(|e| e[x / 64] >> (x % 64) & 1 == 0)
+                            {
+                                continue;
+                            }
                             let t = match row {
                                 Some(r) => self.cache[r + x],
                                 None => self.edge_twice(wt, leaf, x).unwrap_or(Wide::ZERO),
                             };
-                            if x != leaf && self.active[x] && t > Wide::ZERO {
+                            if t > Wide::ZERO {
                                 let slack = self.dualvar[leaf].add(self.dualvar[x]).sub(t);
                                 offer(self, arc(leaf, x), slack);
                             }
