@@ -7,7 +7,7 @@ use crate::tournament::{ByeKind, Colour, PlayerNo, RoundEntry, Tournament};
 use super::acceleration::Acceleration;
 
 /// A float of an earlier round (C.04.3 1.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Float {
     Down,
     Up,
@@ -15,7 +15,7 @@ pub enum Float {
 }
 
 /// The colour preference of a player (C.04.3 1.6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ColourPreference {
     /// The preferred colour; `None` before any game was played.
     pub colour: Option<Colour>,

@@ -12,24 +12,34 @@
 //! among the best ones. The bracket keeps its matching between these solves (module
 //! `incremental`): each changes the weights of few players, so it costs a few augmentations
 //! instead of a matching from scratch.
+//!
+//! No weight is stored: a pair's weight is its base weight (a function of the two players)
+//! plus the bonus of the ordering step under way, and the steps either change one player's
+//! edges (kept as that player's row while the step lasts) or change all the remainder's pairs
+//! by a rule of a few numbers per player ([`State`]). Memory is O(b) for a bracket of b
+//! players, the matcher's included.
 
 use std::collections::HashMap;
 
 use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
-use super::criteria::Entrant;
-use super::incremental::IncrementalMatching;
-use super::weights::{edge_weight, ByeInfo, Flags, Layout};
+use super::criteria::{colours_compatible, Entrant};
+use super::incremental::{Matcher, Matrix, Weights};
+use super::weights::{pair_weight, ByeInfo, Flags, Layout, PairTable};
 use super::wide::Wide;
 
 /// What the procedure needs besides the players.
 pub struct Context<'a> {
     /// Players to pair, by score (descending) then pairing number.
     pub players: &'a [Entrant],
-    /// Bit `i * n + j`: i and j may meet (C.04.3 article 3); one bit a pair.
-    pub compatible: &'a [u64],
+    /// Per player, the sorted indices of the players it may not meet whatever the colours: met
+    /// over the board or a forbidden pair (O(rounds) a player, not a bit a pair).
+    pub barred: &'a [Vec<u32>],
     /// Rounds already played before this one.
     pub played_rounds: u32,
+    /// Whether this is the last round (C.04.3 3.3 lets top scorers meet with the same
+    /// absolute preference).
+    pub last_round: bool,
     /// Whether a bracket the rules make plain may be paired without the matching (module
     /// `colour_bracket`; the tests compare both ways).
     pub shortcuts: bool,
@@ -40,9 +50,17 @@ impl Context<'_> {
         self.players.len()
     }
 
+    /// Whether i and j may meet (C.04.3 article 3).
+    #[inline]
     pub(super) fn compatible(&self, i: usize, j: usize) -> bool {
-        let k = i * self.n() + j;
-        self.compatible[k / 64] >> (k % 64) & 1 == 1
+        i != j && self.colours_allow(i, j) && !self.barred[i].contains(&(j as u32))
+    }
+
+    /// Whether the colours let i and j meet (C.04.3 3.3): a function of the players' classes
+    /// (`weights::class_key`), folded into the weight tables.
+    pub(super) fn colours_allow(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (&self.players[i], &self.players[j]);
+        colours_compatible(a, b, self.last_round, self.played_rounds)
     }
 }
 
@@ -55,67 +73,397 @@ struct Round<'a> {
     pairs: Vec<(usize, usize)>,
 }
 
-/// The weights of the current bracket (players of the bracket and of the next scoregroup).
-struct Bracket<const N: usize> {
+const NONE: usize = usize::MAX;
+/// The most bytes a bracket's weights may take as a matrix (`Bracket::matrix`); a larger
+/// bracket's weights are computed where they are read.
+const MATRIX_BYTES: usize = 256 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// `MATRIX_BYTES` in this thread: the tests pair with computed weights too.
+    pub(super) static MATRIX_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MATRIX_BYTES) };
+}
+
+fn matrix_bytes() -> usize {
+    #[cfg(test)]
+    return MATRIX_LIMIT.with(|c| c.get());
+    #[cfg(not(test))]
+    MATRIX_BYTES
+}
+
+/// What the remainder's ordering steps (`Round::pair_remainder`) have made of its pairs'
+/// weights, in the order they come.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Base weights.
+    Base,
+    /// Fewest and smallest exchanges: a bonus by the higher player's place in the remainder.
+    Exchange,
+    /// The roles fixed: base weights (the pairs against them zeroed).
+    Roles,
+    /// A bonus for leader i and follower j, (L - i)(K - j).
+    Bias,
+}
+
+/// The bracket's weights as per-player state: the weight of members i < j is
+/// [`Bracket::weight_in`] of it. Every field is O(1) a member but `rows`, which holds the
+/// players whose edges an ordering step set one by one (one or two at a time).
+#[derive(Clone)]
+struct State<const N: usize> {
+    /// Per member, what every weight reads of it (one load a member in the inner loop).
+    hot: Vec<Hot>,
+    /// Per MDP: units added to its edges to residents (which MDPs are paired, 4.2).
+    mdp_bonus: Vec<u64>,
+    phase: Phase,
+    /// The size of S1.
+    s1: usize,
+    /// Whether the roles are fixed: the remainder's pairs not of a leader with a follower
+    /// are zeroed ([`LEADS`]: whether each led a pair then).
+    roles_fixed: bool,
+    /// Per remainder member: its index among the leaders and among the followers (Phase::Bias),
+    /// and their counts.
+    leader: Vec<usize>,
+    follower: Vec<usize>,
+    counts: (u64, u64),
+    /// Weights set pair by pair, by the lower member: row `rows[i][j]` for j > i.
+    rows: Vec<Option<Box<[Option<Wide<N>>]>>>,
+}
+
+/// A member's place in the weight tables and the ordering rules' marks on it.
+#[derive(Clone, Copy)]
+struct Hot {
+    /// Its class in `Grid::table`.
+    class: u32,
+    /// Its index in the remainder (`u32::MAX`: not in it).
+    rem: u32,
+    /// Its barred list, `Grid::barred[bar_from..bar_to]`.
+    bar_from: u32,
+    bar_to: u32,
+    /// [`EXCHANGED`], [`PROMOTED`], [`LEADS`], [`ROW`].
+    marks: u8,
+}
+
+/// An exchanged S1 player: its pairs with the remainder below it are zeroed.
+const EXCHANGED: u8 = 1;
+/// A promoted S2 player: its pairs with the remainder above it and the next scoregroup are
+/// zeroed.
+const PROMOTED: u8 = 2;
+/// It led a pair when the roles were fixed.
+const LEADS: u8 = 4;
+/// It has a row in `State::rows`.
+const ROW: u8 = 8;
+const NOT_IN: u32 = u32::MAX;
+
+impl<const N: usize> State<N> {
+    fn new(size: usize) -> Self {
+        State {
+            hot: vec![
+                Hot {
+                    class: 0,
+                    rem: NOT_IN,
+                    bar_from: 0,
+                    bar_to: 0,
+                    marks: 0,
+                };
+                size
+            ],
+            mdp_bonus: vec![0; size],
+            phase: Phase::Base,
+            s1: 0,
+            roles_fixed: false,
+            leader: vec![NONE; size],
+            follower: vec![NONE; size],
+            counts: (0, 0),
+            rows: vec![None; size],
+        }
+    }
+
+    fn mark(&mut self, x: usize, mark: u8, on: bool) {
+        if on {
+            self.hot[x].marks |= mark;
+        } else {
+            self.hot[x].marks &= !mark;
+        }
+    }
+
+    fn clear_row(&mut self, x: usize) {
+        self.rows[x] = None;
+        self.mark(x, ROW, false);
+    }
+
+    fn row_mut(&mut self, x: usize, size: usize) -> &mut [Option<Wide<N>>] {
+        self.mark(x, ROW, true);
+        self.rows[x].get_or_insert_with(|| vec![None; size].into_boxed_slice())
+    }
+}
+
+/// The bracket's players and the data their weights come from.
+struct Grid<const N: usize> {
     layout: Layout,
     /// Sorted indices of the bracket's players: MDPs, residents, next scoregroup.
     members: Vec<usize>,
     mdps: usize,
     residents_end: usize,
-    /// Position of each player in `members` (usize::MAX: not a member).
-    position: Vec<usize>,
     /// C.9 as it stood when the bracket started (its base weights keep it).
     single_downfloater: bool,
-    /// Bit `at(i, j)`: the pair's base weight was zeroed by the ordering rules. The base weights
-    /// themselves are not stored: `Round::base` computes them again from the players (a matrix
-    /// of them would cost as much memory as the matching's own).
-    zeroed: Vec<u64>,
-    /// The current weights of the bracket's pairs and their best matching, kept between the
-    /// many solves of a bracket (each changes few weights).
-    matching: IncrementalMatching<N>,
+    /// The base weights by classes of alike members (zero for classes the colours keep apart).
+    table: PairTable<N>,
+    /// Per member, the positions of the members it may not meet whatever the colours (the
+    /// context's lists, by position; `Hot::bar_from` and `bar_to` say where).
+    barred: Vec<u32>,
+}
+
+/// The weights of the current bracket (players of the bracket and of the next scoregroup).
+struct Bracket<const N: usize> {
+    g: Grid<N>,
+    st: State<N>,
+    /// Position of each player in `members` (usize::MAX: not a member).
+    position: Vec<usize>,
+    /// The current weights, `i * size + j` and `j * size + i` for members i and j, when the
+    /// bracket's matrix takes at most [`MATRIX_BYTES`]: the weights of a bracket's state are
+    /// then read with a load, as every ordering step changes them (`Round::set`,
+    /// `Round::restate`), instead of being computed again in each of the matcher's scans.
+    matrix: Option<Matrix<N>>,
+    /// The best matching of the bracket's pairs, kept between the many solves of a bracket
+    /// (each changes few weights).
+    matching: Matcher<N>,
     /// Answers of `Round::completable` by the players the bracket's matching leaves unpaired
     /// (the players outside the bracket do not change while it is paired).
     completable: HashMap<Vec<usize>, bool>,
-    /// The graph of all open players, once `Round::solve_all` needs it.
-    whole: Option<IncrementalMatching<N>>,
+    /// The graph of all open players once `Round::solve_all` needs it, the bracket's state
+    /// its weights were last brought up to, and the completion weights by classes.
+    whole: Option<(Matcher<N>, State<N>, PairTable<N>)>,
+}
+
+/// The weights of a bracket's pairs, by member positions.
+struct View<'a, const N: usize> {
+    ctx: &'a Context<'a>,
+    bye: &'a ByeInfo,
+    g: &'a Grid<N>,
+    st: &'a State<N>,
+    matrix: Option<&'a Matrix<N>>,
+}
+
+impl<const N: usize> Weights<N> for View<'_, N> {
+    #[inline]
+    fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        match self.matrix {
+            Some(m) => m.get(i, j),
+            None => self.g.weight_in(self.ctx, self.bye, self.st, i, j),
+        }
+    }
+
+    #[inline]
+    fn edges(&self, i: usize) -> Option<&[u64]> {
+        self.matrix.and_then(|m| m.edges(i))
+    }
+}
+
+/// The weights of all players' pairs (`Round::solve_all`): the bracket's and completion.
+struct WholeView<'a, const N: usize> {
+    bracket: View<'a, N>,
+    position: &'a [usize],
+    shift: u32,
+    table: &'a PairTable<N>,
+}
+
+impl<const N: usize> Weights<N> for WholeView<'_, N> {
+    fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        let b = &self.bracket;
+        let (i, j) = (i.min(j), i.max(j));
+        let (pi, pj) = (self.position[i], self.position[j]);
+        if pi != NONE && pj != NONE {
+            let w = b.weight(pi, pj);
+            return if w > Wide::ZERO {
+                w.add(Wide::from_u64(top(b.ctx, b.bye, i, j)).shl(self.shift))
+            } else {
+                Wide::ZERO
+            };
+        }
+        if i == j || b.ctx.barred[i].contains(&(j as u32)) {
+            return Wide::ZERO;
+        }
+        self.table.get_members(i, j).unwrap_or_else(|| {
+            if !b.ctx.colours_allow(i, j) {
+                return Wide::ZERO;
+            }
+            let ps = b.ctx.players;
+            let f = whole_flags(b.bye);
+            pair_weight(b.ctx, &b.g.layout, b.bye, &ps[i], &ps[j], &f)
+        })
+    }
+}
+
+/// The flags of the pairs of the whole graph outside the bracket.
+fn whole_flags(bye: &ByeInfo) -> Flags {
+    Flags {
+        with_top: true,
+        in_current: false,
+        in_next: false,
+        single_downfloater: bye.start_single_downfloater,
+    }
+}
+
+/// The pairs of `remainder` in the order the ordering steps set them: (x, y), x above y.
+fn pairs_of(remainder: &[usize]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    remainder
+        .iter()
+        .enumerate()
+        .flat_map(move |(xi, &x)| remainder[xi + 1..].iter().map(move |&y| (x, y)))
+}
+
+/// The top field of a pair: pairing everyone, the unpaired player a bye candidate.
+fn top(ctx: &Context, bye: &ByeInfo, i: usize, j: usize) -> u64 {
+    let ps = ctx.players;
+    1 + u64::from(!bye.candidate(&ps[i])) + u64::from(!bye.candidate(&ps[j]))
+}
+
+impl<const N: usize> Grid<N> {
+    /// Whether the ordering rules zeroed the base weight of members i < j.
+    #[inline]
+    fn zeroed(&self, st: &State<N>, j: usize, a: Hot, b: Hot) -> bool {
+        let both = a.rem != NOT_IN && b.rem != NOT_IN;
+        (both && (a.marks & EXCHANGED != 0 || b.marks & PROMOTED != 0))
+            || (a.marks & PROMOTED != 0 && j >= self.residents_end)
+            || (both && st.roles_fixed && (a.marks & LEADS == 0 || b.marks & LEADS != 0))
+    }
+
+    /// The base weight of members i and j (before the ordering rules' bonuses): the quality
+    /// criteria, or zero when the ordering rules ruled the pair out.
+    fn base(&self, ctx: &Context, bye: &ByeInfo, st: &State<N>, i: usize, j: usize) -> Wide<N> {
+        let (i, j) = if i < j { (i, j) } else { (j, i) };
+        self.base_of(ctx, bye, st, i, j, st.hot[i], st.hot[j])
+    }
+
+    /// `base` of members i < j whose `Hot` are a and b.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn base_of(
+        &self,
+        ctx: &Context,
+        bye: &ByeInfo,
+        st: &State<N>,
+        i: usize,
+        j: usize,
+        a: Hot,
+        b: Hot,
+    ) -> Wide<N> {
+        if self.zeroed(st, j, a, b) || self.is_barred(a, j) {
+            return Wide::ZERO;
+        }
+        self.table.get(a.class, b.class).unwrap_or_else(|| {
+            let (hi, lo) = (self.members[i], self.members[j]);
+            if !ctx.colours_allow(hi, lo) {
+                return Wide::ZERO;
+            }
+            let f = self.flags(j >= self.residents_end);
+            pair_weight(
+                ctx,
+                &self.layout,
+                bye,
+                &ctx.players[hi],
+                &ctx.players[lo],
+                &f,
+            )
+        })
+    }
+
+    #[inline]
+    fn is_barred(&self, a: Hot, j: usize) -> bool {
+        a.bar_from != a.bar_to
+            && self.barred[a.bar_from as usize..a.bar_to as usize].contains(&(j as u32))
+    }
+
+    /// The flags of a pair of members whose later one is in the next scoregroup or not.
+    fn flags(&self, next: bool) -> Flags {
+        Flags {
+            with_top: false,
+            in_current: !next,
+            in_next: next,
+            single_downfloater: self.single_downfloater,
+        }
+    }
+
+    /// The weight of members i and j in state `st`.
+    #[inline]
+    fn weight_in(
+        &self,
+        ctx: &Context,
+        bye: &ByeInfo,
+        st: &State<N>,
+        i: usize,
+        j: usize,
+    ) -> Wide<N> {
+        let (i, j) = if i < j { (i, j) } else { (j, i) };
+        let (hi, hj) = (st.hot[i], st.hot[j]);
+        if hi.marks & ROW != 0 {
+            if let Some(w) = st.rows[i].as_ref().and_then(|r| r[j]) {
+                return w;
+            }
+        }
+        let b = self.base_of(ctx, bye, st, i, j, hi, hj);
+        if b.is_zero() {
+            return b;
+        }
+        if i < self.mdps && j >= self.mdps && j < self.residents_end {
+            let bonus = st.mdp_bonus[i];
+            return if bonus == 0 {
+                b
+            } else {
+                b.add(self.layout.unit(bonus))
+            };
+        }
+        if hi.rem == NOT_IN || hj.rem == NOT_IN {
+            return b;
+        }
+        match st.phase {
+            Phase::Base | Phase::Roles => b,
+            Phase::Exchange => b.add(self.exchange_addend(st, hi.rem as usize)),
+            Phase::Bias => {
+                let (li, fj) = (st.leader[i], st.follower[j]);
+                if li == NONE || fj == NONE {
+                    return b;
+                }
+                let (l, k) = st.counts;
+                b.add(Wide::from_u64((l - li as u64) * (k - fj as u64)))
+            }
+        }
+    }
+
+    /// Fewest exchanges: a pair led by an S1 player weighs more; smallest exchanges: the lower
+    /// the leading player (remainder index xi), the less.
+    fn exchange_addend(&self, st: &State<N>, xi: usize) -> Wide<N> {
+        Wide::<N>::from_u64(u64::from(xi < st.s1))
+            .shl(2 * self.layout.count)
+            .sub(Wide::from_u64(xi as u64))
+            .shl(1 + self.layout.bias)
+    }
 }
 
 impl<const N: usize> Bracket<N> {
-    fn at(&self, i: usize, j: usize) -> usize {
-        let (i, j) = if i < j { (i, j) } else { (j, i) };
-        i * self.members.len() + j
-    }
-    fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.matching.weight(i, j)
-    }
-    fn set(&mut self, i: usize, j: usize, w: Wide<N>) {
-        self.matching.set_weight(i, j, w);
-    }
-    fn zero_base(&mut self, i: usize, j: usize) {
-        let k = self.at(i, j);
-        self.zeroed[k / 64] |= 1 << (k % 64);
-    }
-    fn is_zeroed(&self, i: usize, j: usize) -> bool {
-        let k = self.at(i, j);
-        self.zeroed[k / 64] >> (k % 64) & 1 == 1
-    }
-    fn is_member(&self, player: usize) -> bool {
-        self.position[player] != usize::MAX
+    fn view<'a>(&'a self, ctx: &'a Context<'a>, bye: &'a ByeInfo) -> View<'a, N> {
+        View {
+            ctx,
+            bye,
+            g: &self.g,
+            st: &self.st,
+            matrix: self.matrix.as_ref(),
+        }
     }
     /// The bracket position of member k's partner in `m`.
     fn pair_of(&self, m: &[Option<usize>], k: usize) -> Option<usize> {
-        m[self.members[k]]
+        m[self.g.members[k]]
             .map(|o| self.position[o])
             .filter(|&o| o != usize::MAX)
     }
     /// Whether member k is the higher player of a pair inside the bracket.
     fn leads_pair(&self, m: &[Option<usize>], k: usize) -> bool {
         self.pair_of(m, k)
-            .is_some_and(|o| o > k && o < self.residents_end)
+            .is_some_and(|o| o > k && o < self.g.residents_end)
     }
     fn paired_to_resident(&self, m: &[Option<usize>], k: usize) -> bool {
         self.pair_of(m, k)
-            .is_some_and(|o| o >= self.mdps && o < self.residents_end)
+            .is_some_and(|o| o >= self.g.mdps && o < self.g.residents_end)
     }
 }
 
@@ -218,32 +566,53 @@ fn score_groups(players: &[Entrant]) -> Vec<Vec<usize>> {
 }
 
 impl Round<'_> {
-    /// The base weight of members i and j of the bracket (before the ordering rules' bonuses):
-    /// the quality criteria, or zero when the ordering rules ruled the pair out.
+    /// The base weight of members i and j of the bracket (before the ordering rules' bonuses).
     fn base<const N: usize>(&self, br: &Bracket<N>, i: usize, j: usize) -> Wide<N> {
-        let (i, j) = if i < j { (i, j) } else { (j, i) };
-        if br.is_zeroed(i, j) {
-            return Wide::ZERO;
-        }
-        edge_weight(
-            self.ctx,
-            &br.layout,
-            &self.bye,
-            br.members[i],
-            br.members[j],
-            Flags {
-                with_top: false,
-                in_current: j < br.residents_end,
-                in_next: j >= br.residents_end,
-                single_downfloater: br.single_downfloater,
-            },
-        )
+        br.g.base(self.ctx, &self.bye, &br.st, i, j)
     }
 
-    /// The top field of a pair: pairing everyone, the unpaired player a bye candidate.
-    fn top(&self, i: usize, j: usize) -> u64 {
-        let ps = self.ctx.players;
-        1 + u64::from(!self.bye.candidate(&ps[i])) + u64::from(!self.bye.candidate(&ps[j]))
+    /// The current weight of members i and j.
+    fn weight<const N: usize>(&self, br: &Bracket<N>, i: usize, j: usize) -> Wide<N> {
+        br.view(self.ctx, &self.bye).weight(i, j)
+    }
+
+    /// Sets the weight of members x < y to w (x's row), noting x changed if it did.
+    fn set<const N: usize>(&self, br: &mut Bracket<N>, x: usize, y: usize, w: Wide<N>) {
+        debug_assert!(x < y, "rows are by the lower member");
+        if self.weight(br, x, y) != w {
+            br.matching.changed_edge(x, y);
+        }
+        let size = br.g.members.len();
+        br.st.row_mut(x, size)[y] = Some(w);
+        if let Some(m) = &mut br.matrix {
+            m.set(x, y, w);
+        }
+    }
+
+    /// Moves the bracket to state `new`, noting as changed the lower member of each of `pairs`
+    /// (x < y, in their order) whose weight it changes: what setting them one by one would.
+    /// The other pairs' weights must stay the same.
+    fn restate<const N: usize>(
+        &self,
+        br: &mut Bracket<N>,
+        new: State<N>,
+        pairs: impl Iterator<Item = (usize, usize)>,
+    ) {
+        let (ctx, bye) = (self.ctx, &self.bye);
+        for (k, (x, y)) in pairs.enumerate() {
+            if k % 4096 == 0 {
+                crate::interrupt::check();
+            }
+            let w = br.g.weight_in(ctx, bye, &new, x, y);
+            let changed = match &mut br.matrix {
+                Some(m) => m.set(x, y, w),
+                None => br.g.weight_in(ctx, bye, &br.st, x, y) != w,
+            };
+            if changed {
+                br.matching.changed_edge(x, y);
+            }
+        }
+        br.st = new;
     }
 
     /// The best matching of all open players: bracket weights for pairs of bracket members,
@@ -256,13 +625,20 @@ impl Round<'_> {
     fn solve<const N: usize>(&self, br: &mut Bracket<N>) -> Vec<Option<usize>> {
         let ctx = self.ctx;
         if !self.bye.start_single_downfloater {
-            let size = br.members.len();
+            let size = br.g.members.len();
             // (`finalize` removes the closed members from br.matching)
-            let mates = br.matching.solve();
-            let open = |k: usize| self.open[br.members[k]];
+            let view = View {
+                ctx,
+                bye: &self.bye,
+                g: &br.g,
+                st: &br.st,
+                matrix: br.matrix.as_ref(),
+            };
+            let mates = br.matching.solve(&view);
+            let open = |k: usize| self.open[br.g.members[k]];
             let left: Vec<usize> = (0..size)
                 .filter(|&k| open(k) && mates[k].is_none())
-                .map(|k| br.members[k])
+                .map(|k| br.g.members[k])
                 .collect();
             let completable = match br.completable.get(&left) {
                 Some(&known) => known,
@@ -275,7 +651,7 @@ impl Round<'_> {
             if completable {
                 let mut out = vec![None; ctx.n()];
                 for (k, m) in mates.iter().enumerate().filter(|&(k, _)| open(k)) {
-                    out[br.members[k]] = m.map(|o| br.members[o]);
+                    out[br.g.members[k]] = m.map(|o| br.g.members[o]);
                 }
                 return out;
             }
@@ -298,44 +674,49 @@ impl Round<'_> {
 
     /// The best matching of the whole graph of open players: bracket weights and completion for
     /// pairs of bracket members, completion weights for the others. Its matching is kept
-    /// between calls like the bracket's; only the bracket's pairs change weight.
+    /// between calls like the bracket's; only the bracket's pairs change weight, and those
+    /// whose weight changed since the last call (from the state then to the state now) are
+    /// noted as changed.
     fn solve_all<const N: usize>(&self, br: &mut Bracket<N>) -> Vec<Option<usize>> {
         let ctx = self.ctx;
         let n = ctx.n();
-        let mut whole = br.whole.take().unwrap_or_else(|| {
-            let mut whole = IncrementalMatching::new(n);
-            for i in 0..n {
-                crate::interrupt::check();
-                for j in (i + 1..n).filter(|&j| !(br.is_member(i) && br.is_member(j))) {
-                    let flags = Flags {
-                        with_top: true,
-                        in_current: false,
-                        in_next: false,
-                        single_downfloater: self.bye.start_single_downfloater,
-                    };
-                    whole.set_weight(i, j, edge_weight(ctx, &br.layout, &self.bye, i, j, flags));
-                }
-            }
-            whole
+        let (mut whole, seen, table) = br.whole.take().unwrap_or_else(|| {
+            let table = PairTable::new(
+                ctx,
+                &br.g.layout,
+                &self.bye,
+                0..n,
+                |_| false,
+                |_| whole_flags(&self.bye),
+            );
+            (Matcher::new(n), br.st.clone(), table)
         });
         for i in (0..n).filter(|&i| !self.open[i]) {
             whole.remove(i);
         }
-        let shift = br.layout.top_shift(ctx.played_rounds);
-        for (pj, &j) in br.members.iter().enumerate() {
+        let size = br.g.members.len();
+        for pj in 0..size {
             crate::interrupt::check();
-            for (pi, &i) in br.members[..pj].iter().enumerate() {
-                let w = br.weight(pi, pj);
-                let w = if w > Wide::ZERO {
-                    w.add(Wide::from_u64(self.top(i, j)).shl(shift))
-                } else {
-                    Wide::ZERO
-                };
-                whole.set_weight(i, j, w);
+            for pi in 0..pj {
+                // (a closed player's weights no longer matter: it left the graph)
+                let (i, j) = (br.g.members[pi], br.g.members[pj]);
+                if self.open[i]
+                    && self.open[j]
+                    && br.g.weight_in(ctx, &self.bye, &seen, pi, pj)
+                        != br.g.weight_in(ctx, &self.bye, &br.st, pi, pj)
+                {
+                    whole.changed_edge(i, j);
+                }
             }
         }
-        let mates = whole.solve();
-        br.whole = Some(whole);
+        let view = WholeView {
+            bracket: br.view(ctx, &self.bye),
+            position: &br.position,
+            shift: br.g.layout.top_shift(ctx.played_rounds),
+            table: &table,
+        };
+        let mates = whole.solve(&view);
+        br.whole = Some((whole, br.st.clone(), table));
         mates
     }
 
@@ -353,14 +734,14 @@ impl Round<'_> {
         let mut best_gain = Wide::ZERO;
         let mut mate_gain = Wide::ZERO;
         for &(y, w) in changes {
-            let gain = w.sub(br.weight(x, y));
+            let gain = w.sub(self.weight(br, x, y));
             if gain > best_gain {
                 best_gain = gain;
             }
             if Some(y) == mate {
                 mate_gain = gain;
             }
-            br.set(x, y, w);
+            self.set(br, x, y, w);
         }
         if mate_gain < best_gain || mate_gain < Wide::ZERO {
             *m = self.solve(br);
@@ -518,7 +899,10 @@ impl Round<'_> {
     fn finalize<const N: usize>(&mut self, br: &mut Bracket<N>, a: usize, b: usize) {
         br.matching.remove(a);
         br.matching.remove(b);
-        let (x, y) = (br.members[a], br.members[b]);
+        // (a closed player's weights no longer matter)
+        br.st.clear_row(a);
+        br.st.clear_row(b);
+        let (x, y) = (br.g.members[a], br.g.members[b]);
         self.open[x] = false;
         self.open[y] = false;
         self.pairs.push((x.min(y), x.max(y)));
@@ -574,24 +958,73 @@ impl Round<'_> {
         for (k, &p) in members.iter().enumerate() {
             position[p] = k;
         }
+        let single_downfloater = self.bye.single_downfloater;
+        let table = PairTable::new(
+            ctx,
+            &layout,
+            &self.bye,
+            members.iter().copied(),
+            |k| k >= residents_end,
+            |next| Flags {
+                with_top: false,
+                in_current: !next,
+                in_next: next,
+                single_downfloater,
+            },
+        );
+        let mut st = State::new(size);
+        let mut barred = Vec::new();
+        for (k, &p) in members.iter().enumerate() {
+            let from = barred.len() as u32;
+            barred.extend(
+                ctx.barred[p]
+                    .iter()
+                    .map(|&o| position[o as usize])
+                    .filter(|&k| k != usize::MAX)
+                    .map(|k| k as u32),
+            );
+            st.hot[k].class = table.class(k);
+            st.hot[k].bar_from = from;
+            st.hot[k].bar_to = barred.len() as u32;
+        }
+        let with_matrix = size
+            .checked_mul(size * std::mem::size_of::<Wide<N>>())
+            .is_some_and(|bytes| bytes <= matrix_bytes());
         let mut br = Bracket::<N> {
-            layout,
-            members,
-            mdps,
-            residents_end,
+            g: Grid {
+                layout,
+                members,
+                mdps,
+                residents_end,
+                single_downfloater,
+                table,
+                barred,
+            },
+            st,
             position,
-            single_downfloater: self.bye.single_downfloater,
-            zeroed: vec![0; (size * size).div_ceil(64)],
-            matching: IncrementalMatching::new(size),
+            matrix: None,
+            // (its first solve reads the base weights; a matrix needs no rows cached)
+            matching: if with_matrix {
+                Matcher::with_cache(size, 0)
+            } else {
+                Matcher::new(size)
+            },
             completable: HashMap::new(),
             whole: None,
         };
-        for j in 0..size {
-            crate::interrupt::check();
-            for i in 0..j {
-                let w = self.base(&br, i, j);
-                br.matching.set_weight(i, j, w);
+        if with_matrix {
+            let view = View {
+                matrix: None,
+                ..br.view(ctx, &self.bye)
+            };
+            let mut weights = Matrix::new(size);
+            for i in 0..size {
+                crate::interrupt::check();
+                for j in i + 1..size {
+                    weights.set(i, j, view.weight(i, j));
+                }
             }
+            br.matrix = Some(weights);
         }
         let mut m = self.solve(&mut br);
         let mut matched = vec![false; size];
@@ -609,7 +1042,7 @@ impl Round<'_> {
         let mut carried = Vec::new();
         let mut carried_mdps = 0;
         for k in 0..size {
-            let p = br.members[k];
+            let p = br.g.members[k];
             if !self.open[p] {
                 continue;
             }
@@ -636,8 +1069,8 @@ impl Round<'_> {
         m: &mut Vec<Option<usize>>,
         matched: &mut [bool],
     ) {
-        let (mdps, residents_end) = (br.mdps, br.residents_end);
-        let score = |br: &Bracket<N>, k: usize| self.ctx.players[br.members[k]].score;
+        let (mdps, residents_end) = (br.g.mdps, br.g.residents_end);
+        let score = |br: &Bracket<N>, k: usize| self.ctx.players[br.g.members[k]].score;
         let mut k = 0;
         while k < mdps {
             let s = score(br, k);
@@ -659,20 +1092,19 @@ impl Round<'_> {
                 if !br.paired_to_resident(m, x) {
                     let changes: Vec<(usize, Wide<N>)> = (mdps..residents_end)
                         .filter(|&r| !self.base(br, x, r).is_zero())
-                        .map(|r| (r, self.base(br, x, r).add(br.layout.unit(1))))
+                        .map(|r| (r, self.base(br, x, r).add(br.g.layout.unit(1))))
                         .collect();
                     self.reweigh(br, m, x, &changes);
+                    // (the row set is the rule of `mdp_bonus` 1: kept as that)
+                    br.st.clear_row(x);
+                    br.st.mdp_bonus[x] = 1;
                 }
                 if br.paired_to_resident(m, x) {
                     matched[x] = true;
                     remaining_paired -= 1;
-                    let bonus = br.layout.unit((residents_end - mdps) as u64 + 1);
-                    for r in mdps..residents_end {
-                        let b = self.base(br, x, r);
-                        if !b.is_zero() {
-                            br.set(x, r, b.add(bonus));
-                        }
-                    }
+                    let mut new = br.st.clone();
+                    new.mdp_bonus[x] = (residents_end - mdps) as u64 + 1;
+                    self.restate(br, new, (mdps..residents_end).map(|r| (x, r)));
                 }
             }
             k = group_end;
@@ -686,18 +1118,18 @@ impl Round<'_> {
         m: &mut Vec<Option<usize>>,
         matched: &mut [bool],
     ) {
-        for x in 0..br.mdps {
+        for x in 0..br.g.mdps {
             if !matched[x] {
                 continue;
             }
-            let mut addend = br.members.len() as u64;
+            let mut addend = br.g.members.len() as u64;
             let mut changes = Vec::new();
-            for r in (br.mdps..br.residents_end).rev() {
+            for r in (br.g.mdps..br.g.residents_end).rev() {
                 let b = self.base(br, x, r);
                 if matched[r] || b.is_zero() {
                     continue;
                 }
-                changes.push((r, b.add(br.layout.unit(addend))));
+                changes.push((r, b.add(br.g.layout.unit(addend))));
                 addend += 1;
             }
             self.reweigh(br, m, x, &changes);
@@ -716,40 +1148,30 @@ impl Round<'_> {
         m: &mut Vec<Option<usize>>,
         matched: &mut [bool],
     ) {
-        let (mdps, residents_end, size) = (br.mdps, br.residents_end, br.members.len());
+        let (mdps, residents_end, size) = (br.g.mdps, br.g.residents_end, br.g.members.len());
         let remainder: Vec<usize> = (mdps..residents_end)
-            .filter(|&r| self.open[br.members[r]] && br.pair_of(m, r).is_none_or(|o| o >= mdps))
+            .filter(|&r| self.open[br.g.members[r]] && br.pair_of(m, r).is_none_or(|o| o >= mdps))
             .collect();
         let s1 = remainder
             .iter()
             .filter(|&&r| br.pair_of(m, r).is_some_and(|o| o < r && o >= mdps))
             .count();
-        let cb = br.layout.count;
         // Fewest exchanges: a pair led by an S1 player weighs more; smallest exchanges: the
-        // lower the leading players, the less.
-        let exchange_weight = |br: &Bracket<N>, x: usize, y: usize, xi: usize| -> Wide<N> {
-            let b = self.base(br, x, y);
-            if b.is_zero() {
-                return b;
-            }
-            let addend = Wide::<N>::from_u64(u64::from(xi < s1))
-                .shl(2 * cb)
-                .sub(Wide::from_u64(xi as u64))
-                .shl(1 + br.layout.bias);
-            b.add(addend)
-        };
+        // lower the leading players, the less (`Grid::exchange_addend`).
+        let mut new = br.st.clone();
+        new.phase = Phase::Exchange;
+        new.s1 = s1;
         for (xi, &x) in remainder.iter().enumerate() {
-            crate::interrupt::check();
-            for &y in &remainder[xi + 1..] {
-                let w = exchange_weight(br, x, y, xi);
-                br.set(x, y, w);
-            }
+            new.hot[x].rem = xi as u32;
+            new.clear_row(x);
         }
+        self.restate(br, new, pairs_of(&remainder));
         *m = self.solve(br);
         let exchanges = remainder[..s1]
             .iter()
             .filter(|&&x| !br.leads_pair(m, x))
             .count();
+        let unit = br.g.layout.unit::<N>(1);
 
         // Exchange the lowest S1 players possible...
         let mut left = exchanges;
@@ -761,9 +1183,9 @@ impl Round<'_> {
             if br.leads_pair(m, x) {
                 let changes: Vec<(usize, Wide<N>)> = remainder[xi + 1..]
                     .iter()
-                    .map(|&y| (y, exchange_weight(br, x, y, xi)))
+                    .map(|&y| (y, self.weight(br, x, y)))
                     .filter(|(_, w)| !w.is_zero())
-                    .map(|(y, w)| (y, w.sub(br.layout.unit(1))))
+                    .map(|(y, w)| (y, w.sub(unit)))
                     .collect();
                 self.reweigh(br, m, x, &changes);
             }
@@ -771,13 +1193,13 @@ impl Round<'_> {
             if exchanged {
                 left -= 1;
             }
-            for &y in &remainder[xi + 1..] {
-                if exchanged {
-                    br.zero_base(x, y);
-                }
-                let w = exchange_weight(br, x, y, xi);
-                br.set(x, y, w);
+            // x's edges back to the rule, its pairs below zeroed if it was exchanged
+            let mut new = br.st.clone();
+            new.clear_row(x);
+            if exchanged {
+                new.mark(x, EXCHANGED, true);
             }
+            self.restate(br, new, remainder[xi + 1..].iter().map(|&y| (x, y)));
         }
         // ...for the highest S2 players possible.
         let mut left = exchanges;
@@ -790,41 +1212,34 @@ impl Round<'_> {
             if !already {
                 let changes: Vec<(usize, Wide<N>)> = remainder[yi + 1..]
                     .iter()
-                    .map(|&z| (z, exchange_weight(br, y, z, yi)))
+                    .map(|&z| (z, self.weight(br, y, z)))
                     .filter(|(_, w)| !w.is_zero())
-                    .map(|(z, w)| (z, w.add(br.layout.unit(1))))
+                    .map(|(z, w)| (z, w.add(unit)))
                     .collect();
                 self.reweigh(br, m, y, &changes);
             }
             if br.leads_pair(m, y) {
                 left -= 1;
-                for &z in &remainder[..yi] {
-                    br.zero_base(z, y);
-                    br.set(z, y, Wide::ZERO);
-                }
-                for g in residents_end..size {
-                    br.zero_base(y, g);
-                    br.set(y, g, Wide::ZERO);
-                }
+                let mut new = br.st.clone();
+                new.mark(y, PROMOTED, true);
+                let above = remainder[..yi].iter().map(|&z| (z, y));
+                self.restate(br, new, above.chain((residents_end..size).map(|g| (y, g))));
             }
             if !already {
-                for &z in &remainder[yi + 1..] {
-                    let w = exchange_weight(br, y, z, yi);
-                    br.set(y, z, w);
-                }
+                let mut new = br.st.clone();
+                new.clear_row(y);
+                self.restate(br, new, remainder[yi + 1..].iter().map(|&z| (y, z)));
             }
         }
         // Fix the roles: only a leading player may pair a lower one in the remainder.
-        for (xi, &x) in remainder.iter().enumerate() {
-            crate::interrupt::check();
-            for &y in &remainder[xi + 1..] {
-                if !br.leads_pair(m, x) || br.leads_pair(m, y) {
-                    br.zero_base(x, y);
-                }
-                let b = self.base(br, x, y);
-                br.set(x, y, b);
-            }
+        let mut new = br.st.clone();
+        new.phase = Phase::Roles;
+        new.roles_fixed = true;
+        for &x in &remainder {
+            new.mark(x, LEADS, br.leads_pair(m, x));
+            new.clear_row(x);
         }
+        self.restate(br, new, pairs_of(&remainder));
         // Bias towards the natural pairing, then the S1 players' opponents in transposition
         // order: the highest possible first.
         let leaders: Vec<usize> = remainder
@@ -839,16 +1254,22 @@ impl Round<'_> {
             .collect();
         // (L - i)(K - j) for leader i and follower j: the sorted pairing weighs most, and a
         // higher leader gains more from a higher follower (like the transposition order).
-        let (l, k) = (leaders.len() as u64, followers.len() as u64);
+        let mut new = br.st.clone();
+        new.phase = Phase::Bias;
+        new.counts = (leaders.len() as u64, followers.len() as u64);
         for (i, &x) in leaders.iter().enumerate() {
-            crate::interrupt::check();
-            for (j, &y) in followers.iter().enumerate() {
-                let b = self.base(br, x, y);
-                if !b.is_zero() && y > x {
-                    br.set(x, y, b.add(Wide::from_u64((l - i as u64) * (k - j as u64))));
-                }
-            }
+            new.leader[x] = i;
         }
+        for (j, &y) in followers.iter().enumerate() {
+            new.follower[y] = j;
+        }
+        let biased = leaders.iter().flat_map(|&x| {
+            followers
+                .iter()
+                .filter(move |&&y| y > x)
+                .map(move |&y| (x, y))
+        });
+        self.restate(br, new, biased);
         if !leaders.is_empty() {
             *m = self.solve(br);
         }
@@ -864,7 +1285,7 @@ impl Round<'_> {
                 }
                 let b = self.base(br, x, y);
                 if !b.is_zero() {
-                    changes.push((y, b.add(br.layout.unit(addend))));
+                    changes.push((y, b.add(br.g.layout.unit(addend))));
                 }
                 addend += 1;
             }

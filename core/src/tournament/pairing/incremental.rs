@@ -11,21 +11,33 @@
 //! * a tight edge from the tree to any other free vertex augments, and when the dual of an S
 //!   vertex reaches zero the tree's path to it is alternated instead, which leaves that vertex
 //!   free with a zero dual (optimal, as the LP for matchings that need not be perfect allows);
-//! * after weights change, [`IncrementalMatching::solve`] first repairs the state: blossoms that
+//! * after weights change, [`Matcher::solve`] first repairs the state: blossoms that
 //!   contain a changed vertex are dissolved (their dual moved onto their vertices, which keeps
 //!   every edge feasible), each changed vertex gets the smallest dual that keeps its edges
 //!   feasible, and matched edges that are no longer tight are given up.
 //!
 //! Only the vertices set free start trees, so a few changed weights cost a few stages.
-//! The graph is dense (a bracket's players nearly all may meet), so edges live in a matrix.
+//!
+//! The matcher stores no edges: a bracket's graph is complete but for the pairs that may not
+//! meet, and its weights are a function of the two players and the bracket's state, so the
+//! caller gives them as [`Weights`] at each solve and tells which edges changed. Its
+//! memory is O(n) words of `N` limbs (about 300 + 32·N bytes a vertex, plus the blossoms'
+//! least-slack lists of a stage) and a cache of rows of weights of at most `CACHE_BYTES`;
+//! [`IncrementalMatching`] keeps the weights in a matrix for the callers that set them one by one.
 
 mod blossoms;
+mod matrix;
 #[cfg(test)]
 mod tests;
 
 use super::wide::Wide;
 
+pub use matrix::{IncrementalMatching, Matrix};
+
 const NONE: usize = usize::MAX;
+/// Bytes of rows of weights kept for the scans (see `Matcher::cache`), at most.
+const CACHE_BYTES: usize = 32 << 20;
+const NO_SLOT: u32 = u32::MAX;
 const FREE: u8 = 0;
 const S: u8 = 1;
 const T: u8 = 2;
@@ -36,30 +48,16 @@ const SEEN: u8 = 4;
 const ARC_SHIFT: u32 = usize::BITS / 2;
 const ARC_MASK: usize = (1 << ARC_SHIFT) - 1;
 
-/// A bitset of `len` bits, all clear (filled in chunks: the host may cancel in between).
-fn bits(len: usize) -> Vec<u64> {
-    const CHUNK: usize = 1 << 18;
-    let words = len.div_ceil(64);
-    let mut v = Vec::with_capacity(words);
-    while v.len() < words {
-        crate::interrupt::check();
-        let more = CHUNK.min(words - v.len());
-        v.resize(v.len() + more, 0);
-    }
-    v
-}
+/// The edge weights of a graph, read by [`Matcher::solve`]: `weight(i, j)` (symmetric, `i != j`;
+/// not positive: no edge). It is called in the search's inner loop, so it should be cheap.
+pub trait Weights<const N: usize> {
+    fn weight(&self, i: usize, j: usize) -> Wide<N>;
 
-#[inline]
-fn bit(set: &[u64], k: usize) -> bool {
-    set[k / 64] >> (k % 64) & 1 == 1
-}
-
-#[inline]
-fn put_bit(set: &mut [u64], k: usize, on: bool) {
-    if on {
-        set[k / 64] |= 1 << (k % 64);
-    } else {
-        set[k / 64] &= !(1 << (k % 64));
+    /// Bit j (of word j / 64): whether `weight(i, j)` is positive, if the weights keep such
+    /// bits (a scan then skips the non-edges without computing or loading their weights).
+    #[inline]
+    fn edges(&self, _i: usize) -> Option<&[u64]> {
+        None
     }
 }
 
@@ -78,18 +76,14 @@ enum Event {
 }
 
 /// A maximum-weight matching of a graph with a fixed number of vertices whose edge weights
-/// change between calls of [`IncrementalMatching::solve`]; vertices can be removed.
+/// change between calls of [`Matcher::solve`] (the caller notes each changed edge with
+/// [`Matcher::changed_edge`]); vertices can be removed.
 ///
 /// Edges are directed internally as arcs (`near`, `far`) packed in one word; the matching, the
 /// labels and the blossom cycles store arcs whose `near` end lies on the side that owns the
 /// entry.
-pub struct IncrementalMatching<const N: usize> {
+pub struct Matcher<const N: usize> {
     n: usize,
-    /// Twice the weight of edge {i, j} at `i * n + j` and `j * n + i`; not positive: no edge.
-    twice: Vec<Wide<N>>,
-    /// Bit `i * n + j`: whether `twice` is positive (scans skip the non-edges without loading
-    /// wide weights); one bit a pair, not a byte.
-    edge: Vec<u64>,
     active: Vec<bool>,
     /// Vertices with a changed edge (or removed) since the last solve.
     changed: Vec<usize>,
@@ -125,21 +119,45 @@ pub struct IncrementalMatching<const N: usize> {
     best_slack: Vec<Wide<N>>,
     best_epoch: Vec<u32>,
     epoch: u32,
-    /// Bit per arc (both arcs of an edge): found tight in this stage. The bits set are listed in
-    /// `allowed_set` and cleared when the next stage starts (a stage sets few of them).
-    allowed: Vec<u64>,
+    /// Per vertex: the far ends of its edges found tight in this stage (both ends list an
+    /// edge). The vertices with any are listed in `allowed_set` and cleared when the next stage
+    /// starts: a stage allows few edges, O(n) (each labels a vertex, makes a blossom or
+    /// augments), so these lists stay short.
+    allowed: Vec<Vec<u32>>,
     allowed_set: Vec<usize>,
+    allowed_mark: Vec<bool>,
     queue: Vec<usize>,
+    /// The doubled weights of the edges of some vertices (zero: no edge), row after row, at
+    /// most `CACHE_BYTES` (all rows when they fit): a scan reads its vertex's row like a
+    /// matrix row instead of computing n weights, and the same vertices are scanned again and
+    /// again across the solves of a bracket. A solve first brings the rows up to date: the
+    /// changed edges (`pending`) are computed again, or, when too many changed
+    /// (`pending_overflow`), the changed vertices' columns, their own rows dropped.
+    cache: Vec<Wide<N>>,
+    rows_max: usize,
+    pending: Vec<(u32, u32)>,
+    pending_overflow: bool,
+    /// Per vertex: its row's slot, or `NO_SLOT`; per slot: its vertex (NONE: free) and
+    /// whether it was read since the clock hand last passed (the hand, `next_slot`, replaces
+    /// the first slot not read: the rows in use stay).
+    slot_of: Vec<u32>,
+    owner: Vec<usize>,
+    used: Vec<bool>,
+    next_slot: usize,
 }
 
-impl<const N: usize> IncrementalMatching<N> {
-    /// A graph of `n` vertices and no edges.
+impl<const N: usize> Matcher<N> {
+    /// A graph of `n` vertices (nothing solved yet: the first solve reads all the weights).
     pub fn new(n: usize) -> Self {
+        let row = n.max(1) * std::mem::size_of::<Wide<N>>();
+        Self::with_cache(n, (CACHE_BYTES / row).clamp(1, n.max(1)))
+    }
+
+    /// The same with a cache of `rows` rows (zero: none, for weights that are a load already).
+    pub fn with_cache(n: usize, rows: usize) -> Self {
         assert!(n <= ARC_MASK, "too many vertices for an arc");
-        IncrementalMatching {
+        Matcher {
             n,
-            twice: super::wide::zeros(n * n),
-            edge: bits(n * n),
             active: vec![true; n],
             changed: Vec::new(),
             is_changed: vec![false; n],
@@ -160,30 +178,32 @@ impl<const N: usize> IncrementalMatching<N> {
             best_slack: vec![Wide::ZERO; 2 * n],
             best_epoch: vec![0; 2 * n],
             epoch: 1,
-            allowed: bits(n * n),
+            allowed: vec![Vec::new(); n],
+            allowed_mark: vec![false; n],
             allowed_set: Vec::new(),
             queue: Vec::new(),
+            cache: Vec::new(),
+            rows_max: rows,
+            pending: Vec::new(),
+            pending_overflow: false,
+            slot_of: vec![NO_SLOT; n],
+            owner: Vec::new(),
+            used: Vec::new(),
+            next_slot: 0,
         }
     }
 
-    /// The weight of edge {i, j} (zero: none).
-    pub fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.twice[i * self.n + j].half()
-    }
-
-    /// Sets the weight of edge {i, j}; a weight that is not positive removes the edge.
-    pub fn set_weight(&mut self, i: usize, j: usize, w: Wide<N>) {
-        debug_assert_ne!(i, j, "no loops");
-        let w = w.add(w);
-        let (ij, ji) = (i * self.n + j, j * self.n + i);
-        if self.twice[ij] != w {
-            self.twice[ij] = w;
-            self.twice[ji] = w;
-            let positive = w > Wide::ZERO;
-            put_bit(&mut self.edge, ij, positive);
-            put_bit(&mut self.edge, ji, positive);
-            // (repairing one end is enough: it settles all the edges of its vertex)
-            self.mark_changed(i);
+    /// Notes that the weight of edge {i, j} changed since the last solve (marks i as
+    /// [`Matcher::changed`] does).
+    pub fn changed_edge(&mut self, i: usize, j: usize) {
+        self.changed(i);
+        if !self.pending_overflow {
+            if self.pending.len() < self.n {
+                self.pending.push((i as u32, j as u32));
+            } else {
+                self.pending_overflow = true;
+                self.pending = Vec::new();
+            }
         }
     }
 
@@ -191,32 +211,35 @@ impl<const N: usize> IncrementalMatching<N> {
     pub fn remove(&mut self, v: usize) {
         if self.active[v] {
             self.active[v] = false;
-            self.mark_changed(v);
+            self.changed(v);
         }
     }
 
-    fn mark_changed(&mut self, v: usize) {
+    /// Notes that edges of v changed weight since the last solve (one end of each changed edge
+    /// is enough: repairing a vertex settles all its edges). The order of the calls is the
+    /// order of the repairs, which can decide between equally good matchings.
+    fn changed(&mut self, v: usize) {
         if !self.is_changed[v] {
             self.is_changed[v] = true;
             self.changed.push(v);
         }
     }
 
-    /// The mate of every vertex in a maximum-weight matching of the current graph.
-    pub fn solve(&mut self) -> Vec<Option<usize>> {
+    /// The mate of every vertex in a maximum-weight matching of the graph `w`.
+    pub fn solve<W: Weights<N>>(&mut self, w: &W) -> Vec<Option<usize>> {
         crate::interrupt::check();
         if self.fresh {
             self.fresh = false;
-            self.start_afresh();
+            self.start_afresh(w);
         } else {
-            self.repair();
+            self.repair(w);
         }
         // (weights and duals changed since the last stage)
         self.new_epoch();
         while let Some(root) = (0..self.n).find(|&v| self.is_root(v)) {
             // a stage is O(n²) at worst: the host may cancel between stages
             crate::interrupt::check();
-            self.grow(root);
+            self.grow(w, root);
         }
         self.mate
             .iter()
@@ -236,20 +259,113 @@ impl<const N: usize> IncrementalMatching<N> {
         arc(self.far(a), self.near(a))
     }
 
-    /// Where the edge of arc a is in the matrices.
-    fn at(&self, a: usize) -> usize {
-        self.near(a) * self.n + self.far(a)
-    }
-
     /// Notes that the edge of arc a is tight in this stage.
     fn allow(&mut self, a: usize) {
-        let r = self.reverse(a);
-        for k in [self.at(a), self.at(r)] {
-            if !bit(&self.allowed, k) {
-                put_bit(&mut self.allowed, k, true);
-                self.allowed_set.push(k);
+        let (i, j) = (self.near(a), self.far(a));
+        for (x, y) in [(i, j), (j, i)] {
+            if !self.allowed[x].contains(&(y as u32)) {
+                if self.allowed[x].is_empty() {
+                    self.allowed_set.push(x);
+                }
+                self.allowed[x].push(y as u32);
             }
         }
+    }
+
+    /// `row`, unless the matcher keeps no rows (`rows_max` zero).
+    fn row_if_cached<W: Weights<N>>(&mut self, wt: &W, v: usize) -> Option<usize> {
+        (self.rows_max > 0).then(|| self.row(wt, v))
+    }
+
+    /// Where v's row of doubled weights starts in `cache`, computing it if it is not there.
+    fn row<W: Weights<N>>(&mut self, wt: &W, v: usize) -> usize {
+        let n = self.n;
+        if self.slot_of[v] != NO_SLOT {
+            let slot = self.slot_of[v] as usize;
+            self.used[slot] = true;
+            return slot * n;
+        }
+        let slot = if self.owner.len() < self.rows_max {
+            self.owner.push(v);
+            self.used.push(true);
+            self.cache.resize(self.owner.len() * n, Wide::ZERO);
+            self.owner.len() - 1
+        } else {
+            let mut slot = self.next_slot;
+            while self.used[slot] && self.owner[slot] != NONE {
+                self.used[slot] = false;
+                slot = (slot + 1) % self.owner.len();
+            }
+            self.next_slot = (slot + 1) % self.owner.len();
+            self.used[slot] = true;
+            if self.owner[slot] != NONE {
+                self.slot_of[self.owner[slot]] = NO_SLOT;
+            }
+            self.owner[slot] = v;
+            slot
+        };
+        self.slot_of[v] = slot as u32;
+        let start = slot * n;
+        for x in 0..n {
+            self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+        }
+        start
+    }
+
+    /// Where v's row starts in `cache` if it is there.
+    pub(super) fn cached_row(&self, v: usize) -> Option<usize> {
+        let slot = self.slot_of[v];
+        (slot != NO_SLOT).then(|| slot as usize * self.n)
+    }
+
+    /// Brings the cached rows up to date with the changed edges, or all the edges of the
+    /// `changed` vertices when too many changed. (A removed vertex's entries need not change:
+    /// every reader skips inactive vertices.)
+    fn refresh_rows<W: Weights<N>>(&mut self, wt: &W, changed: &[usize]) {
+        let overflow = std::mem::take(&mut self.pending_overflow);
+        let pending = std::mem::take(&mut self.pending);
+        if self.owner.is_empty() {
+            return;
+        }
+        let n = self.n;
+        if !overflow {
+            for (i, j) in pending {
+                let (i, j) = (i as usize, j as usize);
+                for (v, x) in [(i, j), (j, i)] {
+                    let slot = self.slot_of[v];
+                    if slot != NO_SLOT {
+                        self.cache[slot as usize * n + x] =
+                            self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                    }
+                }
+            }
+            return;
+        }
+        for &x in changed {
+            let slot = self.slot_of[x];
+            if slot != NO_SLOT {
+                self.owner[slot as usize] = NONE;
+                self.slot_of[x] = NO_SLOT;
+            }
+        }
+        for (k, &x) in changed.iter().enumerate() {
+            if k % 64 == 0 {
+                crate::interrupt::check();
+            }
+            for slot in 0..self.owner.len() {
+                let v = self.owner[slot];
+                if v != NONE {
+                    self.cache[slot * n + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                }
+            }
+        }
+    }
+
+    /// Twice the weight of {i, j} (vertex duals are doubled).
+    #[inline]
+    fn twice<W: Weights<N>>(w: &W, i: usize, j: usize) -> Wide<N> {
+        let x = w.weight(i, j);
+        x.add(x)
     }
 
     /// The vertex duals or the weights changed: cached slacks are stale.
@@ -263,12 +379,12 @@ impl<const N: usize> IncrementalMatching<N> {
 
     /// The slack of `bestedge[x]` (not NONE).
     #[inline]
-    fn best_slack(&mut self, x: usize) -> Wide<N> {
+    fn best_slack<W: Weights<N>>(&mut self, w: &W, x: usize) -> Wide<N> {
         let a = self.bestedge[x];
         if self.best_arc[x] == a && self.best_epoch[x] == self.epoch {
             return self.best_slack[x];
         }
-        let s = self.slack(a);
+        let s = self.slack(w, a);
         self.best_arc[x] = a;
         self.best_slack[x] = s;
         self.best_epoch[x] = self.epoch;
@@ -285,15 +401,21 @@ impl<const N: usize> IncrementalMatching<N> {
     }
 
     #[inline]
-    fn slack(&self, a: usize) -> Wide<N> {
+    fn slack<W: Weights<N>>(&self, w: &W, a: usize) -> Wide<N> {
         let (i, j) = (self.near(a), self.far(a));
         self.dualvar[i]
             .add(self.dualvar[j])
-            .sub(self.twice[self.at(a)])
+            .sub(Self::twice(w, i, j))
     }
 
-    fn is_edge(&self, v: usize, w: usize) -> bool {
-        self.active[w] && bit(&self.edge, v * self.n + w)
+    /// Twice the weight of {v, x} if it is an edge of the active graph (v active).
+    #[inline]
+    fn edge_twice<W: Weights<N>>(&self, w: &W, v: usize, x: usize) -> Option<Wide<N>> {
+        if v == x || !self.active[x] {
+            return None;
+        }
+        let t = Self::twice(w, v, x);
+        (t > Wide::ZERO).then_some(t)
     }
 
     fn is_root(&self, v: usize) -> bool {
@@ -319,16 +441,18 @@ impl<const N: usize> IncrementalMatching<N> {
     /// The first solve: every vertex starts free with half its heaviest edge as its (real) dual,
     /// which is feasible, and pairs whose edge is then tight (the heaviest of both) are matched
     /// at once.
-    fn start_afresh(&mut self) {
+    fn start_afresh<W: Weights<N>>(&mut self, wt: &W) {
         let n = self.n;
         for x in std::mem::take(&mut self.changed) {
             self.is_changed[x] = false;
         }
+        self.pending = Vec::new();
+        self.pending_overflow = false;
         for v in 0..n {
             crate::interrupt::check();
             let heaviest = (0..n)
-                .filter(|&w| self.active[v] && self.is_edge(v, w))
-                .map(|w| self.twice[v * n + w])
+                .filter(|_| self.active[v])
+                .filter_map(|w| self.edge_twice(wt, v, w))
                 .max()
                 .unwrap_or(Wide::ZERO);
             self.dualvar[v] = heaviest.half();
@@ -337,8 +461,11 @@ impl<const N: usize> IncrementalMatching<N> {
             if self.mate[v] != NONE {
                 continue;
             }
+            crate::interrupt::check();
             let partner = (v + 1..n).find(|&w| {
-                self.mate[w] == NONE && self.is_edge(v, w) && self.slack(arc(v, w)).is_zero()
+                self.mate[w] == NONE
+                    && self.edge_twice(wt, v, w).is_some()
+                    && self.slack(wt, arc(v, w)).is_zero()
             });
             if let Some(w) = partner {
                 self.mate[v] = arc(v, w);
@@ -348,8 +475,9 @@ impl<const N: usize> IncrementalMatching<N> {
     }
 
     /// Makes the state valid for the changed weights (see the module comment).
-    fn repair(&mut self) {
+    fn repair<W: Weights<N>>(&mut self, w: &W) {
         let changed = std::mem::take(&mut self.changed);
+        self.refresh_rows(w, &changed);
         for &x in &changed {
             self.is_changed[x] = false;
             while self.inblossom[x] != x {
@@ -360,7 +488,7 @@ impl<const N: usize> IncrementalMatching<N> {
             // (each is O(n), and a bracket's rules may change every vertex at once)
             crate::interrupt::check();
             if self.active[x] {
-                self.settle_dual(x);
+                self.settle_dual(w, x);
             } else {
                 if self.mate[x] != NONE {
                     self.unmatch(x);
@@ -413,7 +541,7 @@ impl<const N: usize> IncrementalMatching<N> {
 
     /// Gives x (in no blossom) the smallest dual that keeps its edges feasible, and keeps its
     /// matched edge if that dual can make it tight.
-    fn settle_dual(&mut self, x: usize) {
+    fn settle_dual<W: Weights<N>>(&mut self, wt: &W, x: usize) {
         let n = self.n;
         let y = if self.mate[x] == NONE {
             NONE
@@ -421,14 +549,19 @@ impl<const N: usize> IncrementalMatching<N> {
             self.far(self.mate[x])
         };
         let mut low = Wide::ZERO;
+        let row = self.row_if_cached(wt, x);
         for w in 0..n {
-            if w != y && self.is_edge(x, w) {
-                low = low.max(self.twice[x * n + w].sub(self.dualvar[w]));
+            let t = match row {
+                Some(r) => self.cache[r + w],
+                None => Self::twice(wt, x, w),
+            };
+            if w != y && t > Wide::ZERO && self.active[w] {
+                low = low.max(t.sub(self.dualvar[w]));
             }
         }
         if y != NONE {
-            let tight = self.twice[x * n + y].sub(self.dualvar[y]);
-            if self.is_edge(x, y) {
+            let tight = Self::twice(wt, x, y).sub(self.dualvar[y]);
+            if self.edge_twice(wt, x, y).is_some() {
                 if tight >= low {
                     self.dualvar[x] = tight;
                     return;
@@ -459,10 +592,10 @@ impl<const N: usize> IncrementalMatching<N> {
 
     /// One stage: grows the alternating tree of `root` until it augments or a vertex of it is
     /// left free with a zero dual.
-    fn grow(&mut self, root: usize) {
+    fn grow<W: Weights<N>>(&mut self, w: &W, root: usize) {
         let n = self.n;
-        for k in std::mem::take(&mut self.allowed_set) {
-            put_bit(&mut self.allowed, k, false);
+        for v in std::mem::take(&mut self.allowed_set) {
+            self.allowed[v].clear();
         }
         self.label.fill(FREE);
         self.labelend.fill(NONE);
@@ -476,13 +609,13 @@ impl<const N: usize> IncrementalMatching<N> {
             while let Some(v) = self.queue.pop() {
                 // (a scan is O(n): the host may cancel between scans, not only between stages)
                 crate::interrupt::check();
-                if self.scan(v) {
+                if self.scan(w, v) {
                     break 'stage;
                 }
             }
             // No tight edge leads further: change the duals.
             crate::interrupt::check();
-            match self.change_duals() {
+            match self.change_duals(w) {
                 Event::Zero(v) => {
                     self.expose(v);
                     break 'stage;
@@ -513,7 +646,7 @@ impl<const N: usize> IncrementalMatching<N> {
 
     /// Changes the duals by the largest amount that keeps them feasible (the four kinds of
     /// limit of module `matching`, the first one for any S vertex), and tells what stopped it.
-    fn change_duals(&mut self) -> Event {
+    fn change_duals<W: Weights<N>>(&mut self, w: &W) -> Event {
         let n = self.n;
         let mut delta = Wide::ZERO;
         let mut event = None;
@@ -528,7 +661,7 @@ impl<const N: usize> IncrementalMatching<N> {
         }
         for v in 0..n {
             if self.label[self.inblossom[v]] == FREE && self.bestedge[v] != NONE {
-                let d = self.best_slack(v);
+                let d = self.best_slack(w, v);
                 if d < delta {
                     delta = d;
                     event = Some(Event::Tight(self.bestedge[v]));
@@ -537,7 +670,7 @@ impl<const N: usize> IncrementalMatching<N> {
         }
         for b in 0..2 * n {
             if self.blossomparent[b] == NONE && self.label[b] == S && self.bestedge[b] != NONE {
-                let d = self.best_slack(b).half();
+                let d = self.best_slack(w, b).half();
                 if d < delta {
                     delta = d;
                     event = Some(Event::Tight(self.bestedge[b]));
@@ -574,32 +707,57 @@ impl<const N: usize> IncrementalMatching<N> {
         event.expect("the tree has an S vertex")
     }
 
-    /// Scans the edges of S vertex v; true when it augmented the matching.
-    fn scan(&mut self, v: usize) -> bool {
+    /// Scans the edges of S vertex v; true when it augmented the matching. (v's allowed edges
+    /// are marked in `allowed_mark` for the scan: a list may be long, and a lookup in it for
+    /// each edge would cost its length; edges allowed during the scan are its current one's.)
+    fn scan<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
+        for k in 0..self.allowed[v].len() {
+            self.allowed_mark[self.allowed[v][k] as usize] = true;
+        }
+        let augmented = self.scan_marked(wt, v);
+        // (the list may have grown: those entries were never marked)
+        for k in 0..self.allowed[v].len() {
+            self.allowed_mark[self.allowed[v][k] as usize] = false;
+        }
+        augmented
+    }
+
+    fn scan_marked<W: Weights<N>>(&mut self, wt: &W, v: usize) -> bool {
         let n = self.n;
-        let row = v * n;
+        let row = self.row_if_cached(wt, v);
+        let edges = wt.edges(v);
         // (scanning changes no vertex dual)
         let dual_v = self.dualvar[v];
         for w in 0..n {
-            if !self.is_edge(v, w) {
+            if edges.is_some_and(|e| e[w / 64] >> (w % 64) & 1 == 0) {
+                continue;
+            }
+            if w == v || !self.active[w] {
                 continue;
             }
             let bw = self.inblossom[w];
             if self.inblossom[v] == bw {
                 continue;
             }
-            let allowed = bit(&self.allowed, row + w);
+            let allowed = self.allowed_mark[w];
             if !allowed && self.label[bw] == T && self.label[w] != FREE {
                 // Whether tight or not, nothing follows from an edge to a labelled vertex of a
                 // T blossom: not even its allowed bit, which a later scan of v sets as well
                 // (the slack of an edge from an S vertex never grows within a stage).
                 continue;
             }
+            let twice = match row {
+                Some(r) => self.cache[r + w],
+                None => Self::twice(wt, v, w),
+            };
+            if twice <= Wide::ZERO {
+                continue;
+            }
             let a = arc(v, w);
             let mut kslack = Wide::ZERO;
             let mut tight = allowed;
             if !allowed {
-                kslack = dual_v.add(self.dualvar[w]).sub(self.twice[row + w]);
+                kslack = dual_v.add(self.dualvar[w]).sub(twice);
                 if kslack <= Wide::ZERO {
                     self.allow(a);
                     tight = true;
@@ -616,18 +774,18 @@ impl<const N: usize> IncrementalMatching<N> {
                 } else if self.label[bw] == S {
                     // (one tree: the two S vertices have a common ancestor)
                     let base = self.scan_blossom(v, w);
-                    self.add_blossom(base, a);
+                    self.add_blossom(wt, base, a);
                 } else if self.label[w] == FREE {
                     self.label[w] = T;
                     self.labelend[w] = self.reverse(a);
                 }
             } else if self.label[bw] == S {
                 let b = self.inblossom[v];
-                if self.bestedge[b] == NONE || kslack < self.best_slack(b) {
+                if self.bestedge[b] == NONE || kslack < self.best_slack(wt, b) {
                     self.set_best(b, a, kslack);
                 }
             } else if self.label[w] == FREE
-                && (self.bestedge[w] == NONE || kslack < self.best_slack(w))
+                && (self.bestedge[w] == NONE || kslack < self.best_slack(wt, w))
             {
                 self.set_best(w, a, kslack);
             }

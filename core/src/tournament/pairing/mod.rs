@@ -257,7 +257,6 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
     players.sort_by_key(|e| (std::cmp::Reverse(e.score), e.id));
     let played_rounds = round - 1;
     let last_round = round == t.round_count();
-    let m = players.len();
     let forbidden = forbidden_set(opts);
     let met = opponents_met(t, r);
     let compatible_at = |i: usize, j: usize| {
@@ -273,21 +272,12 @@ fn pair_round(t: &Tournament, opts: &PairingOptions, plain: bool) -> Result<Pair
     let outcome = match shortcut {
         Some(outcome) => outcome,
         None => {
-            // (one bit a pair: m²/8 bytes, 3 MiB for 5,000 players)
-            let mut compatible = vec![0u64; (m * m).div_ceil(64)];
-            for i in 0..m {
-                crate::interrupt::check();
-                for j in 0..m {
-                    if compatible_at(i, j) {
-                        let k = i * m + j;
-                        compatible[k / 64] |= 1 << (k % 64);
-                    }
-                }
-            }
+            let barred = barred_lists(&players, &met, &forbidden);
             let ctx = Context {
                 players: &players,
-                compatible: &compatible,
+                barred: &barred,
                 played_rounds,
+                last_round,
                 shortcuts: plain,
             };
             pair(&ctx).map_err(|_| no_pairing(round, &ctx))?
@@ -372,6 +362,42 @@ fn forbidden_set(opts: &PairingOptions) -> HashSet<(PlayerNo, PlayerNo)> {
         .iter()
         .map(|&(a, b)| (a.min(b), a.max(b)))
         .collect()
+}
+
+/// Per player to pair (`players`, sorted), the indices of the others it may not meet whatever
+/// the colours: the opponents of `met` and the forbidden pairs, sorted.
+fn barred_lists(
+    players: &[Entrant],
+    met: &[Vec<PlayerNo>],
+    forbidden: &HashSet<(PlayerNo, PlayerNo)>,
+) -> Vec<Vec<u32>> {
+    let mut index = vec![u32::MAX; met.len()];
+    for (i, p) in players.iter().enumerate() {
+        index[p.id as usize] = i as u32;
+    }
+    let mut barred: Vec<Vec<u32>> = players
+        .iter()
+        .map(|p| {
+            met[p.id as usize]
+                .iter()
+                .map(|&o| index[o as usize])
+                .filter(|&i| i != u32::MAX)
+                .collect()
+        })
+        .collect();
+    for &(a, b) in forbidden {
+        let at = |p: PlayerNo| index.get(p as usize).copied().unwrap_or(u32::MAX);
+        let (i, j) = (at(a), at(b));
+        if i != u32::MAX && j != u32::MAX {
+            barred[i as usize].push(j);
+            barred[j as usize].push(i);
+        }
+    }
+    for list in &mut barred {
+        list.sort_unstable();
+        list.dedup();
+    }
+    barred
 }
 
 /// Per player, the opponents of the games played over the board before round `r` (1-based),

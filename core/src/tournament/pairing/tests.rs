@@ -409,3 +409,58 @@ fn the_colour_bracket_shortcut_pairs_as_the_full_procedure() {
         "{taken} brackets paired by colours in {cases} cases, {with_mdp} with an MDP"
     );
 }
+
+/// A bracket pairs the same with its weights in a matrix (the brackets under
+/// `dutch::MATRIX_BYTES`) and computed where they are read (the larger ones): random
+/// tournaments (random earlier pairings and colours, results, half-point byes, absent players,
+/// forbidden pairs), each round paired both ways.
+#[test]
+fn computed_weights_pair_as_the_matrix() {
+    let mut rng = crate::test_rng::Rng::new(3435);
+    for case in 0..300 {
+        let n = 2 + rng.below(if case % 10 == 0 { 120 } else { 40 });
+        let rounds_played = [0, 1, 1, 2, 2, 3][rng.below(6)];
+        let mut t = tournament(n, rounds_played + 1 + rng.below(2) as u32);
+        for round in 1..=rounds_played {
+            let mut order: Vec<PlayerNo> = (0..n as PlayerNo).collect();
+            for i in (1..n).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            let mut k = 0;
+            while k < n {
+                if k + 1 == n || rng.one_in(12) {
+                    t.add_bye(round, order[k], ByeKind::Half).unwrap();
+                    k += 1;
+                    continue;
+                }
+                let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3)];
+                game(&mut t, round, order[k], order[k + 1], outcome);
+                k += 2;
+            }
+        }
+        let mut opts = PairingOptions {
+            first_colour_white: rng.one_in(2),
+            ..PairingOptions::default()
+        };
+        if rng.one_in(5) {
+            opts.absent.push(rng.below(n) as PlayerNo);
+        }
+        if rng.one_in(8) {
+            let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+            if a != b {
+                opts.forbidden_pairs.push((a, b));
+            }
+        }
+        let matrix = pair_round(&t, &opts, false);
+        let computed = dutch::MATRIX_LIMIT.with(|c| {
+            let limit = c.replace(0);
+            let computed = pair_round(&t, &opts, false);
+            c.set(limit);
+            computed
+        });
+        assert_eq!(
+            computed, matrix,
+            "case {case}: {n} players after {rounds_played} rounds"
+        );
+    }
+}

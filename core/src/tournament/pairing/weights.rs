@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::criteria::{Entrant, Float};
+use super::criteria::{ColourPreference, Entrant, Float};
 use super::dutch::Context;
 use super::wide::Wide;
 
@@ -109,6 +109,7 @@ impl ByeInfo {
     }
 }
 
+#[derive(Clone, Copy)]
 pub(super) struct Flags {
     /// Include the top field (completion); bracket weights leave it out, see `Round::solve`.
     pub(super) with_top: bool,
@@ -117,18 +118,32 @@ pub(super) struct Flags {
     pub(super) single_downfloater: bool,
 }
 
-pub(super) fn edge_weight<const N: usize>(
+/// What [`pair_weight`] reads of a player, and whether it belongs to the next scoregroup of a
+/// bracket (the pair's flags): players alike in these have the same weights with everyone.
+pub(super) type ClassKey = (i32, ColourPreference, Float, Float, bool, u32, bool);
+
+pub(super) fn class_key(p: &Entrant, next: bool) -> ClassKey {
+    (
+        p.score,
+        p.pref,
+        p.float_1,
+        p.float_2,
+        p.bye_eligible,
+        p.played_games,
+        next,
+    )
+}
+
+/// The weight of two players who may meet, h first in the sorted order, from their data alone
+/// (see [`class_key`]).
+pub(super) fn pair_weight<const N: usize>(
     ctx: &Context,
     layout: &Layout,
     bye: &ByeInfo,
-    hi: usize,
-    lo: usize,
-    f: Flags,
+    h: &Entrant,
+    l: &Entrant,
+    f: &Flags,
 ) -> Wide<N> {
-    if !ctx.compatible(hi, lo) {
-        return Wide::ZERO;
-    }
-    let (h, l) = (&ctx.players[hi], &ctx.players[lo]);
     let cb = layout.count;
     let cur = f.in_current;
     // C.4/C.5: all players paired, the unpaired one eligible for the bye and of the lowest
@@ -207,4 +222,86 @@ pub(super) fn edge_weight<const N: usize>(
     }
     // Room for the ordering rules and the bias.
     w.shl(3 * cb + 1 + layout.bias)
+}
+
+/// The weights of a set of players' pairs by classes of alike players (see [`class_key`]): a
+/// table of c² weights for c classes, built only when c² is at most a few times the number of
+/// players (memory stays linear; a bracket has few classes, as few as its scores, colour
+/// preferences and floats allow). The weight of a pair is then its compatibility and a lookup,
+/// instead of assembling a wide number field by field in the matcher's inner loop.
+pub(super) struct PairTable<const N: usize> {
+    /// Per member: its class.
+    class: Vec<u32>,
+    classes: usize,
+    /// `table[ci * classes + cj]`: the weight of a member of class ci with a later one of
+    /// class cj; empty when there are too many classes.
+    table: Vec<Wide<N>>,
+}
+
+impl<const N: usize> PairTable<N> {
+    /// The table of `members` (player indices, in order); `flags(later member is in the next
+    /// scoregroup)` gives a pair's flags, `next(k)` whether member k is.
+    pub(super) fn new(
+        ctx: &Context,
+        layout: &Layout,
+        bye: &ByeInfo,
+        members: impl Iterator<Item = usize> + Clone,
+        next: impl Fn(usize) -> bool,
+        flags: impl Fn(bool) -> Flags,
+    ) -> Self {
+        let mut ids: HashMap<ClassKey, u32> = HashMap::new();
+        let mut reps: Vec<(usize, bool)> = Vec::new();
+        let mut class = Vec::new();
+        for (k, p) in members.enumerate() {
+            let nx = next(k);
+            let key = class_key(&ctx.players[p], nx);
+            let id = *ids.entry(key).or_insert_with(|| {
+                reps.push((p, nx));
+                (reps.len() - 1) as u32
+            });
+            class.push(id);
+        }
+        let c = reps.len();
+        let mut table = Vec::new();
+        if c * c <= 8 * class.len() + 4096 {
+            table.reserve_exact(c * c);
+            for &(hi, _) in &reps {
+                crate::interrupt::check();
+                for &(lo, lo_next) in &reps {
+                    let (h, l) = (&ctx.players[hi], &ctx.players[lo]);
+                    table.push(if ctx.colours_allow(hi, lo) {
+                        pair_weight(ctx, layout, bye, h, l, &flags(lo_next))
+                    } else {
+                        Wide::ZERO
+                    });
+                }
+            }
+        }
+        PairTable {
+            class,
+            classes: c,
+            table,
+        }
+    }
+
+    /// Member k's class.
+    pub(super) fn class(&self, k: usize) -> u32 {
+        self.class[k]
+    }
+
+    /// The weight of a member of class ci with a later one of class cj who were not barred
+    /// from meeting (zero: the colours keep them apart), if the table has it.
+    #[inline]
+    pub(super) fn get(&self, ci: u32, cj: u32) -> Option<Wide<N>> {
+        if self.table.is_empty() {
+            return None;
+        }
+        Some(self.table[ci as usize * self.classes + cj as usize])
+    }
+
+    /// The weight of members i < j who were not barred from meeting, if the table has it.
+    #[inline]
+    pub(super) fn get_members(&self, i: usize, j: usize) -> Option<Wide<N>> {
+        self.get(self.class[i], self.class[j])
+    }
 }

@@ -115,7 +115,8 @@ impl<const N: usize> PartialOrd for Wide<N> {
 /// bracket's matrices hold millions of them (100 MB and more for a few thousand players), too
 /// long to write without a check.
 pub(super) fn zeros<const N: usize>(len: usize) -> Vec<Wide<N>> {
-    const CHUNK: usize = 1 << 18;
+    // (1 << 16 of 8·N bytes each: a few milliseconds of page faults at most between checks)
+    const CHUNK: usize = 1 << 16;
     let mut v = Vec::with_capacity(len);
     while v.len() < len {
         crate::interrupt::check();

@@ -2,10 +2,10 @@
 //! Galil): finding a blossom's base, forming and expanding blossoms, and alternating the
 //! matching along a tree path through them.
 
-use super::{arc, IncrementalMatching, FREE, NONE, S, SEEN, T};
+use super::{arc, Matcher, Weights, FREE, NONE, S, SEEN, T};
 use crate::tournament::pairing::wide::Wide;
 
-impl<const N: usize> IncrementalMatching<N> {
+impl<const N: usize> Matcher<N> {
     /// Traces back from S vertices v and w (of the one tree) to the base of the blossom that
     /// the edge between them closes.
     pub(super) fn scan_blossom(&mut self, mut v: usize, mut w: usize) -> usize {
@@ -38,7 +38,7 @@ impl<const N: usize> IncrementalMatching<N> {
     }
 
     /// Makes a blossom of the cycle closed by arc `a` (between two S blossoms) through `base`.
-    pub(super) fn add_blossom(&mut self, base: usize, a: usize) {
+    pub(super) fn add_blossom<W: Weights<N>>(&mut self, wt: &W, base: usize, a: usize) {
         let n = self.n;
         let (mut v, mut w) = (self.near(a), self.far(a));
         let bb = self.inblossom[base];
@@ -85,25 +85,46 @@ impl<const N: usize> IncrementalMatching<N> {
         // The least-slack edge from the new blossom to each other S blossom.
         let mut bestedgeto = vec![NONE; 2 * n];
         let mut bestslack = vec![Wide::ZERO; 2 * n];
-        let mut offer = |s: &Self, k: usize| {
+        let mut offer = |s: &Self, k: usize, slack: Wide<N>| {
             let (i, j) = (s.near(k), s.far(k));
             let outside = if s.inblossom[j] == b { i } else { j };
             let bj = s.inblossom[outside];
-            if bj != b && s.label[bj] == S {
-                let slack = s.slack(k);
-                if bestedgeto[bj] == NONE || slack < bestslack[bj] {
-                    bestedgeto[bj] = k;
-                    bestslack[bj] = slack;
-                }
+            if bj != b && s.label[bj] == S && (bestedgeto[bj] == NONE || slack < bestslack[bj]) {
+                bestedgeto[bj] = k;
+                bestslack[bj] = slack;
             }
         };
         for &child in &path {
             match self.blossombestedges[child].take() {
-                Some(list) => list.into_iter().for_each(|k| offer(self, k)),
+                Some(list) => list
+                    .into_iter()
+                    .for_each(|k| offer(self, k, self.slack(wt, k))),
                 None => {
                     for leaf in self.leaves_of(child) {
-                        for x in (0..n).filter(|&x| self.is_edge(leaf, x)) {
-                            offer(self, arc(leaf, x));
+                        crate::interrupt::check();
+                        // (from the leaf's row of weights if it is cached; not cached for
+                        // this: a blossom's many leaves would push out the rows scans use)
+                        let row = self.cached_row(leaf);
+                        let edges = wt.edges(leaf);
+                        for x in 0..n {
+                            // (only an edge to another S blossom is offered: that is checked
+                            // before its weight is read, as most vertices are in none)
+                            let bx = self.inblossom[x];
+                            if bx == b
+                                || self.label[bx] != S
+                                || !self.active[x]
+                                || edges.is_some_and(|e| e[x / 64] >> (x % 64) & 1 == 0)
+                            {
+                                continue;
+                            }
+                            let t = match row {
+                                Some(r) => self.cache[r + x],
+                                None => self.edge_twice(wt, leaf, x).unwrap_or(Wide::ZERO),
+                            };
+                            if t > Wide::ZERO {
+                                let slack = self.dualvar[leaf].add(self.dualvar[x]).sub(t);
+                                offer(self, arc(leaf, x), slack);
+                            }
                         }
                     }
                 }
@@ -113,7 +134,7 @@ impl<const N: usize> IncrementalMatching<N> {
         let best: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
         self.bestedge[b] = NONE;
         for &k in &best {
-            if self.bestedge[b] == NONE || self.slack(k) < self.slack(self.bestedge[b]) {
+            if self.bestedge[b] == NONE || self.slack(wt, k) < self.slack(wt, self.bestedge[b]) {
                 self.bestedge[b] = k;
             }
         }

@@ -19,11 +19,15 @@ fn weight(rng: &mut Rng) -> W {
 
 /// The weight of a matching, checking that it is one.
 fn total(m: &IncrementalMatching<2>, mates: &[Option<usize>]) -> W {
+    let (mm, wt) = (&m.matcher, &m.weights);
     let mut sum = W::ZERO;
     for (v, mate) in mates.iter().enumerate() {
         if let Some(u) = *mate {
             assert_eq!(mates[u], Some(v), "symmetric");
-            assert!(m.active[v] && m.is_edge(v, u), "matched along an edge");
+            assert!(
+                mm.active[v] && mm.edge_twice(wt, v, u).is_some(),
+                "matched along an edge"
+            );
             if v < u {
                 sum = sum.add(m.weight(v, u));
             }
@@ -34,10 +38,11 @@ fn total(m: &IncrementalMatching<2>, mates: &[Option<usize>]) -> W {
 
 /// The weight of the plain algorithm's matching of the same graph.
 fn plain_total(m: &IncrementalMatching<2>) -> W {
-    let n = m.n;
+    let (mm, wt) = (&m.matcher, &m.weights);
+    let n = mm.n;
     let mut edges = Vec::new();
-    for i in (0..n).filter(|&i| m.active[i]) {
-        for j in (i + 1..n).filter(|&j| m.is_edge(i, j)) {
+    for i in (0..n).filter(|&i| mm.active[i]) {
+        for j in (i + 1..n).filter(|&j| mm.edge_twice(wt, i, j).is_some()) {
             edges.push((i, j, m.weight(i, j)));
         }
     }
@@ -50,41 +55,42 @@ fn plain_total(m: &IncrementalMatching<2>) -> W {
 /// Checks the LP optimality conditions: duals feasible and not negative, matched edges tight,
 /// free vertices with a zero dual, blossoms full.
 fn assert_certificate(m: &IncrementalMatching<2>) {
-    let n = m.n;
+    let (mm, wt) = (&m.matcher, &m.weights);
+    let n = mm.n;
     let blossoms_of = |v: usize| {
         let mut chain = Vec::new();
-        let mut b = m.blossomparent[v];
+        let mut b = mm.blossomparent[v];
         while b != NONE {
             chain.push(b);
-            b = m.blossomparent[b];
+            b = mm.blossomparent[b];
         }
         chain
     };
-    for v in (0..n).filter(|&v| m.active[v]) {
-        assert!(m.dualvar[v] >= W::ZERO, "vertex dual");
-        if m.mate[v] == NONE {
+    for v in (0..n).filter(|&v| mm.active[v]) {
+        assert!(mm.dualvar[v] >= W::ZERO, "vertex dual");
+        if mm.mate[v] == NONE {
             assert!(
-                m.dualvar[v].is_zero(),
+                mm.dualvar[v].is_zero(),
                 "free vertex {v} with a positive dual"
             );
         }
         let outer = blossoms_of(v);
-        for w in (v + 1..n).filter(|&w| m.is_edge(v, w)) {
-            let mut slack = m.slack(arc(v, w));
+        for w in (v + 1..n).filter(|&w| mm.edge_twice(wt, v, w).is_some()) {
+            let mut slack = mm.slack(wt, arc(v, w));
             for b in blossoms_of(w).into_iter().filter(|b| outer.contains(b)) {
-                slack = slack.add(m.dualvar[b]).add(m.dualvar[b]);
+                slack = slack.add(mm.dualvar[b]).add(mm.dualvar[b]);
             }
             assert!(slack >= W::ZERO, "edge {v}-{w} infeasible");
-            if m.mate[v] == arc(v, w) {
+            if mm.mate[v] == arc(v, w) {
                 assert!(slack.is_zero(), "matched edge {v}-{w} not tight");
             }
         }
     }
-    for b in (n..2 * n).filter(|&b| m.blossombase[b] != NONE) {
-        assert!(m.dualvar[b] >= W::ZERO, "blossom dual");
-        let leaves = m.leaves_of(b);
-        for &v in leaves.iter().filter(|&&v| v != m.blossombase[b]) {
-            assert!(leaves.contains(&m.far(m.mate[v])), "blossom {b} not full");
+    for b in (n..2 * n).filter(|&b| mm.blossombase[b] != NONE) {
+        assert!(mm.dualvar[b] >= W::ZERO, "blossom dual");
+        let leaves = mm.leaves_of(b);
+        for &v in leaves.iter().filter(|&&v| v != mm.blossombase[b]) {
+            assert!(leaves.contains(&mm.far(mm.mate[v])), "blossom {b} not full");
         }
     }
 }
