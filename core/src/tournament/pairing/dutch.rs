@@ -75,8 +75,11 @@ struct Round<'a> {
 
 const NONE: usize = usize::MAX;
 /// The most bytes a bracket's weights may take as a matrix (`Bracket::matrix`); a larger
-/// bracket's weights are computed where they are read.
-const MATRIX_BYTES: usize = 256 << 20;
+/// bracket's weights are computed where they are read, 2-3x slower. 512 MiB keeps every
+/// bracket of a 5,000-player event on the matrix (round 3 of `bench/pairing.sh`: 47 s, 329 MiB
+/// peak; with 256 MiB its first bracket is computed: 119 s, 123 MiB), so a backend's pairing
+/// memory is linear in the players plus at most this.
+const MATRIX_BYTES: usize = 512 << 20;
 
 #[cfg(test)]
 thread_local! {
