@@ -14,24 +14,28 @@ use pgrx::prelude::*;
 
 use crate::trigger::protocol_violation;
 
+/// The columns of `ledgers` that 0.13.0 added. Serves pg_rating schemas 0.3.0-0.12.0; can go after
+/// 0.12.0.
+pub const LEDGER_COLUMNS_0_13: [&str; 10] = [
+    "notify_channel",
+    "glicko2_rule",
+    "min_rd",
+    "max_rd",
+    "max_volatility",
+    "volatility_epsilon",
+    "rd_growth",
+    "max_change_policy",
+    "max_period_change",
+    "change_period",
+];
+
 /// Joined after `ledgers l`: its columns of 0.13.0 as `n`. In a schema not yet updated they are
 /// read from the row converted once (NULL there: its ledgers rate Glicko-2 by the lichess rule,
 /// without bounds); in an updated one, as columns (the conversion costs a writer's statement more
 /// than the rest of its read of the ledgers). Serves pg_rating schemas 0.3.0-0.12.0; can go after
 /// 0.12.0 (then the columns are named on `l`).
 pub fn ledger_since_0_13() -> &'static str {
-    const COLUMNS: [&str; 10] = [
-        "notify_channel",
-        "glicko2_rule",
-        "min_rd",
-        "max_rd",
-        "max_volatility",
-        "volatility_epsilon",
-        "rd_growth",
-        "max_change_policy",
-        "max_period_change",
-        "change_period",
-    ];
+    const COLUMNS: [&str; 10] = LEDGER_COLUMNS_0_13;
     // (the writers read `ledgers` or its copy in force: both must have them)
     let copies = has_copies_in_force();
     if has_columns("ledgers", &COLUMNS) && (!copies || has_columns("ledgers_in_force", &COLUMNS)) {

@@ -7,6 +7,7 @@
 use std::ffi::CString;
 
 use pg_rating_core::ledger::now::{self, Seasons};
+use pg_rating_core::ledger::settings_row;
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
 use pgrx::{AnyElement, FromDatum, IntoDatum};
@@ -62,7 +63,7 @@ fn ledger_rd_now(
     // SAFETY: reads the current transaction's start time (what now() returns); no arguments.
     let now = unsafe { pg_sys::GetCurrentTransactionStartTimestamp() };
     let elapsed = last_played.map(|last| now.saturating_sub(last.into_inner()));
-    let period = rating_period.map(super::store::period_micros);
+    let period = rating_period.map(|p| settings_row::period_micros(crate::types::to_core(p)));
     let rd = now::rd_now(rd?, volatility, elapsed, period, min_rd, max_rd, rd_growth);
     Some(rd.unwrap_or_else(|e| raise_core(&e)))
 }

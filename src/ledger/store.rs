@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use pg_rating_core::ledger::settings_row::SettingsRow;
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -13,9 +14,12 @@ use pgrx::PgSqlErrorCode;
 use super::attachment::{Attachment, GameRow, Multiplayer, ParticipantRow, Read};
 use super::internal;
 use super::tables::Batch;
-use crate::compat::{attachment_since_0_13, ledger_since_0_13, since_0_13, KEPT_IN};
+use crate::compat::{
+    attachment_since_0_13, ledger_since_0_13, since_0_13, KEPT_IN, LEDGER_COLUMNS_0_13,
+};
 use crate::error::{raise, raise_core};
 use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
+use crate::types::to_core;
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
 
 /// A `ledgers` row as the writer needs it.
@@ -830,76 +834,66 @@ type ForeignKeyRow = (
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
-/// The settings of a `ledgers` row.
-pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
-    LedgerSettings {
-        rating_system: get(row, "rating_system"),
-        starting_rating: get(row, "starting_rating"),
-        k_factor: get(row, "k_factor"),
-        starting_rd: get(row, "starting_rd"),
-        starting_volatility: get(row, "starting_volatility"),
-        tau: get(row, "tau"),
-        rating_period: opt::<Interval>(row, "rating_period").map(period_micros),
-        max_change: opt(row, "max_change"),
-        rating_floor: opt(row, "rating_floor"),
-        provisional_games: get(row, "provisional_games"),
-        provisional_rd: opt(row, "provisional_rd"),
-        glicko2_rule: get(row, "glicko2_rule"),
-        min_rd: opt(row, "min_rd"),
-        max_rd: opt(row, "max_rd"),
-        max_volatility: opt(row, "max_volatility"),
-        volatility_epsilon: opt(row, "volatility_epsilon"),
-        rd_growth: get(row, "rd_growth"),
-        max_change_policy: get(row, "max_change_policy"),
-        max_period_change: opt(row, "max_period_change"),
-        change_period: opt::<Interval>(row, "change_period").map(fixed_micros),
+/// A `ledgers` row the glue selected, read by column name.
+struct Selected<'r, 'a>(&'r SpiHeapTupleData<'a>);
+
+impl SettingsRow for Selected<'_, '_> {
+    fn number(&self, column: &str) -> Option<f64> {
+        opt(self.0, column)
+    }
+    fn integer(&self, column: &str) -> Option<i32> {
+        opt(self.0, column)
+    }
+    fn text(&self, column: &str) -> Option<String> {
+        opt(self.0, column)
+    }
+    fn interval(&self, column: &str) -> Option<pg_rating_core::clock::Interval> {
+        opt::<Interval>(self.0, column).map(to_core)
     }
 }
 
-/// A rating period's length in microseconds; 0 (which the settings' check refuses) for an
-/// interval that is not a period ([`pg_rating_core::clock::Interval::period_micros`]).
-pub fn period_micros(i: Interval) -> i64 {
-    crate::types::to_core(i).period_micros().unwrap_or(0)
+/// The settings of a `ledgers` row the glue selected: an internal error when one is NULL.
+pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
+    LedgerSettings::from_row(&Selected(row))
+        .unwrap_or_else(|column| internal(format!("ledgers.{column} is NULL")))
 }
 
-/// A period of fixed length in microseconds (`change_period`: consecutive windows from Monday
-/// 2000-01-03); 0, which the settings' check refuses, for one with months (of no fixed length).
-pub fn fixed_micros(i: Interval) -> i64 {
-    if i.months() != 0 {
-        0
-    } else {
-        period_micros(i)
+/// A `ledgers` row given to a trigger: a column 0.13.0 added may be missing (a schema not yet
+/// updated), any other is read or an internal error.
+struct TriggerRow<'r, 'a, A: pgrx::WhoAllocated>(&'r PgHeapTuple<'a, A>);
+
+impl<A: pgrx::WhoAllocated> TriggerRow<'_, '_, A> {
+    fn read<'b, T>(&'b self, column: &str) -> Option<T>
+    where
+        T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'b> = T> + 'b,
+    {
+        if LEDGER_COLUMNS_0_13.contains(&column) {
+            since_0_13(self.0, column)
+        } else {
+            crate::trigger::field(self.0, column)
+        }
+    }
+}
+
+impl<A: pgrx::WhoAllocated> SettingsRow for TriggerRow<'_, '_, A> {
+    fn number(&self, column: &str) -> Option<f64> {
+        self.read(column)
+    }
+    fn integer(&self, column: &str) -> Option<i32> {
+        self.read(column)
+    }
+    fn text(&self, column: &str) -> Option<String> {
+        self.read(column)
+    }
+    fn interval(&self, column: &str) -> Option<pg_rating_core::clock::Interval> {
+        self.read::<Interval>(column).map(to_core)
     }
 }
 
 /// The settings of a `ledgers` row given to a trigger; `None` when a NOT NULL setting is NULL
 /// (a BEFORE trigger's new row: the column's constraint reports it, 23502, after the trigger).
 pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<LedgerSettings> {
-    use crate::trigger::field;
-    let number = |name: &str| field::<f64>(row, name);
-    Some(LedgerSettings {
-        rating_system: field::<String>(row, "rating_system")?,
-        starting_rating: number("starting_rating")?,
-        k_factor: number("k_factor")?,
-        starting_rd: number("starting_rd")?,
-        starting_volatility: number("starting_volatility")?,
-        tau: number("tau")?,
-        rating_period: field::<Interval>(row, "rating_period").map(period_micros),
-        max_change: field(row, "max_change"),
-        rating_floor: field(row, "rating_floor"),
-        provisional_games: field(row, "provisional_games")?,
-        provisional_rd: field(row, "provisional_rd"),
-        // (a schema before 0.13.0 has none of these columns: its ledgers keep the lichess rule)
-        glicko2_rule: since_0_13(row, "glicko2_rule").unwrap_or_else(|| "lichess".into()),
-        min_rd: since_0_13(row, "min_rd"),
-        max_rd: since_0_13(row, "max_rd"),
-        max_volatility: since_0_13(row, "max_volatility"),
-        volatility_epsilon: since_0_13(row, "volatility_epsilon"),
-        rd_growth: since_0_13(row, "rd_growth").unwrap_or_else(|| "elapsed".into()),
-        max_change_policy: since_0_13(row, "max_change_policy").unwrap_or_else(|| "clamp".into()),
-        max_period_change: since_0_13(row, "max_period_change"),
-        change_period: since_0_13::<Interval>(row, "change_period").map(fixed_micros),
-    })
+    LedgerSettings::from_row(&TriggerRow(row)).ok()
 }
 
 /// A type's SQL name, for messages.

@@ -13,6 +13,7 @@ mod quality;
 mod replay;
 pub mod results;
 mod rules;
+pub mod settings_row;
 mod standing;
 pub mod what_if;
 pub mod writer;

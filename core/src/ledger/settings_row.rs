@@ -1,0 +1,173 @@
+//! A `ledgers` row read into [`LedgerSettings`], the same way for a row the glue selected and a
+//! row given to a trigger: which columns are settings, which may be NULL, what a column that a
+//! schema before 0.13.0 lacks means, and how an interval becomes a period.
+
+use crate::clock::Interval;
+
+use super::LedgerSettings;
+
+/// One `ledgers` row as the glue reads it: `None` for a NULL and for a column the row lacks.
+pub trait SettingsRow {
+    fn number(&self, column: &str) -> Option<f64>;
+    fn integer(&self, column: &str) -> Option<i32>;
+    fn text(&self, column: &str) -> Option<String>;
+    fn interval(&self, column: &str) -> Option<Interval>;
+}
+
+/// A rating period's length in microseconds; 0 (which [`LedgerSettings::rules`] refuses) for an
+/// interval that is not a period ([`Interval::period_micros`]).
+pub fn period_micros(i: Interval) -> i64 {
+    i.period_micros().unwrap_or(0)
+}
+
+/// A period of fixed length in microseconds (`change_period`: consecutive windows from Monday
+/// 2000-01-03); 0, which the settings' check refuses, for one with months (of no fixed length).
+pub fn fixed_micros(i: Interval) -> i64 {
+    if i.months != 0 {
+        0
+    } else {
+        period_micros(i)
+    }
+}
+
+impl LedgerSettings {
+    /// The settings of `row`; `Err(column)` names a NOT NULL setting that is NULL (in a BEFORE
+    /// trigger's new row its constraint reports it after the trigger). A column 0.13.0 added
+    /// (a schema 0.3.0-0.12.0 has none) means what those ledgers did: the lichess rule, RD grown
+    /// by the time elapsed, changes clamped, no other bound.
+    pub fn from_row(row: &impl SettingsRow) -> Result<Self, &'static str> {
+        fn required<T>(value: Option<T>, column: &'static str) -> Result<T, &'static str> {
+            value.ok_or(column)
+        }
+        let number = |column: &'static str| required(row.number(column), column);
+        let since_0_13 = |column: &str, before: &str| row.text(column).unwrap_or(before.into());
+        Ok(Self {
+            rating_system: required(row.text("rating_system"), "rating_system")?,
+            starting_rating: number("starting_rating")?,
+            k_factor: number("k_factor")?,
+            starting_rd: number("starting_rd")?,
+            starting_volatility: number("starting_volatility")?,
+            tau: number("tau")?,
+            rating_period: row.interval("rating_period").map(period_micros),
+            max_change: row.number("max_change"),
+            rating_floor: row.number("rating_floor"),
+            provisional_games: required(row.integer("provisional_games"), "provisional_games")?,
+            provisional_rd: row.number("provisional_rd"),
+            glicko2_rule: since_0_13("glicko2_rule", "lichess"),
+            min_rd: row.number("min_rd"),
+            max_rd: row.number("max_rd"),
+            max_volatility: row.number("max_volatility"),
+            volatility_epsilon: row.number("volatility_epsilon"),
+            rd_growth: since_0_13("rd_growth", "elapsed"),
+            max_change_policy: since_0_13("max_change_policy", "clamp"),
+            max_period_change: row.number("max_period_change"),
+            change_period: row.interval("change_period").map(fixed_micros),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    enum Value {
+        Number(f64),
+        Integer(i32),
+        Text(&'static str),
+        Interval(Interval),
+    }
+
+    struct Row(HashMap<&'static str, Value>);
+
+    impl SettingsRow for Row {
+        fn number(&self, column: &str) -> Option<f64> {
+            match self.0.get(column)? {
+                Value::Number(x) => Some(*x),
+                _ => None,
+            }
+        }
+        fn integer(&self, column: &str) -> Option<i32> {
+            match self.0.get(column)? {
+                Value::Integer(x) => Some(*x),
+                _ => None,
+            }
+        }
+        fn text(&self, column: &str) -> Option<String> {
+            match self.0.get(column)? {
+                Value::Text(x) => Some((*x).into()),
+                _ => None,
+            }
+        }
+        fn interval(&self, column: &str) -> Option<Interval> {
+            match self.0.get(column)? {
+                Value::Interval(x) => Some(*x),
+                _ => None,
+            }
+        }
+    }
+
+    /// A row of a 0.12.0 schema: none of the columns 0.13.0 added.
+    fn row_of_0_12() -> Row {
+        Row(HashMap::from([
+            ("rating_system", Value::Text("glicko2")),
+            ("starting_rating", Value::Number(1500.0)),
+            ("k_factor", Value::Number(20.0)),
+            ("starting_rd", Value::Number(350.0)),
+            ("starting_volatility", Value::Number(0.06)),
+            ("tau", Value::Number(0.5)),
+            ("provisional_games", Value::Integer(0)),
+            (
+                "rating_period",
+                Value::Interval(Interval::from_seconds(86_400)),
+            ),
+        ]))
+    }
+
+    #[test]
+    fn columns_of_0_13_missing_mean_what_earlier_ledgers_did() {
+        let s = LedgerSettings::from_row(&row_of_0_12()).unwrap();
+        assert_eq!(
+            (
+                s.glicko2_rule.as_str(),
+                s.rd_growth.as_str(),
+                s.max_change_policy.as_str()
+            ),
+            ("lichess", "elapsed", "clamp")
+        );
+        assert_eq!(s.rating_period, Some(86_400_000_000));
+        assert_eq!(
+            (s.min_rd, s.change_period, s.max_change),
+            (None, None, None)
+        );
+        assert!(s.rules().is_ok());
+    }
+
+    #[test]
+    fn a_null_required_setting_is_named() {
+        let mut row = row_of_0_12();
+        row.0.remove("tau");
+        assert_eq!(LedgerSettings::from_row(&row), Err("tau"));
+        row.0.remove("rating_system");
+        assert_eq!(LedgerSettings::from_row(&row), Err("rating_system"));
+    }
+
+    #[test]
+    fn an_interval_that_is_no_period_becomes_zero_which_the_rules_refuse() {
+        let mut row = row_of_0_12();
+        row.0
+            .insert("rating_period", Value::Interval(Interval::ZERO));
+        let s = LedgerSettings::from_row(&row).unwrap();
+        assert_eq!(s.rating_period, Some(0));
+        assert!(s.rules().is_err());
+        let month = Interval {
+            months: 1,
+            days: 0,
+            micros: 0,
+        };
+        assert_eq!(fixed_micros(month), 0);
+        assert_eq!(fixed_micros(Interval::from_seconds(60)), 60_000_000);
+        assert_eq!(period_micros(month), 30 * 86_400_000_000);
+    }
+}
