@@ -10,6 +10,7 @@
 
 mod history;
 mod store;
+pub(crate) use store::window;
 mod transition;
 
 use pg_rating_core::ledger::writer::{self, Run};

@@ -117,6 +117,17 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
 
 /// 22008 for a ranked game dated `infinity` or `-infinity`, which has no place in a ranking's
 /// order (the ledgers refuse one alike).
+/// A ranking's window, read from a row with its columns `playtime_min`, `playtime_max`,
+/// `extra_move_multiplier`, `include_bots`.
+pub(crate) fn window(row: &pgrx::spi::SpiHeapTupleData<'_>) -> RankingWindow {
+    RankingWindow {
+        playtime_min: to_core(column(row, "playtime_min")),
+        playtime_max: nullable::<Interval>(row, "playtime_max").map(to_core),
+        extra_move_multiplier: column(row, "extra_move_multiplier"),
+        include_bots: column(row, "include_bots"),
+    }
+}
+
 pub(super) fn refuse_infinite_date(game: i32, micros: i64) {
     if !pg_rating_core::ledger::rateable_date(micros) {
         crate::error::raise(
@@ -508,12 +519,7 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
             rankings.push(Ranking {
                 id,
                 ledger: nullable(&row, "ledger"),
-                window: RankingWindow {
-                    playtime_min: to_core(column(&row, "playtime_min")),
-                    playtime_max: nullable::<Interval>(&row, "playtime_max").map(to_core),
-                    extra_move_multiplier: column(&row, "extra_move_multiplier"),
-                    include_bots: column(&row, "include_bots"),
-                },
+                window: window(&row),
                 system,
             });
         }

@@ -3,11 +3,10 @@
 //! (`tournament_pair_round`). Nothing is written: the app records the games as they are played.
 
 use pg_rating_core::tournament::arguments;
-use pg_rating_core::tournament::pairing::{
-    pair_next_round, pair_trf_by, round_to_pair, Pairing, PairingSystem,
-};
+use pg_rating_core::tournament::pairing::{pair_next_round, pair_trf_by, round_to_pair, Pairing};
 use pg_rating_core::tournament::pending::board_rows;
 use pg_rating_core::tournament::seeding;
+use pg_rating_core::tournament::tables::system_arg;
 use pg_rating_core::tournament::trf_read::read_trf16;
 use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
@@ -27,18 +26,6 @@ pub(super) fn cancellable() {
         pgrx::check_for_interrupts!();
     }
     pg_rating_core::interrupt::set_hook(check);
-}
-
-/// The pairing system named by a `system` argument: 22004 for NULL, 22023 for a name other than
-/// `dutch` and `burstein`.
-pub(super) fn system_of(name: Option<&str>) -> PairingSystem {
-    let name = name.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "system must be 'dutch' or 'burstein', not NULL",
-        )
-    });
-    PairingSystem::from_name(name).unwrap_or_else(|e| raise_core(&e))
 }
 
 /// The rows of a pairing, each player named by `name`.
@@ -62,7 +49,7 @@ fn tournament_pairings_from_trf(
         name!(black, Option<i32>),
     ),
 > {
-    let system = system_of(Some(system));
+    let system = system_arg(Some(system)).unwrap_or_else(|e| raise_core(&e));
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let players = read.tournament.player_count();
@@ -135,7 +122,7 @@ fn tournament_pair_round(
             "baku_acceleration must be true or false, not NULL",
         )
     };
-    let system = system_of(system);
+    let system = system_arg(system).unwrap_or_else(|e| raise_core(&e));
     cancellable();
     Spi::connect_mut(|client| {
         let mut store = TournamentStore::reader(client);

@@ -7,17 +7,17 @@
 
 use std::ffi::{CStr, CString};
 
-use pg_rating_core::ledger::integer_key;
-use pg_rating_core::tournament::arguments::{self, row_result, ResultMap};
+use pg_rating_core::tournament::arguments;
 use pg_rating_core::tournament::pairing::{RowGame, RowPairing, RowPlayer, RowTournament};
 use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
+use pg_rating_core::tournament::tables::{need, ColumnType, TableArgs, TableCatalog, TypeClass};
 use pg_rating_core::tournament::PlayerNo;
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::{cancellable, system_of};
+use super::pairing::cancellable;
 use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
@@ -84,236 +84,86 @@ fn column_type(rel: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
     t
 }
 
-const INTEGERS: [pg_sys::Oid; 3] = [pg_sys::INT2OID, pg_sys::INT4OID, pg_sys::INT8OID];
-const NUMBERS: [pg_sys::Oid; 6] = [
-    pg_sys::INT2OID,
-    pg_sys::INT4OID,
-    pg_sys::INT8OID,
-    pg_sys::NUMERICOID,
-    pg_sys::FLOAT4OID,
-    pg_sys::FLOAT8OID,
-];
+/// The catalog as the core's statements need it, the caller's tables by oid.
+struct Catalog;
 
-/// The column's type, 42804 unless it is one of `types` (`wanted` says which).
-fn typed_column(
-    rel: pg_sys::Oid,
-    column: &str,
-    what: &str,
-    types: &[pg_sys::Oid],
-    wanted: &str,
-) -> pg_sys::Oid {
-    let t = column_type(rel, column, what);
-    if !types.contains(&t) {
-        raise(
-            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
-            format!(
-                "{what}: column \"{column}\" of {} is {}, not {wanted}",
-                relation_name(rel),
-                type_label(t)
-            ),
-        );
-    }
-    t
-}
+impl TableCatalog for Catalog {
+    type Oid = pg_sys::Oid;
 
-fn need<T>(v: Option<T>, what: &str) -> T {
-    v.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("{what} must not be NULL"),
-        )
-    })
-}
-
-/// How the players and games are read: the arguments of `tournament_pairings_from_tables`.
-pub struct Tables<'a> {
-    pub players: Option<pg_sys::Oid>,
-    pub games: Option<pg_sys::Oid>,
-    pub rounds: Option<i32>,
-    pub player_column: Option<&'a str>,
-    pub rating_column: Option<&'a str>,
-    pub name_column: Option<&'a str>,
-    pub initial_order_column: Option<&'a str>,
-    pub withdrawn_column: Option<&'a str>,
-    pub round_column: Option<&'a str>,
-    pub white_column: Option<&'a str>,
-    pub black_column: Option<&'a str>,
-    pub result_column: Option<&'a str>,
-    pub forfeit_column: Option<&'a str>,
-    pub result_map: Option<pgrx::AnyElement>,
-    pub tournament_column: Option<&'a str>,
-    pub tournament: Option<&'a str>,
-}
-
-/// The rows of both tables, read as the caller.
-fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
-    let players = need(t.players, "players");
-    let games = need(t.games, "games");
-    let rounds = need(t.rounds, "rounds");
-    let id_col = need(t.player_column, "player_column");
-    let id_type = column_type(players, id_col, "player_column");
-    let integer_ids = INTEGERS.contains(&id_type);
-    let mut select = vec![format!("p.{}::pg_catalog.text AS id", quote(id_col))];
-    select.push(if integer_ids {
-        format!("p.{}::pg_catalog.int8 AS id_number", quote(id_col))
-    } else {
-        "NULL::pg_catalog.int8 AS id_number".into()
-    });
-    select.push(match t.rating_column {
-        Some(c) => {
-            typed_column(players, c, "rating_column", &NUMBERS, "a number");
-            format!(
-                "pg_catalog.round(p.{}::pg_catalog.numeric)::pg_catalog.int4 AS rating",
-                quote(c)
-            )
-        }
-        None => "NULL::pg_catalog.int4 AS rating".into(),
-    });
-    select.push(match t.name_column {
-        Some(c) => {
-            column_type(players, c, "name_column");
-            format!("coalesce(p.{}::pg_catalog.text, '') AS name", quote(c))
-        }
-        None => "'' AS name".into(),
-    });
-    select.push(match t.initial_order_column {
-        Some(c) => {
-            typed_column(players, c, "initial_order_column", &INTEGERS, "an integer");
-            format!("p.{}::pg_catalog.int8 AS initial_order", quote(c))
-        }
-        None => "NULL::pg_catalog.int8 AS initial_order".into(),
-    });
-    select.push(match t.withdrawn_column {
-        Some(c) => {
-            typed_column(
-                players,
-                c,
-                "withdrawn_column",
-                &[pg_sys::BOOLOID],
-                "boolean",
-            );
-            format!("coalesce(p.{}, false) AS withdrawn", quote(c))
-        }
-        None => "false AS withdrawn".into(),
-    });
-    let round_col = need(t.round_column, "round_column");
-    let white_col = need(t.white_column, "white_column");
-    let black_col = need(t.black_column, "black_column");
-    let result_col = need(t.result_column, "result_column");
-    typed_column(games, round_col, "round_column", &INTEGERS, "an integer");
-    column_type(games, white_col, "white_column");
-    column_type(games, black_col, "black_column");
-    column_type(games, result_col, "result_column");
-    let forfeit = match t.forfeit_column {
-        Some(c) => {
-            typed_column(games, c, "forfeit_column", &[pg_sys::BOOLOID], "boolean");
-            format!("coalesce(g.{}, false)", quote(c))
-        }
-        None => "false".into(),
-    };
-    let result_map = t.result_map.map(|m| {
-        ResultMap::from_json(&crate::ledger::attachment::result_map_arg(m).0)
-            .unwrap_or_else(|e| raise_core(&e))
-    });
-
-    // one tournament of tables that hold many: the rows whose tournament column equals it
-    let (players_where, games_where, args) = match (t.tournament_column, t.tournament) {
-        (None, None) => (String::new(), String::new(), Vec::new()),
-        (Some(c), Some(value)) => {
-            let p_type = column_type(players, c, "tournament_column");
-            let g_type = column_type(games, c, "tournament_column");
-            (
-                format!(
-                    "WHERE p.{} = CAST($1 AS {})",
-                    quote(c),
-                    type_name(p_type)
-                ),
-                format!(
-                    "WHERE g.{} = CAST($1 AS {})",
-                    quote(c),
-                    type_name(g_type)
-                ),
-                vec![DatumWithOid::from(value)],
-            )
-        }
-        (Some(_), None) => raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "tournament must not be NULL when tournament_column is given",
-        ),
-        (None, Some(_)) => raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "tournament needs tournament_column: the column of both tables that names the tournament",
-        ),
-    };
-
-    let sql = format!(
-        "SELECT {} FROM {} p {players_where}",
-        select.join(", "),
-        relation_name(players)
-    );
-    let rows = client
-        .select(&sql, None, &args)
-        .unwrap_or_else(|e| internal(e));
-    let mut read_players = Vec::with_capacity(rows.len());
-    for row in rows {
-        let get = |i: usize| -> Option<String> { row.get(i).unwrap_or_else(|e| internal(e)) };
-        let id = get(1).unwrap_or_else(|| {
-            raise(
-                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                format!(
-                    "player_column: a row of {} has no id (NULL)",
-                    relation_name(players)
-                ),
-            )
-        });
-        let id_number: Option<i64> = row.get(2).unwrap_or_else(|e| internal(e));
-        read_players.push(RowPlayer {
-            order_key: id_number.map(integer_key).unwrap_or_else(|| id.clone()),
-            id,
-            rating: row.get(3).unwrap_or_else(|e| internal(e)),
-            name: get(4).unwrap_or_default(),
-            initial_order: row.get(5).unwrap_or_else(|e| internal(e)),
-            withdrawn: row.get(6).unwrap_or_else(|e| internal(e)).unwrap_or(false),
-        });
-    }
-
-    let sql = format!(
-        "SELECT g.{}::pg_catalog.int8, g.{}::pg_catalog.text, g.{}::pg_catalog.text, \
-         g.{}::pg_catalog.text, {forfeit} FROM {} g {games_where} ORDER BY 1",
-        quote(round_col),
-        quote(white_col),
-        quote(black_col),
-        quote(result_col),
-        relation_name(games)
-    );
-    let rows = client
-        .select(&sql, None, &args)
-        .unwrap_or_else(|e| internal(e));
-    let mut read_games = Vec::with_capacity(rows.len());
-    for row in rows {
-        let text = |i: usize| -> Option<String> { row.get(i).unwrap_or_else(|e| internal(e)) };
-        let null = |what: &str| -> ! {
-            raise(
-                PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-                format!("{what}: a row of {} is NULL", relation_name(games)),
-            )
+    fn column(&mut self, rel: pg_sys::Oid, column: &str, what: &str) -> ColumnType {
+        let t = column_type(rel, column, what);
+        let class = match t {
+            pg_sys::INT2OID | pg_sys::INT4OID | pg_sys::INT8OID => TypeClass::Integer,
+            pg_sys::NUMERICOID | pg_sys::FLOAT4OID | pg_sys::FLOAT8OID => TypeClass::Number,
+            pg_sys::BOOLOID => TypeClass::Boolean,
+            _ => TypeClass::Other,
         };
-        let round: i64 = row
-            .get(1)
-            .unwrap_or_else(|e| internal(e))
-            .unwrap_or_else(|| null("round_column"));
-        let white = text(2).unwrap_or_else(|| null("white_column"));
-        let result = row_result(text(4).as_deref(), result_map.as_ref(), round)
-            .unwrap_or_else(|e| raise_core(&e));
-        read_games.push(RowGame {
-            round,
-            white,
-            black: text(3),
-            result,
-            forfeit: row.get(5).unwrap_or_else(|e| internal(e)).unwrap_or(false),
-        });
+        ColumnType {
+            class,
+            name: type_name(t),
+            label: type_label(t),
+        }
     }
-    (read_players, read_games, i64::from(rounds))
+
+    fn relation(&mut self, rel: pg_sys::Oid) -> String {
+        relation_name(rel)
+    }
+
+    fn quote(&self, ident: &str) -> String {
+        quote(ident)
+    }
+}
+
+/// The arguments that say how the tables are read (`result_map` a jsonb, read as text: pgrx's
+/// JsonB fails on 1e400 with XX000).
+type Tables<'a> = TableArgs<'a, pg_sys::Oid>;
+
+/// The rows of both tables, read as the caller by the core's statements.
+fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
+    let reads = t.reads(&mut Catalog).unwrap_or_else(|e| raise_core(&e));
+    let args: Vec<DatumWithOid> = reads
+        .tournament
+        .as_deref()
+        .map(DatumWithOid::from)
+        .into_iter()
+        .collect();
+    let select = |sql: &str| {
+        client
+            .select(sql, None, &args)
+            .unwrap_or_else(|e| internal(e))
+    };
+    let mut players = Vec::new();
+    for row in select(&reads.players_sql) {
+        let player = reads.player(
+            get(&row, 1),
+            get(&row, 2),
+            get(&row, 3),
+            get(&row, 4),
+            get(&row, 5),
+            get(&row, 6),
+        );
+        players.push(player.unwrap_or_else(|e| raise_core(&e)));
+    }
+    let mut games = Vec::new();
+    for row in select(&reads.games_sql) {
+        let game = reads.game(
+            get(&row, 1),
+            get(&row, 2),
+            get(&row, 3),
+            get(&row, 4),
+            get(&row, 5),
+        );
+        games.push(game.unwrap_or_else(|e| raise_core(&e)));
+    }
+    (players, games, reads.rounds)
+}
+
+/// Column `i` of a row read.
+fn get<T: pgrx::FromDatum + pgrx::IntoDatum>(
+    row: &pgrx::spi::SpiHeapTupleData<'_>,
+    i: usize,
+) -> Option<T> {
+    row.get(i).unwrap_or_else(|e| internal(e))
 }
 
 /// The pairing of round `round` (NULL: the next) of the tables.
@@ -366,7 +216,7 @@ fn tournament_pairings_from_tables(
     black_column: Option<&str>,
     result_column: Option<&str>,
     forfeit_column: Option<&str>,
-    // jsonb, read by attachment::result_map_arg (pgrx's JsonB fails on 1e400 with XX000)
+    // jsonb, read as text (pgrx's JsonB fails on 1e400 with XX000)
     result_map: Option<pgrx::AnyElement>,
     tournament_column: Option<&str>,
     tournament: Option<&str>,
@@ -397,18 +247,19 @@ fn tournament_pairings_from_tables(
         black_column,
         result_column,
         forfeit_column,
-        result_map,
+        result_map: result_map.map(|m| crate::types::jsonb_text(&m)),
         tournament_column,
         tournament,
     };
     // (evaluated in this order: baku_acceleration, then the system, checked before any read)
-    let choices = arguments::Choices {
-        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
-        system: system_of(system),
-        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
-        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
+    let choices = arguments::Choices::of_tables(
+        baku_acceleration,
+        system,
+        forbidden_pairs,
+        virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-    };
+    )
+    .unwrap_or_else(|e| raise_core(&e));
     let pairing = Spi::connect(|client| pair(client, &tables, round, choices));
     TableIterator::new(rows_of(&pairing))
 }
@@ -469,16 +320,15 @@ fn tournament_pair_into(
         name!(black, Option<String>),
     ),
 > {
-    let pending = need(pending, "pending");
+    let pending = need(pending, "pending").unwrap_or_else(|e| raise_core(&e));
     // what is written, checked before anything is read
-    let white_to = need(pending_white_column, "pending_white_column");
-    let black_to = need(pending_black_column, "pending_black_column");
-    let columns = PendingColumns {
-        white: white_to,
-        black: black_to,
-        round: pending_round_column,
-        board: pending_board_column,
-    };
+    let columns = PendingColumns::of_args(
+        pending_white_column,
+        pending_black_column,
+        pending_round_column,
+        pending_board_column,
+    )
+    .unwrap_or_else(|e| raise_core(&e));
     for (what, c) in columns.named() {
         column_type(pending, c, what);
     }
@@ -501,18 +351,19 @@ fn tournament_pair_into(
         black_column,
         result_column,
         forfeit_column,
-        result_map,
+        result_map: result_map.map(|m| crate::types::jsonb_text(&m)),
         tournament_column,
         tournament,
     };
     // (evaluated in this order: baku_acceleration, then the system, checked before any read)
-    let choices = arguments::Choices {
-        baku_acceleration: need(baku_acceleration, "baku_acceleration"),
-        system: system_of(system),
-        forbidden_pairs: forbidden_pairs.unwrap_or_default(),
-        virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
+    let choices = arguments::Choices::of_tables(
+        baku_acceleration,
+        system,
+        forbidden_pairs,
+        virtual_points.map(|v| crate::types::jsonb_text(&v)),
         first_colour_white,
-    };
+    )
+    .unwrap_or_else(|e| raise_core(&e));
     Spi::connect_mut(|client| {
         let pairing = pair(client, &tables, round, choices);
         let target = relation_name(pending);

@@ -2,6 +2,7 @@
 //! a tournament's clock in its ranking's window, a registration's requirements, a game's position,
 //! clock and players, a bye's round and player. Each violation is an error 23514 naming the rule.
 
+use pg_rating_core::clock::Clock as SetClock;
 use pg_rating_core::tournament::rules::{self, Clock, GameInTournament, Requirement, Span};
 use pgrx::datum::Interval;
 use pgrx::prelude::*;
@@ -218,11 +219,16 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
     );
     if let Some(row) = rows.into_iter().next() {
         let s = |name: &str| column::<String>(&row, name);
+        let clock = span(&row, "starting_time").zip(span(&row, "move_increase"));
         rules::check_time_control(
             column(&row, "is_ranked"),
-            column(&row, "fits"),
+            clock.map(|(starting_time, move_increase)| SetClock {
+                starting_time,
+                move_increase,
+            }),
+            &crate::ranking::window(&row),
             &s("time_control"),
-            (&s("playtime_min"), &s("playtime_max")),
+            (&s("playtime_min_text"), &s("playtime_max_text")),
             (column(&row, "ranking_id"), &s("ranking_name")),
         )
         .unwrap_or_else(|e| raise_core(&e));

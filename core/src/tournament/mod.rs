@@ -45,6 +45,7 @@ pub mod seeding;
 pub mod standings;
 pub mod start;
 pub mod stored;
+pub mod tables;
 pub mod tiebreak;
 pub mod trf;
 pub mod trf_read;

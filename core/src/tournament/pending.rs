@@ -7,6 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::pairing::{RowPairing, RowsError};
+use super::tables::need;
 use crate::error::ErrorClass;
 
 fn invalid(message: String) -> RowsError {
@@ -54,6 +55,21 @@ pub struct PendingColumns<'a> {
 }
 
 impl<'a> PendingColumns<'a> {
+    /// The columns of the `pending_*_column` arguments: 22004 for a NULL White or Black.
+    pub fn of_args(
+        white: Option<&'a str>,
+        black: Option<&'a str>,
+        round: Option<&'a str>,
+        board: Option<&'a str>,
+    ) -> Result<Self, RowsError> {
+        Ok(PendingColumns {
+            white: need(white, "pending_white_column")?,
+            black: need(black, "pending_black_column")?,
+            round,
+            board,
+        })
+    }
+
     /// The columns given, each with the argument that names it, in the arguments' order.
     pub fn named(&self) -> Vec<(&'static str, &'a str)> {
         [
@@ -154,6 +170,17 @@ mod tests {
             e.message,
             "pending_values must be a JSON object of column names and values"
         );
+    }
+
+    #[test]
+    fn white_and_black_must_be_given() {
+        let c = PendingColumns::of_args(Some("w"), Some("b"), Some("r"), None).unwrap();
+        assert_eq!(c.named(), COLUMNS.named());
+        let e = PendingColumns::of_args(None, None, None, None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::NullValue);
+        assert_eq!(e.message, "pending_white_column must not be NULL");
+        let e = PendingColumns::of_args(Some("w"), None, None, None).unwrap_err();
+        assert_eq!(e.message, "pending_black_column must not be NULL");
     }
 
     #[test]

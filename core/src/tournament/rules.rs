@@ -5,7 +5,9 @@
 
 use std::fmt;
 
+use crate::clock::Clock as SetClock;
 use crate::error::{Classified, ErrorClass, Refused};
+use crate::ranking::RankingWindow;
 
 /// A rule a row breaks.
 #[derive(Clone, Debug, PartialEq)]
@@ -219,21 +221,69 @@ pub fn check_registration(
     }))
 }
 
-/// A ranked tournament's time control falls in its ranking's window (`fits`, the ranking's rule
-/// of which games it rates); the texts are for the message.
+/// Why a tournament's time control is refused: outside its ranking's window (23514), or a clock
+/// whose nominal length is no interval (22008, as `clock_base_time` reports it).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeControlError {
+    Broken(RuleBroken),
+    Overflow,
+}
+
+impl fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControlError::Broken(b) => b.fmt(f),
+            TimeControlError::Overflow => f.write_str("interval out of range in clock_base_time"),
+        }
+    }
+}
+
+impl Classified for TimeControlError {
+    fn class(&self) -> ErrorClass {
+        match self {
+            TimeControlError::Broken(b) => b.class(),
+            TimeControlError::Overflow => ErrorClass::DatetimeOverflow,
+        }
+    }
+}
+
+/// A ranked tournament's time control `clock` (`None`: unset) falls in its ranking's `window`,
+/// the ranking's rule of which games it rates ([`RankingWindow::contains_clock`]); an unset
+/// clock falls in none. Its nominal length is computed whether the tournament is ranked or not:
+/// one that overflows, or whose parts differ in sign (no interval a function can return), is
+/// [`TimeControlError::Overflow`]. The texts are for the message: the time control, the window's
+/// bounds, the ranking's id and name.
 pub fn check_time_control(
     tournament_ranked: bool,
-    fits: bool,
+    clock: Option<SetClock>,
+    window: &RankingWindow,
     time_control: &str,
-    window: (&str, &str),
+    bounds: (&str, &str),
     ranking: (i32, &str),
-) -> Result<(), RuleBroken> {
+) -> Result<(), TimeControlError> {
+    let fits = match clock {
+        None => false,
+        Some(c) => {
+            let base = c
+                .base_time(window.extra_move_multiplier)
+                .map_err(|_| TimeControlError::Overflow)?;
+            let mixed = (base.months < 0 && (base.days > 0 || base.micros > 0))
+                || (base.months > 0 && (base.days < 0 || base.micros < 0));
+            if mixed {
+                return Err(TimeControlError::Overflow);
+            }
+            window
+                .contains_clock(c)
+                .map_err(|_| TimeControlError::Overflow)?
+        }
+    };
     rule(!tournament_ranked || fits, || {
         format!(
             "a ranked tournament's time control must fall in its ranking's window: {time_control} is not in [{}, {}) of ranking {} ({})",
-            window.0, window.1, ranking.0, ranking.1
+            bounds.0, bounds.1, ranking.0, ranking.1
         )
     })
+    .map_err(TimeControlError::Broken)
 }
 
 /// After a tournament changed: its games and byes still follow its rules. `first_game`: the
@@ -477,18 +527,54 @@ mod tests {
 
     #[test]
     fn a_ranked_tournament_needs_a_clock_in_its_window() {
-        assert_eq!(
-            check_time_control(false, false, "x", ("a", "b"), (1, "r")),
-            Ok(())
-        );
-        assert_eq!(
-            check_time_control(true, true, "x", ("a", "b"), (1, "r")),
-            Ok(())
-        );
-        assert!(
-            broken(check_time_control(true, false, "x", ("a", "b"), (1, "r")))
-                .contains("is not in [a, b) of ranking 1 (r)")
-        );
+        use crate::clock::Interval;
+        let window = RankingWindow {
+            playtime_min: Interval::from_seconds(180),
+            playtime_max: Some(Interval::from_seconds(600)),
+            extra_move_multiplier: 40,
+            include_bots: true,
+        };
+        let set = |start: i64, increment: i64| {
+            Some(SetClock {
+                starting_time: Interval::from_seconds(start),
+                move_increase: Interval::from_seconds(increment),
+            })
+        };
+        let check =
+            |ranked, clock| check_time_control(ranked, clock, &window, "x", ("a", "b"), (1, "r"));
+        // 3 minutes + 40 × 2 s is in [3, 10) minutes; 10 minutes is not, nor is no clock
+        assert_eq!(check(true, set(180, 2)), Ok(()));
+        assert_eq!(check(true, set(180, 0)), Ok(()));
+        assert_eq!(check(false, set(600, 0)), Ok(()));
+        assert_eq!(check(false, None), Ok(()));
+        for clock in [set(600, 0), set(120, 1), None] {
+            let e = check(true, clock).unwrap_err();
+            assert_eq!(e.class(), ErrorClass::RuleViolation);
+            assert!(e.to_string().contains("is not in [a, b) of ranking 1 (r)"));
+        }
+        // a nominal length that is no interval is refused, ranked or not
+        let huge = Some(SetClock {
+            starting_time: Interval {
+                months: 0,
+                days: 0,
+                micros: i64::MAX,
+            },
+            move_increase: Interval::from_seconds(1),
+        });
+        let mixed = Some(SetClock {
+            starting_time: Interval {
+                months: 1,
+                days: -1,
+                micros: 0,
+            },
+            move_increase: Interval::ZERO,
+        });
+        for clock in [huge, mixed] {
+            let e = check(false, clock).unwrap_err();
+            assert_eq!(e, TimeControlError::Overflow);
+            assert_eq!(e.class(), ErrorClass::DatetimeOverflow);
+            assert_eq!(e.to_string(), "interval out of range in clock_base_time");
+        }
     }
 
     #[test]

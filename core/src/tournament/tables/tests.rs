@@ -1,0 +1,373 @@
+use super::*;
+use crate::tournament::pairing::RowResult;
+
+/// A catalog of two tables `p` (oid 1) and `g` (oid 2), each column's type by its name's
+/// prefix: `i_` integer, `n_` number, `b_` boolean, else text; a name that starts `x` is none.
+#[derive(Default)]
+struct Fake {
+    looked_up: Vec<(u32, String, String)>,
+}
+
+impl TableCatalog for Fake {
+    type Oid = u32;
+    fn column(&mut self, rel: u32, column: &str, what: &str) -> ColumnType {
+        assert!(!column.starts_with('x'), "{what}: no column {column}");
+        self.looked_up.push((rel, column.into(), what.into()));
+        let (class, name) = match column.get(..2).unwrap_or_default() {
+            "i_" => (TypeClass::Integer, "integer"),
+            "n_" => (TypeClass::Number, "numeric"),
+            "b_" => (TypeClass::Boolean, "boolean"),
+            _ => (TypeClass::Other, "text"),
+        };
+        ColumnType {
+            class,
+            name: format!("pg_catalog.{name}"),
+            label: name.into(),
+        }
+    }
+    fn relation(&mut self, rel: u32) -> String {
+        ["s.p", "s.g"][rel as usize - 1].into()
+    }
+    fn quote(&self, ident: &str) -> String {
+        format!("\"{ident}\"")
+    }
+}
+
+fn args() -> TableArgs<'static, u32> {
+    TableArgs {
+        players: Some(1),
+        games: Some(2),
+        rounds: Some(5),
+        player_column: Some("i_id"),
+        rating_column: None,
+        name_column: None,
+        initial_order_column: None,
+        withdrawn_column: None,
+        round_column: Some("i_round"),
+        white_column: Some("white"),
+        black_column: Some("black"),
+        result_column: Some("result"),
+        forfeit_column: None,
+        result_map: None,
+        tournament_column: None,
+        tournament: None,
+    }
+}
+
+fn reads(a: &TableArgs<'static, u32>) -> Result<TableReads, RowsError> {
+    a.reads(&mut Fake::default())
+}
+
+#[test]
+fn the_statements_name_the_columns_given() {
+    let r = reads(&args()).unwrap();
+    assert_eq!(
+        r.players_sql,
+        "SELECT p.\"i_id\"::pg_catalog.text AS id, p.\"i_id\"::pg_catalog.int8 AS id_number, \
+         NULL::pg_catalog.int4 AS rating, '' AS name, NULL::pg_catalog.int8 AS initial_order, \
+         false AS withdrawn FROM s.p p "
+    );
+    assert_eq!(
+        r.games_sql,
+        "SELECT g.\"i_round\"::pg_catalog.int8, g.\"white\"::pg_catalog.text, \
+         g.\"black\"::pg_catalog.text, g.\"result\"::pg_catalog.text, false FROM s.g g  ORDER BY 1"
+    );
+    assert_eq!((r.rounds, r.tournament), (5, None));
+
+    let all = TableArgs {
+        player_column: Some("id"),
+        rating_column: Some("n_elo"),
+        name_column: Some("name"),
+        initial_order_column: Some("i_rank"),
+        withdrawn_column: Some("b_out"),
+        forfeit_column: Some("b_ff"),
+        tournament_column: Some("t"),
+        tournament: Some("7"),
+        ..args()
+    };
+    let r = reads(&all).unwrap();
+    assert_eq!(
+        r.players_sql,
+        "SELECT p.\"id\"::pg_catalog.text AS id, NULL::pg_catalog.int8 AS id_number, \
+         pg_catalog.round(p.\"n_elo\"::pg_catalog.numeric)::pg_catalog.int4 AS rating, \
+         coalesce(p.\"name\"::pg_catalog.text, '') AS name, \
+         p.\"i_rank\"::pg_catalog.int8 AS initial_order, coalesce(p.\"b_out\", false) AS withdrawn \
+         FROM s.p p WHERE p.\"t\" = CAST($1 AS pg_catalog.text)"
+    );
+    assert!(r
+        .games_sql
+        .ends_with("coalesce(g.\"b_ff\", false) FROM s.g g WHERE g.\"t\" = CAST($1 AS pg_catalog.text) ORDER BY 1"));
+    assert_eq!(r.tournament.as_deref(), Some("7"));
+}
+
+#[test]
+fn columns_are_looked_up_in_the_arguments_order() {
+    let mut fake = Fake::default();
+    let a = TableArgs {
+        rating_column: Some("n_elo"),
+        forfeit_column: Some("b_ff"),
+        ..args()
+    };
+    a.reads(&mut fake).unwrap();
+    let whats: Vec<&str> = fake.looked_up.iter().map(|l| l.2.as_str()).collect();
+    assert_eq!(
+        whats,
+        [
+            "player_column",
+            "rating_column",
+            "round_column",
+            "white_column",
+            "black_column",
+            "result_column",
+            "forfeit_column"
+        ]
+    );
+}
+
+#[test]
+fn missing_arguments_are_22004_in_order() {
+    let cases: [(TableArgs<'static, u32>, &str); 6] = [
+        (
+            TableArgs {
+                players: None,
+                games: None,
+                ..args()
+            },
+            "players must not be NULL",
+        ),
+        (
+            TableArgs {
+                games: None,
+                ..args()
+            },
+            "games must not be NULL",
+        ),
+        (
+            TableArgs {
+                rounds: None,
+                ..args()
+            },
+            "rounds must not be NULL",
+        ),
+        (
+            TableArgs {
+                player_column: None,
+                ..args()
+            },
+            "player_column must not be NULL",
+        ),
+        (
+            TableArgs {
+                round_column: None,
+                white_column: None,
+                ..args()
+            },
+            "round_column must not be NULL",
+        ),
+        (
+            TableArgs {
+                tournament_column: Some("t"),
+                ..args()
+            },
+            "tournament must not be NULL when tournament_column is given",
+        ),
+    ];
+    for (a, message) in cases {
+        let e = reads(&a).unwrap_err();
+        assert_eq!(
+            (e.class, e.message.as_str()),
+            (ErrorClass::NullValue, message)
+        );
+    }
+    let e = reads(&TableArgs {
+        tournament: Some("7"),
+        ..args()
+    })
+    .unwrap_err();
+    assert_eq!(e.class, ErrorClass::InvalidParameter);
+    assert!(e.message.starts_with("tournament needs tournament_column"));
+}
+
+#[test]
+fn a_column_of_the_wrong_type_is_42804() {
+    let cases = [
+        (
+            TableArgs {
+                rating_column: Some("b_x"),
+                ..args()
+            },
+            "rating_column: column \"b_x\" of s.p is boolean, not a number",
+        ),
+        (
+            TableArgs {
+                initial_order_column: Some("n_x"),
+                ..args()
+            },
+            "initial_order_column: column \"n_x\" of s.p is numeric, not an integer",
+        ),
+        (
+            TableArgs {
+                withdrawn_column: Some("i_x"),
+                ..args()
+            },
+            "withdrawn_column: column \"i_x\" of s.p is integer, not boolean",
+        ),
+        (
+            TableArgs {
+                round_column: Some("text"),
+                ..args()
+            },
+            "round_column: column \"text\" of s.g is text, not an integer",
+        ),
+        (
+            TableArgs {
+                forfeit_column: Some("text"),
+                ..args()
+            },
+            "forfeit_column: column \"text\" of s.g is text, not boolean",
+        ),
+    ];
+    for (a, message) in cases {
+        let e = reads(&a).unwrap_err();
+        assert_eq!(
+            (e.class, e.message.as_str()),
+            (ErrorClass::DatatypeMismatch, message)
+        );
+    }
+    // an integer rating is a number too
+    assert!(reads(&TableArgs {
+        rating_column: Some("i_elo"),
+        ..args()
+    })
+    .is_ok());
+}
+
+#[test]
+fn result_maps_are_read_from_their_text() {
+    let e = result_map_text(r#"{"w": 1e400}"#).unwrap_err();
+    assert_eq!(e.class, ErrorClass::InvalidParameter);
+    assert_eq!(
+        e.message,
+        "result_map \"{\"w\": 1e400}\": number out of range, not a score in [0, 1]"
+    );
+    assert!(result_map_text("[1]").is_err());
+    let r = reads(&TableArgs {
+        result_map: Some(r#"{"W": 1, "L": 0}"#.into()),
+        ..args()
+    })
+    .unwrap();
+    let g = r
+        .game(
+            Some(1),
+            Some("a".into()),
+            Some("b".into()),
+            Some("W".into()),
+            None,
+        )
+        .unwrap();
+    assert_eq!(g.result, RowResult::standard("1-0").unwrap());
+    let e = r
+        .game(Some(2), Some("a".into()), None, Some("1-0".into()), None)
+        .unwrap_err();
+    assert_eq!(
+        e.message,
+        "a game of round 2: the result \"1-0\" is not in result_map"
+    );
+}
+
+#[test]
+fn rows_are_players_and_games() {
+    let r = reads(&args()).unwrap();
+    let p = r
+        .player(Some("10".into()), Some(10), Some(1500), None, None, None)
+        .unwrap();
+    assert_eq!(p.order_key, integer_key(10));
+    assert_eq!(
+        (p.id.as_str(), p.rating, p.name.as_str(), p.withdrawn),
+        ("10", Some(1500), "", false)
+    );
+    let p = r
+        .player(
+            Some("ab".into()),
+            None,
+            None,
+            Some("A".into()),
+            Some(3),
+            Some(true),
+        )
+        .unwrap();
+    assert_eq!(
+        (p.order_key.as_str(), p.initial_order, p.withdrawn),
+        ("ab", Some(3), true)
+    );
+    let e = r.player(None, None, None, None, None, None).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (
+            ErrorClass::NullValue,
+            "player_column: a row of s.p has no id (NULL)"
+        )
+    );
+
+    let g = r
+        .game(Some(1), Some("a".into()), None, None, Some(true))
+        .unwrap();
+    assert_eq!(
+        g,
+        RowGame {
+            round: 1,
+            white: "a".into(),
+            black: None,
+            result: RowResult::Pending,
+            forfeit: true
+        }
+    );
+    let e = r
+        .game(None, Some("a".into()), None, None, None)
+        .unwrap_err();
+    assert_eq!(e.message, "round_column: a row of s.g is NULL");
+    let e = r.game(Some(1), None, None, None, None).unwrap_err();
+    assert_eq!(e.message, "white_column: a row of s.g is NULL");
+}
+
+#[test]
+fn choices_check_baku_acceleration_then_the_system() {
+    let e = arguments::Choices::of_tables(None, None, None, None, None).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (ErrorClass::NullValue, "baku_acceleration must not be NULL")
+    );
+    let e = arguments::Choices::of_tables(Some(false), None, None, None, None).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (
+            ErrorClass::NullValue,
+            "system must be 'dutch' or 'burstein', not NULL"
+        )
+    );
+    let e = system_arg(Some("monrad")).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (
+            ErrorClass::InvalidParameter,
+            "unknown pairing system \"monrad\" (dutch or burstein)"
+        )
+    );
+    let c = arguments::Choices::of_tables(
+        Some(true),
+        Some("burstein"),
+        Some(vec![Some("a".into()), Some("b".into())]),
+        None,
+        Some(true),
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            c.system,
+            c.baku_acceleration,
+            c.forbidden_pairs.len(),
+            c.first_colour_white
+        ),
+        (PairingSystem::Burstein, true, 2, Some(true))
+    );
+}
