@@ -94,6 +94,7 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::InvalidForeignKey => PgSqlErrorCode::ERRCODE_INVALID_FOREIGN_KEY,
         ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
         ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
+        ErrorClass::UndefinedColumn => PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
     }
 }
 

@@ -36,6 +36,8 @@ pub enum ErrorClass {
     /// A change the tables' rules refuse outright: a recorded game deleted, a registration
     /// changed, an account's identity changed (23001).
     Restricted,
+    /// A column named by an argument that its table does not have (42703).
+    UndefinedColumn,
 }
 
 impl ErrorClass {
@@ -55,6 +57,7 @@ impl ErrorClass {
             ErrorClass::InvalidForeignKey => "42830",
             ErrorClass::FeatureNotSupported => "0A000",
             ErrorClass::Restricted => "23001",
+            ErrorClass::UndefinedColumn => "42703",
         }
     }
 }
@@ -190,6 +193,8 @@ mod tests {
             ErrorClass::DatetimeOverflow,
             ErrorClass::InvalidForeignKey,
             ErrorClass::FeatureNotSupported,
+            ErrorClass::Restricted,
+            ErrorClass::UndefinedColumn,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();
         assert!(codes.iter().all(|c| c.len() == 5));

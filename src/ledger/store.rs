@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use pg_rating_core::ledger::settings_row::SettingsRow;
+use pg_rating_core::ledger::settings_row::{Kind, Value, SETTINGS_COLUMNS};
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -834,66 +834,47 @@ type ForeignKeyRow = (
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
-/// A `ledgers` row the glue selected, read by column name.
-struct Selected<'r, 'a>(&'r SpiHeapTupleData<'a>);
-
-impl SettingsRow for Selected<'_, '_> {
-    fn number(&self, column: &str) -> Option<f64> {
-        opt(self.0, column)
-    }
-    fn integer(&self, column: &str) -> Option<i32> {
-        opt(self.0, column)
-    }
-    fn text(&self, column: &str) -> Option<String> {
-        opt(self.0, column)
-    }
-    fn interval(&self, column: &str) -> Option<pg_rating_core::clock::Interval> {
-        opt::<Interval>(self.0, column).map(to_core)
-    }
+/// The [`SETTINGS_COLUMNS`] of a row, each read by `read(column, kind)` (NULL: [`Value::Null`]).
+fn settings_values(
+    read: impl Fn(&str, Kind) -> Option<Value>,
+) -> Result<LedgerSettings, &'static str> {
+    let values = SETTINGS_COLUMNS.map(|(column, kind)| read(column, kind).unwrap_or(Value::Null));
+    LedgerSettings::from_values(&values)
 }
 
 /// The settings of a `ledgers` row the glue selected: an internal error when one is NULL.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
-    LedgerSettings::from_row(&Selected(row))
-        .unwrap_or_else(|column| internal(format!("ledgers.{column} is NULL")))
-}
-
-/// A `ledgers` row given to a trigger: a column 0.13.0 added may be missing (a schema not yet
-/// updated), any other is read or an internal error.
-struct TriggerRow<'r, 'a, A: pgrx::WhoAllocated>(&'r PgHeapTuple<'a, A>);
-
-impl<A: pgrx::WhoAllocated> TriggerRow<'_, '_, A> {
-    fn read<'b, T>(&'b self, column: &str) -> Option<T>
-    where
-        T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'b> = T> + 'b,
-    {
-        if LEDGER_COLUMNS_0_13.contains(&column) {
-            since_0_13(self.0, column)
-        } else {
-            crate::trigger::field(self.0, column)
-        }
-    }
-}
-
-impl<A: pgrx::WhoAllocated> SettingsRow for TriggerRow<'_, '_, A> {
-    fn number(&self, column: &str) -> Option<f64> {
-        self.read(column)
-    }
-    fn integer(&self, column: &str) -> Option<i32> {
-        self.read(column)
-    }
-    fn text(&self, column: &str) -> Option<String> {
-        self.read(column)
-    }
-    fn interval(&self, column: &str) -> Option<pg_rating_core::clock::Interval> {
-        self.read::<Interval>(column).map(to_core)
-    }
+    settings_values(|column, kind| match kind {
+        Kind::Number => opt(row, column).map(Value::Number),
+        Kind::Integer => opt(row, column).map(Value::Integer),
+        Kind::Text => opt(row, column).map(Value::Text),
+        Kind::Interval => opt::<Interval>(row, column).map(|i| Value::Interval(to_core(i))),
+    })
+    .unwrap_or_else(|column| internal(format!("ledgers.{column} is NULL")))
 }
 
 /// The settings of a `ledgers` row given to a trigger; `None` when a NOT NULL setting is NULL
 /// (a BEFORE trigger's new row: the column's constraint reports it, 23502, after the trigger).
+/// A column 0.13.0 added may be missing (a schema not yet updated); any other is read or an
+/// internal error.
 pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Option<LedgerSettings> {
-    LedgerSettings::from_row(&TriggerRow(row)).ok()
+    fn read<'a, T>(row: &'a PgHeapTuple<'_, impl pgrx::WhoAllocated>, column: &str) -> Option<T>
+    where
+        T: pgrx::FromDatum + pgrx::IntoDatum + pgrx::datum::UnboxDatum<As<'a> = T> + 'a,
+    {
+        if LEDGER_COLUMNS_0_13.contains(&column) {
+            since_0_13(row, column)
+        } else {
+            crate::trigger::field(row, column)
+        }
+    }
+    settings_values(|column, kind| match kind {
+        Kind::Number => read(row, column).map(Value::Number),
+        Kind::Integer => read(row, column).map(Value::Integer),
+        Kind::Text => read(row, column).map(Value::Text),
+        Kind::Interval => read::<Interval>(row, column).map(|i| Value::Interval(to_core(i))),
+    })
+    .ok()
 }
 
 /// A type's SQL name, for messages.

@@ -10,7 +10,7 @@ use std::ffi::{CStr, CString};
 use pg_rating_core::tournament::arguments;
 use pg_rating_core::tournament::pairing::{RowGame, RowPairing, RowPlayer, RowTournament};
 use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
-use pg_rating_core::tournament::tables::{need, ColumnType, TableArgs, TableCatalog, TypeClass};
+use pg_rating_core::tournament::tables::{need, CatalogFacts, ColumnType, TableArgs, TypeClass};
 use pg_rating_core::tournament::PlayerNo;
 use pgrx::prelude::*;
 use pgrx::spi::SpiClient;
@@ -52,65 +52,57 @@ fn type_label(t: pg_sys::Oid) -> String {
     }
 }
 
-fn quote(ident: &str) -> String {
-    pgrx::spi::quote_identifier(ident)
+/// The type of column `column` of `rel`: `None` when it has none (the core reports it, 42703).
+fn column_type(rel: pg_sys::Oid, column: &str) -> Option<pg_sys::Oid> {
+    let name = CString::new(column).ok()?;
+    // SAFETY: catalog lookups by oid and name; system columns (attnum < 0) are refused.
+    let t = unsafe {
+        let attnum = pg_sys::get_attnum(rel, name.as_ptr());
+        if attnum <= 0 {
+            return None;
+        }
+        pg_sys::get_atttype(rel, attnum)
+    };
+    (t != pg_sys::InvalidOid).then_some(t)
 }
 
-/// The type of column `column` of `rel` (argument `what`): 42703 when it has none.
-fn column_type(rel: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-    let missing = || -> ! {
+/// Column `column` of `rel` (argument `what`) exists: 42703 when it does not.
+fn require_column(rel: pg_sys::Oid, column: &str, what: &str) {
+    if column_type(rel, column).is_none() {
         raise(
             PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
             format!(
                 "{what}: column \"{column}\" of {} does not exist",
                 relation_name(rel)
             ),
-        )
-    };
-    let Ok(name) = CString::new(column) else {
-        missing()
-    };
-    // SAFETY: catalog lookups by oid and name; system columns (attnum < 0) are refused.
-    let t = unsafe {
-        let attnum = pg_sys::get_attnum(rel, name.as_ptr());
-        if attnum <= 0 {
-            missing();
-        }
-        pg_sys::get_atttype(rel, attnum)
-    };
-    if t == pg_sys::InvalidOid {
-        missing();
+        );
     }
-    t
 }
 
-/// The catalog as the core's statements need it, the caller's tables by oid.
-struct Catalog;
+fn quote(ident: &str) -> String {
+    pgrx::spi::quote_identifier(ident)
+}
 
-impl TableCatalog for Catalog {
-    type Oid = pg_sys::Oid;
-
-    fn column(&mut self, rel: pg_sys::Oid, column: &str, what: &str) -> ColumnType {
-        let t = column_type(rel, column, what);
-        let class = match t {
-            pg_sys::INT2OID | pg_sys::INT4OID | pg_sys::INT8OID => TypeClass::Integer,
-            pg_sys::NUMERICOID | pg_sys::FLOAT4OID | pg_sys::FLOAT8OID => TypeClass::Number,
-            pg_sys::BOOLOID => TypeClass::Boolean,
-            _ => TypeClass::Other,
-        };
-        ColumnType {
-            class,
+/// What the core needs of the catalog for `t`: the type of each column it names and the names
+/// of both tables.
+fn catalog_facts(t: &Tables<'_>) -> CatalogFacts<pg_sys::Oid> {
+    let columns = t.columns().into_iter().map(|(rel, column)| {
+        let found = column_type(rel, column).map(|t| ColumnType {
+            class: match t {
+                pg_sys::INT2OID | pg_sys::INT4OID | pg_sys::INT8OID => TypeClass::Integer,
+                pg_sys::NUMERICOID | pg_sys::FLOAT4OID | pg_sys::FLOAT8OID => TypeClass::Number,
+                pg_sys::BOOLOID => TypeClass::Boolean,
+                _ => TypeClass::Other,
+            },
             name: type_name(t),
             label: type_label(t),
-        }
-    }
-
-    fn relation(&mut self, rel: pg_sys::Oid) -> String {
-        relation_name(rel)
-    }
-
-    fn quote(&self, ident: &str) -> String {
-        quote(ident)
+        });
+        (rel, column.to_owned(), found)
+    });
+    let tables = [t.players, t.games].into_iter().flatten();
+    CatalogFacts {
+        columns: columns.collect(),
+        relations: tables.map(|rel| (rel, relation_name(rel))).collect(),
     }
 }
 
@@ -120,7 +112,9 @@ type Tables<'a> = TableArgs<'a, pg_sys::Oid>;
 
 /// The rows of both tables, read as the caller by the core's statements.
 fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>, i64) {
-    let reads = t.reads(&mut Catalog).unwrap_or_else(|e| raise_core(&e));
+    let reads = t
+        .reads(&catalog_facts(t))
+        .unwrap_or_else(|e| raise_core(&e));
     let args: Vec<DatumWithOid> = reads
         .tournament
         .as_deref()
@@ -272,7 +266,7 @@ fn values_of(v: Option<pgrx::AnyElement>, what: &str, rel: pg_sys::Oid) -> Map<S
     let map =
         pending::values_of(&crate::types::jsonb_text(&v), what).unwrap_or_else(|e| raise_core(&e));
     for column in map.keys() {
-        column_type(rel, column, what);
+        require_column(rel, column, what);
     }
     map
 }
@@ -330,7 +324,7 @@ fn tournament_pair_into(
     )
     .unwrap_or_else(|e| raise_core(&e));
     for (what, c) in columns.named() {
-        column_type(pending, c, what);
+        require_column(pending, c, what);
     }
     let values = values_of(pending_values, "pending_values", pending);
     let bye_values = values_of(pending_bye_values, "pending_bye_values", pending);

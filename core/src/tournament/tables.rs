@@ -46,17 +46,44 @@ pub struct ColumnType {
     pub label: String,
 }
 
-/// What the statements need of the database's catalog. The glue reports a relation or a column
-/// that does not exist (42P01, 42703) itself.
-pub trait TableCatalog {
-    /// A table's identifier.
-    type Oid: Copy;
-    /// The type of column `column` of `rel`; `what` names the argument that gave the column.
-    fn column(&mut self, rel: Self::Oid, column: &str, what: &str) -> ColumnType;
-    /// The schema-qualified, quoted name of `rel`.
-    fn relation(&mut self, rel: Self::Oid) -> String;
-    /// An identifier quoted as the database quotes it.
-    fn quote(&self, ident: &str) -> String;
+/// What the glue found in the catalog for the columns [`TableArgs::columns`] names, before the
+/// core decides (it asks the glue nothing): each column's type (`None`: the table has no such
+/// column), and each table's schema-qualified, quoted name.
+#[derive(Clone, Debug, Default)]
+pub struct CatalogFacts<R> {
+    pub columns: Vec<(R, String, Option<ColumnType>)>,
+    pub relations: Vec<(R, String)>,
+}
+
+impl<R: Copy + PartialEq> CatalogFacts<R> {
+    fn relation(&self, rel: R) -> &str {
+        let name = self.relations.iter().find(|(r, _)| *r == rel);
+        name.map_or("", |(_, name)| name.as_str())
+    }
+
+    /// The type of column `column` of `rel`, named by argument `what`: 42703 when it has none.
+    fn column(&self, rel: R, column: &str, what: &str) -> Result<&ColumnType, RowsError> {
+        let found = self
+            .columns
+            .iter()
+            .find(|(r, c, _)| *r == rel && c == column);
+        match found {
+            Some((_, _, Some(t))) => Ok(t),
+            _ => Err(error(
+                ErrorClass::UndefinedColumn,
+                format!(
+                    "{what}: column \"{column}\" of {} does not exist",
+                    self.relation(rel)
+                ),
+            )),
+        }
+    }
+}
+
+/// An identifier quoted (always: a quoted name means the same as the name itself wherever
+/// quoting is optional).
+fn quote(ident: &str) -> String {
+    format!("\"{}\"", ident.replace('"', "\"\""))
 }
 
 /// The arguments of the pairing functions that say how the tables are read.
@@ -100,17 +127,17 @@ pub struct TableReads {
 
 /// The type of column `column` of `rel`, 42804 unless `ok` accepts its class (`wanted` says
 /// which classes).
-fn typed<C: TableCatalog>(
-    catalog: &mut C,
-    rel: C::Oid,
+fn typed<R: Copy + PartialEq>(
+    catalog: &CatalogFacts<R>,
+    rel: R,
     column: &str,
     what: &str,
     ok: impl Fn(TypeClass) -> bool,
     wanted: &str,
-) -> Result<ColumnType, RowsError> {
-    let t = catalog.column(rel, column, what);
+) -> Result<(), RowsError> {
+    let t = catalog.column(rel, column, what)?;
     if ok(t.class) {
-        return Ok(t);
+        return Ok(());
     }
     Err(error(
         ErrorClass::DatatypeMismatch,
@@ -151,16 +178,44 @@ pub fn result_map_text(text: &str) -> Result<ResultMap, RowsError> {
     }
 }
 
-impl<R: Copy> TableArgs<'_, R> {
+impl<'a, R: Copy + PartialEq> TableArgs<'a, R> {
+    /// The columns the statements read, each with its table: what the glue looks up for
+    /// [`TableArgs::reads`].
+    pub fn columns(&self) -> Vec<(R, &'a str)> {
+        let players = [
+            self.player_column,
+            self.rating_column,
+            self.name_column,
+            self.initial_order_column,
+            self.withdrawn_column,
+            self.tournament_column,
+        ];
+        let games = [
+            self.round_column,
+            self.white_column,
+            self.black_column,
+            self.result_column,
+            self.forfeit_column,
+            self.tournament_column,
+        ];
+        let of = |rel: Option<R>, columns: [Option<&'a str>; 6]| {
+            rel.into_iter()
+                .flat_map(move |r| columns.into_iter().flatten().map(move |c| (r, c)))
+        };
+        of(self.players, players)
+            .chain(of(self.games, games))
+            .collect()
+    }
+
     /// The statements reading the tables, each argument checked in the arguments' order (the
     /// players' columns, then the games', the result map, the tournament).
-    pub fn reads<C: TableCatalog<Oid = R>>(&self, c: &mut C) -> Result<TableReads, RowsError> {
+    pub fn reads(&self, c: &CatalogFacts<R>) -> Result<TableReads, RowsError> {
         let players = need(self.players, "players")?;
         let games = need(self.games, "games")?;
         let rounds = need(self.rounds, "rounds")?;
         let id_col = need(self.player_column, "player_column")?;
-        let id = c.quote(id_col);
-        let integer_ids = integer(c.column(players, id_col, "player_column").class);
+        let id = quote(id_col);
+        let integer_ids = integer(c.column(players, id_col, "player_column")?.class);
         let mut select = vec![format!("p.{id}::pg_catalog.text AS id")];
         select.push(if integer_ids {
             format!("p.{id}::pg_catalog.int8 AS id_number")
@@ -172,15 +227,15 @@ impl<R: Copy> TableArgs<'_, R> {
                 typed(c, players, col, "rating_column", number, "a number")?;
                 format!(
                     "pg_catalog.round(p.{}::pg_catalog.numeric)::pg_catalog.int4 AS rating",
-                    c.quote(col)
+                    quote(col)
                 )
             }
             None => "NULL::pg_catalog.int4 AS rating".into(),
         });
         select.push(match self.name_column {
             Some(col) => {
-                c.column(players, col, "name_column");
-                format!("coalesce(p.{}::pg_catalog.text, '') AS name", c.quote(col))
+                c.column(players, col, "name_column")?;
+                format!("coalesce(p.{}::pg_catalog.text, '') AS name", quote(col))
             }
             None => "'' AS name".into(),
         });
@@ -188,14 +243,14 @@ impl<R: Copy> TableArgs<'_, R> {
             Some(col) => {
                 let what = "initial_order_column";
                 typed(c, players, col, what, integer, "an integer")?;
-                format!("p.{}::pg_catalog.int8 AS initial_order", c.quote(col))
+                format!("p.{}::pg_catalog.int8 AS initial_order", quote(col))
             }
             None => "NULL::pg_catalog.int8 AS initial_order".into(),
         });
         select.push(match self.withdrawn_column {
             Some(col) => {
                 typed(c, players, col, "withdrawn_column", boolean, "boolean")?;
-                format!("coalesce(p.{}, false) AS withdrawn", c.quote(col))
+                format!("coalesce(p.{}, false) AS withdrawn", quote(col))
             }
             None => "false AS withdrawn".into(),
         });
@@ -204,13 +259,13 @@ impl<R: Copy> TableArgs<'_, R> {
         let black_col = need(self.black_column, "black_column")?;
         let result_col = need(self.result_column, "result_column")?;
         typed(c, games, round_col, "round_column", integer, "an integer")?;
-        c.column(games, white_col, "white_column");
-        c.column(games, black_col, "black_column");
-        c.column(games, result_col, "result_column");
+        c.column(games, white_col, "white_column")?;
+        c.column(games, black_col, "black_column")?;
+        c.column(games, result_col, "result_column")?;
         let forfeit = match self.forfeit_column {
             Some(col) => {
                 typed(c, games, col, "forfeit_column", boolean, "boolean")?;
-                format!("coalesce(g.{}, false)", c.quote(col))
+                format!("coalesce(g.{}, false)", quote(col))
             }
             None => "false".into(),
         };
@@ -224,9 +279,9 @@ impl<R: Copy> TableArgs<'_, R> {
         let (players_where, games_where) = match (self.tournament_column, self.tournament) {
             (None, None) => (String::new(), String::new()),
             (Some(col), Some(_)) => {
-                let p_type = c.column(players, col, "tournament_column").name;
-                let g_type = c.column(games, col, "tournament_column").name;
-                let col = c.quote(col);
+                let p_type = &c.column(players, col, "tournament_column")?.name;
+                let g_type = &c.column(games, col, "tournament_column")?.name;
+                let col = quote(col);
                 (
                     format!("WHERE p.{col} = CAST($1 AS {p_type})"),
                     format!("WHERE g.{col} = CAST($1 AS {g_type})"),
@@ -244,8 +299,8 @@ impl<R: Copy> TableArgs<'_, R> {
                     .into(),
             )),
         };
-        let players = c.relation(players);
-        let games = c.relation(games);
+        let players = c.relation(players).to_owned();
+        let games = c.relation(games).to_owned();
         Ok(TableReads {
             players_sql: format!(
                 "SELECT {} FROM {players} p {players_where}",
@@ -254,10 +309,10 @@ impl<R: Copy> TableArgs<'_, R> {
             games_sql: format!(
                 "SELECT g.{}::pg_catalog.int8, g.{}::pg_catalog.text, g.{}::pg_catalog.text, \
                  g.{}::pg_catalog.text, {forfeit} FROM {games} g {games_where} ORDER BY 1",
-                c.quote(round_col),
-                c.quote(white_col),
-                c.quote(black_col),
-                c.quote(result_col),
+                quote(round_col),
+                quote(white_col),
+                quote(black_col),
+                quote(result_col),
             ),
             tournament: self.tournament.map(str::to_owned),
             rounds: i64::from(rounds),

@@ -1,35 +1,31 @@
 use super::*;
 use crate::tournament::pairing::RowResult;
 
-/// A catalog of two tables `p` (oid 1) and `g` (oid 2), each column's type by its name's
-/// prefix: `i_` integer, `n_` number, `b_` boolean, else text; a name that starts `x` is none.
-#[derive(Default)]
-struct Fake {
-    looked_up: Vec<(u32, String, String)>,
-}
-
-impl TableCatalog for Fake {
-    type Oid = u32;
-    fn column(&mut self, rel: u32, column: &str, what: &str) -> ColumnType {
-        assert!(!column.starts_with('x'), "{what}: no column {column}");
-        self.looked_up.push((rel, column.into(), what.into()));
+/// The catalog of two tables `p` (oid 1) and `g` (oid 2) as the glue gathers it for `a`, each
+/// column's type by its name's prefix: `i_` integer, `n_` number, `b_` boolean, else text; a name
+/// that starts `x` is none.
+fn catalog(a: &TableArgs<'static, u32>) -> CatalogFacts<u32> {
+    let columns = a.columns().into_iter().map(|(rel, column)| {
         let (class, name) = match column.get(..2).unwrap_or_default() {
             "i_" => (TypeClass::Integer, "integer"),
             "n_" => (TypeClass::Number, "numeric"),
             "b_" => (TypeClass::Boolean, "boolean"),
             _ => (TypeClass::Other, "text"),
         };
-        ColumnType {
+        let t = ColumnType {
             class,
             name: format!("pg_catalog.{name}"),
             label: name.into(),
-        }
-    }
-    fn relation(&mut self, rel: u32) -> String {
-        ["s.p", "s.g"][rel as usize - 1].into()
-    }
-    fn quote(&self, ident: &str) -> String {
-        format!("\"{ident}\"")
+        };
+        (
+            rel,
+            column.to_owned(),
+            (!column.starts_with('x')).then_some(t),
+        )
+    });
+    CatalogFacts {
+        columns: columns.collect(),
+        relations: vec![(1, "s.p".into()), (2, "s.g".into())],
     }
 }
 
@@ -55,7 +51,7 @@ fn args() -> TableArgs<'static, u32> {
 }
 
 fn reads(a: &TableArgs<'static, u32>) -> Result<TableReads, RowsError> {
-    a.reads(&mut Fake::default())
+    a.reads(&catalog(a))
 }
 
 #[test]
@@ -101,27 +97,66 @@ fn the_statements_name_the_columns_given() {
 }
 
 #[test]
-fn columns_are_looked_up_in_the_arguments_order() {
-    let mut fake = Fake::default();
+fn every_column_named_is_gathered_and_the_first_error_in_the_arguments_order_wins() {
     let a = TableArgs {
         rating_column: Some("n_elo"),
         forfeit_column: Some("b_ff"),
+        tournament_column: Some("t"),
+        tournament: Some("7"),
         ..args()
     };
-    a.reads(&mut fake).unwrap();
-    let whats: Vec<&str> = fake.looked_up.iter().map(|l| l.2.as_str()).collect();
     assert_eq!(
-        whats,
+        a.columns(),
         [
-            "player_column",
-            "rating_column",
-            "round_column",
-            "white_column",
-            "black_column",
-            "result_column",
-            "forfeit_column"
+            (1, "i_id"),
+            (1, "n_elo"),
+            (1, "t"),
+            (2, "i_round"),
+            (2, "white"),
+            (2, "black"),
+            (2, "result"),
+            (2, "b_ff"),
+            (2, "t"),
         ]
     );
+    // a missing column is 42703, named by its argument and table
+    let e = reads(&TableArgs {
+        white_column: Some("xw"),
+        ..args()
+    })
+    .unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (
+            ErrorClass::UndefinedColumn,
+            "white_column: column \"xw\" of s.g does not exist"
+        )
+    );
+    // a players' column of the wrong type comes before a games' column that is missing, a
+    // missing players' column before a NULL games' argument
+    let e = reads(&TableArgs {
+        rating_column: Some("b_elo"),
+        round_column: Some("x"),
+        ..args()
+    })
+    .unwrap_err();
+    assert_eq!(e.class, ErrorClass::DatatypeMismatch);
+    let e = reads(&TableArgs {
+        name_column: Some("xname"),
+        round_column: None,
+        ..args()
+    })
+    .unwrap_err();
+    assert_eq!(e.class, ErrorClass::UndefinedColumn);
+    // a name with a quote is quoted as SQL quotes it
+    let r = reads(&TableArgs {
+        name_column: Some("my \"name\""),
+        ..args()
+    })
+    .unwrap();
+    assert!(r
+        .players_sql
+        .contains("coalesce(p.\"my \"\"name\"\"\"::pg_catalog.text, '') AS name"));
 }
 
 #[test]
