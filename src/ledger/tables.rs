@@ -18,7 +18,9 @@ use super::internal;
 use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
-use crate::bulk_replace::{replace_ledger_rows, stored_rows_are, DigestSet, Replaced, RowDigests};
+use crate::bulk_replace::{
+    compare_stored, replace_ledger_rows, DigestSet, Replaced, RowDigests, Stored,
+};
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
@@ -531,8 +533,10 @@ impl LedgerStore<'_, '_> {
 
     /// Makes a rebuilt ledger's rows of `scopes` (locked) those of its replays (`rebuilt`, each
     /// scope's written with [`Writes::Rebuilt`]). When the stored rows of a table are already
-    /// those (their digests, [`crate::bulk_replace::stored_rows_are`]), nothing is written;
-    /// else rows already equal stay and the others are replaced ([`crate::bulk_replace`]).
+    /// those (their digests, [`crate::bulk_replace::compare_stored`]), nothing is written; when
+    /// most of the standings differ (a new K), every row of both tables is written anew without a
+    /// comparison; else rows already equal stay and the others are replaced
+    /// ([`crate::bulk_replace`]).
     pub fn replace_rebuilt(
         &mut self,
         ledger: i32,
@@ -544,8 +548,9 @@ impl LedgerStore<'_, '_> {
             .iter()
             .any(|w| w.book.ledger.notify_channel.is_some());
         // Each table whose stored rows are the rebuild's (by their digests) is left as it is. The
-        // standings first: when they differ (a new K), so do the entries almost always, and their
-        // digests are not worth making (the rows are then compared one by one).
+        // standings first: when they differ, so do the entries almost always, and their digests
+        // are not worth making (the rows are then compared one by one); when most of them differ
+        // (a new K), the rows of both tables are all written anew, none compared.
         let mut digests = RowDigests::new();
         let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
         let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
@@ -557,15 +562,20 @@ impl LedgerStore<'_, '_> {
             }
         }
         let mut digested = started.elapsed();
-        let same_standings = wanted.len() == n_standings
-            && stored_rows_are(
+        let standings = if wanted.len() == n_standings {
+            compare_stored(
                 "ledger_standings",
                 &STANDINGS_COLUMNS,
                 ledger,
                 scopes,
                 &mut digests,
                 wanted,
-            );
+            )
+        } else {
+            Stored::Differ
+        };
+        let same_standings = standings == Stored::Same;
+        let most_differ = standings == Stored::MostDiffer;
         let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
         let same_entries = same_standings && {
             let from = started.elapsed();
@@ -583,14 +593,14 @@ impl LedgerStore<'_, '_> {
             }
             digested += started.elapsed() - from;
             wanted.len() == n_entries
-                && stored_rows_are(
+                && compare_stored(
                     "ledger_entries",
                     &ENTRY_COLUMNS,
                     ledger,
                     scopes,
                     &mut digests,
                     wanted,
-                )
+                ) == Stored::Same
         };
         let compared = started.elapsed();
         let kept = |n| Replaced {
@@ -628,7 +638,15 @@ impl LedgerStore<'_, '_> {
             kept(n_entries)
         } else {
             let rows = in_key_order(entry_rows);
-            replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, rows)
+            replace_ledger_rows(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                5,
+                ledger,
+                scopes,
+                rows,
+                most_differ,
+            )
         };
         let entries_done = started.elapsed();
         let s = if same_standings {
@@ -643,6 +661,7 @@ impl LedgerStore<'_, '_> {
                 ledger,
                 scopes,
                 standing_rows,
+                most_differ,
             )
         };
         pgrx::debug1!(
