@@ -1099,4 +1099,86 @@ mod tests {
         columns.swap(5, 6);
         check_cells(&[standing_row()], &columns);
     }
+
+    /// After a change of K most of the standings differ, and the rebuild writes every row of the
+    /// ledger's scopes anew without comparing them: its rows are then exactly those of a ledger
+    /// replayed afresh with that K (every column, bit for bit), and another ledger's rows on the
+    /// same games are left as they were (the same row versions).
+    #[pg_test]
+    fn a_rebuild_after_a_change_of_k_equals_a_fresh_replay() {
+        let schema = Spi::get_one::<String>(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+        )
+        .unwrap()
+        .unwrap();
+        Spi::run(&format!(
+            "CREATE TABLE public.k_games (id int PRIMARY KEY, played_at timestamptz NOT NULL, white text NOT NULL,
+                 black text NOT NULL, score float8 NOT NULL, league text NOT NULL);
+             INSERT INTO {schema}.ledgers (name, rating_system, k_factor) VALUES ('k', 'elo', 20), ('other', 'elo', 32);
+             SELECT {schema}.ledger_attach(l, 'public.k_games', 'id', 'played_at', 'white', 'black', 'score',
+                                           scope_column => 'league')
+             FROM unnest(ARRAY['k', 'other']) l;
+             INSERT INTO public.k_games
+             SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', 'p' || n % 37, 'p' || (n % 37 + 1 + n % 5) % 37,
+                    (n % 3) / 2.0, (ARRAY['open', 'blitz'])[1 + n % 2]
+             FROM generate_series(1, 3000) n;
+             CREATE TABLE public.k_other AS
+             SELECT 'entry' AS kind, scope, player, game_key, xmin::text AS version FROM {schema}.ledger_entries e
+             WHERE e.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+             UNION ALL
+             SELECT 'standing', scope, player, '', xmin::text FROM {schema}.ledger_standings s
+             WHERE s.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other');
+             UPDATE {schema}.ledgers SET k_factor = 24 WHERE name = 'k';
+             INSERT INTO {schema}.ledgers (name, rating_system, k_factor) VALUES ('fresh', 'elo', 24);
+             SELECT {schema}.ledger_attach('fresh', 'public.k_games', 'id', 'played_at', 'white', 'black', 'score',
+                                           scope_column => 'league')"
+        ))
+        .unwrap();
+        // each ledger's rows as JSON without the ledger's id (floats in their shortest exact text)
+        let rows = |table: &str, ledger: &str| {
+            format!(
+                "SELECT pg_catalog.to_jsonb(r) - 'ledger_id' AS row FROM {schema}.{table} r
+                 WHERE r.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = '{ledger}')"
+            )
+        };
+        for table in ["ledger_entries", "ledger_standings"] {
+            let (k, fresh) = (rows(table, "k"), rows(table, "fresh"));
+            let count = |sql: &str| Spi::get_one::<i64>(sql).unwrap().unwrap();
+            let n = count(&format!("SELECT count(*) FROM ({k}) r"));
+            assert!(n > 100, "{table}: {n} rows");
+            assert_eq!(
+                n,
+                count(&format!("SELECT count(*) FROM ({fresh}) r")),
+                "{table}"
+            );
+            let differ = count(&format!(
+                "SELECT count(*) FROM (({k}) EXCEPT ALL ({fresh})) d"
+            ));
+            assert_eq!(differ, 0, "{table}: rows not those of a fresh replay");
+            // (the change of K did change them)
+            let with_k20 = count(&format!(
+                "SELECT count(*) FROM ({k}) r JOIN ({}) o USING (row)",
+                rows(table, "other")
+            ));
+            assert!(with_k20 < n, "{table}");
+        }
+        let kept = Spi::get_one::<i64>(&format!(
+            "SELECT count(*) FROM public.k_other v
+             WHERE v.version = CASE v.kind
+                 WHEN 'entry' THEN (SELECT e.xmin::text FROM {schema}.ledger_entries e
+                                    WHERE e.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+                                      AND (e.scope, e.player, e.game_key) = (v.scope, v.player, v.game_key))
+                 ELSE (SELECT s.xmin::text FROM {schema}.ledger_standings s
+                       WHERE s.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+                         AND (s.scope, s.player) = (v.scope, v.player)) END"
+        ))
+        .unwrap()
+        .unwrap();
+        let all = Spi::get_one::<i64>("SELECT count(*) FROM public.k_other")
+            .unwrap()
+            .unwrap();
+        assert!(all > 100);
+        assert_eq!(kept, all, "another ledger's rows were rewritten");
+    }
 }
