@@ -430,8 +430,8 @@ pub fn compare_stored(
     }
     let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     let order = scan_order(table, wanted.len());
-    // (rows looked at since the first that differs, and how many of them differ)
-    let (mut after, mut differ) = (0usize, 0usize);
+    // (rows of the scopes looked at, those since the first that differs, and how many differ)
+    let (mut seen, mut after, mut differ) = (0usize, 0usize, 0usize);
     scan_ledger(table, columns, ledger, order, |_, stored| {
         // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
         let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
@@ -440,6 +440,7 @@ pub fn compare_stored(
         if !scope_bytes.contains(scope) {
             return true;
         }
+        seen += 1;
         // SAFETY: as above.
         let found = wanted.remove(&unsafe { digests.of_stored(stored, columns) });
         if differ > 0 || !found {
@@ -450,7 +451,8 @@ pub fn compare_stored(
     });
     if differ == 0 && wanted.is_empty() {
         Stored::Same
-    } else if differ * 2 > after {
+    } else if differ * 2 > after && (after >= SAMPLE || differ * 2 > seen) {
+        // (most of a full sample, or of all rows when the table ended before one)
         Stored::MostDiffer
     } else {
         Stored::Differ
@@ -794,6 +796,8 @@ mod tests {
             let rows = cells(1516.25);
             assert!(stored_are(&rows), "analyzed: {analyzed}");
             assert!(!stored_are(&rows[..2]), "a stored row too many");
+            // (the last one scanned: no sample of others, and most rows do not differ)
+            assert_eq!(compared(&rows[..2]), Stored::Differ);
             let mut more = rows.clone();
             more.push(cells(1516.25)[0]);
             more[3][2] = ("player", Cell::Text(Some("zoe")));
