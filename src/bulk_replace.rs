@@ -118,7 +118,8 @@ impl StoredRow {
 /// Makes the rows of `table` of `ledger` and `scopes` equal to `rows`: one value per column of
 /// `columns`, the first `key` of them the table's primary key (ledger_id and scope first), in key
 /// order (rows of one key would be next to each other). Rows of the ledger's other scopes are left
-/// alone.
+/// alone. With `most_differ` (found by [`compare_stored`]) no row is compared: every stored row
+/// goes and the rebuild's are inserted.
 pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     table: &str,
     columns: &[Column],
@@ -126,6 +127,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     ledger: i32,
     scopes: &BTreeSet<String>,
     rows: Vec<R>,
+    most_differ: bool,
 ) -> Replaced {
     if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
         internal("a replacement needs a cell per column and the ledger, the scope and at most five key columns");
@@ -141,13 +143,16 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         }
         previous = Some(k);
     }
+    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
+    if most_differ {
+        return rewrite(table, columns, ledger, &scope_bytes, rows);
+    }
     // The stored rows come in the index's order, which is the rows' order when the table's
     // collation orders texts by their bytes: each is then the row the merge is at (`next`). A
     // stored row the merge does not find there is looked up by its key (`wanted`, made at the
     // first: another collation, a row the rebuild does not have).
     let mut next = 0usize;
     let mut wanted: Option<HashMap<RowKey<'_>, usize>> = None;
-    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     // (row id of the stored row, index of the rebuild's equal row)
     let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
     let mut doomed: Vec<pg_sys::ItemPointerData> = Vec::new();
@@ -221,7 +226,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     if rewrite {
         doomed.extend(kept.iter_mut().filter_map(Option::take));
     }
-    delete_rows(table, &doomed);
+    delete_rows(table, &mut doomed);
     let mut insert = if rewrite {
         BulkInsert::open_emptied(table, columns)
     } else {
@@ -242,7 +247,57 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     }
 }
 
-/// Digests of rows for [`stored_rows_are`]: a 128-bit SipHash-1-3 of each row's values (NULL or
+/// Every stored row of the ledger's `scopes` deleted (found in the heap's order when the ledger is
+/// much of the table) and `rows` inserted into the emptied scopes, nothing compared.
+fn rewrite<R: Cells<N>, const N: usize>(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<&[u8]>,
+    rows: Vec<R>,
+) -> Replaced {
+    let started = std::time::Instant::now();
+    let mut doomed = Vec::with_capacity(rows.len());
+    scan_ledger(
+        table,
+        columns,
+        ledger,
+        scan_order(table, rows.len()),
+        |tid, stored| {
+            // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+            let KeyPart::Text(scope) = (unsafe { stored[1].key_part(Kind::Text) }) else {
+                internal(format!("{table}: a row without a scope"))
+            };
+            if scopes.contains(scope) {
+                doomed.push(tid);
+            }
+            true
+        },
+    );
+    let scanned = started.elapsed();
+    delete_rows(table, &mut doomed);
+    let deleted = started.elapsed();
+    let mut insert = BulkInsert::open_emptied(table, columns);
+    for row in &rows {
+        pg_rating_core::interrupt::check();
+        insert.push(row.values());
+    }
+    insert.finish();
+    // where a rewrite's time goes (bench/ledgers_scale.sh prints it)
+    pgrx::debug2!(
+        "ledger {ledger} rebuilt {table}: rows found in {:.2} s, deleted in {:.2} s, inserted in {:.2} s",
+        scanned.as_secs_f64(),
+        (deleted - scanned).as_secs_f64(),
+        (started.elapsed() - deleted).as_secs_f64()
+    );
+    Replaced {
+        kept: 0,
+        deleted: doomed.len(),
+        inserted: rows.len(),
+    }
+}
+
+/// Digests of rows for [`compare_stored`]: a 128-bit SipHash-1-3 of each row's values (NULL or
 /// not, floats by their bits, texts by their bytes and length), under a key drawn for each
 /// comparison, so that rows made to collide with the digest of others cannot be written
 /// beforehand.
@@ -341,38 +396,42 @@ impl Hasher for Folded {
     }
 }
 
+/// How the stored rows of a table compare with a rebuild's ([`compare_stored`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Exactly the rebuild's rows.
+    Same,
+    /// Some differ: the rows are compared one by one, the equal ones kept.
+    Differ,
+    /// Most of a sample differ (a new K): every row is written anew, none compared.
+    MostDiffer,
+}
+
+/// Rows looked at after the first that differs, to tell [`Stored::Differ`] from
+/// [`Stored::MostDiffer`].
+const SAMPLE: usize = 1000;
+
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
 /// ([`RowDigests::of_cells`], one per row, the rows different) are `wanted`: read without a write,
-/// by a scan that stops at the first row not wanted. A rebuild that changes nothing (a check)
-/// costs a replay and this scan, without sorting or comparing its rows one by one.
-pub fn stored_rows_are(
+/// by a scan that stops soon after the first row not wanted (once it has seen whether most rows of
+/// a sample after it differ too). A rebuild that changes nothing (a check) costs a replay and this
+/// scan, without sorting or comparing its rows one by one.
+pub fn compare_stored(
     table: &str,
     columns: &[Column],
     ledger: i32,
     scopes: &BTreeSet<String>,
     digests: &mut RowDigests,
     mut wanted: DigestSet,
-) -> bool {
+) -> Stored {
     let scope_at = 1;
     if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {
         internal(format!("{table}: the second column is not the scope"));
     }
     let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
-    // The heap in its order when the ledger's rows are a good part of the table (a quarter of
-    // its rows, as last counted); else the ledger's through the primary key.
-    let rel = relation::open(table, pg_sys::AccessShareLock);
-    // SAFETY: the relation was just opened; closed keeping its lock.
-    let counted = unsafe {
-        let counted = f64::from((*(*rel).rd_rel).reltuples);
-        pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
-        counted
-    };
-    let order = if counted < 0.0 || wanted.len() as f64 * 4.0 >= counted {
-        Order::Heap
-    } else {
-        Order::Key
-    };
-    let mut same = true;
+    let order = scan_order(table, wanted.len());
+    // (rows of the scopes looked at, those since the first that differs, and how many differ)
+    let (mut seen, mut after, mut differ) = (0usize, 0usize, 0usize);
     scan_ledger(table, columns, ledger, order, |_, stored| {
         // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
         let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
@@ -381,18 +440,108 @@ pub fn stored_rows_are(
         if !scope_bytes.contains(scope) {
             return true;
         }
+        seen += 1;
         // SAFETY: as above.
-        same = wanted.remove(&unsafe { digests.of_stored(stored, columns) });
-        same
+        let found = wanted.remove(&unsafe { digests.of_stored(stored, columns) });
+        if differ > 0 || !found {
+            after += 1;
+            differ += usize::from(!found);
+        }
+        differ == 0 || after < SAMPLE
     });
-    same && wanted.is_empty()
+    if differ == 0 && wanted.is_empty() {
+        Stored::Same
+    } else if differ * 2 > after && (after >= SAMPLE || differ * 2 > seen) {
+        // (most of a full sample, or of all rows when the table ended before one)
+        Stored::MostDiffer
+    } else {
+        Stored::Differ
+    }
 }
 
-/// Deletes rows by their ids (rows of pg_rating's derived tables: no row triggers to run).
-fn delete_rows(table: &str, tids: &[pg_sys::ItemPointerData]) {
+/// An order-free digest of many different rows: their count and the sum (mod 2^128) of their
+/// [`RowDigests`]. Each digest is a pseudo-random function of its row under a key no one else
+/// knows, so two sets of rows of one count and one sum are the same rows but for a chance of
+/// 2^-128, as with a set of the digests, without the memory of a set (two million rows).
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
+pub struct DigestSum {
+    rows: usize,
+    sum: u128,
+}
+
+impl DigestSum {
+    pub fn add(&mut self, digest: u128) {
+        self.rows += 1;
+        self.sum = self.sum.wrapping_add(digest);
+    }
+}
+
+/// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
+/// ([`RowDigests::of_cells`], the rows different) sum to `wanted`: one scan of them all (stopped
+/// only when there are more), nothing written. For a table whose rows are expected to be the
+/// rebuild's (its other table's are): [`compare_stored`] stops sooner when they are not.
+pub fn stored_sum_is(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    digests: &mut RowDigests,
+    wanted: DigestSum,
+) -> bool {
+    let scope_at = 1;
+    if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {
+        internal(format!("{table}: the second column is not the scope"));
+    }
+    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
+    let mut stored_sum = DigestSum::default();
+    scan_ledger(
+        table,
+        columns,
+        ledger,
+        scan_order(table, wanted.rows),
+        |_, stored| {
+            // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+            let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
+                internal(format!("{table}: a row without a scope"))
+            };
+            if scope_bytes.contains(scope) {
+                // SAFETY: as above.
+                stored_sum.add(unsafe { digests.of_stored(stored, columns) });
+            }
+            stored_sum.rows <= wanted.rows
+        },
+    );
+    stored_sum == wanted
+}
+
+/// The order to scan a ledger's rows in: the heap's when the ledger's rows (`rows`, about) are a
+/// good part of the table (a quarter of its rows, as last counted); else the ledger's through the
+/// primary key.
+fn scan_order(table: &str, rows: usize) -> Order {
+    let rel = relation::open(table, pg_sys::AccessShareLock);
+    // SAFETY: the relation was just opened; closed keeping its lock.
+    let counted = unsafe {
+        let counted = f64::from((*(*rel).rd_rel).reltuples);
+        pg_sys::table_close(rel, pg_sys::NoLock as pg_sys::LOCKMODE);
+        counted
+    };
+    if counted < 0.0 || rows as f64 * 4.0 >= counted {
+        Order::Heap
+    } else {
+        Order::Key
+    }
+}
+
+/// Deletes rows by their ids (rows of pg_rating's derived tables: no row triggers to run), in
+/// the heap's order (a page read and dirtied once, not once per row found through the key).
+fn delete_rows(table: &str, tids: &mut [pg_sys::ItemPointerData]) {
     if tids.is_empty() {
         return;
     }
+    tids.sort_unstable_by_key(|t| {
+        let block = u32::from(t.ip_blkid.bi_hi) << 16 | u32::from(t.ip_blkid.bi_lo);
+        (block, t.ip_posid)
+    });
     let rel = relation::open(table, pg_sys::RowExclusiveLock);
     // SAFETY: rows of the open table seen by this transaction's snapshot, under the locks of
     // their scopes; the table is closed keeping its lock until the transaction ends.
@@ -551,7 +700,7 @@ fn scan_ledger(
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{stored_rows_are, DigestSet, RowDigests};
+    use super::{compare_stored, stored_sum_is, DigestSet, DigestSum, RowDigests, Stored};
     use crate::columns::{Cell, Column, Kind, Named};
     use pgrx::prelude::*;
 
@@ -590,17 +739,36 @@ mod tests {
         rows.iter().map(|r| digests.of_cells(r)).collect()
     }
 
-    fn stored_are(rows: &[[Named<Cell<'_>>; 7]]) -> bool {
+    fn compared(rows: &[[Named<Cell<'_>>; 7]]) -> Stored {
         let mut digests = RowDigests::new();
         let wanted = wanted(&mut digests, rows);
         let scopes: BTreeSet<String> = ["a".to_owned()].into();
-        stored_rows_are("digest_rows", COLUMNS, 1, &scopes, &mut digests, wanted)
+        compare_stored("digest_rows", COLUMNS, 1, &scopes, &mut digests, wanted)
+    }
+
+    /// Whether the stored rows are `rows`, by the set of their digests and by their sum (which
+    /// must agree).
+    fn stored_are(rows: &[[Named<Cell<'_>>; 7]]) -> bool {
+        let mut digests = RowDigests::new();
+        let mut sum = DigestSum::default();
+        for r in rows {
+            sum.add(digests.of_cells(r));
+        }
+        let scopes: BTreeSet<String> = ["a".to_owned()].into();
+        let by_sum = stored_sum_is("digest_rows", COLUMNS, 1, &scopes, &mut digests, sum);
+        let by_set = compared(rows) == Stored::Same;
+        assert_eq!(
+            by_sum, by_set,
+            "the sum and the set of the digests disagree"
+        );
+        by_set
     }
 
     /// The digest of a stored row is that of the same values as cells: the stored rows are found
     /// equal to the rebuild's, and a row more, a row less or a value changed by its last bit is
     /// found, through the heap and through the primary key alike; rows of another ledger or scope
-    /// are not compared.
+    /// are not compared. When most rows after the first that differs differ too, that is said. The
+    /// sum of the digests finds the same.
     #[pg_test]
     fn stored_rows_are_found_equal_to_their_cells_by_digest_and_differences_are_found() {
         let schema = Spi::get_one::<String>(
@@ -628,15 +796,21 @@ mod tests {
             let rows = cells(1516.25);
             assert!(stored_are(&rows), "analyzed: {analyzed}");
             assert!(!stored_are(&rows[..2]), "a stored row too many");
+            // (the last one scanned: no sample of others, and most rows do not differ)
+            assert_eq!(compared(&rows[..2]), Stored::Differ);
             let mut more = rows.clone();
             more.push(cells(1516.25)[0]);
             more[3][2] = ("player", Cell::Text(Some("zoe")));
             assert!(!stored_are(&more), "a stored row missing");
             let next = f64::from_bits(1516.25f64.to_bits() + 1);
-            assert!(!stored_are(&cells(next)), "a rating off by its last bit");
+            // every rating off by its last bit: most rows differ (a new K), all rewritten
+            assert_eq!(compared(&cells(next)), Stored::MostDiffer);
+            assert!(!stored_are(&cells(next)));
             let mut null = cells(1516.25);
             null[0][5] = ("rd", Cell::Float(None));
-            assert!(!stored_are(&null), "a NULL for a value");
+            // one row of three differs, the first scanned: compared one by one
+            assert_eq!(compared(&null), Stored::Differ, "a NULL for a value");
+            assert!(!stored_are(&null));
         }
     }
 }

@@ -18,7 +18,10 @@ use super::internal;
 use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
-use crate::bulk_replace::{replace_ledger_rows, stored_rows_are, DigestSet, Replaced, RowDigests};
+use crate::bulk_replace::{
+    compare_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum, Replaced, RowDigests,
+    Stored,
+};
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
 use crate::keyed::{key_args, shaped, texts, Texts};
@@ -531,8 +534,10 @@ impl LedgerStore<'_, '_> {
 
     /// Makes a rebuilt ledger's rows of `scopes` (locked) those of its replays (`rebuilt`, each
     /// scope's written with [`Writes::Rebuilt`]). When the stored rows of a table are already
-    /// those (their digests, [`crate::bulk_replace::stored_rows_are`]), nothing is written;
-    /// else rows already equal stay and the others are replaced ([`crate::bulk_replace`]).
+    /// those (their digests, [`crate::bulk_replace::compare_stored`]), nothing is written; when
+    /// most of the standings differ (a new K), every row of both tables is written anew without a
+    /// comparison; else rows already equal stay and the others are replaced
+    /// ([`crate::bulk_replace`]).
     pub fn replace_rebuilt(
         &mut self,
         ledger: i32,
@@ -544,8 +549,9 @@ impl LedgerStore<'_, '_> {
             .iter()
             .any(|w| w.book.ledger.notify_channel.is_some());
         // Each table whose stored rows are the rebuild's (by their digests) is left as it is. The
-        // standings first: when they differ (a new K), so do the entries almost always, and their
-        // digests are not worth making (the rows are then compared one by one).
+        // standings first: when they differ, so do the entries almost always, and their digests
+        // are not worth making (the rows are then compared one by one); when most of them differ
+        // (a new K), the rows of both tables are all written anew, none compared.
         let mut digests = RowDigests::new();
         let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
         let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
@@ -557,19 +563,25 @@ impl LedgerStore<'_, '_> {
             }
         }
         let mut digested = started.elapsed();
-        let same_standings = wanted.len() == n_standings
-            && stored_rows_are(
+        let standings = if wanted.len() == n_standings {
+            compare_stored(
                 "ledger_standings",
                 &STANDINGS_COLUMNS,
                 ledger,
                 scopes,
                 &mut digests,
                 wanted,
-            );
+            )
+        } else {
+            Stored::Differ
+        };
+        let same_standings = standings == Stored::Same;
+        let most_differ = standings == Stored::MostDiffer;
         let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
         let same_entries = same_standings && {
+            // (their sum: two million entries, expected to be the same)
             let from = started.elapsed();
-            let mut wanted = DigestSet::with_capacity_and_hasher(n_entries, Default::default());
+            let mut wanted = DigestSum::default();
             let mut game = (String::new(), String::new());
             for w in &rebuilt {
                 for e in &w.entries {
@@ -578,19 +590,18 @@ impl LedgerStore<'_, '_> {
                     if game.0 != e.key.id {
                         game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
                     }
-                    wanted.insert(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                    wanted.add(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
                 }
             }
             digested += started.elapsed() - from;
-            wanted.len() == n_entries
-                && stored_rows_are(
-                    "ledger_entries",
-                    &ENTRY_COLUMNS,
-                    ledger,
-                    scopes,
-                    &mut digests,
-                    wanted,
-                )
+            stored_sum_is(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                ledger,
+                scopes,
+                &mut digests,
+                wanted,
+            )
         };
         let compared = started.elapsed();
         let kept = |n| Replaced {
@@ -628,14 +639,24 @@ impl LedgerStore<'_, '_> {
             kept(n_entries)
         } else {
             let rows = in_key_order(entry_rows);
-            replace_ledger_rows("ledger_entries", &ENTRY_COLUMNS, 5, ledger, scopes, rows)
+            replace_ledger_rows(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                5,
+                ledger,
+                scopes,
+                rows,
+                most_differ,
+            )
         };
         let entries_done = started.elapsed();
         let s = if same_standings {
             kept(n_standings)
         } else {
-            standing_rows
-                .sort_unstable_by(|a, b| (&a.scope, &a.player).cmp(&(&b.scope, &b.player)));
+            // (by integers: a comparison of texts scattered in memory took 2.5 s for a million)
+            let standing_rows = in_order_of(standing_rows, |r| {
+                (r.ledger, r.scope.as_str(), r.player.as_str())
+            });
             replace_ledger_rows(
                 "ledger_standings",
                 &STANDINGS_COLUMNS,
@@ -643,6 +664,7 @@ impl LedgerStore<'_, '_> {
                 ledger,
                 scopes,
                 standing_rows,
+                most_differ,
             )
         };
         pgrx::debug1!(
@@ -755,23 +777,35 @@ static SEASON_TEXTS: Texts = texts();
 /// of integers (ledger, ranks of the scope and player texts, position) keeps it, instead of
 /// comparing texts of rows scattered in memory. The rows are moved in place (a rebuild's take a
 /// gigabyte).
-fn in_key_order(mut rows: Vec<EntryRow>) -> Vec<EntryRow> {
+fn in_key_order(rows: Vec<EntryRow>) -> Vec<EntryRow> {
+    in_order_of(rows, |r| {
+        (r.ledger, r.scope.as_str(), r.entry.player.as_str())
+    })
+}
+
+/// Rows in the order of (ledger, scope, player) as `key` gives them (texts by their bytes), rows
+/// of one key in their order, by the sort of integers of [`in_key_order`].
+fn in_order_of<T>(mut rows: Vec<T>, key: impl Fn(&T) -> (i32, &str, &str)) -> Vec<T> {
     let texts: Vec<&str> = rows
         .iter()
-        .flat_map(|r| [r.scope.as_str(), r.entry.player.as_str()])
+        .flat_map(|r| {
+            let (_, scope, player) = key(r);
+            [scope, player]
+        })
         .collect();
     let rank = pg_rating_core::text_order::ranks(&texts);
     let mut order: Vec<u128> = rows
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let ledger = u128::from(r.ledger as u32 ^ 0x8000_0000);
+            let ledger = u128::from(key(r).0 as u32 ^ 0x8000_0000);
             ledger << 96
                 | u128::from(rank[2 * i]) << 64
                 | u128::from(rank[2 * i + 1]) << 32
                 | i as u128
         })
         .collect();
+    drop(texts);
     order.sort_unstable();
     // to[i]: where the row now at i goes. Each swap puts one row in its place.
     let mut to = vec![0u32; rows.len()];
@@ -1079,5 +1113,87 @@ mod tests {
         let mut columns = STANDINGS_COLUMNS;
         columns.swap(5, 6);
         check_cells(&[standing_row()], &columns);
+    }
+
+    /// After a change of K most of the standings differ, and the rebuild writes every row of the
+    /// ledger's scopes anew without comparing them: its rows are then exactly those of a ledger
+    /// replayed afresh with that K (every column, bit for bit), and another ledger's rows on the
+    /// same games are left as they were (the same row versions).
+    #[pg_test]
+    fn a_rebuild_after_a_change_of_k_equals_a_fresh_replay() {
+        let schema = Spi::get_one::<String>(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+        )
+        .unwrap()
+        .unwrap();
+        Spi::run(&format!(
+            "CREATE TABLE public.k_games (id int PRIMARY KEY, played_at timestamptz NOT NULL, white text NOT NULL,
+                 black text NOT NULL, score float8 NOT NULL, league text NOT NULL);
+             INSERT INTO {schema}.ledgers (name, rating_system, k_factor) VALUES ('k', 'elo', 20), ('other', 'elo', 32);
+             SELECT {schema}.ledger_attach(l, 'public.k_games', 'id', 'played_at', 'white', 'black', 'score',
+                                           scope_column => 'league')
+             FROM unnest(ARRAY['k', 'other']) l;
+             INSERT INTO public.k_games
+             SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', 'p' || n % 61, 'p' || (n % 61 + 1 + n % 5) % 61,
+                    (n % 3) / 2.0, (ARRAY['open', 'blitz'])[1 + n % 2]
+             FROM generate_series(1, 3000) n;
+             CREATE TABLE public.k_other AS
+             SELECT 'entry' AS kind, scope, player, game_key, xmin::text AS version FROM {schema}.ledger_entries e
+             WHERE e.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+             UNION ALL
+             SELECT 'standing', scope, player, '', xmin::text FROM {schema}.ledger_standings s
+             WHERE s.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other');
+             UPDATE {schema}.ledgers SET k_factor = 24 WHERE name = 'k';
+             INSERT INTO {schema}.ledgers (name, rating_system, k_factor) VALUES ('fresh', 'elo', 24);
+             SELECT {schema}.ledger_attach('fresh', 'public.k_games', 'id', 'played_at', 'white', 'black', 'score',
+                                           scope_column => 'league')"
+        ))
+        .unwrap();
+        // each ledger's rows as JSON without the ledger's id (floats in their shortest exact text)
+        let rows = |table: &str, ledger: &str| {
+            format!(
+                "SELECT pg_catalog.to_jsonb(r) - 'ledger_id' AS row FROM {schema}.{table} r
+                 WHERE r.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = '{ledger}')"
+            )
+        };
+        for table in ["ledger_entries", "ledger_standings"] {
+            let (k, fresh) = (rows(table, "k"), rows(table, "fresh"));
+            let count = |sql: &str| Spi::get_one::<i64>(sql).unwrap().unwrap();
+            let n = count(&format!("SELECT count(*) FROM ({k}) r"));
+            assert!(n > 100, "{table}: {n} rows");
+            assert_eq!(
+                n,
+                count(&format!("SELECT count(*) FROM ({fresh}) r")),
+                "{table}"
+            );
+            let differ = count(&format!(
+                "SELECT count(*) FROM (({k}) EXCEPT ALL ({fresh})) d"
+            ));
+            assert_eq!(differ, 0, "{table}: rows not those of a fresh replay");
+            // (the change of K did change them)
+            let with_k20 = count(&format!(
+                "SELECT count(*) FROM ({k}) r JOIN ({}) o USING (row)",
+                rows(table, "other")
+            ));
+            assert!(with_k20 < n, "{table}");
+        }
+        let kept = Spi::get_one::<i64>(&format!(
+            "SELECT count(*) FROM public.k_other v
+             WHERE v.version = CASE v.kind
+                 WHEN 'entry' THEN (SELECT e.xmin::text FROM {schema}.ledger_entries e
+                                    WHERE e.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+                                      AND (e.scope, e.player, e.game_key) = (v.scope, v.player, v.game_key))
+                 ELSE (SELECT s.xmin::text FROM {schema}.ledger_standings s
+                       WHERE s.ledger_id = (SELECT id FROM {schema}.ledgers WHERE name = 'other')
+                         AND (s.scope, s.player) = (v.scope, v.player)) END"
+        ))
+        .unwrap()
+        .unwrap();
+        let all = Spi::get_one::<i64>("SELECT count(*) FROM public.k_other")
+            .unwrap()
+            .unwrap();
+        assert!(all > 100);
+        assert_eq!(kept, all, "another ledger's rows were rewritten");
     }
 }

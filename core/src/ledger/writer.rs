@@ -802,8 +802,9 @@ fn rebuilt_standings(
         if standings.is_empty() {
             break;
         }
-        if let Some(s) = standings.remove(e.player.as_str()) {
-            rows.push((e.player.clone(), s, e.key.clone()));
+        // (the map's own copy of the name goes into the row: none made)
+        if let Some((player, s)) = standings.remove_entry(e.player.as_str()) {
+            rows.push((player, s, e.key.clone()));
         }
     }
     // (every player of a replay from scratch has an entry: none is left)
