@@ -256,6 +256,25 @@ fn pair_trf_reads_baku_and_xxa_acceleration() {
     assert_eq!(pair_trf(&explicit).unwrap().boards, expected);
 }
 
+/// The arbiter's random choices of the random tournaments: the first colour, one absent player
+/// in five, one forbidden pair in eight.
+fn random_options(rng: &mut crate::test_rng::Rng, n: usize) -> PairingOptions {
+    let mut opts = PairingOptions {
+        first_colour_white: rng.one_in(2),
+        ..PairingOptions::default()
+    };
+    if rng.one_in(5) {
+        opts.absent.push(rng.below(n) as PlayerNo);
+    }
+    if rng.one_in(8) {
+        let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+        if a != b {
+            opts.forbidden_pairs.push((a, b));
+        }
+    }
+    opts
+}
+
 /// Rounds the rules make plain (module `plain`) pair as the full procedure pairs them: random
 /// tournaments whose players all have the same score before the round (draws and half-point
 /// byes only, random earlier pairings, absent players, odd counts, forbidden pairs, the last
@@ -306,20 +325,7 @@ fn the_plain_shortcut_pairs_as_the_full_procedure() {
                 }
             }
         }
-        let mut opts = PairingOptions {
-            first_colour_white: rng.one_in(2),
-            ..PairingOptions::default()
-        };
-        if rng.one_in(5) {
-            opts.absent.push(rng.below(n) as PlayerNo);
-        }
-        if rng.one_in(8) {
-            let a = rng.below(n) as PlayerNo;
-            let b = rng.below(n) as PlayerNo;
-            if a != b {
-                opts.forbidden_pairs.push((a, b));
-            }
-        }
+        let opts = random_options(&mut rng, n);
         let full = pair_round(&t, &opts, false);
         let before = plain::TAKEN.with(|c| c.get());
         let fast = pair_round(&t, &opts, true);
@@ -378,19 +384,7 @@ fn the_colour_bracket_shortcut_pairs_as_the_full_procedure() {
                 k += 2;
             }
         }
-        let mut opts = PairingOptions {
-            first_colour_white: rng.one_in(2),
-            ..PairingOptions::default()
-        };
-        if rng.one_in(5) {
-            opts.absent.push(rng.below(n) as PlayerNo);
-        }
-        if rng.one_in(8) {
-            let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
-            if a != b {
-                opts.forbidden_pairs.push((a, b));
-            }
-        }
+        let opts = random_options(&mut rng, n);
         let full = pair_round(&t, &opts, false);
         let before = colour_bracket::TAKEN.with(|c| c.get());
         let fast = pair_round(&t, &opts, true);
@@ -438,19 +432,7 @@ fn computed_weights_pair_as_the_matrix() {
                 k += 2;
             }
         }
-        let mut opts = PairingOptions {
-            first_colour_white: rng.one_in(2),
-            ..PairingOptions::default()
-        };
-        if rng.one_in(5) {
-            opts.absent.push(rng.below(n) as PlayerNo);
-        }
-        if rng.one_in(8) {
-            let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
-            if a != b {
-                opts.forbidden_pairs.push((a, b));
-            }
-        }
+        let opts = random_options(&mut rng, n);
         let matrix = pair_round(&t, &opts, false);
         let computed = dutch::MATRIX_LIMIT.with(|c| {
             let limit = c.replace(0);
