@@ -483,12 +483,7 @@ mod tests {
 
     /// A table of the engine's schema, where the writer finds its tables.
     fn table(definition: &str) -> String {
-        let schema = Spi::get_one::<String>(
-            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-             WHERE e.extname = 'pg_rating'",
-        )
-        .unwrap()
-        .unwrap();
+        let schema = crate::test_support::engine_schema();
         Spi::run(&format!("CREATE TABLE {schema}.{definition}")).unwrap();
         schema
     }

@@ -771,12 +771,7 @@ mod tests {
     /// sum of the digests finds the same.
     #[pg_test]
     fn stored_rows_are_found_equal_to_their_cells_by_digest_and_differences_are_found() {
-        let schema = Spi::get_one::<String>(
-            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-             WHERE e.extname = 'pg_rating'",
-        )
-        .unwrap()
-        .unwrap();
+        let schema = crate::test_support::engine_schema();
         Spi::run(&format!(
             "CREATE TABLE {schema}.digest_rows (ledger_id int, scope text, player text, at timestamptz NOT NULL,
                  rating float8, rd float8, games int, PRIMARY KEY (ledger_id, scope, player));

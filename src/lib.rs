@@ -51,3 +51,19 @@ pub mod pg_test {
         vec![]
     }
 }
+
+/// What the `#[pg_test]`s of several modules share.
+#[cfg(any(test, feature = "pg_test"))]
+mod test_support {
+    use pgrx::prelude::*;
+
+    /// The schema the engine is installed in (where its writers find their tables).
+    pub fn engine_schema() -> String {
+        Spi::get_one::<String>(
+            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+             WHERE e.extname = 'pg_rating'",
+        )
+        .unwrap()
+        .unwrap()
+    }
+}

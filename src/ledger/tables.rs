@@ -1121,12 +1121,7 @@ mod tests {
     /// same games are left as they were (the same row versions).
     #[pg_test]
     fn a_rebuild_after_a_change_of_k_equals_a_fresh_replay() {
-        let schema = Spi::get_one::<String>(
-            "SELECT n.nspname::text FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-             WHERE e.extname = 'pg_rating'",
-        )
-        .unwrap()
-        .unwrap();
+        let schema = crate::test_support::engine_schema();
         Spi::run(&format!(
             "CREATE TABLE public.k_games (id int PRIMARY KEY, played_at timestamptz NOT NULL, white text NOT NULL,
                  black text NOT NULL, score float8 NOT NULL, league text NOT NULL);
