@@ -128,6 +128,7 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     };
     let mut players = Vec::new();
     for row in select(&reads.players_sql) {
+        pg_rating_core::interrupt::check();
         let player = reads.player(
             get(&row, 1),
             get(&row, 2),
@@ -140,6 +141,7 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     }
     let mut games = Vec::new();
     for row in select(&reads.games_sql) {
+        pg_rating_core::interrupt::check();
         let game = reads.game(
             get(&row, 1),
             get(&row, 2),
