@@ -91,22 +91,45 @@ pub fn check_band(width: Option<f64>) -> Result<(), RatingError> {
 }
 
 /// The quality of entries `(period start, low end of the rating band, expected, score)` by
-/// period and band (each `None` when not asked for), in the order of their starts and bands (a
-/// band by its whole part); each group's start and band as its first entry has them.
+/// period and band (each `None` when not asked for), in the order of their starts and bands.
+/// A band is its low end as given (bands narrower than a rating point, 0.5 wide, stay apart).
 pub fn quality_by_group(
     entries: impl IntoIterator<Item = (Option<i64>, Option<f64>, f64, f64)>,
 ) -> Vec<(Option<i64>, Option<f64>, Quality)> {
-    type Group = (Option<f64>, QualitySum);
-    let mut groups: BTreeMap<(Option<i64>, Option<i64>), Group> = BTreeMap::new();
+    let mut groups: BTreeMap<(Option<i64>, Option<BandLow>), QualitySum> = BTreeMap::new();
     for (start, band, expected, score) in entries {
-        let key = (start, band.map(|b| b as i64));
-        let group = groups.entry(key).or_insert((band, QualitySum::default()));
-        group.1.add(expected, score);
+        // (+ 0.0: -0.0 and 0.0 are one band)
+        let key = (start, band.map(|b| BandLow(b + 0.0)));
+        groups.entry(key).or_default().add(expected, score);
     }
     groups
         .into_iter()
-        .map(|((start, _), (band, sum))| (start, band, sum.quality()))
+        .map(|((start, band), sum)| (start, band.map(|b| b.0), sum.quality()))
         .collect()
+}
+
+/// A band's low end, ordered as a number (`f64::total_cmp`) to key the groups.
+#[derive(Clone, Copy, Debug)]
+struct BandLow(f64);
+
+impl PartialEq for BandLow {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for BandLow {}
+
+impl PartialOrd for BandLow {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BandLow {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +191,27 @@ mod tests {
             ]
         );
         assert_eq!(groups[2].2.upset_rate, Some(0.5));
+        // bands of half a point stay apart, negative ones sort below, -0 is 0
+        let rows = [
+            (None, Some(1500.5), 0.5, 1.0),
+            (None, Some(1500.0), 0.5, 1.0),
+            (None, Some(-0.5), 0.5, 1.0),
+            (None, Some(-0.0), 0.5, 1.0),
+            (None, Some(0.0), 0.5, 1.0),
+        ];
+        let keys: Vec<_> = quality_by_group(rows)
+            .iter()
+            .map(|g| (g.1, g.2.entries))
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                (Some(-0.5), 1),
+                (Some(0.0), 2),
+                (Some(1500.0), 1),
+                (Some(1500.5), 1)
+            ]
+        );
         assert!(check_band(Some(0.0)).is_err() && check_band(Some(f64::NAN)).is_err());
         assert!(check_band(None).is_ok() && check_band(Some(100.0)).is_ok());
     }
