@@ -1,9 +1,32 @@
-//! The matcher with its weights in a matrix, set edge by edge: for graphs whose weights are no
-//! function of a few per-vertex values (the Burstein system's brackets, the tests), and for the
-//! Dutch brackets whose matrix is small enough. It costs 8·N bytes a pair of vertices and a bit.
+//! Weights in a matrix, set edge by edge: for the graphs small enough ([`matrix_fits`]), whose
+//! weights are then a load instead of a computation. It costs 8·N bytes a pair of vertices and a
+//! bit.
 
-use super::{Matcher, Weights};
+use super::Weights;
 use crate::tournament::pairing::wide::{self, Wide};
+
+/// The most bytes a graph's weights may take as a [`Matrix`]; a larger graph's weights are
+/// computed where they are read, 2-3x slower. 512 MiB keeps every graph of a 5,000-player event
+/// on the matrix (`bench/pairing.sh`: Dutch round 3 47 s, 329 MiB peak, and with 256 MiB its
+/// first bracket is computed: 119 s, 123 MiB; Burstein round 9 21 s, 401 MiB), so a backend's
+/// pairing memory is linear in the players plus at most this.
+const MATRIX_BYTES: usize = 512 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// `MATRIX_BYTES` in this thread: the tests pair with computed weights too.
+    pub static MATRIX_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MATRIX_BYTES) };
+}
+
+/// Whether the weights of a graph of `n` vertices fit in a [`Matrix`] (`MATRIX_BYTES`).
+pub fn matrix_fits<const N: usize>(n: usize) -> bool {
+    #[cfg(test)]
+    let limit = MATRIX_LIMIT.with(|c| c.get());
+    #[cfg(not(test))]
+    let limit = MATRIX_BYTES;
+    n.checked_mul(n * std::mem::size_of::<Wide<N>>())
+        .is_some_and(|bytes| bytes <= limit)
+}
 
 /// The weights, `i * n + j` and `j * n + i` for edge {i, j}, and a bit per entry: whether the
 /// weight is positive (a scan skips the non-edges without loading their wide weights; a
@@ -63,45 +86,5 @@ impl<const N: usize> Weights<N> for Matrix<N> {
     #[inline]
     fn edges(&self, i: usize) -> Option<&[u64]> {
         Some(&self.edge[i * self.words..(i + 1) * self.words])
-    }
-}
-
-/// A maximum-weight matching kept up to date while edge weights change, set one at a time.
-pub struct IncrementalMatching<const N: usize> {
-    pub(super) weights: Matrix<N>,
-    pub(super) matcher: Matcher<N>,
-}
-
-impl<const N: usize> IncrementalMatching<N> {
-    /// A graph of `n` vertices and no edges.
-    pub fn new(n: usize) -> Self {
-        IncrementalMatching {
-            weights: Matrix::new(n),
-            // (its weights are loads already: no rows cached)
-            matcher: Matcher::with_cache(n, 0),
-        }
-    }
-
-    /// The weight of edge {i, j} (zero: none).
-    pub fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.weights.weight(i, j)
-    }
-
-    /// Sets the weight of edge {i, j}; a weight that is not positive removes the edge.
-    pub fn set_weight(&mut self, i: usize, j: usize, w: Wide<N>) {
-        debug_assert_ne!(i, j, "no loops");
-        if self.weights.set(i, j, w) {
-            self.matcher.changed_edge(i, j);
-        }
-    }
-
-    /// Removes vertex v and its edges from the graph.
-    pub fn remove(&mut self, v: usize) {
-        self.matcher.remove(v);
-    }
-
-    /// The mate of every vertex in a maximum-weight matching of the current graph.
-    pub fn solve(&mut self) -> Vec<Option<usize>> {
-        self.matcher.solve(&self.weights)
     }
 }
