@@ -34,7 +34,7 @@ use super::wide::Wide;
 
 #[cfg(test)]
 pub use matrix::MATRIX_LIMIT;
-pub use matrix::{matrix_fits, Matrix};
+pub use matrix::{matrix_fits, EdgeBits, Matrix};
 
 const NONE: usize = usize::MAX;
 /// Bytes of rows of weights kept for the scans (see `Matcher::cache`), at most.
@@ -308,8 +308,24 @@ impl<const N: usize> Matcher<N> {
         };
         self.slot_of[v] = slot as u32;
         let start = slot * n;
-        for x in 0..n {
-            self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+        match wt.edges(v) {
+            // (weights that keep bits of their edges: only those are read)
+            Some(edges) => {
+                self.cache[start..start + n].fill(Wide::ZERO);
+                for (k, &word) in edges.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let x = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                    }
+                }
+            }
+            None => {
+                for x in 0..n {
+                    self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                }
+            }
         }
         start
     }

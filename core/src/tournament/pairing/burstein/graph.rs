@@ -3,21 +3,34 @@
 //! edges of a player to a range of others, to its bracket, or to its possible opponents with a
 //! priority each), so a graph keeps those settings as rules, O(1) a vertex but the priorities
 //! (the players of one bracket, dropped when the player is paired): an edge's weight is what the
-//! latest rule that covers it makes of the two players. The weights are also kept in a
-//! [`Matrix`] while one fits ([`matrix_fits`]): reading one is then a load instead of a search of
-//! the two players' rules, and memory is linear in the players plus at most that matrix.
+//! latest rule that covers it makes of the two players. The matcher reads them through a cache of
+//! rows ([`ROW_CACHE_BYTES`]) and a bit a pair for which edges exist ([`BITS_VERTICES`]), so
+//! memory is linear in the players plus at most those (a matrix of the weights took 16 bytes a
+//! pair: 401 MiB at 5,000 players).
 //!
 //! A rule changes the weights of many edges at once; the matcher is told of each edge that
 //! changed, in the order the procedure lists them, which is the order of its repairs (it can
-//! decide between equally good matchings): with or without the matrix, the same edges in the
-//! same order.
+//! decide between equally good matchings).
 
 use std::ops::Range;
 
 use super::{weight, Field, Stuck, Weight};
-use crate::tournament::pairing::incremental::{matrix_fits, Matcher, Matrix, Weights};
+use crate::tournament::pairing::incremental::{EdgeBits, Matcher, Weights};
 
 const NONE: usize = usize::MAX;
+/// The most vertices whose [`EdgeBits`] a graph keeps (64 MiB): the matcher then skips the pairs
+/// that may not meet or are in scoregroups too far apart instead of searching their rules.
+const BITS_VERTICES: usize = 23_170;
+/// The most bytes of rows of weights the matcher caches. Round 9 of 5,000 players
+/// (`bench/pairing.sh`, the whole field matched): 46 s with 32 MiB, 22 s with 128 MiB (151 MiB
+/// peak), as fast as a matrix of all the weights (21 s, 401 MiB).
+const ROW_CACHE_BYTES: usize = 128 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// Rows the matcher caches at most, in this thread (the tests evict rows too).
+    pub(super) static CACHE_ROWS: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+}
 
 /// Which other vertices (by sorted position; the stand-in is position m) a rule covers.
 enum Cover {
@@ -31,6 +44,19 @@ enum Cover {
 }
 
 impl Cover {
+    /// Whether this cover holds every position of `other`.
+    fn contains(&self, other: &Cover) -> bool {
+        match (self, other) {
+            (Cover::Range { range, extra }, Cover::Range { range: r, extra: e }) => {
+                let holds = |p: usize| range.contains(&p) || *extra == Some(p);
+                (r.is_empty() || (range.start <= r.start && r.end <= range.end))
+                    && e.is_none_or(holds)
+            }
+            (_, Cover::Listed(listed)) => listed.iter().all(|&(p, _)| self.find(p).is_some()),
+            (Cover::Listed(_), Cover::Range { .. }) => false,
+        }
+    }
+
     /// Whether the rule covers position `p`, and the priority it lists for it.
     fn find(&self, p: usize) -> Option<u64> {
         match self {
@@ -77,7 +103,8 @@ struct Store<'f, 'a> {
     /// Per vertex, the rules set for its edges.
     rules: Vec<Vec<Rule>>,
     clock: u64,
-    matrix: Option<Matrix<2>>,
+    /// Which edges exist (up to [`BITS_VERTICES`]).
+    bits: Option<EdgeBits>,
 }
 
 impl Store<'_, '_> {
@@ -118,37 +145,38 @@ impl Store<'_, '_> {
 
     /// The weight of the edge between positions p and q by their rules (zero: none).
     fn by_rules(&self, p: usize, q: usize) -> Weight {
-        let mut latest: Option<(u64, Weight)> = None;
-        for (owner, other) in [(p, q), (q, p)] {
+        // (each vertex's rules are in the order they were set: its latest that covers the
+        // other, and of the two the later)
+        let latest = |owner: usize, other: usize| {
             let v = self.vertex(owner);
-            if v == NONE {
-                continue;
-            }
-            for rule in &self.rules[v] {
-                if latest.is_some_and(|(t, _)| t > rule.time) {
-                    continue;
-                }
-                if let Some(priority) = rule.cover.find(other) {
-                    latest = Some((rule.time, self.apply(rule, owner, other, priority)));
-                }
-            }
+            let rules = if v == NONE {
+                &[][..]
+            } else {
+                &self.rules[v][..]
+            };
+            rules
+                .iter()
+                .rev()
+                .find_map(|r| r.cover.find(other).map(|priority| (r, priority)))
+        };
+        match (latest(p, q), latest(q, p)) {
+            (Some((r, k)), Some((s, _))) if r.time > s.time => self.apply(r, p, q, k),
+            (_, Some((s, k))) => self.apply(s, q, p, k),
+            (Some((r, k)), None) => self.apply(r, p, q, k),
+            (None, None) => Weight::ZERO,
         }
-        latest.map_or(Weight::ZERO, |(_, w)| w)
     }
 }
 
 impl Weights<2> for Store<'_, '_> {
     #[inline]
     fn weight(&self, i: usize, j: usize) -> Weight {
-        match &self.matrix {
-            Some(m) => m.get(i, j),
-            None => self.by_rules(self.position(i), self.position(j)),
-        }
+        self.by_rules(self.position(i), self.position(j))
     }
 
     #[inline]
     fn edges(&self, i: usize) -> Option<&[u64]> {
-        self.matrix.as_ref().and_then(|m| m.edges(i))
+        self.bits.as_ref().map(|b| b.row(i))
     }
 }
 
@@ -162,12 +190,10 @@ pub(super) struct Graph<'f, 'a> {
 
 impl<'f, 'a> Graph<'f, 'a> {
     fn new(field: &'f Field<'a>, position: Vec<usize>, vertex: Vec<usize>, n: usize) -> Self {
-        let matrix = matrix_fits::<2>(n).then(|| Matrix::new(n));
-        // (a matrix is a load already: no rows cached)
-        let matcher = match matrix {
-            Some(_) => Matcher::with_cache(n, 0),
-            None => Matcher::new(n),
-        };
+        let row = std::mem::size_of::<Weight>() * n.max(1);
+        let rows = (ROW_CACHE_BYTES / row).clamp(1, n.max(1));
+        #[cfg(test)]
+        let rows = rows.min(CACHE_ROWS.with(|c| c.get()));
         Graph {
             store: Store {
                 field,
@@ -175,9 +201,9 @@ impl<'f, 'a> Graph<'f, 'a> {
                 vertex,
                 rules: (0..n).map(|_| Vec::new()).collect(),
                 clock: 0,
-                matrix,
+                bits: (n <= BITS_VERTICES).then(|| EdgeBits::new(n)),
             },
-            matcher,
+            matcher: Matcher::with_cache(n, rows),
             gone: vec![false; n],
         }
     }
@@ -229,10 +255,7 @@ impl<'f, 'a> Graph<'f, 'a> {
         let before: Vec<Weight> = order
             .clone()
             .into_iter()
-            .map(|u| match &store.matrix {
-                Some(m) => m.get(store.vertex(owner), store.vertex(u)),
-                None => store.by_rules(owner, u),
-            })
+            .map(|u| store.by_rules(owner, u))
             .collect();
         store.clock += 1;
         let rule = Rule {
@@ -248,13 +271,16 @@ impl<'f, 'a> Graph<'f, 'a> {
             if new != old {
                 let x = store.vertex(u);
                 debug_assert!(!self.gone[x], "an edge of a paired player set");
-                if let Some(m) = &mut store.matrix {
-                    m.set(v, x, new);
+                if let Some(bits) = &mut store.bits {
+                    bits.set(v, x, new > Weight::ZERO);
                 }
                 self.matcher.changed_edge(v, x);
             }
         }
-        store.rules[v].push(rule);
+        // (a rule hides the older ones of its vertex whose players it covers all)
+        let rules = &mut store.rules[v];
+        rules.retain(|old| !rule.cover.contains(&old.cover));
+        rules.push(rule);
     }
 
     /// Edges of `owner` to the positions of `range` (and `extra`) by [`Kind::Edge`].
@@ -319,10 +345,7 @@ impl<'f, 'a> Graph<'f, 'a> {
     /// The mate of every position (m entries) in a best matching of the whole field's graph.
     pub fn solve_field(&mut self) -> Vec<Option<usize>> {
         debug_assert!(self.store.position.is_empty(), "the whole field");
-        let mate = self.matcher.solve(&self.store);
-        #[cfg(test)]
-        self.check_matrix();
-        mate
+        self.matcher.solve(&self.store)
     }
 
     /// The mates by position (m + 1 entries, the stand-in last); `Err(NotPlain)` when a
@@ -334,8 +357,6 @@ impl<'f, 'a> Graph<'f, 'a> {
             return Ok(mate);
         }
         let local = self.matcher.solve(&self.store);
-        #[cfg(test)]
-        self.check_matrix();
         let mut mate = vec![None; m + 1];
         for (v, w) in local.iter().enumerate() {
             match w {
@@ -345,26 +366,5 @@ impl<'f, 'a> Graph<'f, 'a> {
             }
         }
         Ok(mate)
-    }
-
-    /// The matrix holds what the rules make of every edge between players still to pair (the
-    /// small graphs of the tests).
-    #[cfg(test)]
-    fn check_matrix(&self) {
-        let s = &self.store;
-        let Some(matrix) = &s.matrix else { return };
-        let n = self.gone.len();
-        if n > 80 {
-            return;
-        }
-        for i in (0..n).filter(|&i| !self.gone[i]) {
-            for j in (0..n).filter(|&j| j != i && !self.gone[j]) {
-                assert_eq!(
-                    matrix.get(i, j),
-                    s.by_rules(s.position(i), s.position(j)),
-                    "edge {i}-{j}"
-                );
-            }
-        }
     }
 }

@@ -1,15 +1,15 @@
-//! Weights in a matrix, set edge by edge: for the graphs small enough ([`matrix_fits`]), whose
-//! weights are then a load instead of a computation. It costs 8·N bytes a pair of vertices and a
-//! bit.
+//! Weights in a matrix, set edge by edge: for the Dutch brackets small enough ([`matrix_fits`]),
+//! whose weights are then a load instead of a computation, and the tests. It costs 8·N bytes a
+//! pair of vertices and a bit.
 
 use super::Weights;
 use crate::tournament::pairing::wide::{self, Wide};
 
-/// The most bytes a graph's weights may take as a [`Matrix`]; a larger graph's weights are
-/// computed where they are read, 2-3x slower. 512 MiB keeps every graph of a 5,000-player event
-/// on the matrix (`bench/pairing.sh`: Dutch round 3 47 s, 329 MiB peak, and with 256 MiB its
-/// first bracket is computed: 119 s, 123 MiB; Burstein round 9 21 s, 401 MiB), so a backend's
-/// pairing memory is linear in the players plus at most this.
+/// The most bytes a Dutch bracket's weights may take as a [`Matrix`]; a larger bracket's weights
+/// are computed where they are read, 2-3x slower. 512 MiB keeps every bracket of a 5,000-player
+/// event on the matrix (round 3 of `bench/pairing.sh`: 47 s, 329 MiB peak; with 256 MiB its first
+/// bracket is computed: 119 s, 123 MiB), so a backend's pairing memory is linear in the players
+/// plus at most this.
 const MATRIX_BYTES: usize = 512 << 20;
 
 #[cfg(test)]
@@ -28,25 +28,20 @@ pub fn matrix_fits<const N: usize>(n: usize) -> bool {
         .is_some_and(|bytes| bytes <= limit)
 }
 
-/// The weights, `i * n + j` and `j * n + i` for edge {i, j}, and a bit per entry: whether the
-/// weight is positive (a scan skips the non-edges without loading their wide weights; a
-/// bracket's colours and ordering rules leave many).
+/// The weights, `i * n + j` and `j * n + i` for edge {i, j}, and their [`EdgeBits`].
 pub struct Matrix<const N: usize> {
     n: usize,
     w: Vec<Wide<N>>,
-    words: usize,
-    edge: Vec<u64>,
+    edge: EdgeBits,
 }
 
 impl<const N: usize> Matrix<N> {
     /// A matrix of `n` vertices and no edges.
     pub fn new(n: usize) -> Self {
-        let words = n.div_ceil(64);
         Matrix {
             n,
             w: wide::zeros(n * n),
-            words,
-            edge: vec![0; n * words],
+            edge: EdgeBits::new(n),
         }
     }
 
@@ -64,16 +59,45 @@ impl<const N: usize> Matrix<N> {
         }
         self.w[i * n + j] = w;
         self.w[j * n + i] = w;
-        let positive = w > Wide::ZERO;
+        self.edge.set(i, j, w > Wide::ZERO);
+        true
+    }
+}
+
+/// A bit per pair of vertices, both ways: whether their edge's weight is positive. A scan skips
+/// the non-edges without loading or computing their weights (a bracket's colours and ordering
+/// rules leave many, the Burstein procedure's scoregroups most). n²/8 bytes.
+pub struct EdgeBits {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl EdgeBits {
+    /// No edges among `n` vertices.
+    pub fn new(n: usize) -> Self {
+        let words = n.div_ceil(64);
+        EdgeBits {
+            words,
+            bits: vec![0; n * words],
+        }
+    }
+
+    /// Notes whether edge {i, j} is `positive`.
+    pub fn set(&mut self, i: usize, j: usize, positive: bool) {
         for (x, y) in [(i, j), (j, i)] {
-            let word = &mut self.edge[x * self.words + y / 64];
+            let word = &mut self.bits[x * self.words + y / 64];
             if positive {
                 *word |= 1 << (y % 64);
             } else {
                 *word &= !(1 << (y % 64));
             }
         }
-        true
+    }
+
+    /// Vertex i's bits ([`Weights::edges`]).
+    #[inline]
+    pub fn row(&self, i: usize) -> &[u64] {
+        &self.bits[i * self.words..(i + 1) * self.words]
     }
 }
 
@@ -85,6 +109,6 @@ impl<const N: usize> Weights<N> for Matrix<N> {
 
     #[inline]
     fn edges(&self, i: usize) -> Option<&[u64]> {
-        Some(&self.edge[i * self.words..(i + 1) * self.words])
+        Some(self.edge.row(i))
     }
 }
