@@ -780,7 +780,8 @@ impl Round<'_> {
 
     /// Whether the players `set` can all be paired among themselves, with one more vertex when
     /// `dummy` is given: the players it says true for may pair with it. The graph is read from
-    /// the bits of who may meet whom, never copied into lists (8 bytes a pair of players).
+    /// who may meet whom ([`Context::compatible`]), never copied into lists (8 bytes a pair of
+    /// players).
     fn perfect(&self, set: &[usize], dummy: Option<&dyn Fn(usize) -> bool>) -> bool {
         let ctx = self.ctx;
         let to_dummy: Vec<bool> =

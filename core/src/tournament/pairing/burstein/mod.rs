@@ -309,8 +309,8 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
 ///   (any one who may meet someone below, by the same argument, at the same weight):
 ///   [`top_against_bottom`] then matches each bracket alone with one stand-in vertex for them.
 ///
-/// Memory is then per bracket (its players squared) instead of the field squared. The tests
-/// compare this with the full procedure.
+/// The matchings are then per bracket (O(b³) time at worst for b players) instead of the
+/// whole field's. The tests compare this with the full procedure.
 fn robust_bounds(field: &Field) -> Option<Vec<usize>> {
     let m = field.players.len();
     let meet = |u: usize, v: usize| !field.edge(u, v, false, false).is_zero();
@@ -387,7 +387,7 @@ enum Stuck {
 ///   next lower one floats.
 ///
 /// It costs O(m log m) and no memory per pair, instead of a matching on the complete graph
-/// (O(m²) memory, O(m³) time); the tests compare it with the full procedure.
+/// (O(m²) weights read, O(m³) time); the tests compare it with the full procedure.
 fn plain_pairs(field: &Field, fresh: bool) -> Option<Vec<(usize, usize)>> {
     let m = field.players.len();
     let plain = fresh
