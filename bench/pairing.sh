@@ -18,7 +18,8 @@
 # For each size a tournament's files are made first (a Python script below, fixed seed): round R's
 # file holds rounds 1..R-1 (a simple Swiss-like pairing: score order, each player against the
 # middle of its score group among the players it has not met, colours by preference; random
-# results, 40 % wins, 20 % draws, 40 % losses), `XXR`, `XXC white1`. Both engines pair round R from
+# results, 40 % wins, 20 % draws, 40 % losses; ratings from 2800 down a point every two players, 0 from
+# player 5,601 on, as a TRF rating has 4 digits), `XXR`, `XXC white1`. Both engines pair round R from
 # the same file in the same run:
 # 1. the core (core/examples/pair_trf.rs, release build) and bbpPairings (`--dutch FILE -p OUT`,
 #    `--burstein` likewise), one process each, wall time and peak memory (maximum resident set,
@@ -73,7 +74,7 @@ def write(played):
         for p in range(n):
             pts = sum(POINTS[x] for (_, _, x) in hist[p][:played])
             line = "001 %4d      %-33s %4d%28s%4.1f %4d  " % (
-                p + 1, "Player %05d" % (p + 1), 2800 - p // 2, "", pts / 2, p + 1)
+                p + 1, "Player %05d" % (p + 1), max(0, 2800 - p // 2), "", pts / 2, p + 1)
             for (o, c, x) in hist[p][:played]:
                 line += "%4s %s %s  " % ("0000" if o is None else o + 1, c, x)
             f.write(line.rstrip() + "\n")

@@ -24,7 +24,7 @@ use std::collections::HashMap;
 use super::cardinality::{has_perfect_matching, Dense};
 use super::colour_bracket;
 use super::criteria::{colours_compatible, Entrant};
-use super::incremental::{Matcher, Matrix, Weights};
+use super::incremental::{matrix_fits, Matcher, Matrix, Weights};
 use super::weights::{pair_weight, ByeInfo, Flags, Layout, PairTable};
 use super::wide::Wide;
 
@@ -74,26 +74,6 @@ struct Round<'a> {
 }
 
 const NONE: usize = usize::MAX;
-/// The most bytes a bracket's weights may take as a matrix (`Bracket::matrix`); a larger
-/// bracket's weights are computed where they are read, 2-3x slower. 512 MiB keeps every
-/// bracket of a 5,000-player event on the matrix (round 3 of `bench/pairing.sh`: 47 s, 329 MiB
-/// peak; with 256 MiB its first bracket is computed: 119 s, 123 MiB), so a backend's pairing
-/// memory is linear in the players plus at most this.
-const MATRIX_BYTES: usize = 512 << 20;
-
-#[cfg(test)]
-thread_local! {
-    /// `MATRIX_BYTES` in this thread: the tests pair with computed weights too.
-    pub(super) static MATRIX_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MATRIX_BYTES) };
-}
-
-fn matrix_bytes() -> usize {
-    #[cfg(test)]
-    return MATRIX_LIMIT.with(|c| c.get());
-    #[cfg(not(test))]
-    MATRIX_BYTES
-}
-
 /// What the remainder's ordering steps (`Round::pair_remainder`) have made of its pairs'
 /// weights, in the order they come.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -223,7 +203,7 @@ struct Bracket<const N: usize> {
     /// Position of each player in `members` (usize::MAX: not a member).
     position: Vec<usize>,
     /// The current weights, `i * size + j` and `j * size + i` for members i and j, when the
-    /// bracket's matrix takes at most [`MATRIX_BYTES`]: the weights of a bracket's state are
+    /// bracket's matrix fits ([`matrix_fits`]): the weights of a bracket's state are
     /// then read with a load, as every ordering step changes them (`Round::set`,
     /// `Round::restate`), instead of being computed again in each of the matcher's scans.
     matrix: Option<Matrix<N>>,
@@ -800,7 +780,8 @@ impl Round<'_> {
 
     /// Whether the players `set` can all be paired among themselves, with one more vertex when
     /// `dummy` is given: the players it says true for may pair with it. The graph is read from
-    /// the bits of who may meet whom, never copied into lists (8 bytes a pair of players).
+    /// who may meet whom ([`Context::compatible`]), never copied into lists (8 bytes a pair of
+    /// players).
     fn perfect(&self, set: &[usize], dummy: Option<&dyn Fn(usize) -> bool>) -> bool {
         let ctx = self.ctx;
         let to_dummy: Vec<bool> =
@@ -990,9 +971,7 @@ impl Round<'_> {
             st.hot[k].bar_from = from;
             st.hot[k].bar_to = barred.len() as u32;
         }
-        let with_matrix = size
-            .checked_mul(size * std::mem::size_of::<Wide<N>>())
-            .is_some_and(|bytes| bytes <= matrix_bytes());
+        let with_matrix = matrix_fits::<N>(size);
         let mut br = Bracket::<N> {
             g: Grid {
                 layout,

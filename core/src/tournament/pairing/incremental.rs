@@ -23,7 +23,7 @@
 //! caller gives them as [`Weights`] at each solve and tells which edges changed. Its
 //! memory is O(n) words of `N` limbs (about 300 + 32·N bytes a vertex, plus the blossoms'
 //! least-slack lists of a stage) and a cache of rows of weights of at most `CACHE_BYTES`;
-//! [`IncrementalMatching`] keeps the weights in a matrix for the callers that set them one by one.
+//! [`Matrix`] keeps the weights for the callers that set them one by one.
 
 mod blossoms;
 mod matrix;
@@ -32,7 +32,9 @@ mod tests;
 
 use super::wide::Wide;
 
-pub use matrix::{IncrementalMatching, Matrix};
+#[cfg(test)]
+pub use matrix::MATRIX_LIMIT;
+pub use matrix::{matrix_fits, EdgeBits, Matrix};
 
 const NONE: usize = usize::MAX;
 /// Bytes of rows of weights kept for the scans (see `Matcher::cache`), at most.
@@ -306,8 +308,24 @@ impl<const N: usize> Matcher<N> {
         };
         self.slot_of[v] = slot as u32;
         let start = slot * n;
-        for x in 0..n {
-            self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+        match wt.edges(v) {
+            // (weights that keep bits of their edges: only those are read)
+            Some(edges) => {
+                self.cache[start..start + n].fill(Wide::ZERO);
+                for (k, &word) in edges.iter().enumerate() {
+                    let mut bits = word;
+                    while bits != 0 {
+                        let x = k * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                    }
+                }
+            }
+            None => {
+                for x in 0..n {
+                    self.cache[start + x] = self.edge_twice(wt, v, x).unwrap_or(Wide::ZERO);
+                }
+            }
         }
         start
     }

@@ -405,7 +405,7 @@ fn the_colour_bracket_shortcut_pairs_as_the_full_procedure() {
 }
 
 /// A bracket pairs the same with its weights in a matrix (the brackets under
-/// `dutch::MATRIX_BYTES`) and computed where they are read (the larger ones): random
+/// `incremental::matrix_fits`) and computed where they are read (the larger ones): random
 /// tournaments (random earlier pairings and colours, results, half-point byes, absent players,
 /// forbidden pairs), each round paired both ways.
 #[test]
@@ -434,7 +434,7 @@ fn computed_weights_pair_as_the_matrix() {
         }
         let opts = random_options(&mut rng, n);
         let matrix = pair_round(&t, &opts, false);
-        let computed = dutch::MATRIX_LIMIT.with(|c| {
+        let computed = super::incremental::MATRIX_LIMIT.with(|c| {
             let limit = c.replace(0);
             let computed = pair_round(&t, &opts, false);
             c.set(limit);

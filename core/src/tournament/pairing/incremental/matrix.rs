@@ -1,29 +1,47 @@
-//! The matcher with its weights in a matrix, set edge by edge: for graphs whose weights are no
-//! function of a few per-vertex values (the Burstein system's brackets, the tests), and for the
-//! Dutch brackets whose matrix is small enough. It costs 8·N bytes a pair of vertices and a bit.
+//! Weights in a matrix, set edge by edge: for the Dutch brackets small enough ([`matrix_fits`]),
+//! whose weights are then a load instead of a computation, and the tests. It costs 8·N bytes a
+//! pair of vertices and a bit.
 
-use super::{Matcher, Weights};
+use super::Weights;
 use crate::tournament::pairing::wide::{self, Wide};
 
-/// The weights, `i * n + j` and `j * n + i` for edge {i, j}, and a bit per entry: whether the
-/// weight is positive (a scan skips the non-edges without loading their wide weights; a
-/// bracket's colours and ordering rules leave many).
+/// The most bytes a Dutch bracket's weights may take as a [`Matrix`]; a larger bracket's weights
+/// are computed where they are read, 2-3x slower. 512 MiB keeps every bracket of a 5,000-player
+/// event on the matrix (round 3 of `bench/pairing.sh`: 47 s, 329 MiB peak; with 256 MiB its first
+/// bracket is computed: 119 s, 123 MiB), so a backend's pairing memory is linear in the players
+/// plus at most this.
+const MATRIX_BYTES: usize = 512 << 20;
+
+#[cfg(test)]
+thread_local! {
+    /// `MATRIX_BYTES` in this thread: the tests pair with computed weights too.
+    pub static MATRIX_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MATRIX_BYTES) };
+}
+
+/// Whether the weights of a graph of `n` vertices fit in a [`Matrix`] (`MATRIX_BYTES`).
+pub fn matrix_fits<const N: usize>(n: usize) -> bool {
+    #[cfg(test)]
+    let limit = MATRIX_LIMIT.with(|c| c.get());
+    #[cfg(not(test))]
+    let limit = MATRIX_BYTES;
+    n.checked_mul(n * std::mem::size_of::<Wide<N>>())
+        .is_some_and(|bytes| bytes <= limit)
+}
+
+/// The weights, `i * n + j` and `j * n + i` for edge {i, j}, and their [`EdgeBits`].
 pub struct Matrix<const N: usize> {
     n: usize,
     w: Vec<Wide<N>>,
-    words: usize,
-    edge: Vec<u64>,
+    edge: EdgeBits,
 }
 
 impl<const N: usize> Matrix<N> {
     /// A matrix of `n` vertices and no edges.
     pub fn new(n: usize) -> Self {
-        let words = n.div_ceil(64);
         Matrix {
             n,
             w: wide::zeros(n * n),
-            words,
-            edge: vec![0; n * words],
+            edge: EdgeBits::new(n),
         }
     }
 
@@ -41,16 +59,45 @@ impl<const N: usize> Matrix<N> {
         }
         self.w[i * n + j] = w;
         self.w[j * n + i] = w;
-        let positive = w > Wide::ZERO;
+        self.edge.set(i, j, w > Wide::ZERO);
+        true
+    }
+}
+
+/// A bit per pair of vertices, both ways: whether their edge's weight is positive. A scan skips
+/// the non-edges without loading or computing their weights (a bracket's colours and ordering
+/// rules leave many, the Burstein procedure's scoregroups most). n²/8 bytes.
+pub struct EdgeBits {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl EdgeBits {
+    /// No edges among `n` vertices.
+    pub fn new(n: usize) -> Self {
+        let words = n.div_ceil(64);
+        EdgeBits {
+            words,
+            bits: vec![0; n * words],
+        }
+    }
+
+    /// Notes whether edge {i, j} is `positive`.
+    pub fn set(&mut self, i: usize, j: usize, positive: bool) {
         for (x, y) in [(i, j), (j, i)] {
-            let word = &mut self.edge[x * self.words + y / 64];
+            let word = &mut self.bits[x * self.words + y / 64];
             if positive {
                 *word |= 1 << (y % 64);
             } else {
                 *word &= !(1 << (y % 64));
             }
         }
-        true
+    }
+
+    /// Vertex i's bits ([`Weights::edges`]).
+    #[inline]
+    pub fn row(&self, i: usize) -> &[u64] {
+        &self.bits[i * self.words..(i + 1) * self.words]
     }
 }
 
@@ -62,46 +109,6 @@ impl<const N: usize> Weights<N> for Matrix<N> {
 
     #[inline]
     fn edges(&self, i: usize) -> Option<&[u64]> {
-        Some(&self.edge[i * self.words..(i + 1) * self.words])
-    }
-}
-
-/// A maximum-weight matching kept up to date while edge weights change, set one at a time.
-pub struct IncrementalMatching<const N: usize> {
-    pub(super) weights: Matrix<N>,
-    pub(super) matcher: Matcher<N>,
-}
-
-impl<const N: usize> IncrementalMatching<N> {
-    /// A graph of `n` vertices and no edges.
-    pub fn new(n: usize) -> Self {
-        IncrementalMatching {
-            weights: Matrix::new(n),
-            // (its weights are loads already: no rows cached)
-            matcher: Matcher::with_cache(n, 0),
-        }
-    }
-
-    /// The weight of edge {i, j} (zero: none).
-    pub fn weight(&self, i: usize, j: usize) -> Wide<N> {
-        self.weights.weight(i, j)
-    }
-
-    /// Sets the weight of edge {i, j}; a weight that is not positive removes the edge.
-    pub fn set_weight(&mut self, i: usize, j: usize, w: Wide<N>) {
-        debug_assert_ne!(i, j, "no loops");
-        if self.weights.set(i, j, w) {
-            self.matcher.changed_edge(i, j);
-        }
-    }
-
-    /// Removes vertex v and its edges from the graph.
-    pub fn remove(&mut self, v: usize) {
-        self.matcher.remove(v);
-    }
-
-    /// The mate of every vertex in a maximum-weight matching of the current graph.
-    pub fn solve(&mut self) -> Vec<Option<usize>> {
-        self.matcher.solve(&self.weights)
+        Some(self.edge.row(i))
     }
 }

@@ -8,6 +8,46 @@ use crate::tournament::pairing::matching::max_weight_matching;
 
 type W = Wide<2>;
 
+/// The matcher with its weights in a matrix, set one edge at a time.
+struct IncrementalMatching<const N: usize> {
+    weights: Matrix<N>,
+    matcher: Matcher<N>,
+}
+
+impl<const N: usize> IncrementalMatching<N> {
+    /// A graph of `n` vertices and no edges.
+    fn new(n: usize) -> Self {
+        IncrementalMatching {
+            weights: Matrix::new(n),
+            // (its weights are loads already: no rows cached)
+            matcher: Matcher::with_cache(n, 0),
+        }
+    }
+
+    /// The weight of edge {i, j} (zero: none).
+    fn weight(&self, i: usize, j: usize) -> Wide<N> {
+        self.weights.weight(i, j)
+    }
+
+    /// Sets the weight of edge {i, j}; a weight that is not positive removes the edge.
+    fn set_weight(&mut self, i: usize, j: usize, w: Wide<N>) {
+        debug_assert_ne!(i, j, "no loops");
+        if self.weights.set(i, j, w) {
+            self.matcher.changed_edge(i, j);
+        }
+    }
+
+    /// Removes vertex v and its edges from the graph.
+    fn remove(&mut self, v: usize) {
+        self.matcher.remove(v);
+    }
+
+    /// The mate of every vertex in a maximum-weight matching of the current graph.
+    fn solve(&mut self) -> Vec<Option<usize>> {
+        self.matcher.solve(&self.weights)
+    }
+}
+
 /// A weight with several fields, like the pairing's, or a small one: ties are common.
 fn weight(rng: &mut Rng) -> W {
     W::from_u64(if rng.one_in(2) {

@@ -34,13 +34,15 @@ use std::cmp::Ordering;
 use super::acceleration::{baku_table, Acceleration};
 use super::colours::by_preferences;
 use super::criteria::{entrant, score_after, Entrant};
-use super::incremental::IncrementalMatching;
 use super::wide::Wide;
 use super::{
     board_order, forbidden_set, may_meet, opponents_met, paired_entry, Pairing, PairingError,
     PairingErrorKind, PairingOptions,
 };
 use crate::tournament::{ByeKind, PlayerNo, RoundEntry, Tournament};
+use graph::{Graph, Same};
+
+mod graph;
 
 /// Half points of a draw (the unit the index counts unplayed games in).
 const DRAW: i64 = 1;
@@ -229,7 +231,7 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
         }
     }
     let m = field.players.len();
-    let mut g: IncrementalMatching<2> = IncrementalMatching::new(m);
+    let mut g = Graph::whole(field);
     let score = |i: usize| field.index[i].score;
     // Scoregroup boundaries (positions where a group starts), as the procedure grows them; a
     // boundary repeated means no floater crosses it. The last one is the end of what is fixed.
@@ -245,9 +247,7 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
                 crate::interrupt::check();
                 let v = last(&bounds, 0);
                 let (from, same_from) = (last(&bounds, 2), last(&bounds, 1));
-                for u in from..v {
-                    g.set_weight(v, u, field.edge(u, v, u >= same_from, false));
-                }
+                g.set_edges(v, from..v, None, Same::From(same_from), false, from..v);
                 *bounds.last_mut().expect("bounds") += 1;
                 let end = last(&bounds, 0);
                 if end >= m || score(begin) != score(end) {
@@ -258,11 +258,9 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
             // down, so that the check sees every player above paired.
             let end = last(&bounds, 0);
             if end % 2 == 1 {
-                for u in last(&bounds, 1)..end {
-                    g.set_weight(end, u, weight(false, false, 0));
-                }
+                g.set_fixed(end, last(&bounds, 1)..end, weight(false, false, 0));
             }
-            valid = groups_hold(&g.solve(), &bounds);
+            valid = groups_hold(&g.solve_field(), &bounds);
             if end >= m || valid {
                 break;
             }
@@ -280,17 +278,12 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
         let begin = bounds.pop().expect("bounds");
         let above = last(&bounds, 0);
         for outer in above..boundary {
-            for inner in boundary..m {
-                g.set_weight(
-                    outer,
-                    inner,
-                    field.edge(outer, inner, outer >= begin, false),
-                );
-            }
+            let same = Same::Is(outer >= begin);
+            g.set_edges(outer, boundary..m, None, same, false, boundary..m);
         }
         bounds.push(begin);
         bounds.push(m);
-        valid = groups_hold(&g.solve(), &bounds);
+        valid = groups_hold(&g.solve_field(), &bounds);
     }
     if !valid {
         return Err(NoPairing);
@@ -316,8 +309,8 @@ pub(super) fn pair(field: &Field, shortcuts: bool) -> Result<Vec<(usize, usize)>
 ///   (any one who may meet someone below, by the same argument, at the same weight):
 ///   [`top_against_bottom`] then matches each bracket alone with one stand-in vertex for them.
 ///
-/// Memory is then per bracket (its players squared) instead of the field squared. The tests
-/// compare this with the full procedure.
+/// The matchings are then per bracket (O(b³) time at worst for b players) instead of the
+/// whole field's. The tests compare this with the full procedure.
 fn robust_bounds(field: &Field) -> Option<Vec<usize>> {
     let m = field.players.len();
     let meet = |u: usize, v: usize| !field.edge(u, v, false, false).is_zero();
@@ -378,98 +371,6 @@ enum Stuck {
     NotPlain,
 }
 
-/// The matching of [`top_against_bottom`] with sorted positions as vertices: the whole field's,
-/// or one bracket's with a stand-in vertex (position m) for the players below
-/// ([`robust_bounds`]).
-enum Graph<'g> {
-    Whole(&'g mut IncrementalMatching<2>),
-    Bracket {
-        g: Box<IncrementalMatching<2>>,
-        /// Per position (m + 1), its vertex or `usize::MAX`; per vertex, its position.
-        vertex: Vec<usize>,
-        position: Vec<usize>,
-        /// Per vertex: removed (paired).
-        gone: Vec<bool>,
-    },
-}
-
-impl Graph<'_> {
-    /// One bracket (`bracket`: its positions; `floaters`: those who may float below).
-    fn bracket(m: usize, bracket: &[usize], floaters: &[usize]) -> Graph<'static> {
-        let mut position = bracket.to_vec();
-        if !floaters.is_empty() {
-            position.push(m);
-        }
-        let mut vertex = vec![usize::MAX; m + 1];
-        for (v, &p) in position.iter().enumerate() {
-            vertex[p] = v;
-        }
-        let mut g = Box::new(IncrementalMatching::new(position.len()));
-        for &f in floaters {
-            g.set_weight(vertex[f], position.len() - 1, weight(false, false, 0));
-        }
-        Graph::Bracket {
-            gone: vec![false; position.len()],
-            g,
-            vertex,
-            position,
-        }
-    }
-
-    fn set_weight(&mut self, a: usize, b: usize, w: Weight) {
-        match self {
-            Graph::Whole(g) => g.set_weight(a, b, w),
-            Graph::Bracket { g, vertex, .. } => g.set_weight(vertex[a], vertex[b], w),
-        }
-    }
-
-    fn weight(&self, a: usize, b: usize) -> Weight {
-        match self {
-            Graph::Whole(g) => g.weight(a, b),
-            Graph::Bracket { g, vertex, .. } => g.weight(vertex[a], vertex[b]),
-        }
-    }
-
-    fn remove(&mut self, a: usize) {
-        match self {
-            Graph::Whole(g) => g.remove(a),
-            Graph::Bracket {
-                g, vertex, gone, ..
-            } => {
-                g.remove(vertex[a]);
-                gone[vertex[a]] = true;
-            }
-        }
-    }
-
-    /// The mates by position (m + 1 entries, the stand-in last); `Err(NotPlain)` when a
-    /// bracket alone leaves an unpaired player (or the stand-in) without a mate.
-    fn solve(&mut self, m: usize) -> Result<Vec<Option<usize>>, Stuck> {
-        match self {
-            Graph::Whole(g) => {
-                let mut mate = g.solve();
-                mate.push(None);
-                Ok(mate)
-            }
-            Graph::Bracket {
-                g, position, gone, ..
-            } => {
-                let local = g.solve();
-                let mut mate = vec![None; m + 1];
-                for (v, w) in local.iter().enumerate() {
-                    match w {
-                        Some(w) => mate[position[v]] = Some(position[*w]),
-                        // (a removed vertex is paired already)
-                        None if !gone[v] => return Err(Stuck::NotPlain),
-                        None => {}
-                    }
-                }
-                Ok(mate)
-            }
-        }
-    }
-}
-
 /// The pairing of [`pair`] when the rules make it plain, without a matching: when `fresh` (no
 /// two players of the field met or are a forbidden pair), nobody has a colour preference and
 /// every index has zero tie-breaks (round 1). Then every two players may meet and every edge of
@@ -486,7 +387,7 @@ impl Graph<'_> {
 ///   next lower one floats.
 ///
 /// It costs O(m log m) and no memory per pair, instead of a matching on the complete graph
-/// (O(m²) memory, O(m³) time); the tests compare it with the full procedure.
+/// (O(m²) weights read, O(m³) time); the tests compare it with the full procedure.
 fn plain_pairs(field: &Field, fresh: bool) -> Option<Vec<(usize, usize)>> {
     let m = field.players.len();
     let plain = fresh
@@ -533,9 +434,9 @@ fn plain_pairs(field: &Field, fresh: bool) -> Option<Vec<(usize, usize)>> {
 /// keeps the best matching (the priority of an opponent grows down the bracket).
 /// `whole`: the matching of the whole field ([`pair`]'s), or `None` to match each bracket alone
 /// ([`robust_bounds`]).
-fn top_against_bottom(
-    field: &Field,
-    mut whole: Option<&mut IncrementalMatching<2>>,
+fn top_against_bottom<'f, 'a>(
+    field: &'f Field<'a>,
+    mut whole: Option<&mut Graph<'f, 'a>>,
     bounds: &[usize],
     shortcuts: bool,
 ) -> Result<Vec<(usize, usize)>, Stuck> {
@@ -549,10 +450,12 @@ fn top_against_bottom(
         if begin == end {
             continue;
         }
-        let bracket: Vec<usize> = (begin..end).chain(floater.take()).collect();
+        let incoming = floater.take();
+        let bracket: Vec<usize> = (begin..end).chain(incoming).collect();
         let bracket = binary_counter_sort(bracket, |a, b| field.above(a, b));
-        let mut g = match whole.as_deref_mut() {
-            Some(g) => Graph::Whole(g),
+        let mut own;
+        let g: &mut Graph = match &mut whole {
+            Some(g) => g,
             None => {
                 // (who may float: an odd bracket's own players who may meet one below)
                 let below = bounds.iter().copied().find(|&b| b > end).unwrap_or(m);
@@ -566,7 +469,8 @@ fn top_against_bottom(
                 } else {
                     Vec::new()
                 };
-                Graph::bracket(m, &bracket, &floaters)
+                own = Graph::bracket(field, &bracket, &floaters);
+                &mut own
             }
         };
         let mut prefs = Prefs::default();
@@ -576,9 +480,8 @@ fn top_against_bottom(
         }
         for (k, &a) in bracket.iter().enumerate() {
             crate::interrupt::check();
-            for &b in &bracket[k + 1..] {
-                g.set_weight(a, b, field.edge(a, b, true, true));
-            }
+            let later = bracket[k + 1..].iter().copied();
+            g.set_edges(a, begin..end, incoming, Same::Is(true), true, later);
         }
         // A best matching of the current weights, kept up to date below.
         let mut mate = g.solve(m)?;
@@ -597,19 +500,15 @@ fn top_against_bottom(
                 in_bracket: &in_bracket,
                 prefs,
             };
-            let plain = lowest_proven(field, &g, &mut mate, a, &ctx, shortcuts);
+            let plain = lowest_proven(field, g, &mut mate, a, &ctx, shortcuts);
             if !plain {
-                let mut priority = 1;
+                let mut listed = Vec::new();
                 for &b in &bracket[k + 1..] {
-                    if done[b] {
-                        continue;
-                    }
-                    let w = field.edge(a, b, true, true);
-                    if !w.is_zero() {
-                        g.set_weight(a, b, w.add(Weight::from_u64(priority)));
-                        priority += 1;
+                    if !done[b] && !field.edge(a, b, true, true).is_zero() {
+                        listed.push((b, listed.len() as u64 + 1));
                     }
                 }
+                g.set_priorities(a, &listed);
                 mate = g.solve(m)?;
             }
             match mate[a] {
@@ -1227,6 +1126,67 @@ mod tests {
         assert!(passed > 100, "{passed} opponents passed over");
         assert!(robust * 4 > rounds, "{robust} of {rounds}");
         assert!(robust * 4 < 3 * rounds, "{robust} of {rounds}");
+    }
+
+    /// The graphs pair the same when the matcher can keep only a few rows of weights (as in a
+    /// big field, where it evicts them and computes them again) as with all of them: random
+    /// tournaments paired round by round, by the full procedure and with the shortcuts.
+    #[test]
+    fn a_few_cached_rows_pair_as_all_of_them() {
+        let mut rng = crate::test_rng::Rng::new(5112);
+        let mut rounds = 0;
+        for case in 0..40 {
+            let n = 4 + rng.below(if case % 8 == 0 { 200 } else { 60 });
+            let total = 3 + rng.below(5) as u32;
+            let mut t = tournament(n, total);
+            let mut opts = burstein();
+            opts.first_colour_white = rng.one_in(2);
+            if rng.one_in(3) {
+                for _ in 0..1 + rng.below(n / 3) {
+                    let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+                    if a != b {
+                        opts.forbidden_pairs.push((a, b));
+                    }
+                }
+            }
+            for r in 1..=total {
+                let mut both = Vec::new();
+                for plain in [false, true] {
+                    let all = super::super::pair_round(&t, &opts, plain);
+                    let few = graph::CACHE_ROWS.with(|c| {
+                        c.set(2 + rng.below(3));
+                        let few = super::super::pair_round(&t, &opts, plain);
+                        c.set(usize::MAX);
+                        few
+                    });
+                    assert_eq!(
+                        few, all,
+                        "case {case}, round {r}, plain {plain}: {n} players"
+                    );
+                    both.push(all);
+                }
+                let Ok(p) = both.swap_remove(0) else { break };
+                rounds += 1;
+                for (w, b) in p.boards {
+                    let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3)];
+                    let kind = if rng.one_in(15) {
+                        GameKind::Forfeit
+                    } else {
+                        GameKind::Played
+                    };
+                    let outcome = if kind == GameKind::Forfeit {
+                        Outcome::Win
+                    } else {
+                        outcome
+                    };
+                    t.add_game(r, w, b, outcome, kind).unwrap();
+                }
+                if let Some(b) = p.bye {
+                    t.add_bye(r, b, ByeKind::PairingAllocated).unwrap();
+                }
+            }
+        }
+        assert!(rounds > 150, "{rounds} rounds paired");
     }
 
     #[test]
