@@ -252,10 +252,17 @@ impl<'f, 'a> Graph<'f, 'a> {
         order: impl IntoIterator<Item = usize> + Clone,
     ) {
         let store = &mut self.store;
+        // (a rule can cover the whole field, and the merges of `pair` set one a player)
         let before: Vec<Weight> = order
             .clone()
             .into_iter()
-            .map(|u| store.by_rules(owner, u))
+            .enumerate()
+            .map(|(k, u)| {
+                if k % 1024 == 1023 {
+                    crate::interrupt::check();
+                }
+                store.by_rules(owner, u)
+            })
             .collect();
         store.clock += 1;
         let rule = Rule {
@@ -264,7 +271,10 @@ impl<'f, 'a> Graph<'f, 'a> {
             kind,
         };
         let v = store.vertex(owner);
-        for (u, old) in order.into_iter().zip(before) {
+        for (k, (u, old)) in order.into_iter().zip(before).enumerate() {
+            if k % 1024 == 1023 {
+                crate::interrupt::check();
+            }
             let priority = rule.cover.find(u);
             debug_assert!(priority.is_some(), "a player listed but not covered");
             let new = store.apply(&rule, owner, u, priority.unwrap_or(0));

@@ -95,6 +95,8 @@ impl<const N: usize> Matcher<N> {
             }
         };
         for &child in &path {
+            // (a child's list holds up to 2n edges, and a path can hold many children)
+            crate::interrupt::check();
             match self.blossombestedges[child].take() {
                 Some(list) => list
                     .into_iter()
