@@ -406,3 +406,25 @@ fn choices_check_baku_acceleration_then_the_system() {
         (PairingSystem::Burstein, true, 2, Some(true))
     );
 }
+
+#[test]
+fn a_relation_the_facts_do_not_name_is_an_internal_error() {
+    // facts that miss a table of the arguments: XX000, never a name made up in its place
+    let a = args();
+    let mut facts = catalog(&a);
+    facts.relations.retain(|(r, _)| *r != 2);
+    let e = a.reads(&facts).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (ErrorClass::Internal, "the catalog facts name no relation 2")
+    );
+    // and so when a message would name it
+    let a = TableArgs {
+        white_column: Some("xw"),
+        ..args()
+    };
+    let mut facts = catalog(&a);
+    facts.relations.clear();
+    assert_eq!(a.reads(&facts).unwrap_err().class, ErrorClass::Internal);
+    assert_eq!(ErrorClass::Internal.sqlstate(), "XX000");
+}
