@@ -123,7 +123,7 @@ pub struct TableReads {
     /// Players' rows: id (text), id as a number (integer ids only), rating, name, initial
     /// order, withdrawn ([`TableReads::player`] reads them).
     pub players_sql: String,
-    /// Games' rows ordered by round: round, White, Black, result, forfeit
+    /// Games' rows ordered by round: round, white, black, result, forfeit
     /// ([`TableReads::game`] reads them).
     pub games_sql: String,
     /// `$1` of both statements: the tournament whose rows are read (`None`: every row).
@@ -316,8 +316,9 @@ impl<'a, R: Copy + PartialEq + fmt::Debug> TableArgs<'a, R> {
                 select.join(", ")
             ),
             games_sql: format!(
-                "SELECT g.{}::pg_catalog.int8, g.{}::pg_catalog.text, g.{}::pg_catalog.text, \
-                 g.{}::pg_catalog.text, {forfeit} FROM {games} g {games_where} ORDER BY 1",
+                "SELECT g.{}::pg_catalog.int8 AS round, g.{}::pg_catalog.text AS white, \
+                 g.{}::pg_catalog.text AS black, g.{}::pg_catalog.text AS result, \
+                 {forfeit} AS forfeit FROM {games} g {games_where} ORDER BY 1",
                 quote(round_col),
                 quote(white_col),
                 quote(black_col),

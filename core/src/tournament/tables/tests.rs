@@ -65,8 +65,9 @@ fn the_statements_name_the_columns_given() {
     );
     assert_eq!(
         r.games_sql,
-        "SELECT g.\"i_round\"::pg_catalog.int8, g.\"white\"::pg_catalog.text, \
-         g.\"black\"::pg_catalog.text, g.\"result\"::pg_catalog.text, false FROM s.g g  ORDER BY 1"
+        "SELECT g.\"i_round\"::pg_catalog.int8 AS round, g.\"white\"::pg_catalog.text AS white, \
+         g.\"black\"::pg_catalog.text AS black, g.\"result\"::pg_catalog.text AS result, \
+         false AS forfeit FROM s.g g  ORDER BY 1"
     );
     assert_eq!((r.rounds, r.tournament), (5, None));
 
@@ -92,7 +93,7 @@ fn the_statements_name_the_columns_given() {
     );
     assert!(r
         .games_sql
-        .ends_with("coalesce(g.\"b_ff\", false) FROM s.g g WHERE g.\"t\" = CAST($1 AS pg_catalog.text) ORDER BY 1"));
+        .ends_with("coalesce(g.\"b_ff\", false) AS forfeit FROM s.g g WHERE g.\"t\" = CAST($1 AS pg_catalog.text) ORDER BY 1"));
     assert_eq!(r.tournament.as_deref(), Some("7"));
 }
 
