@@ -867,6 +867,17 @@ mod tests {
     }
 
     #[test]
+    fn a_keyword_is_quoted_as_the_database_quotes_it() {
+        let mut att = games(2);
+        att.date_column = "timestamp".into();
+        att.white_column = "user".into();
+        assert!(att.all_rows_query().starts_with(
+            "SELECT '' AS scope, g.\"timestamp\"::timestamptz AS played_at, g.id::text AS key, \
+             g.\"user\"::text AS white"
+        ));
+    }
+
+    #[test]
     fn a_scope_of_several_columns_is_a_row() {
         let mut att = games(2);
         att.scope_column = Some("a, b".into());
