@@ -214,4 +214,40 @@ mod tests {
     fn positional_parameters_are_refused() {
         super::named("SELECT $1", vec![("a", 1.into())]);
     }
+
+    /// The core quotes identifiers as the database does (the statements it builds read as before,
+    /// in an error's context too): every keyword of the server, and names that are not plain.
+    #[pg_test]
+    fn the_core_quotes_identifiers_as_the_database() {
+        let words: Vec<String> = Spi::connect(|client| {
+            let rows = client
+                .select(
+                    "SELECT word::text AS word FROM pg_catalog.pg_get_keywords()",
+                    None,
+                    &[],
+                )
+                .unwrap();
+            rows.map(|row| super::column::<String>(&row, "word"))
+                .collect()
+        });
+        assert!(words.len() > 400);
+        let others = [
+            "id",
+            "Black",
+            "2x",
+            "_x",
+            "",
+            "a b",
+            "my \"name\"",
+            "é",
+            "x1",
+        ];
+        for w in words.iter().map(String::as_str).chain(others) {
+            assert_eq!(
+                pg_rating_core::quote::quote_ident(w),
+                pgrx::spi::quote_identifier(w),
+                "{w}"
+            );
+        }
+    }
 }

@@ -38,6 +38,8 @@ pub enum ErrorClass {
     Restricted,
     /// A column named by an argument that its table does not have (42703).
     UndefinedColumn,
+    /// What the glue handed over contradicts itself: a fact it gathered is missing (XX000).
+    Internal,
 }
 
 impl ErrorClass {
@@ -58,6 +60,7 @@ impl ErrorClass {
             ErrorClass::FeatureNotSupported => "0A000",
             ErrorClass::Restricted => "23001",
             ErrorClass::UndefinedColumn => "42703",
+            ErrorClass::Internal => "XX000",
         }
     }
 }
@@ -195,6 +198,7 @@ mod tests {
             ErrorClass::FeatureNotSupported,
             ErrorClass::Restricted,
             ErrorClass::UndefinedColumn,
+            ErrorClass::Internal,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();
         assert!(codes.iter().all(|c| c.len() == 5));

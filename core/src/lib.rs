@@ -9,6 +9,7 @@ pub mod clock;
 pub mod error;
 pub mod interrupt;
 pub mod ledger;
+pub mod quote;
 pub mod ranking;
 pub mod rating;
 pub mod result;

@@ -299,7 +299,7 @@ fn attach(
     .execute();
     store.insert_attachment(att, result_map);
     let schema = store.extension_schema();
-    let target = att.table_name();
+    let target = att.table_name.clone();
     // A table restored from a dump of 0.3-0.6 has one set of triggers per ledger: the table's
     // set replaces them, or they would rate their ledger's games a second time.
     for (other, _) in store.ledgers_on(att.table) {
@@ -362,9 +362,11 @@ pub(crate) fn ledger_attach_0_13(
         let mut att = Attachment {
             ledger_id: l.id,
             table,
+            table_name: attachment::games_name(table, l.id),
             owner,
             key_column: columns[0].1.clone(),
             key_type,
+            key_kind: attachment::key_kind(key_type),
             date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
             black_column: columns[3].1.clone(),
@@ -439,9 +441,11 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
         let mut att = Attachment {
             ledger_id: l.id,
             table,
+            table_name: attachment::games_name(table, l.id),
             owner,
             key_column: columns[0].1.clone(),
             key_type,
+            key_kind: attachment::key_kind(key_type),
             date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
             black_column: String::new(),

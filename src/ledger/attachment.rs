@@ -1,8 +1,9 @@
 //! How a ledger reads its games table: the attached columns and the statements built from them
-//! are the core's (`pg_rating_core::ledger::attachment`); here the catalog they need, and the
-//! types and arguments checked when a ledger is attached.
+//! are the core's (`pg_rating_core::ledger::attachment`); here what they need of the catalog,
+//! gathered before the core builds them, and the types and arguments checked when a ledger is
+//! attached.
 
-use pg_rating_core::ledger::attachment::{self, Catalog, KeyKind};
+use pg_rating_core::ledger::attachment::{self, KeyKind};
 pub use pg_rating_core::ledger::attachment::{GameRow, Multiplayer, ParticipantRow, Read};
 use pg_rating_core::ledger::results::{MapValue, ResultMap};
 use pgrx::prelude::*;
@@ -11,42 +12,32 @@ use serde_json::Value;
 
 use crate::error::raise;
 
-/// The catalog of this database, as the core's reads need it.
-#[derive(Clone, Debug)]
-pub struct Pg;
+pub type Attachment = attachment::Attachment<pg_sys::Oid>;
+pub type ResolvedJoin = attachment::ResolvedJoin<pg_sys::Oid>;
+pub type Resolved = attachment::Resolved<pg_sys::Oid>;
 
-impl Catalog for Pg {
-    type Oid = pg_sys::Oid;
-
-    fn quote(ident: &str) -> String {
-        quote(ident)
-    }
-
-    fn table_name(table: pg_sys::Oid, ledger: i32) -> String {
-        // 42P01 for a dropped table: its name is read when a statement is built
-        match crate::relation::quoted_name(table) {
-            Some((Some(schema), name)) => format!("{schema}.{name}"),
-            _ => raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
-                format!("the games table of ledger {ledger} no longer exists"),
-            ),
-        }
-    }
-
-    fn key_kind(t: pg_sys::Oid) -> KeyKind {
-        if is_integer(t) {
-            KeyKind::Integer
-        } else if t == pg_sys::UUIDOID {
-            KeyKind::Uuid
-        } else {
-            KeyKind::Text
-        }
+/// The schema-qualified, quoted name of `table`, the games table of ledger `ledger` (gathered
+/// before the core builds a statement): 42P01 for a dropped table.
+pub fn games_name(table: pg_sys::Oid, ledger: i32) -> String {
+    match crate::relation::quoted_name(table) {
+        Some((Some(schema), name)) => format!("{schema}.{name}"),
+        _ => raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
+            format!("the games table of ledger {ledger} no longer exists"),
+        ),
     }
 }
 
-pub type Attachment = attachment::Attachment<Pg>;
-pub type ResolvedJoin = attachment::ResolvedJoin<Pg>;
-pub type Resolved = attachment::Resolved<Pg>;
+/// How a key column of type `t` is compared.
+pub fn key_kind(t: pg_sys::Oid) -> KeyKind {
+    if is_integer(t) {
+        KeyKind::Integer
+    } else if t == pg_sys::UUIDOID {
+        KeyKind::Uuid
+    } else {
+        KeyKind::Text
+    }
+}
 
 pub fn quote(ident: &str) -> String {
     spi::quote_identifier(ident)

@@ -57,12 +57,19 @@ fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
         higher_is_better: opt(row, "higher_is_better").unwrap_or(false),
         rule: pg_rating_core::ledger::MultiplayerRule::parse(&rule).unwrap_or_else(|e| internal(e)),
     });
+    let (ledger_id, table, key_type) = (
+        get(row, "ledger_id"),
+        get(row, "games"),
+        get(row, "key_type"),
+    );
     Attachment {
-        ledger_id: get(row, "ledger_id"),
-        table: get(row, "games"),
+        ledger_id,
+        table,
+        table_name: super::attachment::games_name(table, ledger_id),
         owner: get(row, "table_owner"),
         key_column: get(row, "key_column"),
-        key_type: get(row, "key_type"),
+        key_type,
+        key_kind: super::attachment::key_kind(key_type),
         date_column: get(row, "date_column"),
         white_column: text("white_column"),
         black_column: text("black_column"),

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use super::pairing::cancellable;
 use crate::error::{internal, raise, raise_core};
+use crate::spi::nullable;
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
 fn relation_name(rel: pg_sys::Oid) -> String {
@@ -130,12 +131,12 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     for row in select(&reads.players_sql) {
         pg_rating_core::interrupt::check();
         let player = reads.player(
-            get(&row, 1),
-            get(&row, 2),
-            get(&row, 3),
-            get(&row, 4),
-            get(&row, 5),
-            get(&row, 6),
+            nullable(&row, "id"),
+            nullable(&row, "id_number"),
+            nullable(&row, "rating"),
+            nullable(&row, "name"),
+            nullable(&row, "initial_order"),
+            nullable(&row, "withdrawn"),
         );
         players.push(player.unwrap_or_else(|e| raise_core(&e)));
     }
@@ -143,23 +144,15 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
     for row in select(&reads.games_sql) {
         pg_rating_core::interrupt::check();
         let game = reads.game(
-            get(&row, 1),
-            get(&row, 2),
-            get(&row, 3),
-            get(&row, 4),
-            get(&row, 5),
+            nullable(&row, "round"),
+            nullable(&row, "white"),
+            nullable(&row, "black"),
+            nullable(&row, "result"),
+            nullable(&row, "forfeit"),
         );
         games.push(game.unwrap_or_else(|e| raise_core(&e)));
     }
     (players, games, reads.rounds)
-}
-
-/// Column `i` of a row read.
-fn get<T: pgrx::FromDatum + pgrx::IntoDatum>(
-    row: &pgrx::spi::SpiHeapTupleData<'_>,
-    i: usize,
-) -> Option<T> {
-    row.get(i).unwrap_or_else(|e| internal(e))
 }
 
 /// The pairing of round `round` (NULL: the next) of the tables.

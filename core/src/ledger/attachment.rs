@@ -1,7 +1,7 @@
 //! How a ledger reads its games table: the attached columns (a `ledger_attachments` row), the
 //! statements built from them, and what a row read means (a rated game, or why it cannot be
-//! one). The glue reads the catalog ([`Catalog`]: identifiers quoted as the database quotes them,
-//! a table's name, a type's kind) and runs the statements as the table's owner.
+//! one). The glue gathers first what the statements need of the catalog (the table's quoted name,
+//! how its key compares: plain data in [`Attachment`]) and runs them as the table's owner.
 
 use std::fmt;
 
@@ -9,19 +9,8 @@ use super::paths::{self, Join, Plan};
 use super::results::{self, Meaning, ResultMap};
 use super::{integer_key, integer_key_id, LedgerKey, MultiplayerRule, Outcome};
 use crate::error::{Classified, ErrorClass, Quoted};
+use crate::quote::quote_ident;
 use crate::rating::RatingError;
-
-/// What the statements need of the database's catalog.
-pub trait Catalog: Clone + fmt::Debug {
-    /// A table's or a type's identifier.
-    type Oid: Copy + PartialEq + fmt::Debug;
-    /// An identifier quoted as the database quotes it (only when it must be).
-    fn quote(ident: &str) -> String;
-    /// The schema-qualified, quoted name of the games table of ledger `ledger`.
-    fn table_name(table: Self::Oid, ledger: i32) -> String;
-    /// How a key column of type `t` is compared.
-    fn key_kind(t: Self::Oid) -> KeyKind;
-}
 
 /// How a key column's values are ordered: integers by their value (kept as texts that sort so),
 /// uuids as uuids, texts bytewise.
@@ -34,13 +23,17 @@ pub enum KeyKind {
 
 /// A ledger's games table and its columns (a `ledger_attachments` row).
 #[derive(Clone, Debug)]
-pub struct Attachment<C: Catalog> {
+pub struct Attachment<R> {
     pub ledger_id: i32,
-    pub table: C::Oid,
+    pub table: R,
+    /// The table's name, schema-qualified and quoted (the glue reads it from the catalog).
+    pub table_name: String,
     /// The table's owner, whose rights every read of the table runs with.
-    pub owner: C::Oid,
+    pub owner: R,
     pub key_column: String,
-    pub key_type: C::Oid,
+    pub key_type: R,
+    /// How the key column's type compares (the glue's reading of `key_type`).
+    pub key_kind: KeyKind,
     pub date_column: String,
     pub white_column: String,
     pub black_column: String,
@@ -53,17 +46,17 @@ pub struct Attachment<C: Catalog> {
     /// A boolean column (or path): a game is rated only when it is true.
     pub rated_column: Option<String>,
     /// The tables its paths reach (`ledger_attachments.related`), as recorded.
-    pub related: Vec<C::Oid>,
+    pub related: Vec<R>,
     /// Its paths' joins, found in the catalog (`None` without a path of more than one step).
-    pub paths: Option<Resolved<C>>,
+    pub paths: Option<Resolved<R>>,
 }
 
 /// A join of an attachment's reads, found in the catalog: `join.alias` is the table `table`
 /// whose column `refcol` the column `join.via` of `join.parent` references.
 #[derive(Clone, Debug)]
-pub struct ResolvedJoin<C: Catalog> {
+pub struct ResolvedJoin<R> {
     pub join: Join,
-    pub table: C::Oid,
+    pub table: R,
     /// The table's name, schema-qualified and quoted.
     pub table_name: String,
     pub refcol: String,
@@ -75,9 +68,9 @@ pub struct ResolvedJoin<C: Catalog> {
 
 /// The joins of an attachment's paths.
 #[derive(Clone, Debug)]
-pub struct Resolved<C: Catalog> {
+pub struct Resolved<R> {
     pub plan: Plan,
-    pub joins: Vec<ResolvedJoin<C>>,
+    pub joins: Vec<ResolvedJoin<R>>,
     /// The steps of each path, in the order of `plan.values`.
     pub paths: Vec<Vec<String>>,
 }
@@ -177,18 +170,9 @@ fn steps(text: &str) -> Vec<String> {
     paths::parse_path(text).unwrap_or_else(|_| vec![text.to_owned()])
 }
 
-impl<C: Catalog> Attachment<C> {
-    fn quote(ident: &str) -> String {
-        C::quote(ident)
-    }
-
-    /// The games table's name, schema-qualified and quoted.
-    pub fn table_name(&self) -> String {
-        C::table_name(self.table, self.ledger_id)
-    }
-
+impl<R: Copy + PartialEq> Attachment<R> {
     fn is_integer(&self) -> bool {
-        C::key_kind(self.key_type) == KeyKind::Integer
+        self.key_kind == KeyKind::Integer
     }
 
     /// The columns of the scope (checked by [`Self::column_args`]).
@@ -256,7 +240,7 @@ impl<C: Catalog> Attachment<C> {
     /// Where a column argument is read: `alias.column`.
     fn value(&self, text: &str) -> String {
         let (alias, column) = self.place(text);
-        format!("{alias}.{}", Self::quote(&column))
+        format!("{alias}.{}", quote_ident(&column))
     }
 
     /// The alias and column a column argument is read from (of a path not resolved, its first
@@ -275,7 +259,7 @@ impl<C: Catalog> Attachment<C> {
     }
 
     /// The table a column argument is read from (the games table's, or a join's), and the column.
-    pub fn table_of(&self, text: &str) -> (C::Oid, String) {
+    pub fn table_of(&self, text: &str) -> (R, String) {
         let (alias, column) = self.place(text);
         let table = self
             .paths
@@ -290,7 +274,7 @@ impl<C: Catalog> Attachment<C> {
     /// the paths; `replace` gives the relation that stands for a join's table instead of it.
     /// With joins the filter is read over the table alone (its names cannot meet the related
     /// tables' columns), as `g.pg_rating_counted`.
-    fn from(&self, games: &str, replace: &dyn Fn(&ResolvedJoin<C>) -> Option<String>) -> String {
+    fn from(&self, games: &str, replace: &dyn Fn(&ResolvedJoin<R>) -> Option<String>) -> String {
         let Some(resolved) = &self.paths else {
             return format!("{games} g");
         };
@@ -302,10 +286,10 @@ impl<C: Catalog> Attachment<C> {
             let rel = replace(j).unwrap_or_else(|| j.table_name.clone());
             out.push_str(&format!(
                 " LEFT JOIN {rel} {a} ON {a}.{} {} {}.{}",
-                Self::quote(&j.refcol),
+                quote_ident(&j.refcol),
                 j.pf_op,
                 j.join.parent,
-                Self::quote(&j.join.via),
+                quote_ident(&j.join.via),
                 a = j.join.alias,
             ));
         }
@@ -331,9 +315,9 @@ impl<C: Catalog> Attachment<C> {
                 format!(
                     "({}.{} IS NULL AND {}.{} IS NOT NULL)",
                     j.join.alias,
-                    Self::quote(&j.refcol),
+                    quote_ident(&j.refcol),
                     j.join.parent,
-                    Self::quote(&j.join.via)
+                    quote_ident(&j.join.via)
                 )
             })
             .collect();
@@ -353,7 +337,7 @@ impl<C: Catalog> Attachment<C> {
     }
 
     /// The joins of a related table.
-    pub fn joins_of(&self, table: C::Oid) -> Vec<&ResolvedJoin<C>> {
+    pub fn joins_of(&self, table: R) -> Vec<&ResolvedJoin<R>> {
         self.paths
             .iter()
             .flat_map(|r| r.joins.iter())
@@ -362,7 +346,7 @@ impl<C: Catalog> Attachment<C> {
     }
 
     /// The related tables its paths join, each once, in the order of the joins.
-    pub fn related_tables(&self) -> Vec<C::Oid> {
+    pub fn related_tables(&self) -> Vec<R> {
         let mut related = Vec::new();
         for j in self.paths.iter().flat_map(|r| r.joins.iter()) {
             if !related.contains(&j.table) {
@@ -374,7 +358,7 @@ impl<C: Catalog> Attachment<C> {
 
     /// The columns of a join's table that a read uses: the referenced column, then those its
     /// child joins follow and the values read from it.
-    pub fn used_columns<'a>(&'a self, j: &'a ResolvedJoin<C>) -> Vec<&'a str> {
+    pub fn used_columns<'a>(&'a self, j: &'a ResolvedJoin<R>) -> Vec<&'a str> {
         let mut out = vec![j.refcol.as_str()];
         if let Some(r) = &self.paths {
             for c in r.plan.used_columns(&j.join.alias) {
@@ -389,14 +373,14 @@ impl<C: Catalog> Attachment<C> {
     /// The referenced keys of the rows of a related table's transition tables whose used columns
     /// changed (as `k`): an UPDATE's rows old and new whose values differ (by the referenced key),
     /// every row a DELETE or an INSERT wrote.
-    pub fn touched_query(&self, j: &ResolvedJoin<C>, has_old: bool, has_new: bool) -> String {
+    pub fn touched_query(&self, j: &ResolvedJoin<R>, has_old: bool, has_new: bool) -> String {
         let used = self.used_columns(j);
-        let k = Self::quote(&j.refcol);
+        let k = quote_ident(&j.refcol);
         let row = |t: &str| {
             format!(
                 "ROW({})::text",
                 used.iter()
-                    .map(|c| format!("{t}.{}", Self::quote(c)))
+                    .map(|c| format!("{t}.{}", quote_ident(c)))
                     .collect::<Vec<_>>()
                     .join(", ")
             )
@@ -429,7 +413,7 @@ impl<C: Catalog> Attachment<C> {
     /// read (a participants table's other players of the game too).
     pub fn related_rows_query(
         &self,
-        table: C::Oid,
+        table: R,
         has_old: bool,
         has_new: bool,
         before: bool,
@@ -445,22 +429,22 @@ impl<C: Catalog> Attachment<C> {
                     self.touched_query(j, has_old, has_new),
                     j.pf_op,
                     j.join.parent,
-                    Self::quote(&j.join.via)
+                    quote_ident(&j.join.via)
                 )
             })
             .collect();
-        let was = |j: &ResolvedJoin<C>| -> Option<String> {
+        let was = |j: &ResolvedJoin<R>| -> Option<String> {
             if j.table != table {
                 return None;
             }
             let cols = |t: &str| {
                 self.used_columns(j)
                     .iter()
-                    .map(|c| format!("{t}.{}", Self::quote(c)))
+                    .map(|c| format!("{t}.{}", quote_ident(c)))
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let k = Self::quote(&j.refcol);
+            let k = quote_ident(&j.refcol);
             let mut rel = format!("SELECT {} FROM {} t", cols("t"), j.table_name);
             if has_new {
                 rel.push_str(&format!(
@@ -475,10 +459,10 @@ impl<C: Catalog> Attachment<C> {
             }
             Some(format!("({rel})"))
         };
-        let now = |_: &ResolvedJoin<C>| None;
-        let games = self.table_name();
-        let key = format!("g.{}", Self::quote(&self.key_column));
-        let (from_now, from_was) = (self.from(&games, &now), self.from(&games, &was));
+        let now = |_: &ResolvedJoin<R>| None;
+        let games = &self.table_name;
+        let key = format!("g.{}", quote_ident(&self.key_column));
+        let (from_now, from_was) = (self.from(games, &now), self.from(games, &was));
         let reached = conds
             .iter()
             .flat_map(|cond| {
@@ -504,7 +488,7 @@ impl<C: Catalog> Attachment<C> {
                  {sign}({}::float8) AS placement, {counted} AS counted, {} AS broken",
                 self.scope_expr(),
                 self.date_expr(),
-                Self::quote(&self.key_column),
+                quote_ident(&self.key_column),
                 self.value(&m.player_column),
                 self.value(&m.placement_column),
                 self.broken_expr(),
@@ -515,7 +499,7 @@ impl<C: Catalog> Attachment<C> {
              {}::text AS result, {counted} AS counted, {} AS broken",
             self.scope_expr(),
             self.date_expr(),
-            Self::quote(&self.key_column),
+            quote_ident(&self.key_column),
             self.value(&self.white_column),
             self.value(&self.black_column),
             self.value(&self.result_column),
@@ -534,8 +518,8 @@ impl<C: Catalog> Attachment<C> {
 
     /// The rows of one scope from a key on ($1 scope, $2 date, $3 key as the column's text).
     pub fn rows_from_query(&self) -> String {
-        let key = format!("g.{}", Self::quote(&self.key_column));
-        let key_cmp = match C::key_kind(self.key_type) {
+        let key = format!("g.{}", quote_ident(&self.key_column));
+        let key_cmp = match self.key_kind {
             KeyKind::Integer => format!("{key} >= $3::bigint"),
             KeyKind::Uuid => format!("{key} >= $3::uuid"),
             KeyKind::Text => format!("{key} COLLATE \"C\" >= $3"),
@@ -543,7 +527,7 @@ impl<C: Catalog> Attachment<C> {
         format!(
             "SELECT {} FROM {} WHERE {} = $1 AND {d} >= $2 AND ({d} > $2 OR {key_cmp})",
             self.columns(),
-            self.from(&self.table_name(), &|_| None),
+            self.from(&self.table_name, &|_| None),
             self.scope_expr(),
             d = self.date_expr()
         )
@@ -554,7 +538,7 @@ impl<C: Catalog> Attachment<C> {
         format!(
             "SELECT {} FROM {}",
             self.columns(),
-            self.from(&self.table_name(), &|_| None)
+            self.from(&self.table_name, &|_| None)
         )
     }
 
@@ -577,7 +561,7 @@ impl<C: Catalog> Attachment<C> {
                     self.ledger_id,
                     Quoted(text),
                     self.key_column,
-                    self.table_name()
+                    self.table_name
                 ),
             )),
         }
@@ -827,33 +811,16 @@ pub fn old_as_rated(rated: Vec<GameRow>, old: &[GameRow]) -> Vec<GameRow> {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Debug)]
-    struct Test;
-
-    impl Catalog for Test {
-        type Oid = u32;
-        fn quote(ident: &str) -> String {
-            if ident.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-                ident.to_owned()
-            } else {
-                format!("\"{}\"", ident.replace('"', "\"\""))
-            }
-        }
-        fn table_name(table: u32, _: i32) -> String {
-            format!("public.t{table}")
-        }
-        fn key_kind(t: u32) -> KeyKind {
-            [KeyKind::Integer, KeyKind::Uuid, KeyKind::Text][t as usize]
-        }
-    }
-
-    fn games(key_type: u32) -> Attachment<Test> {
+    /// A games table `public.t1` whose key is of type 0 (integer), 1 (uuid) or 2 (text).
+    fn games(key_type: u32) -> Attachment<u32> {
         Attachment {
             ledger_id: 7,
             table: 1,
+            table_name: "public.t1".into(),
             owner: 10,
             key_column: "id".into(),
             key_type,
+            key_kind: [KeyKind::Integer, KeyKind::Uuid, KeyKind::Text][key_type as usize],
             date_column: "played".into(),
             white_column: "white".into(),
             black_column: "Black".into(),
@@ -897,6 +864,17 @@ mod tests {
         assert!(games(2)
             .rows_from_query()
             .ends_with("g.id COLLATE \"C\" >= $3)"));
+    }
+
+    #[test]
+    fn a_keyword_is_quoted_as_the_database_quotes_it() {
+        let mut att = games(2);
+        att.date_column = "timestamp".into();
+        att.white_column = "user".into();
+        assert!(att.all_rows_query().starts_with(
+            "SELECT '' AS scope, g.\"timestamp\"::timestamptz AS played_at, g.id::text AS key, \
+             g.\"user\"::text AS white"
+        ));
     }
 
     #[test]

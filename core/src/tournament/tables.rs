@@ -4,6 +4,8 @@
 //! row read means ([`RowPlayer`], [`RowGame`]). The glue looks columns up in the catalog (and
 //! reports one that does not exist), runs the statements and hands over each row's values.
 
+use std::fmt;
+
 use crate::error::{Classified, ErrorClass, Quoted};
 use crate::ledger::integer_key;
 use crate::tournament::arguments::{self, row_result, ResultMap};
@@ -55,10 +57,17 @@ pub struct CatalogFacts<R> {
     pub relations: Vec<(R, String)>,
 }
 
-impl<R: Copy + PartialEq> CatalogFacts<R> {
-    fn relation(&self, rel: R) -> &str {
+impl<R: Copy + PartialEq + fmt::Debug> CatalogFacts<R> {
+    /// The name of `rel`: XX000 when the glue gathered none (facts that do not match the
+    /// arguments: no name stands in for it).
+    fn relation(&self, rel: R) -> Result<&str, RowsError> {
         let name = self.relations.iter().find(|(r, _)| *r == rel);
-        name.map_or("", |(_, name)| name.as_str())
+        name.map(|(_, name)| name.as_str()).ok_or_else(|| {
+            error(
+                ErrorClass::Internal,
+                format!("the catalog facts name no relation {rel:?}"),
+            )
+        })
     }
 
     /// The type of column `column` of `rel`, named by argument `what`: 42703 when it has none.
@@ -73,7 +82,7 @@ impl<R: Copy + PartialEq> CatalogFacts<R> {
                 ErrorClass::UndefinedColumn,
                 format!(
                     "{what}: column \"{column}\" of {} does not exist",
-                    self.relation(rel)
+                    self.relation(rel)?
                 ),
             )),
         }
@@ -114,7 +123,7 @@ pub struct TableReads {
     /// Players' rows: id (text), id as a number (integer ids only), rating, name, initial
     /// order, withdrawn ([`TableReads::player`] reads them).
     pub players_sql: String,
-    /// Games' rows ordered by round: round, White, Black, result, forfeit
+    /// Games' rows ordered by round: round, white, black, result, forfeit
     /// ([`TableReads::game`] reads them).
     pub games_sql: String,
     /// `$1` of both statements: the tournament whose rows are read (`None`: every row).
@@ -127,7 +136,7 @@ pub struct TableReads {
 
 /// The type of column `column` of `rel`, 42804 unless `ok` accepts its class (`wanted` says
 /// which classes).
-fn typed<R: Copy + PartialEq>(
+fn typed<R: Copy + PartialEq + fmt::Debug>(
     catalog: &CatalogFacts<R>,
     rel: R,
     column: &str,
@@ -143,7 +152,7 @@ fn typed<R: Copy + PartialEq>(
         ErrorClass::DatatypeMismatch,
         format!(
             "{what}: column \"{column}\" of {} is {}, not {wanted}",
-            catalog.relation(rel),
+            catalog.relation(rel)?,
             t.label
         ),
     ))
@@ -178,7 +187,7 @@ pub fn result_map_text(text: &str) -> Result<ResultMap, RowsError> {
     }
 }
 
-impl<'a, R: Copy + PartialEq> TableArgs<'a, R> {
+impl<'a, R: Copy + PartialEq + fmt::Debug> TableArgs<'a, R> {
     /// The columns the statements read, each with its table: what the glue looks up for
     /// [`TableArgs::reads`].
     pub fn columns(&self) -> Vec<(R, &'a str)> {
@@ -299,16 +308,17 @@ impl<'a, R: Copy + PartialEq> TableArgs<'a, R> {
                     .into(),
             )),
         };
-        let players = c.relation(players).to_owned();
-        let games = c.relation(games).to_owned();
+        let players = c.relation(players)?.to_owned();
+        let games = c.relation(games)?.to_owned();
         Ok(TableReads {
             players_sql: format!(
                 "SELECT {} FROM {players} p {players_where}",
                 select.join(", ")
             ),
             games_sql: format!(
-                "SELECT g.{}::pg_catalog.int8, g.{}::pg_catalog.text, g.{}::pg_catalog.text, \
-                 g.{}::pg_catalog.text, {forfeit} FROM {games} g {games_where} ORDER BY 1",
+                "SELECT g.{}::pg_catalog.int8 AS round, g.{}::pg_catalog.text AS white, \
+                 g.{}::pg_catalog.text AS black, g.{}::pg_catalog.text AS result, \
+                 {forfeit} AS forfeit FROM {games} g {games_where} ORDER BY 1",
                 quote(round_col),
                 quote(white_col),
                 quote(black_col),

@@ -65,8 +65,9 @@ fn the_statements_name_the_columns_given() {
     );
     assert_eq!(
         r.games_sql,
-        "SELECT g.\"i_round\"::pg_catalog.int8, g.\"white\"::pg_catalog.text, \
-         g.\"black\"::pg_catalog.text, g.\"result\"::pg_catalog.text, false FROM s.g g  ORDER BY 1"
+        "SELECT g.\"i_round\"::pg_catalog.int8 AS round, g.\"white\"::pg_catalog.text AS white, \
+         g.\"black\"::pg_catalog.text AS black, g.\"result\"::pg_catalog.text AS result, \
+         false AS forfeit FROM s.g g  ORDER BY 1"
     );
     assert_eq!((r.rounds, r.tournament), (5, None));
 
@@ -92,7 +93,7 @@ fn the_statements_name_the_columns_given() {
     );
     assert!(r
         .games_sql
-        .ends_with("coalesce(g.\"b_ff\", false) FROM s.g g WHERE g.\"t\" = CAST($1 AS pg_catalog.text) ORDER BY 1"));
+        .ends_with("coalesce(g.\"b_ff\", false) AS forfeit FROM s.g g WHERE g.\"t\" = CAST($1 AS pg_catalog.text) ORDER BY 1"));
     assert_eq!(r.tournament.as_deref(), Some("7"));
 }
 
@@ -405,4 +406,26 @@ fn choices_check_baku_acceleration_then_the_system() {
         ),
         (PairingSystem::Burstein, true, 2, Some(true))
     );
+}
+
+#[test]
+fn a_relation_the_facts_do_not_name_is_an_internal_error() {
+    // facts that miss a table of the arguments: XX000, never a name made up in its place
+    let a = args();
+    let mut facts = catalog(&a);
+    facts.relations.retain(|(r, _)| *r != 2);
+    let e = a.reads(&facts).unwrap_err();
+    assert_eq!(
+        (e.class, e.message.as_str()),
+        (ErrorClass::Internal, "the catalog facts name no relation 2")
+    );
+    // and so when a message would name it
+    let a = TableArgs {
+        white_column: Some("xw"),
+        ..args()
+    };
+    let mut facts = catalog(&a);
+    facts.relations.clear();
+    assert_eq!(a.reads(&facts).unwrap_err().class, ErrorClass::Internal);
+    assert_eq!(ErrorClass::Internal.sqlstate(), "XX000");
 }
