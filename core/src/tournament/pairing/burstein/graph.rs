@@ -20,7 +20,7 @@ use crate::tournament::pairing::incremental::{EdgeBits, Matcher, Weights};
 const NONE: usize = usize::MAX;
 /// The most vertices whose [`EdgeBits`] a graph keeps (64 MiB): the matcher then skips the pairs
 /// that may not meet or are in scoregroups too far apart instead of searching their rules.
-const BITS_VERTICES: usize = 23_170;
+const BITS_VERTICES: usize = 23_168;
 /// The most bytes of rows of weights the matcher caches. Round 9 of 5,000 players
 /// (`bench/pairing.sh`, the whole field matched): 46 s with 32 MiB, 22 s with 128 MiB (151 MiB
 /// peak), as fast as a matrix of all the weights (21 s, 401 MiB).
@@ -30,6 +30,8 @@ const ROW_CACHE_BYTES: usize = 128 << 20;
 thread_local! {
     /// Rows the matcher caches at most, in this thread (the tests evict rows too).
     pub(super) static CACHE_ROWS: std::cell::Cell<usize> = const { std::cell::Cell::new(usize::MAX) };
+    /// Whether graphs keep no [`EdgeBits`] in this thread (as above `BITS_VERTICES`).
+    pub(super) static NO_BITS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Which other vertices (by sorted position; the stand-in is position m) a rule covers.
@@ -145,6 +147,9 @@ impl Store<'_, '_> {
 
     /// The weight of the edge between positions p and q by their rules (zero: none).
     fn by_rules(&self, p: usize, q: usize) -> Weight {
+        if p == q {
+            return Weight::ZERO;
+        }
         // (each vertex's rules are in the order they were set: its latest that covers the
         // other, and of the two the later)
         let latest = |owner: usize, other: usize| {
@@ -194,6 +199,9 @@ impl<'f, 'a> Graph<'f, 'a> {
         let rows = (ROW_CACHE_BYTES / row).clamp(1, n.max(1));
         #[cfg(test)]
         let rows = rows.min(CACHE_ROWS.with(|c| c.get()));
+        let bits = n <= BITS_VERTICES;
+        #[cfg(test)]
+        let bits = bits && !NO_BITS.with(|c| c.get());
         Graph {
             store: Store {
                 field,
@@ -201,7 +209,7 @@ impl<'f, 'a> Graph<'f, 'a> {
                 vertex,
                 rules: (0..n).map(|_| Vec::new()).collect(),
                 clock: 0,
-                bits: (n <= BITS_VERTICES).then(|| EdgeBits::new(n)),
+                bits: bits.then(|| EdgeBits::new(n)),
             },
             matcher: Matcher::with_cache(n, rows),
             gone: vec![false; n],

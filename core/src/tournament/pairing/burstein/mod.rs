@@ -1129,10 +1129,11 @@ mod tests {
     }
 
     /// The graphs pair the same when the matcher can keep only a few rows of weights (as in a
-    /// big field, where it evicts them and computes them again) as with all of them: random
-    /// tournaments paired round by round, by the full procedure and with the shortcuts.
+    /// big field, where it evicts them and computes them again), or no bits of which edges exist
+    /// (above `graph::BITS_VERTICES`), as with all of them: random tournaments paired round by
+    /// round, by the full procedure and with the shortcuts.
     #[test]
-    fn a_few_cached_rows_pair_as_all_of_them() {
+    fn a_few_cached_rows_or_no_edge_bits_pair_as_all_of_them() {
         let mut rng = crate::test_rng::Rng::new(5112);
         let mut rounds = 0;
         for case in 0..40 {
@@ -1162,6 +1163,16 @@ mod tests {
                     assert_eq!(
                         few, all,
                         "case {case}, round {r}, plain {plain}: {n} players"
+                    );
+                    let no_bits = graph::NO_BITS.with(|c| {
+                        c.set(true);
+                        let no_bits = super::super::pair_round(&t, &opts, plain);
+                        c.set(false);
+                        no_bits
+                    });
+                    assert_eq!(
+                        no_bits, all,
+                        "case {case}, round {r}, plain {plain}, no bits"
                     );
                     both.push(all);
                 }
