@@ -654,7 +654,7 @@ impl LedgerStore<'_, '_> {
             kept(n_standings)
         } else {
             // (by integers: a comparison of texts scattered in memory took 2.5 s for a million)
-            let standing_rows = in_order_of(standing_rows, |r| {
+            let standing_rows = pg_rating_core::text_order::in_order_of(standing_rows, |r| {
                 (r.ledger, r.scope.as_str(), r.player.as_str())
             });
             replace_ledger_rows(
@@ -778,48 +778,9 @@ static SEASON_TEXTS: Texts = texts();
 /// comparing texts of rows scattered in memory. The rows are moved in place (a rebuild's take a
 /// gigabyte).
 fn in_key_order(rows: Vec<EntryRow>) -> Vec<EntryRow> {
-    in_order_of(rows, |r| {
+    pg_rating_core::text_order::in_order_of(rows, |r| {
         (r.ledger, r.scope.as_str(), r.entry.player.as_str())
     })
-}
-
-/// Rows in the order of (ledger, scope, player) as `key` gives them (texts by their bytes), rows
-/// of one key in their order, by the sort of integers of [`in_key_order`].
-fn in_order_of<T>(mut rows: Vec<T>, key: impl Fn(&T) -> (i32, &str, &str)) -> Vec<T> {
-    let texts: Vec<&str> = rows
-        .iter()
-        .flat_map(|r| {
-            let (_, scope, player) = key(r);
-            [scope, player]
-        })
-        .collect();
-    let rank = pg_rating_core::text_order::ranks(&texts);
-    let mut order: Vec<u128> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let ledger = u128::from(key(r).0 as u32 ^ 0x8000_0000);
-            ledger << 96
-                | u128::from(rank[2 * i]) << 64
-                | u128::from(rank[2 * i + 1]) << 32
-                | i as u128
-        })
-        .collect();
-    drop(texts);
-    order.sort_unstable();
-    // to[i]: where the row now at i goes. Each swap puts one row in its place.
-    let mut to = vec![0u32; rows.len()];
-    for (place, k) in order.iter().enumerate() {
-        to[(k & 0xffff_ffff) as usize] = place as u32;
-    }
-    for i in 0..rows.len() {
-        while to[i] as usize != i {
-            let j = to[i] as usize;
-            rows.swap(i, j);
-            to.swap(i, j);
-        }
-    }
-    rows
 }
 
 /// Rows waiting for [`LedgerStore::flush`].
