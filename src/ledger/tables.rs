@@ -19,8 +19,8 @@ use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::{
-    compare_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum, Replaced, RowDigests,
-    Stored,
+    compare_stored, digest_of_cells, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum,
+    Replaced, RowDigests, Stored,
 };
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
@@ -559,7 +559,7 @@ impl LedgerStore<'_, '_> {
             for (player, standing, key) in &w.standings {
                 pg_rating_core::interrupt::check();
                 let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
-                wanted.insert(digests.of_cells(&cells));
+                wanted.insert(digest_of_cells(&mut digests, &cells));
             }
         }
         let mut digested = started.elapsed();
@@ -590,7 +590,10 @@ impl LedgerStore<'_, '_> {
                     if game.0 != e.key.id {
                         game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
                     }
-                    wanted.add(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                    wanted.add(digest_of_cells(
+                        &mut digests,
+                        &entry_cells(ledger, &w.scope, &game.1, e),
+                    ));
                 }
             }
             digested += started.elapsed() - from;
