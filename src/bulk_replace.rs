@@ -10,8 +10,7 @@
 //! touched; the caller holds their locks, which every writer of their rows takes first.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::{BTreeSet, HashMap};
 
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
@@ -20,6 +19,7 @@ use crate::bulk_insert::BulkInsert;
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::internal;
 use crate::relation;
+pub use pg_rating_core::ledger::digest::{DigestSet, DigestSum, RowDigests};
 
 /// A part of a row's key: as the rebuild has it, or as the table stores it. Ordered as the
 /// rebuild orders its rows (texts by their bytes).
@@ -297,103 +297,40 @@ fn rewrite<R: Cells<N>, const N: usize>(
     }
 }
 
-/// Digests of rows for [`compare_stored`]: a 128-bit SipHash-1-3 of each row's values (NULL or
-/// not, floats by their bits, texts by their bytes and length), under a key drawn for each
-/// comparison, so that rows made to collide with the digest of others cannot be written
-/// beforehand.
-pub struct RowDigests {
-    keys: (u64, u64),
-    buf: Vec<u8>,
+/// The digest of a row as the rebuild has it.
+pub fn digest_of_cells(d: &mut RowDigests, cells: &[Named<Cell<'_>>]) -> u128 {
+    for (_, cell) in cells {
+        match *cell {
+            Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => d.null(),
+            Cell::Float(Some(x)) => d.float(x.to_bits()),
+            Cell::Int(Some(x)) => d.int(x),
+            Cell::Text(Some(t)) => d.text(t.as_bytes()),
+            Cell::Time(t) => d.time(t),
+        }
+    }
+    d.finish()
 }
 
-impl RowDigests {
-    pub fn new() -> Self {
-        use std::hash::BuildHasher;
-        // (RandomState's keys are drawn from the system's random source)
-        let draw = |n: u8| std::collections::hash_map::RandomState::new().hash_one(n);
-        RowDigests {
-            keys: (draw(0), draw(1)),
-            buf: Vec::with_capacity(512),
+/// The digest of a stored row (the same as its cells' when the values are the same).
+///
+/// # Safety
+/// As [`StoredRow::bytes`]; each attribute is of its column's kind.
+unsafe fn digest_of_stored(d: &mut RowDigests, stored: &[StoredRow], columns: &[Column]) -> u128 {
+    for (s, &(_, kind)) in stored.iter().zip(columns) {
+        if s.null {
+            d.null();
+            continue;
+        }
+        match kind {
+            Kind::Float => d.float(s.datum.value() as u64),
+            Kind::Int => d.int(s.datum.value() as i32),
+            // SAFETY: a text of the scanned row.
+            Kind::Text => d.text(unsafe { s.bytes() }),
+            Kind::Time => d.time(s.datum.value() as i64),
+            Kind::Bytes | Kind::Decimal => internal("a derived row's value of another kind"),
         }
     }
-
-    fn finish(&mut self) -> u128 {
-        use siphasher::sip128::Hasher128;
-        let mut h = siphasher::sip128::SipHasher13::new_with_keys(self.keys.0, self.keys.1);
-        h.write(&self.buf);
-        self.buf.clear();
-        h.finish128().as_u128()
-    }
-
-    fn value(&mut self, bytes: &[u8]) {
-        self.buf.push(1);
-        self.buf.extend_from_slice(bytes);
-    }
-
-    fn text(&mut self, text: &[u8]) {
-        self.value(&(text.len() as u64).to_le_bytes());
-        self.buf.extend_from_slice(text);
-    }
-
-    /// The digest of a row as the rebuild has it.
-    pub fn of_cells(&mut self, cells: &[Named<Cell<'_>>]) -> u128 {
-        for (_, cell) in cells {
-            match *cell {
-                Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => self.buf.push(0),
-                Cell::Float(Some(x)) => self.value(&x.to_bits().to_le_bytes()),
-                Cell::Int(Some(x)) => self.value(&x.to_le_bytes()),
-                Cell::Text(Some(t)) => self.text(t.as_bytes()),
-                Cell::Time(t) => self.value(&t.to_le_bytes()),
-            }
-        }
-        self.finish()
-    }
-
-    /// The digest of a stored row (the same as its cells' when the values are the same).
-    ///
-    /// # Safety
-    /// As [`StoredRow::bytes`]; each attribute is of its column's kind.
-    unsafe fn of_stored(&mut self, stored: &[StoredRow], columns: &[Column]) -> u128 {
-        for (s, &(_, kind)) in stored.iter().zip(columns) {
-            if s.null {
-                self.buf.push(0);
-                continue;
-            }
-            match kind {
-                Kind::Float => self.value(&(s.datum.value() as u64).to_le_bytes()),
-                Kind::Int => self.value(&(s.datum.value() as i32).to_le_bytes()),
-                // SAFETY: a text of the scanned row.
-                Kind::Text => self.text(unsafe { s.bytes() }),
-                Kind::Time => self.value(&(s.datum.value() as i64).to_le_bytes()),
-                Kind::Bytes | Kind::Decimal => internal("a derived row's value of another kind"),
-            }
-        }
-        self.finish()
-    }
-}
-
-/// Row digests, hashed by themselves (they are already uniform).
-pub type DigestSet = HashSet<u128, BuildHasherDefault<Folded>>;
-
-/// The hasher of [`DigestSet`]: a digest's low 64 bits.
-#[derive(Default)]
-pub struct Folded(u64);
-
-impl Hasher for Folded {
-    fn write(&mut self, bytes: &[u8]) {
-        // (only digests are hashed here, by write_u128; anything else is folded in)
-        for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
-        }
-    }
-
-    fn write_u128(&mut self, digest: u128) {
-        self.0 = digest as u64;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    d.finish()
 }
 
 /// How the stored rows of a table compare with a rebuild's ([`compare_stored`]).
@@ -412,7 +349,7 @@ pub enum Stored {
 const SAMPLE: usize = 1000;
 
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
-/// ([`RowDigests::of_cells`], one per row, the rows different) are `wanted`: read without a write,
+/// ([`digest_of_cells`], one per row, the rows different) are `wanted`: read without a write,
 /// by a scan that stops soon after the first row not wanted (once it has seen whether most rows of
 /// a sample after it differ too). A rebuild that changes nothing (a check) costs a replay and this
 /// scan, without sorting or comparing its rows one by one.
@@ -442,7 +379,7 @@ pub fn compare_stored(
         }
         seen += 1;
         // SAFETY: as above.
-        let found = wanted.remove(&unsafe { digests.of_stored(stored, columns) });
+        let found = wanted.remove(&unsafe { digest_of_stored(digests, stored, columns) });
         if differ > 0 || !found {
             after += 1;
             differ += usize::from(!found);
@@ -459,25 +396,8 @@ pub fn compare_stored(
     }
 }
 
-/// An order-free digest of many different rows: their count and the sum (mod 2^128) of their
-/// [`RowDigests`]. Each digest is a pseudo-random function of its row under a key no one else
-/// knows, so two sets of rows of one count and one sum are the same rows but for a chance of
-/// 2^-128, as with a set of the digests, without the memory of a set (two million rows).
-#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
-pub struct DigestSum {
-    rows: usize,
-    sum: u128,
-}
-
-impl DigestSum {
-    pub fn add(&mut self, digest: u128) {
-        self.rows += 1;
-        self.sum = self.sum.wrapping_add(digest);
-    }
-}
-
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
-/// ([`RowDigests::of_cells`], the rows different) sum to `wanted`: one scan of them all (stopped
+/// ([`digest_of_cells`], the rows different) sum to `wanted`: one scan of them all (stopped
 /// only when there are more), nothing written. For a table whose rows are expected to be the
 /// rebuild's (its other table's are): [`compare_stored`] stops sooner when they are not.
 pub fn stored_sum_is(
@@ -498,7 +418,7 @@ pub fn stored_sum_is(
         table,
         columns,
         ledger,
-        scan_order(table, wanted.rows),
+        scan_order(table, wanted.rows()),
         |_, stored| {
             // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
             let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
@@ -506,9 +426,9 @@ pub fn stored_sum_is(
             };
             if scope_bytes.contains(scope) {
                 // SAFETY: as above.
-                stored_sum.add(unsafe { digests.of_stored(stored, columns) });
+                stored_sum.add(unsafe { digest_of_stored(digests, stored, columns) });
             }
-            stored_sum.rows <= wanted.rows
+            stored_sum.rows() <= wanted.rows()
         },
     );
     stored_sum == wanted
@@ -700,7 +620,9 @@ fn scan_ledger(
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{compare_stored, stored_sum_is, DigestSet, DigestSum, RowDigests, Stored};
+    use super::{
+        compare_stored, digest_of_cells, stored_sum_is, DigestSet, DigestSum, RowDigests, Stored,
+    };
     use crate::columns::{Cell, Column, Kind, Named};
     use pgrx::prelude::*;
 
@@ -736,7 +658,7 @@ mod tests {
     }
 
     fn wanted(digests: &mut RowDigests, rows: &[[Named<Cell<'_>>; 7]]) -> DigestSet {
-        rows.iter().map(|r| digests.of_cells(r)).collect()
+        rows.iter().map(|r| digest_of_cells(digests, r)).collect()
     }
 
     fn compared(rows: &[[Named<Cell<'_>>; 7]]) -> Stored {
@@ -752,7 +674,7 @@ mod tests {
         let mut digests = RowDigests::new();
         let mut sum = DigestSum::default();
         for r in rows {
-            sum.add(digests.of_cells(r));
+            sum.add(digest_of_cells(&mut digests, r));
         }
         let scopes: BTreeSet<String> = ["a".to_owned()].into();
         let by_sum = stored_sum_is("digest_rows", COLUMNS, 1, &scopes, &mut digests, sum);

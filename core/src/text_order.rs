@@ -53,6 +53,47 @@ pub fn ranks(texts: &[&str]) -> Vec<u32> {
     ranks
 }
 
+/// Rows in the order of (ledger, scope, player) as `key` gives them (texts by their bytes), rows
+/// of one key in their order. A sort of integers (ledger, ranks of the two texts,
+/// position) keeps that order, and the rows are moved in place, not copied (a ledger's rebuild
+/// holds a gigabyte of them).
+pub fn in_order_of<T>(mut rows: Vec<T>, key: impl Fn(&T) -> (i32, &str, &str)) -> Vec<T> {
+    let texts: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| {
+            let (_, scope, player) = key(r);
+            [scope, player]
+        })
+        .collect();
+    let rank = ranks(&texts);
+    let mut order: Vec<u128> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let ledger = u128::from(key(r).0 as u32 ^ 0x8000_0000);
+            ledger << 96
+                | u128::from(rank[2 * i]) << 64
+                | u128::from(rank[2 * i + 1]) << 32
+                | i as u128
+        })
+        .collect();
+    drop(texts);
+    order.sort_unstable();
+    // to[i]: where the row now at i goes. Each swap puts one row in its place.
+    let mut to = vec![0u32; rows.len()];
+    for (place, k) in order.iter().enumerate() {
+        to[(k & 0xffff_ffff) as usize] = place as u32;
+    }
+    for i in 0..rows.len() {
+        while to[i] as usize != i {
+            let j = to[i] as usize;
+            rows.swap(i, j);
+            to.swap(i, j);
+        }
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +144,26 @@ mod tests {
             [3, 0, 3, 2, 1]
         );
         assert!(ranks(&[]).is_empty());
+    }
+
+    #[test]
+    fn rows_in_order_of_their_key_keep_the_order_of_each_key() {
+        let mut rng = Rng::new(13);
+        for _ in 0..100 {
+            let texts = random_texts(&mut rng, 8);
+            let rows: Vec<(i32, String, String, usize)> = (0..80)
+                .map(|i| {
+                    let ledger = rng.pick(&[i32::MIN, -1, 0, 2, i32::MAX]);
+                    let scope = texts[rng.below(texts.len())].clone();
+                    (ledger, scope, texts[rng.below(texts.len())].clone(), i)
+                })
+                .collect();
+            let mut expected = rows.clone();
+            // a stable sort: rows of one key stay in their order (the last field)
+            expected.sort_by(|a, b| (a.0, &a.1, &a.2).cmp(&(b.0, &b.1, &b.2)));
+            let sorted = in_order_of(rows, |r| (r.0, r.1.as_str(), r.2.as_str()));
+            assert_eq!(sorted, expected);
+        }
+        assert!(in_order_of(Vec::<(i32, String)>::new(), |r| (r.0, "", r.1.as_str())).is_empty());
     }
 }

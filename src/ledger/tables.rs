@@ -19,8 +19,8 @@ use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::{
-    compare_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum, Replaced, RowDigests,
-    Stored,
+    compare_stored, digest_of_cells, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum,
+    Replaced, RowDigests, Stored,
 };
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
@@ -559,7 +559,7 @@ impl LedgerStore<'_, '_> {
             for (player, standing, key) in &w.standings {
                 pg_rating_core::interrupt::check();
                 let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
-                wanted.insert(digests.of_cells(&cells));
+                wanted.insert(digest_of_cells(&mut digests, &cells));
             }
         }
         let mut digested = started.elapsed();
@@ -590,7 +590,10 @@ impl LedgerStore<'_, '_> {
                     if game.0 != e.key.id {
                         game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
                     }
-                    wanted.add(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                    wanted.add(digest_of_cells(
+                        &mut digests,
+                        &entry_cells(ledger, &w.scope, &game.1, e),
+                    ));
                 }
             }
             digested += started.elapsed() - from;
@@ -654,7 +657,7 @@ impl LedgerStore<'_, '_> {
             kept(n_standings)
         } else {
             // (by integers: a comparison of texts scattered in memory took 2.5 s for a million)
-            let standing_rows = in_order_of(standing_rows, |r| {
+            let standing_rows = pg_rating_core::text_order::in_order_of(standing_rows, |r| {
                 (r.ledger, r.scope.as_str(), r.player.as_str())
             });
             replace_ledger_rows(
@@ -778,48 +781,9 @@ static SEASON_TEXTS: Texts = texts();
 /// comparing texts of rows scattered in memory. The rows are moved in place (a rebuild's take a
 /// gigabyte).
 fn in_key_order(rows: Vec<EntryRow>) -> Vec<EntryRow> {
-    in_order_of(rows, |r| {
+    pg_rating_core::text_order::in_order_of(rows, |r| {
         (r.ledger, r.scope.as_str(), r.entry.player.as_str())
     })
-}
-
-/// Rows in the order of (ledger, scope, player) as `key` gives them (texts by their bytes), rows
-/// of one key in their order, by the sort of integers of [`in_key_order`].
-fn in_order_of<T>(mut rows: Vec<T>, key: impl Fn(&T) -> (i32, &str, &str)) -> Vec<T> {
-    let texts: Vec<&str> = rows
-        .iter()
-        .flat_map(|r| {
-            let (_, scope, player) = key(r);
-            [scope, player]
-        })
-        .collect();
-    let rank = pg_rating_core::text_order::ranks(&texts);
-    let mut order: Vec<u128> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let ledger = u128::from(key(r).0 as u32 ^ 0x8000_0000);
-            ledger << 96
-                | u128::from(rank[2 * i]) << 64
-                | u128::from(rank[2 * i + 1]) << 32
-                | i as u128
-        })
-        .collect();
-    drop(texts);
-    order.sort_unstable();
-    // to[i]: where the row now at i goes. Each swap puts one row in its place.
-    let mut to = vec![0u32; rows.len()];
-    for (place, k) in order.iter().enumerate() {
-        to[(k & 0xffff_ffff) as usize] = place as u32;
-    }
-    for i in 0..rows.len() {
-        while to[i] as usize != i {
-            let j = to[i] as usize;
-            rows.swap(i, j);
-            to.swap(i, j);
-        }
-    }
-    rows
 }
 
 /// Rows waiting for [`LedgerStore::flush`].

@@ -6,6 +6,7 @@
 //! backdated game costs the games after it, never the whole history.
 
 pub mod attachment;
+pub mod digest;
 mod multiplayer;
 pub mod now;
 pub mod paths;
