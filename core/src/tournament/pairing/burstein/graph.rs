@@ -235,17 +235,8 @@ impl<'f, 'a> Graph<'f, 'a> {
         }
         let n = position.len();
         let mut g = Self::new(field, position, vertex, n);
-        let stand_in = Kind::Fixed(weight(false, false, 0));
         for &f in floaters {
-            g.set(
-                f,
-                Cover::Range {
-                    range: m..m + 1,
-                    extra: None,
-                },
-                stand_in,
-                [m],
-            );
+            g.set_fixed(f, m..m + 1, weight(false, false, 0));
         }
         g
     }
@@ -347,8 +338,7 @@ impl<'f, 'a> Graph<'f, 'a> {
 
     /// The weight of the edge between positions p and q.
     pub fn weight(&self, p: usize, q: usize) -> Weight {
-        let s = &self.store;
-        s.weight(s.vertex(p), s.vertex(q))
+        self.store.by_rules(p, q)
     }
 
     /// Removes the player at position p (paired) and its edges.

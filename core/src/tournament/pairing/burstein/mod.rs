@@ -936,6 +936,46 @@ mod tests {
         super::super::pair_next_round(t, &burstein())
     }
 
+    /// With a chance of 1 in `k`, up to `n / k` random forbidden pairs of `n` players.
+    fn forbid_some(rng: &mut crate::test_rng::Rng, opts: &mut PairingOptions, n: usize, k: usize) {
+        if rng.one_in(k) {
+            for _ in 0..1 + rng.below(n / k) {
+                let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
+                if a != b {
+                    opts.forbidden_pairs.push((a, b));
+                }
+            }
+        }
+    }
+
+    /// Round `r` as `p` paired it, with random results (5 % forfeits) and its bye.
+    fn play(rng: &mut crate::test_rng::Rng, t: &mut Tournament, r: u32, p: Pairing) {
+        for (w, b) in p.boards {
+            let (outcome, kind) = match rng.below(20) {
+                0 => (Outcome::Win, GameKind::Forfeit),
+                1..=8 => (Outcome::Win, GameKind::Played),
+                9..=12 => (Outcome::Draw, GameKind::Played),
+                _ => (Outcome::Loss, GameKind::Played),
+            };
+            t.add_game(r, w, b, outcome, kind).unwrap();
+        }
+        if let Some(b) = p.bye {
+            t.add_bye(r, b, ByeKind::PairingAllocated).unwrap();
+        }
+    }
+
+    /// `f` run with `cell` set to `value` (a test's override on this thread), then reset.
+    fn overriding<T: Copy, R>(
+        cell: &'static std::thread::LocalKey<std::cell::Cell<T>>,
+        value: T,
+        f: impl FnOnce() -> R,
+    ) -> R {
+        let before = cell.with(|c| c.replace(value));
+        let out = f();
+        cell.with(|c| c.set(before));
+        out
+    }
+
     #[test]
     fn rounds_one_and_two_accelerate_the_upper_half_of_those_paired_in_round_one() {
         let all = |_: PlayerNo| true;
@@ -1085,14 +1125,7 @@ mod tests {
             let mut t = tournament(n, total);
             let mut opts = burstein();
             opts.first_colour_white = rng.one_in(2);
-            if rng.one_in(4) {
-                for _ in 0..1 + rng.below(n / 4) {
-                    let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
-                    if a != b {
-                        opts.forbidden_pairs.push((a, b));
-                    }
-                }
-            }
+            forbid_some(&mut rng, &mut opts, n, 4);
             for r in 1..=total {
                 let mut o = opts.clone();
                 if rng.one_in(3) {
@@ -1105,18 +1138,7 @@ mod tests {
                 assert_eq!(fast, full, "case {case}, round {r}: {n} players, {o:?}");
                 let Ok(p) = full else { break };
                 rounds += 1;
-                for (w, b) in p.boards {
-                    let (outcome, kind) = match rng.below(20) {
-                        0 => (Outcome::Win, GameKind::Forfeit),
-                        1..=8 => (Outcome::Win, GameKind::Played),
-                        9..=12 => (Outcome::Draw, GameKind::Played),
-                        _ => (Outcome::Loss, GameKind::Played),
-                    };
-                    t.add_game(r, w, b, outcome, kind).unwrap();
-                }
-                if let Some(b) = p.bye {
-                    t.add_bye(r, b, ByeKind::PairingAllocated).unwrap();
-                }
+                play(&mut rng, &mut t, r, p);
             }
         }
         let passed = PASSED.with(|c| c.get());
@@ -1142,59 +1164,31 @@ mod tests {
             let mut t = tournament(n, total);
             let mut opts = burstein();
             opts.first_colour_white = rng.one_in(2);
-            if rng.one_in(3) {
-                for _ in 0..1 + rng.below(n / 3) {
-                    let (a, b) = (rng.below(n) as PlayerNo, rng.below(n) as PlayerNo);
-                    if a != b {
-                        opts.forbidden_pairs.push((a, b));
-                    }
-                }
-            }
+            forbid_some(&mut rng, &mut opts, n, 3);
             for r in 1..=total {
-                let mut both = Vec::new();
-                for plain in [false, true] {
+                let mut full = None;
+                for plain in [true, false] {
                     let all = super::super::pair_round(&t, &opts, plain);
-                    let few = graph::CACHE_ROWS.with(|c| {
-                        c.set(2 + rng.below(3));
-                        let few = super::super::pair_round(&t, &opts, plain);
-                        c.set(usize::MAX);
-                        few
+                    let rows = 2 + rng.below(3);
+                    let few = overriding(&graph::CACHE_ROWS, rows, || {
+                        super::super::pair_round(&t, &opts, plain)
                     });
                     assert_eq!(
                         few, all,
                         "case {case}, round {r}, plain {plain}: {n} players"
                     );
-                    let no_bits = graph::NO_BITS.with(|c| {
-                        c.set(true);
-                        let no_bits = super::super::pair_round(&t, &opts, plain);
-                        c.set(false);
-                        no_bits
+                    let no_bits = overriding(&graph::NO_BITS, true, || {
+                        super::super::pair_round(&t, &opts, plain)
                     });
                     assert_eq!(
                         no_bits, all,
                         "case {case}, round {r}, plain {plain}, no bits"
                     );
-                    both.push(all);
+                    full = Some(all);
                 }
-                let Ok(p) = both.swap_remove(0) else { break };
+                let Some(Ok(p)) = full else { break };
                 rounds += 1;
-                for (w, b) in p.boards {
-                    let outcome = [Outcome::Win, Outcome::Draw, Outcome::Loss][rng.below(3)];
-                    let kind = if rng.one_in(15) {
-                        GameKind::Forfeit
-                    } else {
-                        GameKind::Played
-                    };
-                    let outcome = if kind == GameKind::Forfeit {
-                        Outcome::Win
-                    } else {
-                        outcome
-                    };
-                    t.add_game(r, w, b, outcome, kind).unwrap();
-                }
-                if let Some(b) = p.bye {
-                    t.add_bye(r, b, ByeKind::PairingAllocated).unwrap();
-                }
+                play(&mut rng, &mut t, r, p);
             }
         }
         assert!(rounds > 150, "{rounds} rounds paired");
