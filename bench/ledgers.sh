@@ -4,7 +4,9 @@
 # 1. `games` games inserted one statement each into a plain `matches` table (bigint ids, three
 #    indexes), once without a ledger and once with an Elo and a Glicko-2 ledger attached: games/s
 #    per block and the cost ratio (with / without); beside them the floor of that ratio: the
-#    rows the two ledgers must write per game, written by plain SQL with no trigger (ledgers/floor.sql);
+#    rows the two ledgers must write per game, written by plain SQL with no trigger (ledgers/floor.sql),
+#    and the floor of a trigger: those rows written by the least statement trigger (one statement
+#    that reads and writes, and a read then a write: ledgers/trigger_floor.sql);
 # 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
 #    table without one; beside them their floor: the rows the ledger keeps for them, written by plain
 #    SQL in the games' own statement (ledgers/batch_floor.sql);
@@ -39,13 +41,20 @@ trap cluster_stop EXIT
 
 ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
-for db in plain ledgers batch floor; do
+for db in plain ledgers batch floor trigger1 trigger2; do
     psql -X -q -d postgres -c "CREATE DATABASE $db"
     psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql
 done
 # The extensions' SQL files are read by CREATE EXTENSION: still under the lock.
 flock -u 9
 psql -X -q -v ON_ERROR_STOP=1 -d floor -f bench/ledgers/floor.sql
+for db in trigger1 trigger2; do
+    psql -X -q -v ON_ERROR_STOP=1 -d $db -f bench/ledgers/floor.sql -f bench/ledgers/trigger_floor.sql
+done
+psql -X -q -v ON_ERROR_STOP=1 -d trigger1 -c "CREATE TRIGGER floor AFTER INSERT ON matches
+    REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION read_write_floor()"
+psql -X -q -v ON_ERROR_STOP=1 -d trigger2 -c "CREATE TRIGGER floor AFTER INSERT ON matches
+    REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION read_then_write_floor()"
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
 INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
 INSERT INTO ledgers (name, rating_system, starting_rating, rating_period) VALUES ('glicko', 'glicko2', 1500, '7 days');
@@ -54,26 +63,37 @@ SELECT ledger_attach('glicko', 'matches', 'id', 'played_at', 'white', 'black', '
 SQL
 
 echo "1. $games games, one INSERT each, without and with an Elo and a Glicko-2 ledger"
-echo "   (floor: the game and the four entries and four standings the ledgers keep, by plain SQL)"
-printf '%-14s %12s %12s %12s %8s %8s\n' games plain/s floor/s ledgers/s ratio floor
-total_plain=0 total_ledgers=0 total_floor=0
+echo "   (floor: the game and the four entries and four standings the ledgers keep, by plain SQL;"
+echo "    trigger 1 / trigger 2: those rows by the least statement trigger, one statement / a read then a write)"
+printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n' games plain/s floor/s trig1/s trig2/s ledgers/s \
+    ratio floor trig1 trig2
+total_plain=0 total_ledgers=0 total_floor=0 total_trig1=0 total_trig2=0
+sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 for ((i = 0; i < blocks; i++)); do
     a=$((i * block + 1)) b=$(((i + 1) * block))
     tp=$(ms plain "CALL bench_insert($a, $b)")
     tf=$(ms floor "CALL floor_insert($a, $b)")
+    t1=$(ms trigger1 "CALL bench_insert($a, $b)")
+    t2=$(ms trigger2 "CALL bench_insert($a, $b)")
     tl=$(ms ledgers "CALL bench_insert($a, $b)")
-    printf '%-14s %12s %12s %12s %7.1fx %7.1fx\n' "$a-$b" "$(rate $block "$tp")" "$(rate $block "$tf")" \
-        "$(rate $block "$tl")" "$(awk -v a="$tl" -v b="$tp" 'BEGIN { print a / b }')" \
-        "$(awk -v a="$tf" -v b="$tp" 'BEGIN { print a / b }')"
-    total_plain=$(awk -v a="$total_plain" -v b="$tp" 'BEGIN { print a + b }')
-    total_floor=$(awk -v a="$total_floor" -v b="$tf" 'BEGIN { print a + b }')
-    total_ledgers=$(awk -v a="$total_ledgers" -v b="$tl" 'BEGIN { print a + b }')
+    printf '%-14s %10s %10s %10s %10s %10s %7sx %7sx %7sx %7sx\n' "$a-$b" "$(rate $block "$tp")" \
+        "$(rate $block "$tf")" "$(rate $block "$t1")" "$(rate $block "$t2")" "$(rate $block "$tl")" \
+        "$(ratio "$tl" "$tp")" "$(ratio "$tf" "$tp")" "$(ratio "$t1" "$tp")" "$(ratio "$t2" "$tp")"
+    total_plain=$(sum "$total_plain" "$tp")
+    total_floor=$(sum "$total_floor" "$tf")
+    total_trig1=$(sum "$total_trig1" "$t1")
+    total_trig2=$(sum "$total_trig2" "$t2")
+    total_ledgers=$(sum "$total_ledgers" "$tl")
 done
-echo "cost per game with the two ledgers / without: $(awk -v a="$total_ledgers" -v b="$total_plain" 'BEGIN { printf "%.1f", a / b }')x" \
+echo "cost per game with the two ledgers / without: $(ratio "$total_ledgers" "$total_plain")x" \
      "($(rate "$games" "$total_ledgers") vs $(rate "$games" "$total_plain") games/s)"
-echo "floor (their rows by plain SQL, no trigger) / without: $(awk -v a="$total_floor" -v b="$total_plain" 'BEGIN { printf "%.1f", a / b }')x" \
+echo "the floor of a trigger / the floor: one statement $(ratio "$total_trig1" "$total_floor")x," \
+     "a read then a write $(ratio "$total_trig2" "$total_floor")x; the ledgers / the floor of a trigger:" \
+     "$(ratio "$total_ledgers" "$total_trig2")x"
+echo "floor (their rows by plain SQL, no trigger) / without: $(ratio "$total_floor" "$total_plain")x" \
      "($(rate "$games" "$total_floor") games/s); the ledgers / the floor:" \
-     "$(awk -v a="$total_ledgers" -v b="$total_floor" 'BEGIN { printf "%.1f", a / b }')x"
+     "$(ratio "$total_ledgers" "$total_floor")x"
 
 ((upto >= 2)) || exit 0
 echo
