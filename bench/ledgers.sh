@@ -6,7 +6,7 @@
 #    per block and the cost ratio (with / without); beside them the floor of that ratio: the
 #    rows the two ledgers must write per game, written by plain SQL with no trigger (ledgers/floor.sql),
 #    and the floor of a trigger: those rows written by the least statement trigger (one statement
-#    that reads and writes, and a read then a write: ledgers/trigger_floor.sql);
+#    that reads and writes; a read then a write; a lock, a read and a write: ledgers/trigger_floor.sql);
 # 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
 #    table without one; beside them their floor: the rows the ledger keeps for them, written by plain
 #    SQL in the games' own statement (ledgers/batch_floor.sql);
@@ -41,20 +41,22 @@ trap cluster_stop EXIT
 
 ms() { psql -X -q -v ON_ERROR_STOP=1 -d "$1" -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tail -1; }
 rate() { awk -v n="$1" -v t="$2" 'BEGIN { printf "%.0f", n / (t / 1000) }'; }
-for db in plain ledgers batch floor trigger1 trigger2; do
+for db in plain ledgers batch floor trigger1 trigger2 trigger3; do
     psql -X -q -d postgres -c "CREATE DATABASE $db"
     psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating" -f bench/ledgers/setup.sql
 done
 # The extensions' SQL files are read by CREATE EXTENSION: still under the lock.
 flock -u 9
 psql -X -q -v ON_ERROR_STOP=1 -d floor -f bench/ledgers/floor.sql
-for db in trigger1 trigger2; do
+for db in trigger1 trigger2 trigger3; do
     psql -X -q -v ON_ERROR_STOP=1 -d $db -f bench/ledgers/floor.sql -f bench/ledgers/trigger_floor.sql
 done
 psql -X -q -v ON_ERROR_STOP=1 -d trigger1 -c "CREATE TRIGGER floor AFTER INSERT ON matches
     REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION read_write_floor()"
 psql -X -q -v ON_ERROR_STOP=1 -d trigger2 -c "CREATE TRIGGER floor AFTER INSERT ON matches
     REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION read_then_write_floor()"
+psql -X -q -v ON_ERROR_STOP=1 -d trigger3 -c "CREATE TRIGGER floor AFTER INSERT ON matches
+    REFERENCING NEW TABLE AS new_games FOR EACH STATEMENT EXECUTE FUNCTION read_then_write_floor('lock')"
 psql -X -q -v ON_ERROR_STOP=1 -d ledgers <<'SQL' >/dev/null
 INSERT INTO ledgers (name, rating_system, starting_rating, k_factor) VALUES ('elo', 'elo', 1500, 20);
 INSERT INTO ledgers (name, rating_system, starting_rating, rating_period) VALUES ('glicko', 'glicko2', 1500, '7 days');
@@ -64,10 +66,13 @@ SQL
 
 echo "1. $games games, one INSERT each, without and with an Elo and a Glicko-2 ledger"
 echo "   (floor: the game and the four entries and four standings the ledgers keep, by plain SQL;"
-echo "    trigger 1 / trigger 2: those rows by the least statement trigger, one statement / a read then a write)"
-printf '%-14s %10s %10s %10s %10s %10s %8s %8s %8s %8s\n' games plain/s floor/s trig1/s trig2/s ledgers/s \
-    ratio floor trig1 trig2
-total_plain=0 total_ledgers=0 total_floor=0 total_trig1=0 total_trig2=0
+echo "    trigger 1, 2, 3: those rows by the least statement trigger: one statement; a read then a write;"
+echo "    a lock, a read and a write)"
+printf '%-12s %9s %9s %9s %9s %9s %9s %7s %7s %7s %7s %7s\n' games plain/s floor/s trig1/s trig2/s trig3/s \
+    ledgers/s ratio floor trig1 trig2 trig3
+total_plain=0 total_ledgers=0 total_floor=0 total_trig1=0 total_trig2=0 total_trig3=0
+# (the same after the first block, whose triggers' reads run plans made while the standings were empty)
+later_floor=0 later_trig1=0 later_trig2=0 later_trig3=0 later_ledgers=0
 sum() { awk -v a="$1" -v b="$2" 'BEGIN { print a + b }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 for ((i = 0; i < blocks; i++)); do
@@ -76,21 +81,32 @@ for ((i = 0; i < blocks; i++)); do
     tf=$(ms floor "CALL floor_insert($a, $b)")
     t1=$(ms trigger1 "CALL bench_insert($a, $b)")
     t2=$(ms trigger2 "CALL bench_insert($a, $b)")
+    t3=$(ms trigger3 "CALL bench_insert($a, $b)")
     tl=$(ms ledgers "CALL bench_insert($a, $b)")
-    printf '%-14s %10s %10s %10s %10s %10s %7sx %7sx %7sx %7sx\n' "$a-$b" "$(rate $block "$tp")" \
-        "$(rate $block "$tf")" "$(rate $block "$t1")" "$(rate $block "$t2")" "$(rate $block "$tl")" \
-        "$(ratio "$tl" "$tp")" "$(ratio "$tf" "$tp")" "$(ratio "$t1" "$tp")" "$(ratio "$t2" "$tp")"
+    printf '%-12s %9s %9s %9s %9s %9s %9s %6sx %6sx %6sx %6sx %6sx\n' "$a-$b" "$(rate $block "$tp")" \
+        "$(rate $block "$tf")" "$(rate $block "$t1")" "$(rate $block "$t2")" "$(rate $block "$t3")" \
+        "$(rate $block "$tl")" "$(ratio "$tl" "$tp")" "$(ratio "$tf" "$tp")" "$(ratio "$t1" "$tp")" \
+        "$(ratio "$t2" "$tp")" "$(ratio "$t3" "$tp")"
     total_plain=$(sum "$total_plain" "$tp")
     total_floor=$(sum "$total_floor" "$tf")
     total_trig1=$(sum "$total_trig1" "$t1")
     total_trig2=$(sum "$total_trig2" "$t2")
+    total_trig3=$(sum "$total_trig3" "$t3")
     total_ledgers=$(sum "$total_ledgers" "$tl")
+    if ((i > 0)); then
+        later_floor=$(sum "$later_floor" "$tf") later_ledgers=$(sum "$later_ledgers" "$tl")
+        later_trig1=$(sum "$later_trig1" "$t1") later_trig2=$(sum "$later_trig2" "$t2")
+        later_trig3=$(sum "$later_trig3" "$t3")
+    fi
 done
 echo "cost per game with the two ledgers / without: $(ratio "$total_ledgers" "$total_plain")x" \
      "($(rate "$games" "$total_ledgers") vs $(rate "$games" "$total_plain") games/s)"
 echo "the floor of a trigger / the floor: one statement $(ratio "$total_trig1" "$total_floor")x," \
-     "a read then a write $(ratio "$total_trig2" "$total_floor")x; the ledgers / the floor of a trigger:" \
-     "$(ratio "$total_ledgers" "$total_trig2")x"
+     "a read then a write $(ratio "$total_trig2" "$total_floor")x, a lock, a read and a write" \
+     "$(ratio "$total_trig3" "$total_floor")x; the ledgers / the last: $(ratio "$total_ledgers" "$total_trig3")x"
+echo "after the first block: the floor of a trigger / the floor $(ratio "$later_trig1" "$later_floor")x," \
+     "$(ratio "$later_trig2" "$later_floor")x, $(ratio "$later_trig3" "$later_floor")x; the ledgers / the floor" \
+     "$(ratio "$later_ledgers" "$later_floor")x, / the last floor of a trigger $(ratio "$later_ledgers" "$later_trig3")x"
 echo "floor (their rows by plain SQL, no trigger) / without: $(ratio "$total_floor" "$total_plain")x" \
      "($(rate "$games" "$total_floor") games/s); the ledgers / the floor:" \
      "$(ratio "$total_ledgers" "$total_floor")x"

@@ -6,7 +6,10 @@
 --     standings from them (a rule simple enough for SQL: rating + 10 * (score - 0.5));
 --   read_then_write_floor: a read of the standings, then one statement that writes, as an engine
 --     that computes the ratings outside SQL must do.
--- No settings are read and no lock is taken: both are lower than any real writer.
+--   read_then_write_floor('lock'): the same after a statement that takes each scope's lock (an
+--     advisory lock per ledger here), which writers that read and then write must hold against
+--     each other.
+-- No settings are read: all three are lower than any real writer.
 
 CREATE FUNCTION read_write_floor() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -48,6 +51,9 @@ CREATE FUNCTION read_then_write_floor() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     ls int[]; ps text[]; os text[]; ss float8[]; ns bigint[]; ats timestamptz[]; befores float8[]; gs int[];
 BEGIN
+    IF TG_NARGS > 0 THEN
+        PERFORM pg_advisory_xact_lock(l) FROM (VALUES (1), (2)) v(l) ORDER BY l;
+    END IF;
     SELECT array_agg(side.l), array_agg(side.p), array_agg(side.o), array_agg(side.s), array_agg(side.n),
            array_agg(side.at), array_agg(coalesce(f.rating, 1500)), array_agg(coalesce(f.games, 0))
     INTO ls, ps, os, ss, ns, ats, befores, gs
@@ -84,3 +90,4 @@ BEGIN
         last_game_date = excluded.last_game_date, last_game_key = excluded.last_game_key;
     RETURN NULL;
 END $$;
+
