@@ -310,6 +310,9 @@ RETURNS float8
 CREATE FUNCTION ledger_performance(opponents_sum float8, wins int, losses int, games int)
 RETURNS float8
     IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_performance_wrapper';
+CREATE FUNCTION ledger_season_start(season_ends timestamptz[], ends_at timestamptz)
+RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_start_wrapper';
 
 -- Current standings with what is derived at read time: the RD grown by inactivity as of now
 -- (Glicko-2 with a rating period), the provisional flag, opponents' average and performance.
@@ -366,8 +369,9 @@ FROM (SELECT x.ledger_id, x.scope, x.name, x.ends_at FROM @extschema@.ledger_sea
       WHERE x.every_scope) z
 JOIN @extschema@.ledgers l ON l.id = z.ledger_id
 CROSS JOIN LATERAL (
-    SELECT max(y.ends_at) AS starts_at FROM @extschema@.ledger_seasons y
-    WHERE y.ledger_id = z.ledger_id AND (y.scope = z.scope OR y.every_scope) AND y.ends_at < z.ends_at) p
+    SELECT @extschema@.ledger_season_start(pg_catalog.array_agg(y.ends_at), z.ends_at) AS starts_at
+    FROM @extschema@.ledger_seasons y
+    WHERE y.ledger_id = z.ledger_id AND (y.scope = z.scope OR y.every_scope)) p
 CROSS JOIN LATERAL (
     SELECT DISTINCT ON (x.player) x.*
     FROM @extschema@.ledger_entries x
@@ -1113,6 +1117,9 @@ COMMENT ON FUNCTION ledger_season_rd(float8, timestamptz, timestamptz[], float8[
     'season (in the arrays) that ended after last_played and not after now; NULL for a NULL rd.';
 COMMENT ON FUNCTION ledger_performance(float8, int, int, int) IS
     'The linear performance of a record: opponents_sum / games + 400 (wins - losses) / games; NULL for 0 games.';
+COMMENT ON FUNCTION ledger_season_start(timestamptz[], timestamptz) IS
+    'Where the season ending at ends_at starts: the latest of season_ends (its scope''s seasons) before it; NULL '
+    'for the first season.';
 COMMENT ON FUNCTION ledger_rating_at(text, text, timestamptz, text) IS
     'A player''s rating (and RD, games) after the latest game dated <= at; before any, the player''s seed, else '
     'the starting rating (games 0).';

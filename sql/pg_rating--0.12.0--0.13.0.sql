@@ -1038,6 +1038,9 @@ COMMENT ON FUNCTION tournament_pair_into(regclass, regclass, regclass, integer, 
     'pairing. Errors as tournament_pairings_from_tables, and those of the INSERT (42501 without its privilege).';
 
 -- Season standings count the season's own games and peak (issue 32, item 4: seed 003 section 13)
+CREATE FUNCTION ledger_season_start(season_ends timestamptz[], ends_at timestamptz)
+RETURNS timestamptz
+    IMMUTABLE STRICT PARALLEL SAFE LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_season_start_wrapper';
 CREATE OR REPLACE VIEW ledger_season_standings AS
 SELECT l.name AS ledger, z.scope, z.name AS season, z.ends_at, e.player, e.rating, e.rd, e.volatility, e.games,
        e.wins, e.draws, e.losses, e.peak, e.best_streak,
@@ -1056,8 +1059,9 @@ FROM (SELECT x.ledger_id, x.scope, x.name, x.ends_at FROM @extschema@.ledger_sea
       WHERE x.every_scope) z
 JOIN @extschema@.ledgers l ON l.id = z.ledger_id
 CROSS JOIN LATERAL (
-    SELECT max(y.ends_at) AS starts_at FROM @extschema@.ledger_seasons y
-    WHERE y.ledger_id = z.ledger_id AND (y.scope = z.scope OR y.every_scope) AND y.ends_at < z.ends_at) p
+    SELECT @extschema@.ledger_season_start(pg_catalog.array_agg(y.ends_at), z.ends_at) AS starts_at
+    FROM @extschema@.ledger_seasons y
+    WHERE y.ledger_id = z.ledger_id AND (y.scope = z.scope OR y.every_scope)) p
 CROSS JOIN LATERAL (
     SELECT DISTINCT ON (x.player) x.*
     FROM @extschema@.ledger_entries x
@@ -1284,6 +1288,9 @@ COMMENT ON FUNCTION ledger_season_rd(float8, timestamptz, timestamptz[], float8[
     'season (in the arrays) that ended after last_played and not after now; NULL for a NULL rd.';
 COMMENT ON FUNCTION ledger_performance(float8, int, int, int) IS
     'The linear performance of a record: opponents_sum / games + 400 (wins - losses) / games; NULL for 0 games.';
+COMMENT ON FUNCTION ledger_season_start(timestamptz[], timestamptz) IS
+    'Where the season ending at ends_at starts: the latest of season_ends (its scope''s seasons) before it; NULL '
+    'for the first season.';
 CREATE OR REPLACE VIEW ledger_standings_now AS
 SELECT l.name AS ledger, s.scope, s.player,
        -- the resets of the seasons that ended since the player's last game, in order

@@ -33,6 +33,12 @@ SELECT ledger_season_rd(60, '2025-01-01', ARRAY['2025-02-01', '2025-03-01']::tim
                         '2025-04-01') AS floored,
        ledger_season_rd(200, '2025-01-01', ARRAY['2025-02-01']::timestamptz[], ARRAY[150], '2025-04-01') AS above,
        ledger_season_rd(NULL, '2025-01-01', ARRAY['2025-02-01']::timestamptz[], ARRAY[150], '2025-04-01') AS no_rd;
+-- where a season starts: the previous end of its scope (the seasons in any order)
+SELECT ledger_season_start(ARRAY['2025-03-01', '2025-01-01', '2025-02-01']::timestamptz[], '2025-03-01') AS third,
+       ledger_season_start(ARRAY['2025-01-01', '2025-02-01']::timestamptz[], '2025-01-01') AS first,
+       ledger_season_start(ARRAY['2025-01-01']::timestamptz[], '2025-06-01') AS after_the_last,
+       ledger_season_start(NULL, '2025-01-01') AS no_seasons;
+SELECT ledger_season_start(ARRAY[NULL]::timestamptz[], '2025-01-01');
 SELECT ledger_season_rating(1900, '2025-01-01', 1500, ARRAY['2025-02-01']::timestamptz[], ARRAY[0.5, 0.5], now());
 SELECT ledger_season_rating(1900, '2025-01-01', 1500, ARRAY[NULL]::timestamptz[], ARRAY[0.5], now());
 

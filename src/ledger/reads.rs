@@ -169,6 +169,19 @@ fn ledger_season_rd(
     .1
 }
 
+/// Where the season that ends at `ends_at` starts (`ledger_season_standings.season_starts_at`): the
+/// latest of the scope's `season_ends` before it; NULL for its first season.
+#[pg_extern(immutable, strict, parallel_safe, sql = false)]
+fn ledger_season_start(
+    season_ends: Array<'_, TimestampWithTimeZone>,
+    ends_at: TimestampWithTimeZone,
+) -> Option<TimestampWithTimeZone> {
+    let seasons = seasons(Some(season_ends), None, None);
+    Some(super::store::timestamp(
+        seasons.start_of(ends_at.into_inner())?,
+    ))
+}
+
 /// The linear performance of a record (`ledger_standings_now.performance`): the opponents'
 /// average + 400 (wins - losses) / games; NULL before any game.
 #[pg_extern(immutable, strict, parallel_safe, sql = false)]

@@ -69,6 +69,16 @@ impl Seasons {
     pub fn ends(&self) -> &[SeasonEnd] {
         &self.0
     }
+
+    /// Where the season that ends at `end` starts: the latest end of these seasons before it (the
+    /// scope's previous season), `None` for its first season.
+    pub fn start_of(&self, end: i64) -> Option<i64> {
+        self.0
+            .iter()
+            .map(|s| s.at)
+            .take_while(|&at| at < end)
+            .last()
+    }
 }
 
 impl Seasons {
@@ -361,6 +371,22 @@ mod tests {
         assert!(pg_greatest(1.0, f64::NAN).is_nan());
         assert!(pg_greatest(f64::NAN, 1.0).is_nan());
         assert_eq!(pg_greatest(2.0, 1.0), 2.0);
+    }
+
+    #[test]
+    fn a_season_starts_at_the_previous_end_of_its_scope() {
+        let seasons = Seasons::from_arrays(
+            Some(vec![Some(30), Some(10), Some(20), Some(20)]),
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(seasons.start_of(10), None);
+        assert_eq!(seasons.start_of(20), Some(10));
+        assert_eq!(seasons.start_of(25), Some(20));
+        assert_eq!(seasons.start_of(30), Some(20));
+        assert_eq!(seasons.start_of(31), Some(30));
+        assert_eq!(Seasons::default().start_of(5), None);
     }
 
     #[test]
