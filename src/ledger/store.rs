@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+pub use pg_rating_core::ledger::kept::DroppedClient;
 use pg_rating_core::ledger::settings_row::{Kind, Value, SETTINGS_COLUMNS};
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
@@ -257,21 +258,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// rebuild, seed nor read it (its client's triggers write it, from its client's tables).
     pub fn refuse_kept_elsewhere(&mut self, l: &Ledger) {
         if let Some(table) = self.kept_in(l.id) {
-            if table.bytes().all(|b| b.is_ascii_digit()) {
-                // regclass shows a dropped table's oid
-                raise(
-                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                    format!("{}", DroppedClient(&l.name)),
-                );
-            }
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "ledger \"{}\" keeps its history in {table}, written by pg_rating from its client's tables: \
-                     the ledgers' functions do not attach, rebuild, seed or read it",
-                    l.name
-                ),
-            );
+            let ledger = l.name.clone();
+            raise_core(&pg_rating_core::ledger::kept::KeptElsewhere { ledger, table });
         }
     }
 
@@ -673,15 +661,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             )
             .next()?;
         let kind: String = get(&row, "kind");
-        if kind == "p" {
-            Some("it is partitioned")
-        } else if get::<bool>(&row, "parent") {
-            Some("it has inheritance children")
-        } else if get::<bool>(&row, "child") {
-            Some("it is a partition or inheritance child")
-        } else {
-            None
-        }
+        pg_rating_core::ledger::attachment::not_attachable(
+            &kind,
+            get(&row, "parent"),
+            get(&row, "child"),
+        )
     }
 
     /// Whether `table` has a trigger of that name.
@@ -894,28 +878,12 @@ pub fn type_name(t: pg_sys::Oid) -> String {
     }
 }
 
-/// The message for a ledger of a client whose table is gone (`DROP EXTENSION
-/// pg_rating_random_chess` leaves its rankings' ledgers behind): what it was, and what to do.
-pub struct DroppedClient<'a>(pub &'a str);
-
-impl std::fmt::Display for DroppedClient<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = self.0;
-        write!(
-            f,
-            "ledger \"{name}\" was kept by a client of pg_rating whose table no longer exists (its extension, \
-             e.g. pg_rating_random_chess, was dropped): delete it with DELETE FROM ledgers WHERE name = '{}'",
-            name.replace('\'', "''")
-        )
-    }
-}
-
 /// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
 /// oid when it no longer exists.
 pub fn table_label(table: pg_sys::Oid) -> String {
-    match crate::relation::quoted_name(table) {
-        Some((Some(schema), name)) => format!("{schema}.{name}"),
-        Some((None, name)) => name,
+    match crate::relation::schema_and_name(table) {
+        Some((Some(schema), name)) => pg_rating_core::quote::qualified(&schema, &name),
+        Some((None, name)) => pg_rating_core::quote::quote_ident(&name),
         None => format!("a dropped table (oid {})", table.to_u32()),
     }
 }

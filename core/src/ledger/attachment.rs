@@ -807,9 +807,37 @@ pub fn old_as_rated(rated: Vec<GameRow>, old: &[GameRow]) -> Vec<GameRow> {
         .collect()
 }
 
+/// Why a table (its `relkind`; whether it has inheritance children, and whether it is one)
+/// cannot have ledgers, its rows writable past its statement triggers; `None` for a plain table.
+pub fn not_attachable(relkind: &str, parent: bool, child: bool) -> Option<&'static str> {
+    if relkind == "p" {
+        Some("it is partitioned")
+    } else if parent {
+        Some("it has inheritance children")
+    } else if child {
+        Some("it is a partition or inheritance child")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_plain_tables_are_attachable() {
+        assert_eq!(not_attachable("r", false, false), None);
+        assert_eq!(not_attachable("p", true, false), Some("it is partitioned"));
+        assert_eq!(
+            not_attachable("r", true, true),
+            Some("it has inheritance children")
+        );
+        assert_eq!(
+            not_attachable("r", false, true),
+            Some("it is a partition or inheritance child")
+        );
+    }
 
     /// A games table `public.t1` whose key is of type 0 (integer), 1 (uuid) or 2 (text).
     fn games(key_type: u32) -> Attachment<u32> {
