@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 pub use pg_rating_core::ledger::kept::DroppedClient;
-use pg_rating_core::ledger::settings_row::{Kind, Value, SETTINGS_COLUMNS};
+use pg_rating_core::ledger::settings_row::{Kind, Value};
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -709,23 +709,18 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }))
     }
 
-    /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
-    /// NaN, which compares unequal to any row as it is now).
+    /// [`Self::rated_games`] for a participants table (see
+    /// [`pg_rating_core::ledger::attachment::rated_participants`]).
     pub fn rated_participants(&mut self, ledger: i32, keys: &[String]) -> Vec<ParticipantRow> {
         let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player
              FROM @extschema@.ledger_entries e WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)",
             &[ledger.into(), keys.to_vec().into()],
         );
-        rows.into_iter()
-            .map(|r| ParticipantRow {
-                scope: get(&r, "scope"),
-                key: key_of(&r, "game_date", "game_key"),
-                player: get(&r, "player"),
-                placement: Some(f64::NAN),
-                broken: false,
-            })
-            .collect()
+        pg_rating_core::ledger::attachment::rated_participants(rows.into_iter().map(|r| {
+            let key = key_of(&r, "game_date", "game_key");
+            (get(&r, "scope"), key, get(&r, "player"))
+        }))
     }
 
     /// The value of a boolean condition (over this statement's transition tables).
@@ -825,17 +820,9 @@ type ForeignKeyRow = (
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
-/// The [`SETTINGS_COLUMNS`] of a row, each read by `read(column, kind)` (NULL: [`Value::Null`]).
-fn settings_values(
-    read: impl Fn(&str, Kind) -> Option<Value>,
-) -> Result<LedgerSettings, &'static str> {
-    let values = SETTINGS_COLUMNS.map(|(column, kind)| read(column, kind).unwrap_or(Value::Null));
-    LedgerSettings::from_values(&values)
-}
-
 /// The settings of a `ledgers` row the glue selected: an internal error when one is NULL.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
-    settings_values(|column, kind| match kind {
+    LedgerSettings::from_columns(|column, kind| match kind {
         Kind::Number => opt(row, column).map(Value::Number),
         Kind::Integer => opt(row, column).map(Value::Integer),
         Kind::Text => opt(row, column).map(Value::Text),
@@ -859,7 +846,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Opti
             crate::trigger::field(row, column)
         }
     }
-    settings_values(|column, kind| match kind {
+    LedgerSettings::from_columns(|column, kind| match kind {
         Kind::Number => read(row, column).map(Value::Number),
         Kind::Integer => read(row, column).map(Value::Integer),
         Kind::Text => read(row, column).map(Value::Text),
