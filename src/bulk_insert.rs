@@ -334,9 +334,7 @@ impl BulkInsert {
 
     /// Buffers a row: one value per column, in the columns' order.
     pub fn push(&mut self, row: Vec<Value>) {
-        if row.len() != self.columns.len() {
-            internal("a row without a value for each column");
-        }
+        crate::columns::check_row_len(row.len(), self.columns.len());
         if self.used == self.slots.len() {
             // SAFETY: a slot of the open relation's descriptor, dropped by finish().
             let slot = unsafe {

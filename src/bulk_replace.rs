@@ -16,7 +16,7 @@ use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
 
 use crate::bulk_insert::BulkInsert;
-use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
+use crate::columns::{check_cells, Cell, Cells, Column, ColumnType, Kind, Named};
 use crate::error::internal;
 use crate::relation;
 pub use pg_rating_core::ledger::digest::{DigestSet, DigestSum, RowDigests};

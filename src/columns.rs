@@ -8,42 +8,15 @@ use pgrx::prelude::*;
 
 use crate::error::internal;
 
-/// What a column holds: the SQL type of its array.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Kind {
-    Float,
-    Int,
-    Text,
-    Time,
-    Bytes,
-    /// An `f64` sent as text (Rust's shortest decimal that reads back as it) for numeric_in to
-    /// read exactly: a float8 cast to numeric would round it to 15 digits.
-    Decimal,
+pub use pg_rating_core::columns::{names, unnest, Cell, Column, Kind, Named};
+
+/// The PostgreSQL type of a column of a [`Kind`].
+pub trait ColumnType {
+    fn column_type(self) -> pgrx::pg_sys::Oid;
 }
 
-impl Kind {
-    /// The cast of the array's parameter.
-    pub fn array_type(self) -> &'static str {
-        match self {
-            Kind::Float => "float8[]",
-            Kind::Int => "int4[]",
-            Kind::Text => "text[]",
-            Kind::Time => "timestamptz[]",
-            Kind::Bytes => "bytea[]",
-            Kind::Decimal => "text[]::numeric[]",
-        }
-    }
-
-    /// The cast of a single value's parameter (a decimal is sent as text).
-    pub fn value_cast(self) -> &'static str {
-        match self {
-            Kind::Decimal => "::numeric",
-            _ => "",
-        }
-    }
-
-    /// The type of a column of this kind.
-    pub fn column_type(self) -> pgrx::pg_sys::Oid {
+impl ColumnType for Kind {
+    fn column_type(self) -> pgrx::pg_sys::Oid {
         use pgrx::pg_sys;
         match self {
             Kind::Float => pg_sys::FLOAT8OID,
@@ -55,39 +28,6 @@ impl Kind {
         }
     }
 }
-
-/// A column: its name and what it holds.
-pub type Column = (&'static str, Kind);
-
-/// `name, ...`
-pub fn names(columns: &[Column]) -> String {
-    let names: Vec<&str> = columns.iter().map(|(n, _)| *n).collect();
-    names.join(", ")
-}
-
-/// `unnest($first::type, ...)`: the columns' arrays, from parameter `first` on.
-pub fn unnest(columns: &[Column], first: usize) -> String {
-    let arrays: Vec<String> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, (_, kind))| format!("${}::{}", first + i, kind.array_type()))
-        .collect();
-    format!("unnest({})", arrays.join(", "))
-}
-
-/// One value of a row, borrowed from where the row is kept: what a row is compared by before it
-/// is written (a rebuild keeps the stored rows equal to its own), and made a [`Value`] to write.
-#[derive(Clone, Copy, Debug)]
-pub enum Cell<'a> {
-    Float(Option<f64>),
-    Int(Option<i32>),
-    Text(Option<&'a str>),
-    /// Microseconds since 2000-01-01 (PostgreSQL's timestamptz).
-    Time(i64),
-}
-
-/// A value with the name of its column.
-pub type Named<T> = (&'static str, T);
 
 /// A row that lends its values as cells, each named by its column, in the order of its table's
 /// columns (checked by name: [`check_cells`]).
@@ -105,13 +45,7 @@ pub trait Cells<const N: usize> {
 
 /// An internal error unless `names` are the names of `columns`, in their order.
 fn check_names<'a>(names: impl IntoIterator<Item = &'a str>, columns: &[Column]) {
-    let names: Vec<&str> = names.into_iter().collect();
-    if !names.iter().copied().eq(columns.iter().map(|(n, _)| *n)) {
-        internal(format!(
-            "values for the columns {names:?} bound to the columns {:?}",
-            columns.iter().map(|(n, _)| *n).collect::<Vec<_>>()
-        ));
-    }
+    pg_rating_core::columns::check_names(names, columns).unwrap_or_else(|e| internal(e));
 }
 
 /// Checks that rows of type `R` bind `columns` by name: once per write, since the names of a
@@ -128,6 +62,11 @@ pub fn check_cells<R: Cells<N>, const N: usize>(rows: &[R], columns: &[Column]) 
 pub fn in_order<const N: usize>(columns: &[Column], values: [Named<Value>; N]) -> Vec<Value> {
     check_names(values.iter().map(|(name, _)| *name), columns);
     values.into_iter().map(|(_, value)| value).collect()
+}
+
+/// An internal error unless a row has a value for each of its `columns` columns.
+pub fn check_row_len(values: usize, columns: usize) {
+    pg_rating_core::columns::check_row_len(values, columns).unwrap_or_else(|e| internal(e));
 }
 
 impl From<Cell<'_>> for Value {
@@ -297,9 +236,7 @@ impl Arrays {
 
     /// Adds a row: one value per column, in their order.
     pub fn push_row(&mut self, row: Vec<Value>) {
-        if row.len() != self.columns.len() {
-            internal("a row without a value for each column");
-        }
+        check_row_len(row.len(), self.columns.len());
         for ((array, (name, kind)), value) in self.arrays.iter_mut().zip(&self.columns).zip(row) {
             array.push(*kind, value, name);
         }

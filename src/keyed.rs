@@ -6,8 +6,7 @@ use std::sync::OnceLock;
 
 use pgrx::datum::DatumWithOid;
 
-/// The most keys sent as a VALUES list of parameters.
-pub const MAX_VALUES_KEYS: usize = 8;
+use pg_rating_core::columns::{key_rows, key_shape, MAX_VALUES_KEYS};
 
 /// The texts of one statement, one per shape (1 to MAX_VALUES_KEYS keys, or more), made once per
 /// backend.
@@ -29,35 +28,7 @@ pub fn shaped(
     width: usize,
     make: impl Fn(&str) -> String,
 ) -> &'static str {
-    let shape = n.clamp(1, MAX_VALUES_KEYS + 1) - 1;
-    let types = |array: &str| {
-        (0..width)
-            .map(|c| {
-                let kind = if c == 0 { "int4" } else { "text" };
-                (c, format!("{kind}{array}"))
-            })
-            .collect::<Vec<_>>()
-    };
-    texts[shape].get_or_init(|| {
-        if n <= MAX_VALUES_KEYS {
-            let tuples: Vec<String> = (0..n)
-                .map(|r| {
-                    let cells: Vec<String> = types("")
-                        .into_iter()
-                        .map(|(c, t)| format!("${}::{t}", 1 + r * width + c))
-                        .collect();
-                    format!("({})", cells.join(", "))
-                })
-                .collect();
-            make(&format!("VALUES {}", tuples.join(", ")))
-        } else {
-            let arrays: Vec<String> = types("[]")
-                .into_iter()
-                .map(|(c, t)| format!("${}::{t}", c + 1))
-                .collect();
-            make(&format!("SELECT * FROM unnest({})", arrays.join(", ")))
-        }
-    })
+    texts[key_shape(n)].get_or_init(|| make(&key_rows(n, width)))
 }
 
 /// The parameters of a [`shaped`] statement over `keys` of `width` columns: one per value for a

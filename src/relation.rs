@@ -8,9 +8,9 @@ use pgrx::pg_sys;
 use crate::columns::Column;
 use crate::error::internal;
 
-/// A relation's schema and name, each quoted as a statement writes them (the schema `None` when
-/// it is gone); `None` when there is no such relation (dropped).
-pub fn quoted_name(rel: pg_sys::Oid) -> Option<(Option<String>, String)> {
+/// A relation's schema and name (the schema `None` when it is gone); `None` when there is no such
+/// relation (dropped).
+pub fn schema_and_name(rel: pg_sys::Oid) -> Option<(Option<String>, String)> {
     // SAFETY: catalog lookups by oid; a NULL (no such relation or schema) is checked, and the
     // strings returned are palloc'd copies.
     unsafe {
@@ -19,13 +19,16 @@ pub fn quoted_name(rel: pg_sys::Oid) -> Option<(Option<String>, String)> {
             return None;
         }
         let schema = pg_sys::get_namespace_name(pg_sys::get_rel_namespace(rel));
-        let quote = |s| {
-            CStr::from_ptr(pg_sys::quote_identifier(s))
-                .to_string_lossy()
-                .into_owned()
-        };
-        Some(((!schema.is_null()).then(|| quote(schema)), quote(name)))
+        let text = |s| CStr::from_ptr(s).to_string_lossy().into_owned();
+        Some(((!schema.is_null()).then(|| text(schema)), text(name)))
     }
+}
+
+/// [`schema_and_name`], each quoted as a statement writes them.
+pub fn quoted_name(rel: pg_sys::Oid) -> Option<(Option<String>, String)> {
+    use pg_rating_core::quote::quote_ident;
+    let (schema, name) = schema_and_name(rel)?;
+    Some((schema.as_deref().map(quote_ident), quote_ident(&name)))
 }
 
 /// Opens `table` with `lock`, held until the transaction ends; an internal error if there is none.

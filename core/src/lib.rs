@@ -6,6 +6,7 @@
 
 pub mod chess;
 pub mod clock;
+pub mod columns;
 pub mod error;
 pub mod interrupt;
 pub mod ledger;

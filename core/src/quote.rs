@@ -43,9 +43,21 @@ pub fn quote_ident(ident: &str) -> String {
     }
 }
 
+/// A relation's name as a statement writes it: `schema.name`, each quoted ([`quote_ident`]).
+pub fn qualified(schema: &str, name: &str) -> String {
+    format!("{}.{}", quote_ident(schema), quote_ident(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_qualified_name_quotes_each_part() {
+        assert_eq!(qualified("public", "games"), "public.games");
+        assert_eq!(qualified("My App", "user"), "\"My App\".\"user\"");
+        assert_eq!(qualified("a.b", "c"), "\"a.b\".c");
+    }
 
     #[test]
     fn keywords_are_sorted_for_the_search() {

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use pg_rating_core::ledger::MultiplayerRule;
+use pg_rating_core::quote::quote_ident;
 use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
 
@@ -83,7 +84,7 @@ fn drop_trigger_of(store: &mut LedgerStore<'_, '_>, table: pg_sys::Oid, name: &s
     if store.has_trigger(table, name) {
         store.ddl(&format!(
             "DROP TRIGGER {} ON {}",
-            attachment::quote(name),
+            quote_ident(name),
             store::table_label(table)
         ));
     }
@@ -245,9 +246,9 @@ fn create_triggers(
         if !store.has_trigger(table, name) {
             store.ddl(&format!(
                 "CREATE TRIGGER {} {} FOR EACH STATEMENT EXECUTE FUNCTION {}.{function}()",
-                attachment::quote(name),
+                quote_ident(name),
                 when.replace("{t}", label),
-                attachment::quote(schema),
+                quote_ident(schema),
             ));
         }
     }

@@ -5,12 +5,11 @@
 
 use pg_rating_core::ledger::attachment::{self, KeyKind};
 pub use pg_rating_core::ledger::attachment::{GameRow, Multiplayer, ParticipantRow, Read};
-use pg_rating_core::ledger::results::{MapValue, ResultMap};
+use pg_rating_core::ledger::results::ResultMap;
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
-use serde_json::Value;
 
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 
 pub type Attachment = attachment::Attachment<pg_sys::Oid>;
 pub type ResolvedJoin = attachment::ResolvedJoin<pg_sys::Oid>;
@@ -19,8 +18,8 @@ pub type Resolved = attachment::Resolved<pg_sys::Oid>;
 /// The schema-qualified, quoted name of `table`, the games table of ledger `ledger` (gathered
 /// before the core builds a statement): 42P01 for a dropped table.
 pub fn games_name(table: pg_sys::Oid, ledger: i32) -> String {
-    match crate::relation::quoted_name(table) {
-        Some((Some(schema), name)) => format!("{schema}.{name}"),
+    match crate::relation::schema_and_name(table) {
+        Some((Some(schema), name)) => pg_rating_core::quote::qualified(&schema, &name),
         _ => raise(
             PgSqlErrorCode::ERRCODE_UNDEFINED_TABLE,
             format!("the games table of ledger {ledger} no longer exists"),
@@ -37,10 +36,6 @@ pub fn key_kind(t: pg_sys::Oid) -> KeyKind {
     } else {
         KeyKind::Text
     }
-}
-
-pub fn quote(ident: &str) -> String {
-    spi::quote_identifier(ident)
 }
 
 fn is_integer(t: pg_sys::Oid) -> bool {
@@ -69,37 +64,11 @@ pub fn score_type_supported(t: pg_sys::Oid) -> bool {
 /// read as a double, it would be infinite), rather than pgrx's internal error while reading it.
 pub fn result_map_arg(map: pgrx::AnyElement) -> pgrx::JsonB {
     let text = crate::types::jsonb_text(&map);
-    match serde_json::from_str(&text) {
-        Ok(v) => pgrx::JsonB(v),
-        Err(e) => raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            format!(
-                "result_map {}: {}, not a score in [0, 1]",
-                pg_rating_core::error::Quoted(&text),
-                // (serde_json says where: "number out of range at line 1 column 11")
-                e.to_string().split(" at line").next().unwrap_or_default()
-            ),
-        ),
-    }
+    pgrx::JsonB(ResultMap::read_json(&text).unwrap_or_else(|e| raise_core(&e)))
 }
 
 /// A result map (jsonb) as the library's [`ResultMap`]: 22023 for anything but an object, and for
 /// a meaning the library refuses.
-pub fn parse_result_map(map: &Value) -> ResultMap {
-    let Value::Object(entries) = map else {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "result_map must be a JSON object of result values and their meaning",
-        )
-    };
-    let entries = entries.iter().map(|(value, meaning)| {
-        let v = match meaning {
-            // (serde_json reads every number of a jsonb as a finite double: result_map_arg)
-            Value::Number(n) => n.as_f64().map_or(MapValue::Other, MapValue::Number),
-            Value::String(s) => MapValue::Text(s.clone()),
-            _ => MapValue::Other,
-        };
-        (value.clone(), v, meaning.to_string())
-    });
-    ResultMap::new(entries).unwrap_or_else(|e| crate::error::raise_core(&e))
+pub fn parse_result_map(map: &serde_json::Value) -> ResultMap {
+    ResultMap::from_json(map).unwrap_or_else(|e| raise_core(&e))
 }

@@ -4,7 +4,8 @@
 
 use std::collections::BTreeSet;
 
-use pg_rating_core::ledger::settings_row::{Kind, Value, SETTINGS_COLUMNS};
+pub use pg_rating_core::ledger::kept::DroppedClient;
+use pg_rating_core::ledger::settings_row::{Kind, Value};
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
@@ -257,21 +258,8 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
     /// rebuild, seed nor read it (its client's triggers write it, from its client's tables).
     pub fn refuse_kept_elsewhere(&mut self, l: &Ledger) {
         if let Some(table) = self.kept_in(l.id) {
-            if table.bytes().all(|b| b.is_ascii_digit()) {
-                // regclass shows a dropped table's oid
-                raise(
-                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                    format!("{}", DroppedClient(&l.name)),
-                );
-            }
-            raise(
-                PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                format!(
-                    "ledger \"{}\" keeps its history in {table}, written by pg_rating from its client's tables: \
-                     the ledgers' functions do not attach, rebuild, seed or read it",
-                    l.name
-                ),
-            );
+            let ledger = l.name.clone();
+            raise_core(&pg_rating_core::ledger::kept::KeptElsewhere { ledger, table });
         }
     }
 
@@ -673,15 +661,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             )
             .next()?;
         let kind: String = get(&row, "kind");
-        if kind == "p" {
-            Some("it is partitioned")
-        } else if get::<bool>(&row, "parent") {
-            Some("it has inheritance children")
-        } else if get::<bool>(&row, "child") {
-            Some("it is a partition or inheritance child")
-        } else {
-            None
-        }
+        pg_rating_core::ledger::attachment::not_attachable(
+            &kind,
+            get(&row, "parent"),
+            get(&row, "child"),
+        )
     }
 
     /// Whether `table` has a trigger of that name.
@@ -725,23 +709,18 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }))
     }
 
-    /// [`Self::rated_games`] for a participants table: a row per player (its placement unknown:
-    /// NaN, which compares unequal to any row as it is now).
+    /// [`Self::rated_games`] for a participants table (see
+    /// [`pg_rating_core::ledger::attachment::rated_participants`]).
     pub fn rated_participants(&mut self, ledger: i32, keys: &[String]) -> Vec<ParticipantRow> {
         let rows = self.read(
             "SELECT e.scope, e.game_key, e.game_date, e.player
              FROM @extschema@.ledger_entries e WHERE e.ledger_id = $1 AND e.game_key = ANY ($2)",
             &[ledger.into(), keys.to_vec().into()],
         );
-        rows.into_iter()
-            .map(|r| ParticipantRow {
-                scope: get(&r, "scope"),
-                key: key_of(&r, "game_date", "game_key"),
-                player: get(&r, "player"),
-                placement: Some(f64::NAN),
-                broken: false,
-            })
-            .collect()
+        pg_rating_core::ledger::attachment::rated_participants(rows.into_iter().map(|r| {
+            let key = key_of(&r, "game_date", "game_key");
+            (get(&r, "scope"), key, get(&r, "player"))
+        }))
     }
 
     /// The value of a boolean condition (over this statement's transition tables).
@@ -841,17 +820,9 @@ type ForeignKeyRow = (
 /// The writers' locks of the ledgers: one row per (ledger, scope).
 pub(crate) static SCOPE_LOCKS: LockTable = LockTable::new("ledger_scopes", &["ledger_id", "scope"]);
 
-/// The [`SETTINGS_COLUMNS`] of a row, each read by `read(column, kind)` (NULL: [`Value::Null`]).
-fn settings_values(
-    read: impl Fn(&str, Kind) -> Option<Value>,
-) -> Result<LedgerSettings, &'static str> {
-    let values = SETTINGS_COLUMNS.map(|(column, kind)| read(column, kind).unwrap_or(Value::Null));
-    LedgerSettings::from_values(&values)
-}
-
 /// The settings of a `ledgers` row the glue selected: an internal error when one is NULL.
 pub fn settings_of(row: &SpiHeapTupleData<'_>) -> LedgerSettings {
-    settings_values(|column, kind| match kind {
+    LedgerSettings::from_columns(|column, kind| match kind {
         Kind::Number => opt(row, column).map(Value::Number),
         Kind::Integer => opt(row, column).map(Value::Integer),
         Kind::Text => opt(row, column).map(Value::Text),
@@ -875,7 +846,7 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Opti
             crate::trigger::field(row, column)
         }
     }
-    settings_values(|column, kind| match kind {
+    LedgerSettings::from_columns(|column, kind| match kind {
         Kind::Number => read(row, column).map(Value::Number),
         Kind::Integer => read(row, column).map(Value::Integer),
         Kind::Text => read(row, column).map(Value::Text),
@@ -894,28 +865,12 @@ pub fn type_name(t: pg_sys::Oid) -> String {
     }
 }
 
-/// The message for a ledger of a client whose table is gone (`DROP EXTENSION
-/// pg_rating_random_chess` leaves its rankings' ledgers behind): what it was, and what to do.
-pub struct DroppedClient<'a>(pub &'a str);
-
-impl std::fmt::Display for DroppedClient<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let name = self.0;
-        write!(
-            f,
-            "ledger \"{name}\" was kept by a client of pg_rating whose table no longer exists (its extension, \
-             e.g. pg_rating_random_chess, was dropped): delete it with DELETE FROM ledgers WHERE name = '{}'",
-            name.replace('\'', "''")
-        )
-    }
-}
-
 /// A table's name for a message, as `regclass` shows it (schema-qualified when needed), or its
 /// oid when it no longer exists.
 pub fn table_label(table: pg_sys::Oid) -> String {
-    match crate::relation::quoted_name(table) {
-        Some((Some(schema), name)) => format!("{schema}.{name}"),
-        Some((None, name)) => name,
+    match crate::relation::schema_and_name(table) {
+        Some((Some(schema), name)) => pg_rating_core::quote::qualified(&schema, &name),
+        Some((None, name)) => pg_rating_core::quote::quote_ident(&name),
         None => format!("a dropped table (oid {})", table.to_u32()),
     }
 }

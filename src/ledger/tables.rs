@@ -5,12 +5,15 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use pg_rating_core::ledger::rows::{
+    self, entry_cells, standing_row_cells, ENTRY_COLUMNS, STANDINGS_COLUMNS,
+};
 use pg_rating_core::ledger::writer::{
     self, Answer, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
     WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
-use pg_rating_core::rating::{PlayerState, RatingError};
+use pg_rating_core::rating::RatingError;
 use pgrx::spi::SpiHeapTupleData;
 
 use super::attachment::Attachment;
@@ -462,12 +465,7 @@ impl LedgerStore<'_, '_> {
     ) {
         let rows: Vec<EntryRow> = entries
             .into_iter()
-            .map(|entry| EntryRow {
-                ledger,
-                scope: scope.to_owned(),
-                game: game(&entry.key.id),
-                entry,
-            })
+            .map(|entry| EntryRow::new(ledger, scope, game, entry))
             .collect();
         let rows = self.keep_unchanged(ledger, scope, rows);
         if !batched {
@@ -511,17 +509,16 @@ impl LedgerStore<'_, '_> {
                 &[ledger.into(), scope.into(), without_games.into()],
             );
         }
-        let rows = rows.into_iter().map(|(player, standing, key)| StandingRow {
-            ledger,
-            scope: scope.to_owned(),
-            player,
-            standing,
-            key,
-        });
+        let rows = rows
+            .into_iter()
+            .map(|row| StandingRow::new(ledger, scope, row));
         if batched {
             return self.batch.standings.extend(rows);
         }
-        let rows: Vec<StandingRow> = rows.collect();
+        self.write_standing_rows(rows.collect());
+    }
+
+    fn write_standing_rows(&mut self, rows: Vec<StandingRow>) {
         check_cells(&rows, &STANDINGS_COLUMNS);
         STANDINGS.write(
             rows,
@@ -616,24 +613,15 @@ impl LedgerStore<'_, '_> {
         if !(same_entries && same_standings) {
             for w in rebuilt {
                 let (scope, att) = (w.scope, w.book.att);
+                let game = |id: &str| att.column_key_text(id);
                 if !same_entries {
-                    entry_rows.extend(w.entries.into_iter().map(|entry| EntryRow {
-                        ledger,
-                        scope: scope.clone(),
-                        game: att.column_key_text(&entry.key.id),
-                        entry,
-                    }));
+                    let rows = w.entries.into_iter();
+                    entry_rows
+                        .extend(rows.map(|entry| EntryRow::new(ledger, &scope, &game, entry)));
                 }
                 if !same_standings {
-                    standing_rows.extend(w.standings.into_iter().map(|(player, standing, key)| {
-                        StandingRow {
-                            ledger,
-                            scope: scope.clone(),
-                            player,
-                            standing,
-                            key,
-                        }
-                    }));
+                    let rows = w.standings.into_iter();
+                    standing_rows.extend(rows.map(|row| StandingRow::new(ledger, &scope, row)));
                 }
             }
         }
@@ -734,14 +722,7 @@ impl LedgerStore<'_, '_> {
         batch.standings.sort_unstable_by(|a, b| {
             (a.ledger, &a.scope, &a.player).cmp(&(b.ledger, &b.scope, &b.player))
         });
-        check_cells(&batch.standings, &STANDINGS_COLUMNS);
-        STANDINGS.write(
-            batch.standings,
-            |r| Cells::values(&r),
-            |sql, args| {
-                crate::spi::write(self.client, sql, args);
-            },
-        );
+        self.write_standing_rows(batch.standings);
         self.notify();
     }
 }
@@ -750,25 +731,12 @@ impl LedgerStore<'_, '_> {
 /// the key of its game (its columns `date` and `key`), the last one played.
 fn standing_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> (Standing, LedgerKey) {
     let key = key_of(row, date, key);
-    let standing = Standing {
-        state: PlayerState {
-            rating: get(row, "rating"),
-            rd: opt(row, "rd"),
-            volatility: opt(row, "volatility"),
-            last_played: Some(key.at),
-        },
-        games: get(row, "games"),
-        wins: get(row, "wins"),
-        draws: get(row, "draws"),
-        losses: get(row, "losses"),
-        peak: get(row, "peak"),
-        streak: get(row, "streak"),
-        best_streak: get(row, "best_streak"),
-        opponents_sum: get(row, "opponents_sum"),
-        score_sum: get(row, "score_sum"),
-        // not a column: summed from the period's entries when a cap needs it
-        period_moved: 0.0,
+    let cell = |(name, kind): Column| match kind {
+        Kind::Int => Cell::Int(opt(row, name)),
+        _ => Cell::Float(opt(row, name)),
     };
+    let standing = rows::standing_of(cell, key.at)
+        .unwrap_or_else(|column| internal(format!("column {column} is NULL")));
     (standing, key)
 }
 
@@ -800,35 +768,23 @@ pub(super) struct EntryRow {
     entry: Entry,
 }
 
+impl EntryRow {
+    /// `game` gives a key's text as the games table writes it.
+    fn new(ledger: i32, scope: &str, game: &dyn Fn(&str) -> String, entry: Entry) -> Self {
+        let (scope, game) = (scope.to_owned(), game(&entry.key.id));
+        EntryRow {
+            ledger,
+            scope,
+            game,
+            entry,
+        }
+    }
+}
+
 impl Cells<24> for EntryRow {
     fn cells(&self) -> [Named<Cell<'_>>; 24] {
         entry_cells(self.ledger, &self.scope, &self.game, &self.entry)
     }
-}
-
-/// The cells of an entry row of `ledger` and `scope`; `game` is the game's key as its table
-/// writes it.
-fn entry_cells<'a>(
-    ledger: i32,
-    scope: &'a str,
-    game: &'a str,
-    e: &'a Entry,
-) -> [Named<Cell<'a>>; 24] {
-    let head = [
-        ("ledger_id", Cell::Int(Some(ledger))),
-        ("scope", Cell::Text(Some(scope))),
-        ("player", Cell::Text(Some(&e.player))),
-        ("game_date", Cell::Time(e.key.at)),
-        ("game_key", Cell::Text(Some(&e.key.id))),
-        ("game", Cell::Text(Some(game))),
-        ("opponent", Cell::Text(Some(&e.opponent))),
-        ("score", Cell::Float(Some(e.score))),
-        ("expected", Cell::Float(Some(e.expected))),
-        ("rating_before", Cell::Float(Some(e.before.state.rating))),
-        ("rd_before", Cell::Float(e.before.state.rd)),
-        ("volatility_before", Cell::Float(e.before.state.volatility)),
-    ];
-    with_standing_cells(head, &e.after)
 }
 
 struct StandingRow {
@@ -837,6 +793,23 @@ struct StandingRow {
     player: String,
     standing: Standing,
     key: LedgerKey,
+}
+
+impl StandingRow {
+    fn new(
+        ledger: i32,
+        scope: &str,
+        (player, standing, key): (String, Standing, LedgerKey),
+    ) -> Self {
+        let scope = scope.to_owned();
+        StandingRow {
+            ledger,
+            scope,
+            player,
+            standing,
+            key,
+        }
+    }
 }
 
 impl Cells<17> for StandingRow {
@@ -851,102 +824,6 @@ impl Cells<17> for StandingRow {
     }
 }
 
-/// The cells of a standings row; `key` is the player's last game.
-fn standing_row_cells<'a>(
-    ledger: i32,
-    scope: &'a str,
-    player: &'a str,
-    standing: &Standing,
-    key: &'a LedgerKey,
-) -> [Named<Cell<'a>>; 17] {
-    let head = [
-        ("ledger_id", Cell::Int(Some(ledger))),
-        ("scope", Cell::Text(Some(scope))),
-        ("player", Cell::Text(Some(player))),
-        ("last_game_date", Cell::Time(key.at)),
-        ("last_game_key", Cell::Text(Some(&key.id))),
-    ];
-    with_standing_cells(head, standing)
-}
-
-/// The columns of a standing, in entries (after the game) and standings rows alike.
-const STANDING_COLUMNS: [Column; 12] = [
-    ("rating", Kind::Float),
-    ("rd", Kind::Float),
-    ("volatility", Kind::Float),
-    ("games", Kind::Int),
-    ("wins", Kind::Int),
-    ("draws", Kind::Int),
-    ("losses", Kind::Int),
-    ("peak", Kind::Float),
-    ("streak", Kind::Int),
-    ("best_streak", Kind::Int),
-    ("opponents_sum", Kind::Float),
-    ("score_sum", Kind::Float),
-];
-
-/// A row's first cells followed by those of a standing.
-fn with_standing_cells<'a, const N: usize, const M: usize>(
-    head: [Named<Cell<'a>>; N],
-    s: &Standing,
-) -> [Named<Cell<'a>>; M] {
-    let tail = [
-        ("rating", Cell::Float(Some(s.state.rating))),
-        ("rd", Cell::Float(s.state.rd)),
-        ("volatility", Cell::Float(s.state.volatility)),
-        ("games", Cell::Int(Some(s.games))),
-        ("wins", Cell::Int(Some(s.wins))),
-        ("draws", Cell::Int(Some(s.draws))),
-        ("losses", Cell::Int(Some(s.losses))),
-        ("peak", Cell::Float(Some(s.peak))),
-        ("streak", Cell::Int(Some(s.streak))),
-        ("best_streak", Cell::Int(Some(s.best_streak))),
-        ("opponents_sum", Cell::Float(Some(s.opponents_sum))),
-        ("score_sum", Cell::Float(Some(s.score_sum))),
-    ];
-    if N + tail.len() != M {
-        internal("a row's cells and its columns differ in number");
-    }
-    std::array::from_fn(|i| if i < N { head[i] } else { tail[i - N] })
-}
-
-const fn with_standing<const N: usize, const M: usize>(head: [Column; N]) -> [Column; M] {
-    let mut out = [("", Kind::Float); M];
-    let mut i = 0;
-    while i < N {
-        out[i] = head[i];
-        i += 1;
-    }
-    while i < M {
-        out[i] = STANDING_COLUMNS[i - N];
-        i += 1;
-    }
-    out
-}
-
-pub(super) const ENTRY_COLUMNS: [Column; 24] = with_standing([
-    ("ledger_id", Kind::Int),
-    ("scope", Kind::Text),
-    ("player", Kind::Text),
-    ("game_date", Kind::Time),
-    ("game_key", Kind::Text),
-    ("game", Kind::Text),
-    ("opponent", Kind::Text),
-    ("score", Kind::Float),
-    ("expected", Kind::Float),
-    ("rating_before", Kind::Float),
-    ("rd_before", Kind::Float),
-    ("volatility_before", Kind::Float),
-]);
-
-const STANDINGS_COLUMNS: [Column; 17] = with_standing([
-    ("ledger_id", Kind::Int),
-    ("scope", Kind::Text),
-    ("player", Kind::Text),
-    ("last_game_date", Kind::Time),
-    ("last_game_key", Kind::Text),
-]);
-
 static STANDINGS: RowWriter = RowWriter::new(
     "ledger_standings",
     &STANDINGS_COLUMNS,
@@ -957,6 +834,7 @@ static STANDINGS: RowWriter = RowWriter::new(
 #[pgrx::pg_schema]
 mod tests {
     use super::*;
+    use pg_rating_core::rating::PlayerState;
     use pgrx::prelude::*;
 
     fn standing() -> Standing {

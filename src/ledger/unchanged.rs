@@ -14,46 +14,27 @@ use pgrx::prelude::*;
 use pgrx::spi::SpiHeapTupleData;
 
 use super::store::{micros, timestamp, LedgerStore};
-use super::tables::{EntryRow, ENTRY_COLUMNS};
+use super::tables::EntryRow;
 use crate::columns::{check_cells, Cell, Cells, Column, Kind};
 use crate::error::internal;
 use crate::spi::{nullable_at, ordinals};
+use pg_rating_core::columns::Stored;
+use pg_rating_core::ledger::rows::ENTRY_COLUMNS;
 
-/// A stored value, compared exactly (a float by its bits).
-#[derive(PartialEq)]
-enum Stored {
-    Float(Option<u64>),
-    Int(Option<i32>),
-    Text(Option<String>),
-    Time(i64),
-}
-
-impl Stored {
-    /// Column `name` of `row`, at `ordinal` (looked up once per result: by name, every value of a
-    /// thousand-row read would search the columns).
-    fn read(row: &SpiHeapTupleData<'_>, ordinal: usize, (name, kind): Column) -> Self {
-        match kind {
-            Kind::Float => Stored::Float(nullable_at::<f64>(row, ordinal).map(f64::to_bits)),
-            Kind::Int => Stored::Int(nullable_at(row, ordinal)),
-            Kind::Text => Stored::Text(nullable_at(row, ordinal)),
-            Kind::Time => Stored::Time(
-                nullable_at::<TimestampWithTimeZone>(row, ordinal)
-                    .map(micros)
-                    .unwrap_or_else(|| internal(format!("ledger_entries.{name} is NULL"))),
-            ),
-            Kind::Bytes | Kind::Decimal => {
-                internal(format!("ledger_entries.{name}: no such column kind"))
-            }
-        }
-    }
-
-    fn is(&self, cell: &Cell<'_>) -> bool {
-        match (self, cell) {
-            (Stored::Float(s), Cell::Float(c)) => *s == c.map(f64::to_bits),
-            (Stored::Int(s), Cell::Int(c)) => s == c,
-            (Stored::Text(s), Cell::Text(c)) => s.as_deref() == *c,
-            (Stored::Time(s), Cell::Time(c)) => s == c,
-            _ => false,
+/// Column `name` of `row`, at `ordinal` (looked up once per result: by name, every value of a
+/// thousand-row read would search the columns).
+fn stored_at(row: &SpiHeapTupleData<'_>, ordinal: usize, (name, kind): Column) -> Stored {
+    match kind {
+        Kind::Float => Stored::Float(nullable_at::<f64>(row, ordinal).map(f64::to_bits)),
+        Kind::Int => Stored::Int(nullable_at(row, ordinal)),
+        Kind::Text => Stored::Text(nullable_at(row, ordinal)),
+        Kind::Time => Stored::Time(
+            nullable_at::<TimestampWithTimeZone>(row, ordinal)
+                .map(micros)
+                .unwrap_or_else(|| internal(format!("ledger_entries.{name} is NULL"))),
+        ),
+        Kind::Bytes | Kind::Decimal => {
+            internal(format!("ledger_entries.{name}: no such column kind"))
         }
     }
 }
@@ -110,7 +91,7 @@ impl LedgerStore<'_, '_> {
                 let values: Vec<Stored> = ENTRY_COLUMNS
                     .iter()
                     .zip(at)
-                    .map(|(&c, ordinal)| Stored::read(&r, ordinal, c))
+                    .map(|(&c, ordinal)| stored_at(&r, ordinal, c))
                     .collect();
                 let key = match (&values[2], &values[3], &values[4]) {
                     (Stored::Text(Some(p)), Stored::Time(at), Stored::Text(Some(k))) => {

@@ -783,6 +783,21 @@ pub fn rated_games(
     out
 }
 
+/// [`rated_games`] for a participants table, from its entries `(scope, key, player)`: a row per
+/// player, its placement unknown (NaN, which compares unequal to any row as it is now).
+pub fn rated_participants(
+    entries: impl IntoIterator<Item = (String, LedgerKey, String)>,
+) -> Vec<ParticipantRow> {
+    let row = |(scope, key, player)| ParticipantRow {
+        scope,
+        key,
+        player,
+        placement: Some(f64::NAN),
+        broken: false,
+    };
+    entries.into_iter().map(row).collect()
+}
+
 /// The old rows of an attachment with paths, as the ledger rated them (`rated`, from
 /// [`rated_games`]). A row read that equals the one rated but for its colours (the entries do not
 /// keep them) is kept, so that an unchanged game is not replayed.
@@ -807,9 +822,54 @@ pub fn old_as_rated(rated: Vec<GameRow>, old: &[GameRow]) -> Vec<GameRow> {
         .collect()
 }
 
+/// Why a table (its `relkind`; whether it has inheritance children, and whether it is one)
+/// cannot have ledgers, its rows writable past its statement triggers; `None` for a plain table.
+pub fn not_attachable(relkind: &str, parent: bool, child: bool) -> Option<&'static str> {
+    if relkind == "p" {
+        Some("it is partitioned")
+    } else if parent {
+        Some("it has inheritance children")
+    } else if child {
+        Some("it is a partition or inheritance child")
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn participants_as_rated_compare_unequal_to_any_row() {
+        let key = LedgerKey {
+            at: 1,
+            id: "g".into(),
+        };
+        let rows = rated_participants([("s".to_string(), key.clone(), "ann".to_string())]);
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        assert_eq!(
+            (row.scope.as_str(), &row.key, row.player.as_str()),
+            ("s", &key, "ann")
+        );
+        assert!(row.placement.is_some_and(f64::is_nan) && !row.broken);
+        assert_ne!(row, &rows[0].clone());
+    }
+
+    #[test]
+    fn only_plain_tables_are_attachable() {
+        assert_eq!(not_attachable("r", false, false), None);
+        assert_eq!(not_attachable("p", true, false), Some("it is partitioned"));
+        assert_eq!(
+            not_attachable("r", true, true),
+            Some("it has inheritance children")
+        );
+        assert_eq!(
+            not_attachable("r", false, true),
+            Some("it is a partition or inheritance child")
+        );
+    }
 
     /// A games table `public.t1` whose key is of type 0 (integer), 1 (uuid) or 2 (text).
     fn games(key_type: u32) -> Attachment<u32> {

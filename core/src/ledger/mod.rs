@@ -7,12 +7,14 @@
 
 pub mod attachment;
 pub mod digest;
+pub mod kept;
 mod multiplayer;
 pub mod now;
 pub mod paths;
 mod quality;
 mod replay;
 pub mod results;
+pub mod rows;
 mod rules;
 pub mod settings_row;
 mod standing;

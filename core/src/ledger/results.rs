@@ -57,6 +57,39 @@ impl ResultMap {
         Ok(ResultMap(map))
     }
 
+    /// A result map given as JSON: 22023 for anything but an object, and for a meaning
+    /// [`Self::new`] refuses.
+    pub fn from_json(map: &serde_json::Value) -> Result<Self, RatingError> {
+        use serde_json::Value;
+        let Value::Object(entries) = map else {
+            return Err(RatingError::invalid(
+                "result_map must be a JSON object of result values and their meaning",
+            ));
+        };
+        Self::new(entries.iter().map(|(value, meaning)| {
+            let v = match meaning {
+                // (every number of a jsonb read by read_json is a finite double)
+                Value::Number(n) => n.as_f64().map_or(MapValue::Other, MapValue::Number),
+                Value::String(s) => MapValue::Text(s.clone()),
+                _ => MapValue::Other,
+            };
+            (value.clone(), v, meaning.to_string())
+        }))
+    }
+
+    /// A `result_map` argument's jsonb text read as JSON: 22023 for a number beyond what a score
+    /// can be (`1e400`: read as a double, it would be infinite).
+    pub fn read_json(text: &str) -> Result<serde_json::Value, RatingError> {
+        serde_json::from_str(text).map_err(|e| {
+            RatingError::invalid(format!(
+                "result_map {}: {}, not a score in [0, 1]",
+                Quoted(text),
+                // (serde_json says where: "number out of range at line 1 column 11")
+                e.to_string().split(" at line").next().unwrap_or_default()
+            ))
+        })
+    }
+
     /// What the result `result` of game `game` means; 22023 for a value the map does not name.
     pub fn meaning(&self, game: &str, result: Option<&str>) -> Result<Meaning, RatingError> {
         let Some(result) = result else {
@@ -96,6 +129,45 @@ pub fn meaning(
 mod tests {
     use super::*;
     use crate::error::{Classified, ErrorClass};
+
+    #[test]
+    fn a_map_is_read_from_its_json() {
+        let json =
+            ResultMap::read_json(r#"{"1-0": 1, "draw": 0.5, "x": "unrated", "ff": "double_loss"}"#)
+                .unwrap();
+        let map = ResultMap::from_json(&json).unwrap();
+        let meaning = |r| map.meaning("g", Some(r)).unwrap();
+        assert_eq!(meaning("1-0"), Meaning::Rated(Outcome::White(1.0)));
+        assert_eq!(meaning("draw"), Meaning::Rated(Outcome::White(0.5)));
+        assert_eq!(meaning("x"), Meaning::Unrated);
+        assert_eq!(meaning("ff"), Meaning::Rated(Outcome::DoubleLoss));
+        let not_object = ResultMap::from_json(&serde_json::json!([1])).unwrap_err();
+        assert_eq!(not_object.class(), ErrorClass::InvalidParameter);
+        assert_eq!(
+            not_object.message,
+            "result_map must be a JSON object of result values and their meaning"
+        );
+        for bad in [
+            r#"{"w": true}"#,
+            r#"{"w": 2}"#,
+            r#"{"w": null}"#,
+            r#"{"w": "won"}"#,
+        ] {
+            let json = ResultMap::read_json(bad).unwrap();
+            let e = ResultMap::from_json(&json).unwrap_err();
+            assert!(
+                e.message.contains("not to a score in [0, 1]"),
+                "{bad}: {}",
+                e.message
+            );
+        }
+        let e = ResultMap::read_json(r#"{"1-0": 1e400}"#).unwrap_err();
+        assert_eq!(e.class(), ErrorClass::InvalidParameter);
+        assert_eq!(
+            e.message,
+            r#"result_map "{"1-0": 1e400}": number out of range, not a score in [0, 1]"#
+        );
+    }
 
     fn chess() -> ResultMap {
         ResultMap::new([

@@ -98,6 +98,14 @@ impl Row<'_> {
 }
 
 impl LedgerSettings {
+    /// The settings of a row whose [`SETTINGS_COLUMNS`] `read` gives, each by its name and kind
+    /// (`None`: NULL, or a column the row lacks), as [`Self::from_values`] takes them.
+    pub fn from_columns(read: impl Fn(&str, Kind) -> Option<Value>) -> Result<Self, &'static str> {
+        let values =
+            SETTINGS_COLUMNS.map(|(column, kind)| read(column, kind).unwrap_or(Value::Null));
+        Self::from_values(&values)
+    }
+
     /// The settings of a row whose [`SETTINGS_COLUMNS`] hold `values`; `Err(column)` names a NOT
     /// NULL setting that is NULL (in a BEFORE trigger's new row its constraint reports it after
     /// the trigger). A column 0.13.0 added (a schema 0.3.0-0.12.0 has none) means what those
@@ -170,6 +178,29 @@ mod tests {
 
     fn settings(row: &[(&str, Value)]) -> Result<LedgerSettings, &'static str> {
         LedgerSettings::from_values(&values(row))
+    }
+
+    #[test]
+    fn settings_are_read_column_by_column() {
+        let row = row_of_0_12();
+        let read = |column: &str, kind: Kind| {
+            let value = row
+                .iter()
+                .find(|(c, _)| *c == column)
+                .map(|(_, v)| v.clone());
+            assert_eq!(
+                SETTINGS_COLUMNS
+                    .iter()
+                    .find(|(c, _)| *c == column)
+                    .map(|c| c.1),
+                Some(kind)
+            );
+            value
+        };
+        assert_eq!(LedgerSettings::from_columns(read), settings(&row));
+        let without_k =
+            |column: &str, kind| (column != "k_factor").then(|| read(column, kind)).flatten();
+        assert_eq!(LedgerSettings::from_columns(without_k), Err("k_factor"));
     }
 
     #[test]
