@@ -214,6 +214,26 @@ pub fn openings_to_load(text: &str) -> Result<Vec<Opening>, LoadError> {
         .collect()
 }
 
+/// The openings of lichess TSV texts as `load_lichess_openings` writes them: a column per field,
+/// in the order of the lines ([`openings_to_load`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpeningColumns {
+    pub eco: Vec<String>,
+    pub name: Vec<String>,
+    pub partial_fen: Vec<String>,
+}
+
+/// [`openings_to_load`] by column.
+pub fn opening_columns(text: &str) -> Result<OpeningColumns, LoadError> {
+    let mut columns = OpeningColumns::default();
+    for o in openings_to_load(text)? {
+        columns.eco.push(o.eco);
+        columns.name.push(o.name);
+        columns.partial_fen.push(o.partial_fen);
+    }
+    Ok(columns)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -303,6 +323,26 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
         assert_ne!(h(b"abcdefgh1"), h(b"abcdefgh2"));
         assert_ne!(h(b"abcdefgh"), h(b"bbcdefgh"));
         assert_eq!(h(b"rnbqkbnr/pppppppp"), h(b"rnbqkbnr/pppppppp"));
+    }
+
+    #[test]
+    fn opening_columns_keep_the_lines_order() {
+        let c = opening_columns("A00\tAmar Opening\t1. Nh3\nC20\tKing's Pawn Game\t1. e4 e5\n")
+            .unwrap();
+        assert_eq!(c.eco, ["A00", "C20"]);
+        assert_eq!(c.name, ["Amar Opening", "King's Pawn Game"]);
+        assert_eq!(
+            c.partial_fen,
+            [
+                "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+            ]
+        );
+        assert_eq!(
+            opening_columns("eco\tname\tpgn\n"),
+            Ok(OpeningColumns::default())
+        );
+        assert!(opening_columns("A00\tbad\t1. Ke2\n").is_err());
     }
 
     #[test]
