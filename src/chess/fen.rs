@@ -41,7 +41,7 @@ finfo_v1!(pg_finfo_pg_rating_san_to_moves);
 pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, varchar[]): both arguments are present and of those types.
+    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, text[]): both arguments are present and of those types.
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         crate::error::require_one_dimension(fcinfo, 1, "san");

@@ -31,7 +31,7 @@ fn intalign(n: usize) -> usize {
 pub(crate) unsafe fn varchar_array<'a>(
     items: impl ExactSizeIterator<Item = &'a str> + Clone,
 ) -> pg_sys::Datum {
-    // SAFETY: the header and data are written within the one palloc'd block sized for them above; the caller gets a Datum of a valid varchar[].
+    // SAFETY: the header and data are written within the one palloc'd block sized for them here; the caller gets a Datum of a valid varchar[].
     unsafe {
         let header = std::mem::size_of::<pg_sys::ArrayType>();
         if items.len() == 0 {

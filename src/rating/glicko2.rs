@@ -168,7 +168,7 @@ fn glicko2_game(
         tau,
         &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
-    // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
+    // SAFETY: `fcinfo` is this call's; its result type is glicko2_pair.
     let d = unsafe { out_descs(fcinfo, ResultShape::Pair) };
     let sides = [w2, b2].map(|r| rating_tuple(d.rating, r).into_composite_datum());
     // SAFETY: `d.pair` is the descriptor of glicko2_pair (two glicko2_rating attributes), matching the two datums.

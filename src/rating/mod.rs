@@ -78,7 +78,8 @@ pub(crate) enum ResultShape {
 /// A blessed copy of the tuple descriptor of the composite type `oid`, in the current memory
 /// context.
 pub(crate) unsafe fn composite_desc(oid: pg_sys::Oid) -> pg_sys::TupleDesc {
-    // SAFETY: looks up a composite type's descriptor by oid (an error for any other type).
+    // SAFETY: copies the descriptor of the type `oid` into the current memory context (an error
+    // for a type that is not composite) and blesses the copy.
     unsafe { pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1)) }
 }
 
