@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use pg_rating_core::chess::openings::{
-    opening_columns, opening_partial_fen as core_opening_fen, LoadError, OpeningIndex,
+    opening_columns, opening_partial_fen as core_opening_fen, LoadError, LoadedIndex, OpeningIndex,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -18,18 +18,8 @@ use crate::error::{internal, raise};
 use crate::ffi::finfo_v1;
 use crate::types::{per_call_site, text_bytes};
 
-struct Cache {
-    generation: u64,
-    /// Loaded with the latest snapshot (sees every change whose invalidation we processed);
-    /// otherwise (inside a parallel operation) it may only be used in the transaction
-    /// (`lxid`) that loaded it.
-    fresh: bool,
-    lxid: u32,
-    map: OpeningIndex,
-}
-
 thread_local! {
-    static CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+    static CACHE: RefCell<Option<LoadedIndex>> = const { RefCell::new(None) };
 }
 
 /// Bumped by the relcache callback; a cache built at another generation is stale.
@@ -143,24 +133,14 @@ fn with_map<R>(f: impl FnOnce(&OpeningIndex) -> R) -> R {
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let current = GENERATION.load(Ordering::Relaxed);
     let lxid = current_lxid();
-    let usable = CACHE.with(|c| {
-        matches!(&*c.borrow(), Some(cache)
-            if cache.generation == current && (cache.fresh || cache.lxid == lxid))
-    });
+    let usable = CACHE.with(|c| c.borrow().as_ref().is_some_and(|l| l.usable(current, lxid)));
     if !usable {
         // Read the generation before loading: an invalidation during the load makes the
         // next call load again.
         let (map, fresh) = load_map();
-        CACHE.with(|c| {
-            *c.borrow_mut() = Some(Cache {
-                generation: current,
-                fresh,
-                lxid,
-                map,
-            })
-        });
+        CACHE.with(|c| *c.borrow_mut() = Some(LoadedIndex::new(map, current, lxid, fresh)));
     }
-    CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
+    CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").index))
 }
 
 finfo_v1!(pg_finfo_pg_rating_detect_opening);

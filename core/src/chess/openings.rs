@@ -168,6 +168,39 @@ impl OpeningIndex {
     }
 }
 
+/// An [`OpeningIndex`] as a backend keeps it between calls: the generation of the table's
+/// invalidations it was loaded at, the transaction that loaded it, and whether it was read with
+/// the latest snapshot (which sees every change whose invalidation came before) or, inside a
+/// parallel operation, with the transaction's own.
+pub struct LoadedIndex {
+    pub index: OpeningIndex,
+    generation: u64,
+    transaction: u32,
+    latest_snapshot: bool,
+}
+
+impl LoadedIndex {
+    pub fn new(
+        index: OpeningIndex,
+        generation: u64,
+        transaction: u32,
+        latest_snapshot: bool,
+    ) -> Self {
+        LoadedIndex {
+            index,
+            generation,
+            transaction,
+            latest_snapshot,
+        }
+    }
+
+    /// Whether the index may serve a call at `generation` in `transaction`: no invalidation
+    /// since it was loaded, and read with the latest snapshot or in this same transaction.
+    pub fn usable(&self, generation: u64, transaction: u32) -> bool {
+        self.generation == generation && (self.latest_snapshot || self.transaction == transaction)
+    }
+}
+
 /// Why openings texts cannot be loaded: a line that is not an opening (22P02), or two lines that
 /// reach the same position (23505).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -311,6 +344,24 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
         assert_eq!(index.latest(&game[..1]), Some((1, 0)));
         assert_eq!(index.latest(&[None, Some(&b"other"[..])]), None);
         assert_eq!(index.latest(&[]), None);
+    }
+
+    #[test]
+    fn a_loaded_index_serves_until_invalidated_or_past_its_transaction() {
+        let latest = LoadedIndex::new(OpeningIndex::default(), 7, 100, true);
+        assert!(latest.usable(7, 100));
+        assert!(
+            latest.usable(7, 101),
+            "the latest snapshot serves later transactions"
+        );
+        assert!(!latest.usable(8, 100), "an invalidation came");
+        let own = LoadedIndex::new(OpeningIndex::default(), 7, 100, false);
+        assert!(own.usable(7, 100));
+        assert!(
+            !own.usable(7, 101),
+            "a transaction's own snapshot serves it alone"
+        );
+        assert!(!own.usable(6, 100));
     }
 
     #[test]
