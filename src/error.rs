@@ -13,11 +13,7 @@ use pgrx::{PgLogLevel, PgSqlErrorCode};
 /// Raises an ERROR with the given SQLSTATE; never returns. A quoted value longer than
 /// `pg_rating_core::error::SHOWN_CHARS` characters is cut in the message.
 pub fn raise(code: PgSqlErrorCode, message: impl Into<String>) -> ! {
-    let message = message.into();
-    let message = match cut_message(&message) {
-        std::borrow::Cow::Borrowed(_) => message,
-        std::borrow::Cow::Owned(cut) => cut,
-    };
+    let message = cut_message(&message.into()).into_owned();
     ErrorReport::new(code, message, "pg_rating").report(PgLogLevel::ERROR);
     unreachable!("an ERROR report does not return")
 }
@@ -42,6 +38,18 @@ pub unsafe fn require_one_dimension(fcinfo: pg_sys::FunctionCallInfo, argno: usi
             pg_sys::pg_detoast_datum_slice(value, 0, 16) as *const pg_sys::ArrayType
         };
         one_dimension(header, what);
+    }
+}
+
+/// [`require_one_dimension`] of the call's array arguments from `first` on, named `names`, in
+/// their order.
+///
+/// # Safety
+/// `fcinfo` is the call's information and arguments `first..first + names.len()` are arrays.
+pub unsafe fn require_lists(fcinfo: pg_sys::FunctionCallInfo, first: usize, names: &[&str]) {
+    for (i, name) in names.iter().enumerate() {
+        // SAFETY: the caller's `fcinfo` is this call's and argument `first + i` is an array.
+        unsafe { require_one_dimension(fcinfo, first + i, name) };
     }
 }
 

@@ -1,5 +1,6 @@
 //! `game_result` and `clock_settings`: the domains live in sql/types.sql; this file holds the
-//! Rust functions that read them.
+//! Rust functions that read them, and the conversions several glue files share (jsonb as text,
+//! intervals, the elements of an array, a value kept per call site).
 
 use pg_rating_core::clock::{Clock, Interval as CoreInterval};
 use pg_rating_core::result::GameResult;
@@ -74,6 +75,83 @@ pub fn jsonb_text(v: &pgrx::AnyElement) -> String {
             .unwrap_or_else(|| crate::error::internal("jsonb_out gave NULL"))
     };
     text.to_string_lossy().into_owned()
+}
+
+/// The elements of a detoasted array of a variable-length type whose alignment is `align`
+/// (`TYPALIGN_INT`, `TYPALIGN_DOUBLE`), without copying them: each element's datum, and whether
+/// it is NULL.
+///
+/// # Safety
+/// `arr` is a detoasted array of such a type; the slices live in the current memory context.
+pub unsafe fn array_datums<'a>(
+    arr: *mut pg_sys::ArrayType,
+    align: u8,
+) -> (&'a [pg_sys::Datum], &'a [bool]) {
+    let (mut datums, mut nulls, mut n) = (std::ptr::null_mut(), std::ptr::null_mut(), 0);
+    // SAFETY: the caller's `arr` is a detoasted array of a variable-length type aligned by `align`;
+    // deconstruct_array pallocs `n` datums and flags, pointing into the array's own data.
+    unsafe {
+        let elem_type = (*arr).elemtype;
+        let align = align as std::ffi::c_char;
+        pg_sys::deconstruct_array(
+            arr,
+            elem_type,
+            -1,
+            false,
+            align,
+            &mut datums,
+            &mut nulls,
+            &mut n,
+        );
+        let n = n.max(0) as usize;
+        (
+            std::slice::from_raw_parts(datums, n),
+            std::slice::from_raw_parts(nulls, n),
+        )
+    }
+}
+
+/// The bytes of a text-like datum without its header (detoasted first when it is compressed or
+/// stored apart).
+///
+/// # Safety
+/// `datum` is a non-NULL datum of a varlena type; the bytes live as long as it (or its detoasted
+/// copy, in the current memory context).
+pub unsafe fn text_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8] {
+    // SAFETY: the caller's `datum` is a varlena, read by its own (detoasted) header.
+    unsafe {
+        let v = pg_sys::pg_detoast_datum_packed(datum.cast_mut_ptr());
+        std::slice::from_raw_parts(
+            pgrx::vardata_any(v) as *const u8,
+            pgrx::varsize_any_exhdr(v),
+        )
+    }
+}
+
+/// A value made once per call site (a result's tuple descriptor, a layout checked): kept in
+/// `fn_extra`, made and allocated in `fn_mcxt`.
+///
+/// # Safety
+/// `fcinfo` is the call's information, and its function keeps nothing else in `fn_extra`.
+pub unsafe fn per_call_site<T: Copy>(
+    fcinfo: pg_sys::FunctionCallInfo,
+    make: impl FnOnce() -> T,
+) -> T {
+    // SAFETY: the caller's `fcinfo` is this call's; `fn_extra` is NULL or the slot written here
+    // for the same `T` (the caller's function keeps nothing else there), in `fn_mcxt`, which
+    // lives as long as the call site.
+    unsafe {
+        let flinfo = (*fcinfo).flinfo;
+        if (*flinfo).fn_extra.is_null() {
+            let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
+            let value = make();
+            let slot = pg_sys::palloc(std::mem::size_of::<T>()) as *mut T;
+            slot.write(value);
+            (*flinfo).fn_extra = slot.cast();
+            pg_sys::MemoryContextSwitchTo(old);
+        }
+        *((*flinfo).fn_extra as *const T)
+    }
 }
 
 /// An interval as the core's.

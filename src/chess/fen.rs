@@ -3,7 +3,7 @@
 use pg_rating_core::chess;
 use pgrx::prelude::*;
 
-use super::{array_elements, varchar_array, varchar_array_flat};
+use super::{array_elements, varchar_array};
 use crate::error::raise_core;
 use crate::ffi::finfo_v1;
 
@@ -22,15 +22,14 @@ pub unsafe extern "C-unwind" fn pg_rating_generate_fen_array(
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 1);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
         crate::error::one_dimension(arr, "moves");
-        let mut elems: Vec<Option<&[u8]>> = Vec::new();
-        array_elements(arr, &mut elems);
+        let elems = array_elements(arr);
         // A move that is not UTF-8 cannot be UCI: pass it on as "" (reported as unparsable).
         let moves = elems
             .iter()
             .map(|e| e.map(|b| std::str::from_utf8(b).unwrap_or("")));
         let (mut buf, mut ends) = (String::new(), Vec::new());
         chess::fen_array_into(start, moves, &mut buf, &mut ends).unwrap_or_else(|e| raise_core(&e));
-        varchar_array_flat(&buf, &ends)
+        varchar_array(chess::pieces(&buf, &ends))
     }
 }
 
@@ -42,13 +41,13 @@ finfo_v1!(pg_finfo_pg_rating_san_to_moves);
 pub unsafe extern "C-unwind" fn pg_rating_san_to_moves(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> pg_sys::Datum {
-    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, varchar[]): both arguments are present and of those types.
+    // SAFETY: called by PostgreSQL as a V1 function declared STRICT (varchar, text[]): both arguments are present and of those types.
     unsafe {
         let start: &str = pgrx::fcinfo::pg_getarg(fcinfo, 0).expect("STRICT");
         crate::error::require_one_dimension(fcinfo, 1, "san");
         let san: Array<&str> = pgrx::fcinfo::pg_getarg(fcinfo, 1).expect("STRICT");
         let moves = chess::san_to_moves(start, san.iter()).unwrap_or_else(|e| raise_core(&e));
-        varchar_array(&moves)
+        varchar_array(moves.iter().map(String::as_str))
     }
 }
 

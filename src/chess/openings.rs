@@ -8,27 +8,18 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use pg_rating_core::chess::openings::{
-    opening_partial_fen as core_opening_fen, openings_to_load, LoadError, OpeningIndex,
+    opening_columns, opening_partial_fen as core_opening_fen, LoadError, LoadedIndex, OpeningIndex,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
 use super::array_elements;
-use crate::error::raise;
+use crate::error::{internal, raise};
 use crate::ffi::finfo_v1;
-
-struct Cache {
-    generation: u64,
-    /// Loaded with the latest snapshot (sees every change whose invalidation we processed);
-    /// otherwise (inside a parallel operation) it may only be used in the transaction
-    /// (`lxid`) that loaded it.
-    fresh: bool,
-    lxid: u32,
-    map: OpeningIndex,
-}
+use crate::types::{per_call_site, text_bytes};
 
 thread_local! {
-    static CACHE: RefCell<Option<Cache>> = const { RefCell::new(None) };
+    static CACHE: RefCell<Option<LoadedIndex>> = const { RefCell::new(None) };
 }
 
 /// Bumped by the relcache callback; a cache built at another generation is stale.
@@ -89,18 +80,15 @@ fn load_map() -> (OpeningIndex, bool) {
     };
     OPENINGS_OID.store(u32::from(oid), Ordering::Relaxed);
     let query = std::ffi::CString::new(query).expect("no NUL in a schema name");
-    // SAFETY: SPI connected here and finished on every path below (an error unwinds through PostgreSQL, which cleans SPI up); the rows are copied into Rust strings before SPI_finish frees them.
+    // SAFETY: SPI connected here and finished on every path below (an error unwinds through PostgreSQL, which cleans SPI up); the rows are copied into the map before SPI_finish frees them.
     unsafe {
         let fresh = !pg_sys::IsInParallelMode();
         if pg_sys::SPI_connect() < 0 {
-            raise(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR, "SPI_connect failed");
+            internal("SPI_connect failed");
         }
         let plan = pg_sys::SPI_prepare(query.as_ptr(), 0, std::ptr::null_mut());
         if plan.is_null() {
-            raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                "cannot prepare the openings query",
-            );
+            internal("cannot prepare the openings query");
         }
         let snapshot = if fresh {
             pg_sys::GetLatestSnapshot()
@@ -118,10 +106,7 @@ fn load_map() -> (OpeningIndex, bool) {
             0,
         );
         if ret != pg_sys::SPI_OK_SELECT as i32 {
-            raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                "cannot read the openings table",
-            );
+            internal("cannot read the openings table");
         }
         let table = pg_sys::SPI_tuptable;
         let rows = pg_sys::SPI_processed as usize;
@@ -134,12 +119,7 @@ fn load_map() -> (OpeningIndex, bool) {
             if fen_null || id_null {
                 continue;
             }
-            let v = pg_sys::pg_detoast_datum_packed(fen.cast_mut_ptr());
-            let bytes = std::slice::from_raw_parts(
-                pgrx::vardata_any(v) as *const u8,
-                pgrx::varsize_any_exhdr(v),
-            );
-            map.insert(bytes, id.value() as i32);
+            map.insert(text_bytes(fen), id.value() as i32);
         }
         pg_sys::SPI_finish();
         LOADS.fetch_add(1, Ordering::Relaxed);
@@ -153,24 +133,14 @@ fn with_map<R>(f: impl FnOnce(&OpeningIndex) -> R) -> R {
     unsafe { pg_sys::AcceptInvalidationMessages() };
     let current = GENERATION.load(Ordering::Relaxed);
     let lxid = current_lxid();
-    let usable = CACHE.with(|c| {
-        matches!(&*c.borrow(), Some(cache)
-            if cache.generation == current && (cache.fresh || cache.lxid == lxid))
-    });
+    let usable = CACHE.with(|c| c.borrow().as_ref().is_some_and(|l| l.usable(current, lxid)));
     if !usable {
         // Read the generation before loading: an invalidation during the load makes the
         // next call load again.
         let (map, fresh) = load_map();
-        CACHE.with(|c| {
-            *c.borrow_mut() = Some(Cache {
-                generation: current,
-                fresh,
-                lxid,
-                map,
-            })
-        });
+        CACHE.with(|c| *c.borrow_mut() = Some(LoadedIndex::new(map, current, lxid, fresh)));
     }
-    CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").map))
+    CACHE.with(|c| f(&c.borrow().as_ref().expect("loaded above").index))
 }
 
 finfo_v1!(pg_finfo_pg_rating_detect_opening);
@@ -187,13 +157,11 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
         let raw = pgrx::fcinfo::pg_getarg_datum_raw(fcinfo, 0);
         let arr = pg_sys::pg_detoast_datum(raw.cast_mut_ptr()) as *mut pg_sys::ArrayType;
         crate::error::one_dimension(arr, "partial_fens");
-        let mut elems: Vec<Option<&[u8]>> = Vec::new();
-        array_elements(arr, &mut elems);
+        let elems = array_elements(arr);
         let found = with_map(|map| map.latest(&elems));
 
-        // The result row type, blessed once per call site and kept in fn_extra.
-        let flinfo = (*fcinfo).flinfo;
-        if (*flinfo).fn_extra.is_null() {
+        // The result row type, blessed once per call site.
+        let tupdesc = per_call_site(fcinfo, || {
             let mut tupdesc: pg_sys::TupleDesc = std::ptr::null_mut();
             if pg_sys::get_call_result_type(fcinfo, std::ptr::null_mut(), &mut tupdesc)
                 != pg_sys::TypeFuncClass::TYPEFUNC_COMPOSITE
@@ -203,12 +171,8 @@ pub unsafe extern "C-unwind" fn pg_rating_detect_opening(
                     "detect_opening must be declared to return a record",
                 );
             }
-            let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
-            let copy = pg_sys::CreateTupleDescCopy(tupdesc);
-            pg_sys::MemoryContextSwitchTo(old);
-            (*flinfo).fn_extra = pg_sys::BlessTupleDesc(copy) as *mut std::ffi::c_void;
-        }
-        let tupdesc = (*flinfo).fn_extra as pg_sys::TupleDesc;
+            pg_sys::BlessTupleDesc(pg_sys::CreateTupleDescCopy(tupdesc))
+        });
         let (mut values, mut nulls) = match found {
             Some((id, i)) => (
                 [pg_sys::Datum::from(id), pg_sys::Datum::from(i)],
@@ -247,20 +211,14 @@ fn opening_partial_fen(pgn: &str) -> String {
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn load_lichess_openings(tsv: &str) -> i64 {
     crate::trigger::writes_allowed("load_lichess_openings()");
-    let openings = openings_to_load(tsv).unwrap_or_else(|e| {
+    let openings = opening_columns(tsv).unwrap_or_else(|e| {
         let code = match e {
             LoadError::Line(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
             LoadError::Twice { .. } => PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
         };
         raise(code, e.to_string())
     });
-    let (mut eco, mut names, mut fens) = (Vec::new(), Vec::new(), Vec::new());
-    for o in openings {
-        eco.push(o.eco);
-        names.push(o.name);
-        fens.push(o.partial_fen);
-    }
-    let n = fens.len() as i64;
+    let n = openings.partial_fen.len() as i64;
     if n == 0 {
         return 0;
     }
@@ -270,8 +228,12 @@ fn load_lichess_openings(tsv: &str) -> i64 {
              SELECT e, n, f FROM unnest($1::text[], $2::text[], $3::text[]) AS t(e, n, f)
              ON CONFLICT (partial_fen) DO UPDATE SET eco = EXCLUDED.eco, name = EXCLUDED.name",
         ),
-        &[eco.into(), names.into(), fens.into()],
+        &[
+            openings.eco.into(),
+            openings.name.into(),
+            openings.partial_fen.into(),
+        ],
     )
-    .unwrap_or_else(|e| crate::error::internal(e));
+    .unwrap_or_else(|e| internal(e));
     n
 }

@@ -1,16 +1,11 @@
 //! PGN import (`read_pgn`) and export (`game_to_pgn`).
 
-use pg_rating_core::chess::pgn::{read_pgn, tags_of_json, write_pgn, PgnError};
+use pg_rating_core::chess::pgn::{json_of_tags, read_pgn, tags_of_json, write_pgn};
 use pgrx::prelude::*;
-use pgrx::{composite_type, default, JsonB, PgSqlErrorCode};
+use pgrx::{composite_type, default, JsonB};
 
-use crate::error::raise;
 use crate::error::raise_core;
 use crate::types::read_game_result;
-
-fn raise_pgn(e: PgnError) -> ! {
-    crate::error::raise_core(&e)
-}
 
 /// The engine of `read_pgn` (sql/chess_functions.sql wraps it to build `game_result`).
 /// Streams: one game at a time, nothing kept of earlier games.
@@ -32,25 +27,19 @@ pub fn read_pgn_internal(
     ),
 > {
     let games = read_pgn(pgn.as_bytes()).filter_map(move |g| match g {
-        Ok(g) => {
-            let mut tags = serde_json::Map::with_capacity(g.tags.len());
-            for (k, v) in g.tags {
-                tags.insert(k, serde_json::Value::String(v));
-            }
-            Some((
-                i32::try_from(g.number).unwrap_or(i32::MAX),
-                JsonB(serde_json::Value::Object(tags)),
-                g.starting_position,
-                g.moves,
-                g.result.map(|r| r.end_type().as_str().to_owned()),
-                g.result.map(|r| r.reason().as_str().to_owned()),
-            ))
-        }
+        Ok(g) => Some((
+            i32::try_from(g.number).unwrap_or(i32::MAX),
+            JsonB(json_of_tags(g.tags)),
+            g.starting_position,
+            g.moves,
+            g.result.map(|r| r.end_type().as_str().to_owned()),
+            g.result.map(|r| r.reason().as_str().to_owned()),
+        )),
         Err(e) if skip_invalid => {
             pgrx::warning!("skipped {e}");
             None
         }
-        Err(e) => raise_pgn(e),
+        Err(e) => raise_core(&e),
     });
     TableIterator::new(games)
 }
@@ -69,13 +58,7 @@ pub fn game_to_pgn(
     unsafe { crate::error::require_one_dimension(fcinfo, 1, "moves") };
     let (start, moves) = (starting_position?, moves?);
     let result = result.as_ref().map(read_game_result);
-    let tag_list = tags.map_or(Some(Vec::new()), |JsonB(v)| tags_of_json(&v));
-    let tag_list = tag_list.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-            "tags must be a JSON object of tag names and values",
-        )
-    });
+    let tag_list = tags_of_json(tags.as_ref().map(|JsonB(v)| v)).unwrap_or_else(|e| raise_core(&e));
     Some(write_pgn(start, moves.iter(), result, &tag_list).unwrap_or_else(|e| raise_core(&e)))
 }
 

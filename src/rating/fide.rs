@@ -5,7 +5,7 @@ use pgrx::pg_sys;
 use pgrx::prelude::*;
 
 use super::{check, elements};
-use crate::error::require_one_dimension;
+use crate::error::{require_lists, require_one_dimension};
 
 extension_sql_file!(
     "../../sql/rating_fide.sql",
@@ -34,11 +34,11 @@ fn fide_k_factor(
     reached_2400: default!(Option<bool>, false),
 ) -> Option<i32> {
     let (rating, games) = (rating?, rated_games?);
-    Some(check(fide::k_factor(
+    Some(check(fide::k_factor_if_known(
         rating,
         games,
         age,
-        reached_2400.unwrap_or(false),
+        reached_2400,
     )))
 }
 
@@ -51,10 +51,7 @@ fn fide_rating_change(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> i32 {
     // SAFETY: this call's fcinfo; arguments 2 and 3 are arrays.
-    unsafe {
-        require_one_dimension(fcinfo, 2, "opponents");
-        require_one_dimension(fcinfo, 3, "scores");
-    }
+    unsafe { require_lists(fcinfo, 2, &["opponents", "scores"]) };
     let o = elements(&opponents, "opponent rating");
     let s = elements(&scores, "score");
     check(fide::rating_change(rating, k, &o, &s))

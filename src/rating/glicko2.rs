@@ -14,8 +14,9 @@ use pgrx::{
     composite_type, default, AnyElement, Internal, PgSqlErrorCode, PgTupleDesc, WhoAllocated,
 };
 
-use super::{check, elements, null_not_allowed, out_descs, ResultShape};
-use crate::error::{raise, require_one_dimension};
+use super::{check, composite, composite_desc, elements, null_not_allowed, out_descs, ResultShape};
+use crate::error::{raise, require_lists};
+use crate::types::{array_datums, per_call_site};
 
 extension_sql_file!("../../sql/glicko2_types.sql", name = "glicko2_rating_type");
 
@@ -97,55 +98,22 @@ fn read_array(
     // SAFETY: `a` is an array of the glicko2_rating composite (checked by pgrx's argument conversion); its elements are read by the type's own layout, checked by has_plain_layout, within the detoasted array.
     unsafe {
         let arr = a.into_array_type() as *mut pg_sys::ArrayType;
-        let elem_type = (*arr).elemtype;
-        let fast = has_plain_layout(elem_type);
-        let mut elems: *mut pg_sys::Datum = std::ptr::null_mut();
-        let mut nulls: *mut bool = std::ptr::null_mut();
-        let mut n: i32 = 0;
-        pg_sys::deconstruct_array(
-            arr,
-            elem_type,
-            -1,
-            false,
-            pg_sys::TYPALIGN_DOUBLE as _,
-            &mut elems,
-            &mut nulls,
-            &mut n,
-        );
-        let n = n.max(0) as usize;
-        let mut out = Vec::with_capacity(n);
-        for i in 0..n {
-            if *nulls.add(i) {
+        let fast = has_plain_layout((*arr).elemtype);
+        let (datums, nulls) = array_datums(arr, pg_sys::TYPALIGN_DOUBLE);
+        let out = datums.iter().zip(nulls).map(|(&datum, &null)| {
+            if null {
                 null_not_allowed(what);
             }
-            out.push(rating_from_datum(*elems.add(i), fast, what));
-        }
-        (out, elem_type)
+            rating_from_datum(datum, fast, what)
+        });
+        (out.collect(), (*arr).elemtype)
     }
 }
 
 fn rating_tuple(desc: pg_sys::TupleDesc, r: Rating) -> PgHeapTuple<'static, AllocatedByRust> {
+    let fields = [r.rating, r.rd, r.volatility].map(IntoDatum::into_datum);
     // SAFETY: `desc` is the result's descriptor of glicko2_rating (three float8 attributes), matching the three datums.
-    unsafe {
-        PgHeapTuple::from_datums(
-            PgTupleDesc::from_pg_unchecked(desc),
-            [
-                r.rating.into_datum(),
-                r.rd.into_datum(),
-                r.volatility.into_datum(),
-            ],
-        )
-        .unwrap_or_else(|e| {
-            raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                format!("glicko2_rating: {e}"),
-            )
-        })
-    }
-}
-
-fn rating_datum(desc: pg_sys::TupleDesc, r: Rating) -> Option<pg_sys::Datum> {
-    rating_tuple(desc, r).into_composite_datum()
+    unsafe { composite(desc, fields, "glicko2_rating") }
 }
 
 // ------------------------------------------------------------------------------- functions
@@ -164,10 +132,7 @@ fn glicko2_update(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_rating") {
     // SAFETY: this call's fcinfo; arguments 1 and 2 are arrays.
-    unsafe {
-        require_one_dimension(fcinfo, 1, "opponents");
-        require_one_dimension(fcinfo, 2, "scores");
-    }
+    unsafe { require_lists(fcinfo, 1, &["opponents", "scores"]) };
     let p = read(&player, "player");
     let (opps, _) = read_array(opponents, "opponent");
     let s = elements(&scores, "score");
@@ -203,21 +168,11 @@ fn glicko2_game(
         tau,
         &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
-    // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
+    // SAFETY: `fcinfo` is this call's; its result type is glicko2_pair.
     let d = unsafe { out_descs(fcinfo, ResultShape::Pair) };
-    // SAFETY: `d.pair` is the descriptor of rating_pair (two glicko2_rating attributes), matching the two datums.
-    unsafe {
-        PgHeapTuple::from_datums(
-            PgTupleDesc::from_pg_unchecked(d.pair),
-            [rating_datum(d.rating, w2), rating_datum(d.rating, b2)],
-        )
-        .unwrap_or_else(|e| {
-            raise(
-                PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-                format!("glicko2_pair: {e}"),
-            )
-        })
-    }
+    let sides = [w2, b2].map(|r| rating_tuple(d.rating, r).into_composite_datum());
+    // SAFETY: `d.pair` is the descriptor of glicko2_pair (two glicko2_rating attributes), matching the two datums.
+    unsafe { composite(d.pair, sides, "glicko2_pair") }
 }
 
 #[pg_extern(immutable, strict, parallel_safe, requires = ["glicko2_rating_type"])]
@@ -227,10 +182,7 @@ fn glicko2_decay(
     rd_max: default!(f64, 350.0),
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> composite_type!('static, "glicko2_rating") {
-    let b = Bounds {
-        rd_max,
-        ..Bounds::default()
-    };
+    let b = Bounds::with_rd_max(rd_max);
     let r = check(glicko2::decay(read(&player, "player"), periods, &b));
     // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.
     rating_tuple(unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating, r)
@@ -260,10 +212,7 @@ fn glicko2_multiplayer(
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Vec<composite_type!('static, "glicko2_rating")> {
     // SAFETY: this call's fcinfo; arguments 0 and 1 are arrays.
-    unsafe {
-        require_one_dimension(fcinfo, 0, "players");
-        require_one_dimension(fcinfo, 1, "placements");
-    }
+    unsafe { require_lists(fcinfo, 0, &["players", "placements"]) };
     let (ps, _) = read_array(players, "player");
     let pl = elements(&placements, "placement");
     let out = check(glicko2::multiplayer(
@@ -303,23 +252,11 @@ fn glicko2_rate_period(
         name!(rating, composite_type!('static, "glicko2_rating")),
     ),
 > {
+    let lists = ["player_ids", "ratings", "white", "black", "white_scores"];
     // SAFETY: this call's fcinfo; arguments 0 to 4 are arrays.
-    unsafe {
-        for (argno, what) in ["player_ids", "ratings", "white", "black", "white_scores"]
-            .into_iter()
-            .enumerate()
-        {
-            require_one_dimension(fcinfo, argno, what);
-        }
-    }
+    unsafe { require_lists(fcinfo, 0, &lists) };
     let ids = elements(&player_ids, "player id");
-    if ids.len() != ratings.len() {
-        check::<()>(Err(pg_rating_core::rating::RatingError::length_mismatch(
-            "glicko2_rate_period (player_ids, ratings)",
-            ids.len(),
-            ratings.len(),
-        )));
-    }
+    check(PeriodPlayers::ratings_match(ids.len(), ratings.len()));
     let (players, type_oid) = read_array(ratings, "rating");
     let index = check(PeriodPlayers::new(&ids));
     let w = check(index.positions(&elements(&white, "white player id"), "white player id"));
@@ -333,18 +270,9 @@ fn glicko2_rate_period(
         tau,
         &Bounds::limits(rd_min, rd_max, volatility_max, max_change),
     ));
-    if out.is_empty() {
-        return TableIterator::new(Vec::new());
-    }
-    let desc = PgTupleDesc::for_composite_type_by_oid(type_oid).unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
-            "ratings must be glicko2_rating values",
-        )
-    });
-    // a private, non-refcounted copy that lives as long as the rows built from it
-    // SAFETY: `desc` is a valid descriptor; the copy lives in the current memory context.
-    let desc = unsafe { pg_sys::CreateTupleDescCopy(desc.as_ptr()) };
+    // (a private copy, not reference-counted, that lives as long as the rows built from it)
+    // SAFETY: `type_oid` is the ratings' element type, the composite glicko2_rating.
+    let desc = unsafe { composite_desc(type_oid) };
     let rows: Vec<_> = ids
         .iter()
         .copied()
@@ -369,20 +297,23 @@ fn glicko2_provisional(
 
 // ------------------------------------------------------------------------------- aggregate
 
-/// Whether the step function's composite argument type has the plain layout, checked once per
-/// call site and kept in `fn_extra` (0 = not checked yet, 1 = plain, 2 = other).
-unsafe fn step_layout_is_plain(fcinfo: pg_sys::FunctionCallInfo, oid: pg_sys::Oid) -> bool {
-    let flinfo = (*fcinfo).flinfo;
-    if (*flinfo).fn_extra.is_null() {
-        let slot =
-            pg_sys::MemoryContextAlloc((*flinfo).fn_mcxt, std::mem::size_of::<u8>()) as *mut u8;
-        slot.write(if has_plain_layout(oid) { 1 } else { 2 });
-        (*flinfo).fn_extra = slot.cast();
-    }
-    *((*flinfo).fn_extra as *const u8) == 1
+/// Transition function of `glicko2_period(player, opponent, score)` (τ = 0.5). The ratings
+/// arrive as `anyelement` so that no row pays for a decoded tuple per argument.
+#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_period_step(
+    state: Internal,
+    player: Option<AnyElement>,
+    opponent: Option<AnyElement>,
+    score: Option<f64>,
+    fcinfo: pg_sys::FunctionCallInfo,
+) -> Internal {
+    let tau = Some(glicko2::DEFAULT_TAU);
+    glicko2_period_step_tau(state, player, opponent, score, tau, fcinfo)
 }
 
-unsafe fn period_step(
+/// Transition function of `glicko2_period(player, opponent, score, tau)`.
+#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
+fn glicko2_period_step_tau(
     mut state: Internal,
     player: Option<AnyElement>,
     opponent: Option<AnyElement>,
@@ -395,69 +326,37 @@ unsafe fn period_step(
     else {
         return state;
     };
-    // The aggregate's signature makes both arguments glicko2_rating (the step functions take
-    // `internal`, so SQL cannot call them directly with anything else).
-    let fast = step_layout_is_plain(fcinfo, player.oid());
-    let p = rating_from_datum(player.datum(), fast, "player");
-    let o = rating_from_datum(opponent.datum(), fast, "opponent");
-    // (the state: the core's run of the group's period, in the aggregate's memory context)
-    match state.get_mut::<PeriodRun>() {
-        Some(run) => {
-            check(run.add(p, o, score, tau));
-            state
-        }
-        None => {
-            let run = check(PeriodRun::new(p, o, score, tau));
-            let mut aggctx: pg_sys::MemoryContext = std::ptr::null_mut();
-            if pg_sys::AggCheckCallContext(fcinfo, &mut aggctx) == 0 {
-                raise(
-                    PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
-                    "glicko2_period_step may only be called as an aggregate",
-                );
-            }
-            let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodRun>())
-                as *mut PeriodRun;
-            slot.write(run);
-            Internal::from(Some(pg_sys::Datum::from(slot)))
-        }
-    }
-}
-
-/// Transition function of `glicko2_period(player, opponent, score)` (τ = 0.5). The ratings
-/// arrive as `anyelement` so that no row pays for a decoded tuple per argument.
-#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
-fn glicko2_period_step(
-    state: Internal,
-    player: Option<AnyElement>,
-    opponent: Option<AnyElement>,
-    score: Option<f64>,
-    fcinfo: pg_sys::FunctionCallInfo,
-) -> Internal {
-    // SAFETY: called as the aggregate's transition function: `state` is the aggregate's own (or NULL), `fcinfo` the call's.
+    // SAFETY: called as the aggregate's transition function: `state` is the aggregate's own (NULL
+    // or the PeriodRun made below), `fcinfo` the call's. The aggregate's signature makes both
+    // ratings glicko2_rating (the step functions take `internal`, so SQL cannot call them
+    // directly with anything else).
     unsafe {
-        period_step(
-            state,
-            player,
-            opponent,
-            score,
-            Some(glicko2::DEFAULT_TAU),
-            fcinfo,
-        )
+        // (whether their type has the plain layout, checked once per call site)
+        let fast = per_call_site(fcinfo, || has_plain_layout(player.oid()));
+        let p = rating_from_datum(player.datum(), fast, "player");
+        let o = rating_from_datum(opponent.datum(), fast, "opponent");
+        // (the state: the core's run of the group's period, in the aggregate's memory context)
+        match state.get_mut::<PeriodRun>() {
+            Some(run) => {
+                check(run.add(p, o, score, tau));
+                state
+            }
+            None => {
+                let run = check(PeriodRun::new(p, o, score, tau));
+                let mut aggctx: pg_sys::MemoryContext = std::ptr::null_mut();
+                if pg_sys::AggCheckCallContext(fcinfo, &mut aggctx) == 0 {
+                    raise(
+                        PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
+                        "glicko2_period_step may only be called as an aggregate",
+                    );
+                }
+                let slot = pg_sys::MemoryContextAlloc(aggctx, std::mem::size_of::<PeriodRun>())
+                    as *mut PeriodRun;
+                slot.write(run);
+                Internal::from(Some(pg_sys::Datum::from(slot)))
+            }
+        }
     }
-}
-
-/// Transition function of `glicko2_period(player, opponent, score, tau)`.
-#[pg_extern(immutable, parallel_safe, requires = ["glicko2_rating_type"])]
-fn glicko2_period_step_tau(
-    state: Internal,
-    player: Option<AnyElement>,
-    opponent: Option<AnyElement>,
-    score: Option<f64>,
-    tau: Option<f64>,
-    fcinfo: pg_sys::FunctionCallInfo,
-) -> Internal {
-    // SAFETY: called as the aggregate's transition function: `state` is the aggregate's own (or NULL), `fcinfo` the call's.
-    unsafe { period_step(state, player, opponent, score, tau, fcinfo) }
 }
 
 /// Final function: ends the period with the default bounds (RD ≤ 350).
@@ -466,7 +365,7 @@ fn glicko2_period_final(
     state: Internal,
     fcinfo: pg_sys::FunctionCallInfo,
 ) -> Option<composite_type!('static, "glicko2_rating")> {
-    // SAFETY: the state was made by period_step as a PeriodRun in the aggregate's memory context.
+    // SAFETY: the state was made by glicko2_period_step_tau as a PeriodRun in the aggregate's memory context.
     let r = check(unsafe { state.get::<PeriodRun>() }?.finish());
     Some(rating_tuple(
         // SAFETY: `fcinfo` is this call's; its result type is glicko2_rating.

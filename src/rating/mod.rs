@@ -13,9 +13,10 @@ use std::borrow::Cow;
 use pg_rating_core::rating::RatingError;
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
+use pgrx::{AllocatedByRust, PgTupleDesc};
 
-use crate::error::raise;
+use crate::error::raise_core;
+use crate::types::per_call_site;
 
 extension_sql_file!(
     "../../sql/rating_systems.sql",
@@ -33,18 +34,13 @@ fn rating_system_known(name: &str) -> bool {
 /// Unwraps a core result or raises its error.
 #[inline]
 pub(crate) fn check<T>(r: Result<T, RatingError>) -> T {
-    match r {
-        Ok(v) => v,
-        Err(e) => crate::error::raise_core(&e),
-    }
+    r.unwrap_or_else(|e| raise_core(&e))
 }
 
-/// Raises 22004 for a NULL where a value is required (array elements, composite fields).
+/// Raises the core's 22004 for a NULL where a value is required (array elements, composite
+/// fields).
 pub(crate) fn null_not_allowed(what: &str) -> ! {
-    raise(
-        PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-        format!("{what} must not be NULL"),
-    )
+    raise_core(&RatingError::null(what))
 }
 
 /// The elements of a float8[], bigint[] or int[] without NULLs: borrowed from the array when
@@ -79,38 +75,48 @@ pub(crate) enum ResultShape {
     Array,
 }
 
-/// The result's tuple descriptors, built once per call site in `fn_mcxt` and kept in `fn_extra`.
+/// A blessed copy of the tuple descriptor of the composite type `oid`, in the current memory
+/// context.
+pub(crate) unsafe fn composite_desc(oid: pg_sys::Oid) -> pg_sys::TupleDesc {
+    // SAFETY: copies the descriptor of the type `oid` into the current memory context (an error
+    // for a type that is not composite) and blesses the copy.
+    unsafe { pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1)) }
+}
+
+/// The result's tuple descriptors, built once per call site.
 pub(crate) unsafe fn out_descs(fcinfo: pg_sys::FunctionCallInfo, shape: ResultShape) -> OutDescs {
-    let flinfo = (*fcinfo).flinfo;
-    if (*flinfo).fn_extra.is_null() {
-        let old = pg_sys::MemoryContextSwitchTo((*flinfo).fn_mcxt);
-        let ret = pg_sys::get_func_rettype((*flinfo).fn_oid);
-        let desc =
-            |oid: pg_sys::Oid| pg_sys::BlessTupleDesc(pg_sys::lookup_rowtype_tupdesc_copy(oid, -1));
-        let descs = match shape {
-            ResultShape::Rating => OutDescs {
-                rating: desc(ret),
-                pair: std::ptr::null_mut(),
-            },
-            ResultShape::Array => OutDescs {
-                rating: desc(pg_sys::get_element_type(ret)),
-                pair: std::ptr::null_mut(),
-            },
-            ResultShape::Pair => {
-                let pair = desc(ret);
-                let first = (*pair).attrs.as_ptr();
-                OutDescs {
-                    rating: desc((*first).atttypid),
-                    pair,
+    // SAFETY: the caller's `fcinfo` is this call's, whose result type has the given shape.
+    unsafe {
+        per_call_site(fcinfo, || {
+            let ret = pg_sys::get_func_rettype((*(*fcinfo).flinfo).fn_oid);
+            let (rating, pair) = match shape {
+                ResultShape::Rating => (composite_desc(ret), std::ptr::null_mut()),
+                ResultShape::Array => (
+                    composite_desc(pg_sys::get_element_type(ret)),
+                    std::ptr::null_mut(),
+                ),
+                ResultShape::Pair => {
+                    let pair = composite_desc(ret);
+                    (composite_desc((*(*pair).attrs.as_ptr()).atttypid), pair)
                 }
-            }
-        };
-        let slot = pg_sys::palloc(std::mem::size_of::<OutDescs>()) as *mut OutDescs;
-        slot.write(descs);
-        (*flinfo).fn_extra = slot.cast();
-        pg_sys::MemoryContextSwitchTo(old);
+            };
+            OutDescs { rating, pair }
+        })
     }
-    *((*flinfo).fn_extra as *const OutDescs)
+}
+
+/// A composite value (`what` names its type) of the type `desc` describes, from its fields.
+///
+/// # Safety
+/// `desc` describes a composite type of `N` attributes of the types of `fields`.
+pub(crate) unsafe fn composite<const N: usize>(
+    desc: pg_sys::TupleDesc,
+    fields: [Option<pg_sys::Datum>; N],
+    what: &str,
+) -> PgHeapTuple<'static, AllocatedByRust> {
+    // SAFETY: the caller's `desc` describes a composite of these fields.
+    unsafe { PgHeapTuple::from_datums(PgTupleDesc::from_pg_unchecked(desc), fields) }
+        .unwrap_or_else(|e| crate::error::internal(format!("{what}: {e}")))
 }
 
 #[cfg(any(test, feature = "pg_test"))]

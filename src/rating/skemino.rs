@@ -1,12 +1,11 @@
 //! skemino_k, skemino_expected, skemino_update, skemino_level.
 
 use pg_rating_core::rating::skemino;
+use pgrx::composite_type;
 use pgrx::pg_sys;
 use pgrx::prelude::*;
-use pgrx::{composite_type, PgSqlErrorCode, PgTupleDesc};
 
-use super::{check, out_descs, ResultShape};
-use crate::error::raise;
+use super::{check, composite, out_descs, ResultShape};
 
 extension_sql_file!("../../sql/rating_types.sql", name = "rating_pair_type");
 
@@ -43,18 +42,7 @@ fn skemino_update(
     // SAFETY: `fcinfo` is this call's; its result type is rating_pair.
     let desc = unsafe { out_descs(fcinfo, ResultShape::Rating) }.rating;
     // SAFETY: `desc` is the descriptor of rating_pair (two float8 attributes), matching the two datums.
-    unsafe {
-        PgHeapTuple::from_datums(
-            PgTupleDesc::from_pg_unchecked(desc),
-            [na.into_datum(), nb.into_datum()],
-        )
-    }
-    .unwrap_or_else(|e| {
-        raise(
-            PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
-            format!("rating_pair: {e}"),
-        )
-    })
+    unsafe { composite(desc, [na.into_datum(), nb.into_datum()], "rating_pair") }
 }
 
 #[pg_extern(immutable, strict, parallel_safe)]

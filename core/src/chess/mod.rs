@@ -15,7 +15,7 @@ pub mod position;
 
 pub use error::{ChessError, FenError, FenField, MoveError, MoveErrorKind};
 pub use position::{
-    fen_array, fen_array_into, moves_to_san, parse_start, partial_fen, play_san, play_uci,
+    fen_array, fen_array_into, moves_to_san, parse_start, partial_fen, pieces, play_san, play_uci,
     san_to_moves, uci_move, uci_of, write_partial_fen, FenWriter, MAX_MOVES, STANDARD_FEN,
 };
 pub use shakmaty::{Chess, EnPassantMode, Position};

@@ -168,6 +168,39 @@ impl OpeningIndex {
     }
 }
 
+/// An [`OpeningIndex`] as a backend keeps it between calls: the generation of the table's
+/// invalidations it was loaded at, the transaction that loaded it, and whether it was read with
+/// the latest snapshot (which sees every change whose invalidation came before) or, inside a
+/// parallel operation, with the transaction's own.
+pub struct LoadedIndex {
+    pub index: OpeningIndex,
+    generation: u64,
+    transaction: u32,
+    latest_snapshot: bool,
+}
+
+impl LoadedIndex {
+    pub fn new(
+        index: OpeningIndex,
+        generation: u64,
+        transaction: u32,
+        latest_snapshot: bool,
+    ) -> Self {
+        LoadedIndex {
+            index,
+            generation,
+            transaction,
+            latest_snapshot,
+        }
+    }
+
+    /// Whether the index may serve a call at `generation` in `transaction`: no invalidation
+    /// since it was loaded, and read with the latest snapshot or in this same transaction.
+    pub fn usable(&self, generation: u64, transaction: u32) -> bool {
+        self.generation == generation && (self.latest_snapshot || self.transaction == transaction)
+    }
+}
+
 /// Why openings texts cannot be loaded: a line that is not an opening (22P02), or two lines that
 /// reach the same position (23505).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -212,6 +245,26 @@ pub fn openings_to_load(text: &str) -> Result<Vec<Opening>, LoadError> {
             Ok(o)
         })
         .collect()
+}
+
+/// The openings of lichess TSV texts as `load_lichess_openings` writes them: a column per field,
+/// in the order of the lines ([`openings_to_load`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OpeningColumns {
+    pub eco: Vec<String>,
+    pub name: Vec<String>,
+    pub partial_fen: Vec<String>,
+}
+
+/// [`openings_to_load`] by column.
+pub fn opening_columns(text: &str) -> Result<OpeningColumns, LoadError> {
+    let mut columns = OpeningColumns::default();
+    for o in openings_to_load(text)? {
+        columns.eco.push(o.eco);
+        columns.name.push(o.name);
+        columns.partial_fen.push(o.partial_fen);
+    }
+    Ok(columns)
 }
 
 #[cfg(test)]
@@ -294,6 +347,24 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
     }
 
     #[test]
+    fn a_loaded_index_serves_until_invalidated_or_past_its_transaction() {
+        let latest = LoadedIndex::new(OpeningIndex::default(), 7, 100, true);
+        assert!(latest.usable(7, 100));
+        assert!(
+            latest.usable(7, 101),
+            "the latest snapshot serves later transactions"
+        );
+        assert!(!latest.usable(8, 100), "an invalidation came");
+        let own = LoadedIndex::new(OpeningIndex::default(), 7, 100, false);
+        assert!(own.usable(7, 100));
+        assert!(
+            !own.usable(7, 101),
+            "a transaction's own snapshot serves it alone"
+        );
+        assert!(!own.usable(6, 100));
+    }
+
+    #[test]
     fn fx_hash_differs_by_byte_and_length() {
         let h = |b: &[u8]| {
             let mut x = FxHasher::default();
@@ -303,6 +374,26 @@ eco\tname\tpgn\nC20\tKing's Pawn Game\t1. e4 e5\n";
         assert_ne!(h(b"abcdefgh1"), h(b"abcdefgh2"));
         assert_ne!(h(b"abcdefgh"), h(b"bbcdefgh"));
         assert_eq!(h(b"rnbqkbnr/pppppppp"), h(b"rnbqkbnr/pppppppp"));
+    }
+
+    #[test]
+    fn opening_columns_keep_the_lines_order() {
+        let c = opening_columns("A00\tAmar Opening\t1. Nh3\nC20\tKing's Pawn Game\t1. e4 e5\n")
+            .unwrap();
+        assert_eq!(c.eco, ["A00", "C20"]);
+        assert_eq!(c.name, ["Amar Opening", "King's Pawn Game"]);
+        assert_eq!(
+            c.partial_fen,
+            [
+                "rnbqkbnr/pppppppp/8/8/8/7N/PPPPPPPP/RNBQKB1R b KQkq -",
+                "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq -"
+            ]
+        );
+        assert_eq!(
+            opening_columns("eco\tname\tpgn\n"),
+            Ok(OpeningColumns::default())
+        );
+        assert!(opening_columns("A00\tbad\t1. Ke2\n").is_err());
     }
 
     #[test]

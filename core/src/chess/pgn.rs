@@ -448,24 +448,49 @@ const ROSTER: [(&str, &str); 6] = [
     ("Black", "?"),
 ];
 
-/// The tags of a `tags` argument, a JSON object of tag names and values (null: none): a string
-/// is the value itself, a null leaves the tag out, any other value is its JSON text. `None` for
-/// anything but an object or null.
-pub fn tags_of_json(tags: &serde_json::Value) -> Option<Vec<(String, String)>> {
+/// A `tags` argument that is not a JSON object (22023).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TagsError;
+
+impl fmt::Display for TagsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("tags must be a JSON object of tag names and values")
+    }
+}
+
+impl Classified for TagsError {
+    fn class(&self) -> ErrorClass {
+        ErrorClass::InvalidParameter
+    }
+}
+
+/// The tags of a `tags` argument, a JSON object of tag names and values (SQL NULL or JSON null:
+/// none): a string is the value itself, a null leaves the tag out, any other value is its JSON
+/// text. Anything but an object or null is a [`TagsError`].
+pub fn tags_of_json(tags: Option<&serde_json::Value>) -> Result<Vec<(String, String)>, TagsError> {
     use serde_json::Value;
     match tags {
-        Value::Object(map) => Some(
-            map.iter()
-                .filter_map(|(k, v)| match v {
-                    Value::String(s) => Some((k.clone(), s.clone())),
-                    Value::Null => None,
-                    other => Some((k.clone(), other.to_string())),
-                })
-                .collect(),
-        ),
-        Value::Null => Some(Vec::new()),
-        _ => None,
+        Some(Value::Object(map)) => Ok(map
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Value::String(s) => Some((k.clone(), s.clone())),
+                Value::Null => None,
+                other => Some((k.clone(), other.to_string())),
+            })
+            .collect()),
+        None | Some(Value::Null) => Ok(Vec::new()),
+        _ => Err(TagsError),
     }
+}
+
+/// A game's tags as `read_pgn` returns them: a JSON object of names and string values (the
+/// last value of a name repeated).
+pub fn json_of_tags(tags: Vec<(String, String)>) -> serde_json::Value {
+    let mut object = serde_json::Map::with_capacity(tags.len());
+    for (name, value) in tags {
+        object.insert(name, serde_json::Value::String(value));
+    }
+    serde_json::Value::Object(object)
 }
 
 /// Writes one game as PGN: the Seven Tag Roster (values from `tags` or `?`), `SetUp` and
@@ -850,8 +875,28 @@ mod tests {
         let expected: Vec<(String, String)> = [("Event", "Cup"), ("Round", "3"), ("X", "[1]")]
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .to_vec();
-        assert_eq!(tags_of_json(&tags), Some(expected));
-        assert_eq!(tags_of_json(&serde_json::Value::Null), Some(Vec::new()));
-        assert_eq!(tags_of_json(&serde_json::json!([1])), None);
+        assert_eq!(tags_of_json(Some(&tags)), Ok(expected));
+        assert_eq!(tags_of_json(Some(&serde_json::Value::Null)), Ok(Vec::new()));
+        assert_eq!(tags_of_json(None), Ok(Vec::new()));
+        let e = tags_of_json(Some(&serde_json::json!([1]))).unwrap_err();
+        assert_eq!(
+            (e.to_string().as_str(), e.sqlstate()),
+            (
+                "tags must be a JSON object of tag names and values",
+                "22023"
+            )
+        );
+    }
+
+    #[test]
+    fn tags_read_become_a_json_object() {
+        let tags = [("Event", "Cup"), ("Round", "3"), ("Event", "Final")]
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .to_vec();
+        assert_eq!(
+            json_of_tags(tags),
+            serde_json::json!({"Event": "Final", "Round": "3"})
+        );
+        assert_eq!(json_of_tags(Vec::new()), serde_json::json!({}));
     }
 }

@@ -364,19 +364,20 @@ where
     let mut buf = String::new();
     let mut ends = Vec::new();
     fen_array_into(start, moves, &mut buf, &mut ends)?;
-    let mut from = 0;
-    Ok(ends
-        .iter()
-        .map(|&end| {
-            let s = buf[from..end].to_owned();
-            from = end;
-            s
-        })
-        .collect())
+    Ok(pieces(&buf, &ends).map(str::to_owned).collect())
 }
 
-/// [`fen_array`] without an allocation per position: the partial FENs are written one after
-/// another into `buf` (cleared first) and `ends[i]` is where the i-th one ends.
+/// The strings written one after another in `text`, `ends[i]` being where the i-th ends (as
+/// [`fen_array_into`] writes them).
+pub fn pieces<'a>(
+    text: &'a str,
+    ends: &'a [usize],
+) -> impl ExactSizeIterator<Item = &'a str> + Clone + 'a {
+    ends.iter()
+        .enumerate()
+        .map(move |(i, &end)| &text[if i == 0 { 0 } else { ends[i - 1] }..end])
+}
+
 /// `Err(TooManyMoves)` for the ply after the last one a call takes.
 fn within_limit(i: usize) -> Result<(), ChessError> {
     if i >= MAX_MOVES {
@@ -385,6 +386,8 @@ fn within_limit(i: usize) -> Result<(), ChessError> {
     Ok(())
 }
 
+/// [`fen_array`] without an allocation per position: the partial FENs are written one after
+/// another into `buf` (cleared first) and `ends[i]` is where the i-th one ends ([`pieces`]).
 pub fn fen_array_into<'a, I>(
     start: &str,
     moves: I,
@@ -450,6 +453,20 @@ mod tests {
     use super::*;
 
     const START4: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+
+    #[test]
+    fn pieces_cut_the_text_at_their_ends() {
+        let text = "abcdef";
+        let all: Vec<&str> = pieces(text, &[1, 1, 4, 6]).collect();
+        assert_eq!(all, ["a", "", "bcd", "ef"]);
+        assert_eq!(pieces(text, &[]).len(), 0);
+        let (mut buf, mut ends) = (String::new(), Vec::new());
+        fen_array_into(START4, [Some("e2e4")], &mut buf, &mut ends).unwrap();
+        assert_eq!(
+            pieces(&buf, &ends).collect::<Vec<_>>(),
+            fen_array(START4, [Some("e2e4")]).unwrap()
+        );
+    }
 
     fn fens(start: &str, moves: &[&str]) -> Result<Vec<String>, ChessError> {
         fen_array(start, moves.iter().map(|m| Some(*m)))

@@ -105,6 +105,16 @@ pub fn k_factor(
     Ok(20)
 }
 
+/// [`k_factor`] as SQL asks for it: `reached_2400` unknown (`None`) is never reached.
+pub fn k_factor_if_known(
+    rating: i32,
+    rated_games: i32,
+    age: Option<i32>,
+    reached_2400: Option<bool>,
+) -> Result<i32> {
+    k_factor(rating, rated_games, age, reached_2400.unwrap_or(false))
+}
+
 /// Score in hundredths; FIDE rates wins, draws and losses only.
 pub(crate) fn score_hundredths(score: f64) -> Result<i64> {
     finite("score", score)?;
@@ -323,6 +333,14 @@ mod tests {
             k_factor(1500, 40, Some(-1), false).unwrap_err().kind,
             RatingErrorKind::InvalidParameter
         );
+    }
+
+    #[test]
+    fn an_unknown_peak_is_one_never_reached() {
+        assert_eq!(k_factor_if_known(2350, 100, Some(40), None), Ok(20));
+        assert_eq!(k_factor_if_known(2350, 100, Some(40), Some(true)), Ok(10));
+        assert_eq!(k_factor_if_known(2400, 100, None, None), Ok(10));
+        assert_eq!(k_factor_if_known(1500, 40, None, Some(false)), Ok(20));
     }
 
     #[test]

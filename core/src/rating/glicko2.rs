@@ -124,6 +124,14 @@ impl Bounds {
             ..Self::default()
         }
     }
+
+    /// The default bounds but for `rd_max` (`glicko2_decay`'s).
+    pub fn with_rd_max(rd_max: f64) -> Self {
+        Self {
+            rd_max,
+            ..Self::default()
+        }
+    }
 }
 
 impl Default for Bounds {
@@ -1317,6 +1325,15 @@ mod tests {
         assert!(is_provisional(p, DEFAULT_PROVISIONAL_RD).unwrap());
         assert!(!is_provisional(Rating::new(1500.0, 110.0, 0.06), 110.0).unwrap());
         assert!(is_provisional(Rating::new(1500.0, 110.5, 0.06), 110.0).unwrap());
+    }
+
+    #[test]
+    fn decay_bounds_change_only_rd_max() {
+        let b = Bounds::with_rd_max(200.0);
+        assert_eq!(b.rd_max, 200.0);
+        assert_eq!(Bounds { rd_max: 350.0, ..b }, Bounds::default());
+        let grown = decay(Rating::new(1500.0, 190.0, 0.06), 100.0, &b).unwrap();
+        assert_eq!(grown.rd, 200.0);
     }
 
     #[test]

@@ -14,6 +14,19 @@ pub struct PeriodPlayers {
 }
 
 impl PeriodPlayers {
+    /// One rating per player id: `ids` and `ratings` (their lengths) pair up (2202E).
+    pub fn ratings_match(ids: usize, ratings: usize) -> Result<(), RatingError> {
+        if ids == ratings {
+            Ok(())
+        } else {
+            Err(RatingError::length_mismatch(
+                "glicko2_rate_period (player_ids, ratings)",
+                ids,
+                ratings,
+            ))
+        }
+    }
+
     /// The index of `ids`; a player listed twice is an error (22023).
     pub fn new(ids: &[i64]) -> Result<Self, RatingError> {
         let cap = (ids.len() * 2).max(16).next_power_of_two();
@@ -123,6 +136,17 @@ mod tests {
                 .contains("black player id 42 is not in player_ids"),
             "{stranger}"
         );
+    }
+
+    #[test]
+    fn one_rating_per_player_id() {
+        assert_eq!(PeriodPlayers::ratings_match(3, 3), Ok(()));
+        let e = PeriodPlayers::ratings_match(3, 2).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "glicko2_rate_period (player_ids, ratings): arrays have different lengths (3 and 2)"
+        );
+        assert_eq!(e.sqlstate(), "2202E");
     }
 
     #[test]
