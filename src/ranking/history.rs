@@ -12,7 +12,7 @@ use pg_rating_core::ledger::writer::{Answer, GamesRead, Request, ScopeWrite};
 use pg_rating_core::ledger::{LedgerGame, LedgerKey, Standing};
 use pg_rating_core::ranking::rows::{self, ColumnKind, Named, RowValue};
 use pg_rating_core::ranking::stored::{
-    appended_games, first_missing, PlanError, PlayerTip, ReplayRows, StoredEntries, StoredEntry,
+    appended_games, first_missing, PlayerTip, ReplayRows, StoredEntries, StoredEntry,
 };
 use pg_rating_core::ranking::{GameKey, HistoryEntry, Ranking};
 use pgrx::datum::DatumWithOid;
@@ -26,11 +26,6 @@ use crate::ledger::Keeps;
 use crate::rows::{RowPair, RowWriter};
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 use pg_rating_core::rating::RatingError;
-
-/// Raises an internal error of the core's plan of a ranking's rows.
-fn planned<T>(e: PlanError) -> T {
-    internal(e)
-}
 
 /// The game of a key the rankings made ([`GameKey::ledger_key`]).
 fn game_of(key: &LedgerKey) -> GameKey {
@@ -167,7 +162,7 @@ impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
             );
         }
         let fresh = self.next_ids(write.missing);
-        let (rows, tips) = write.rows(fresh).unwrap_or_else(planned);
+        let (rows, tips) = write.rows(fresh).unwrap_or_else(|e| internal(e));
         self.merge_entries(ranking, rows);
         self.write_standings(&tips);
         if !without_games.is_empty() {
@@ -258,7 +253,7 @@ impl RankingStore<'_, '_> {
             return;
         };
         let ids = self.next_ids(appended);
-        let (entries, players) = self.kept.appended(&ids).unwrap_or_else(planned);
+        let (entries, players) = self.kept.appended(&ids).unwrap_or_else(|e| internal(e));
         self.vouch_for_games(&entries);
         match BulkInsert::open_vouching_keys("elo_history", HISTORY) {
             Some(mut insert) => {
@@ -327,13 +322,9 @@ impl RankingStore<'_, '_> {
 
     /// The entries of `ranking` from `from` on, by (player, game).
     fn entries_from(&mut self, ranking: i32, from: GameKey) -> StoredEntries {
-        let rows = self.query_once(
-            "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
-                    volatility::float8 AS volatility, previous_entry, game_date
-             FROM @extschema@.elo_history
-             WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
-            &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
-        );
+        let sql = include_str!("../../sql/random_chess/glue/entries_from.sql");
+        let (played_at, game_id) = (timestamp(from.played_at), from.game_id);
+        let rows = self.query_once(sql, &[ranking.into(), played_at.into(), game_id.into()]);
         let mut out = StoredEntries::default();
         if rows.is_empty() {
             return out;
