@@ -199,10 +199,10 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// Runs one of the rankings' statements planned for this call: its best plan depends on
     /// its arguments (a tail of a few games or a whole ranking).
     pub(super) fn query_once(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
-        let rows = self
-            .client
-            .update(&*crate::security::qualify(sql), None, args);
-        rows.unwrap_or_else(|e| internal(e))
+        let sql = crate::security::qualify(sql);
+        self.client
+            .update(&*sql, None, args)
+            .unwrap_or_else(|e| internal(e))
     }
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
