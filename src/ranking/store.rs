@@ -370,16 +370,16 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// The new games with their players' bot flags.
     pub fn with_bot_flags(&mut self, mut games: Vec<ServiceGame>) -> Vec<ServiceGame> {
         let players = ServiceGame::players(&games);
-        let rows = self.query(
-            include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql"),
-            &[players.into()],
-        );
-        let bots: HashSet<String> = rows
-            .filter(|row| column::<bool>(row, "is_bot"))
-            .map(|row| column(&row, "player"))
-            .collect();
+        let sql = include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql");
+        let bots = self.bots(sql, &[players.into()]);
         ServiceGame::mark_bots(&mut games, |p| bots.contains(p));
         games
+    }
+
+    /// The bots a statement gives (its column `player`).
+    fn bots(&mut self, sql: &str, args: &[DatumWithOid]) -> HashSet<String> {
+        let rows = self.query(sql, args);
+        rows.map(|row| column(&row, "player")).collect()
     }
 
     /// One game, if it is a ranked local game.
@@ -391,13 +391,10 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// Every ranked local game from `from` on, in order. The bots of service 1 are few: their
     /// names are read once instead of joining every game with its accounts.
     pub(super) fn ranked_games_from(&mut self, from: GameKey) -> Vec<ServiceGame> {
-        let bots: HashSet<String> = self
-            .query(
-                "SELECT user_id_in_service::text AS player FROM @extschema@.service_accounts WHERE service_id = 1 AND is_bot",
-                &[],
-            )
-            .map(|row| column::<String>(&row, "player"))
-            .collect();
+        let bots = self.bots(
+            "SELECT user_id_in_service::text AS player FROM @extschema@.service_accounts WHERE service_id = 1 AND is_bot",
+            &[],
+        );
         // planned for the actual bound: a tail of a few games and a whole ranking want different plans
         let rows = self.query_once(
             include_str!("../../sql/random_chess/glue/ranked_games_from.sql"),
