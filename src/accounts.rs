@@ -9,12 +9,10 @@ use crate::error::raise_core;
 use crate::trigger::{field, row_of, stored, trigger_function};
 
 fn user_exists(user_id: i32) -> bool {
-    Spi::get_one_with_args::<bool>(
-        &crate::security::qualify("SELECT EXISTS (SELECT 1 FROM @extschema@.users WHERE id = $1)"),
-        &[user_id.into()],
-    )
-    .unwrap_or_else(|e| crate::error::internal(e))
-    .unwrap_or_else(|| crate::error::internal("EXISTS gave NULL"))
+    let sql = "SELECT EXISTS (SELECT 1 FROM @extschema@.users WHERE id = $1)";
+    Spi::connect(|client| {
+        crate::spi::one(crate::spi::read(client, sql, &[user_id.into()]), "EXISTS")
+    })
 }
 
 /// AFTER INSERT ON users: the user's own Random Chess account (not while restoring a dump,

@@ -5,162 +5,94 @@
 //! `pg_rating_core::ranking::chain`) and its standings in `ranking_players`. A replay keeps the
 //! ids of the entries it rewrites, and rewrites only the entries that differ.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use pg_rating_core::ledger::writer::{Answer, GamesRead, Request, ScopeWrite, Writes};
+use pg_rating_core::ledger::writer::{Answer, GamesRead, Request, ScopeWrite};
 use pg_rating_core::ledger::{LedgerGame, LedgerKey, Standing};
+use pg_rating_core::ranking::rows::{self, ColumnKind, Named, RowValue};
 use pg_rating_core::ranking::stored::{
-    number_appended, player_tips, Appended, PlanError, PlayerTip, ReplayRows, StoredEntries,
-    StoredEntry,
+    appended_games, first_missing, PlayerTip, ReplayRows, StoredEntries, StoredEntry,
 };
-use pg_rating_core::ranking::{name_games_by_id, renumbers, GameKey, HistoryEntry, Tip};
+use pg_rating_core::ranking::{GameKey, HistoryEntry, Ranking};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 
-use super::store::{timestamp, tip, Ranking, RankingStore, START};
+use super::store::{timestamp, tip, RankingStore};
 use crate::bulk_insert::BulkInsert;
-use crate::columns::{in_order, names, unnest, Arrays, Column, Kind, Value};
-use crate::error::{internal, raise};
+use crate::columns::{in_order, names, unnest, Arrays, Cell, Column, Kind, Value};
+use crate::error::{internal, raise, raise_core};
 use crate::ledger::Keeps;
 use crate::rows::{RowPair, RowWriter};
-use crate::security::qualify;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 use pg_rating_core::rating::RatingError;
-
-/// Raises an internal error of the core's plan of a ranking's rows.
-fn planned<T>(e: PlanError) -> T {
-    internal(e)
-}
 
 /// The game of a key the rankings made ([`GameKey::ledger_key`]).
 fn game_of(key: &LedgerKey) -> GameKey {
     GameKey::of(key).unwrap_or_else(|| internal(format!("{} is not a ranking's game key", key.id)))
 }
 
-/// What a ranking's store keeps between the writer's calls of one statement.
-#[derive(Default)]
-pub struct Kept {
-    /// Each ranking's players' latest entry ids as last read (the chain's previous entries).
-    latest: HashMap<i32, HashMap<String, i32>>,
-    /// Each ranking's entries taken out for a replay (`Request::Take`), written over by it.
-    taken: HashMap<i32, StoredEntries>,
-    /// Appended replays waiting for [`RankingStore::flush`].
-    batch: Vec<Appended>,
-    /// The rankings replayed from the start, whose entries are numbered anew (`renumbers`).
-    renumbered: BTreeSet<i32>,
-}
-
-impl Kept {
-    /// Records a player's latest entry as the chain's previous one, and returns what the writer
-    /// reads of it: the standing after it and its game.
-    fn remember(&mut self, ranking: i32, player: &str, tip: Tip) -> (Standing, LedgerKey) {
-        self.latest
-            .entry(ranking)
-            .or_default()
-            .insert(player.to_owned(), tip.entry);
-        (tip.standing, tip.last.ledger_key())
+/// The core's columns ([`rows`]) as the writers take them.
+const fn columns<const N: usize>(core: [rows::Column; N]) -> [Column; N] {
+    let mut out = [("", Kind::Int); N];
+    let mut i = 0;
+    while i < N {
+        let kind = match core[i].1 {
+            ColumnKind::Int => Kind::Int,
+            ColumnKind::Text => Kind::Text,
+            ColumnKind::Decimal => Kind::Decimal,
+            ColumnKind::Time => Kind::Time,
+        };
+        out[i] = (core[i].0, kind);
+        i += 1;
     }
+    out
 }
 
 /// The columns of `elo_history` the rankings write.
-const HISTORY: &[Column] = &[
-    ("id", Kind::Int),
-    ("service_id", Kind::Int),
-    ("user_id_in_service", Kind::Text),
-    ("ranking_id", Kind::Int),
-    ("game_id", Kind::Int),
-    ("elo", Kind::Decimal),
-    ("previous_entry", Kind::Int),
-    ("rd", Kind::Decimal),
-    ("volatility", Kind::Decimal),
-    ("game_date", Kind::Time),
-];
-/// What a rebuild changes of an entry it keeps (by `id`).
-const HISTORY_CHANGES: &[&str] = &["elo", "previous_entry", "rd", "volatility", "game_date"];
+const HISTORY: &[Column] = &columns(rows::HISTORY_COLUMNS);
+/// An entry's `id` and what a rebuild changes of an entry it keeps.
+const HISTORY_CHANGED: &[Column] = &columns(rows::HISTORY_CHANGED_COLUMNS);
 static ENTRIES: RowWriter = RowWriter::new("elo_history", HISTORY, &[]);
 
 /// The columns of `ranking_players`; a standing replaces the one of its key.
-const STANDINGS_COLUMNS: &[Column] = &[
-    ("ranking_id", Kind::Int),
-    ("service_id", Kind::Int),
-    ("user_id_in_service", Kind::Text),
-    ("elo_history_id", Kind::Int),
-    ("rating", Kind::Decimal),
-    ("rd", Kind::Decimal),
-    ("volatility", Kind::Decimal),
-    ("games", Kind::Int),
-    ("wins", Kind::Int),
-    ("draws", Kind::Int),
-    ("losses", Kind::Int),
-    ("peak_rating", Kind::Decimal),
-    ("last_game_date", Kind::Time),
-    ("last_game_id", Kind::Int),
-];
-static STANDINGS: RowWriter = RowWriter::new(
-    "ranking_players",
-    STANDINGS_COLUMNS,
-    &["ranking_id", "service_id", "user_id_in_service"],
-);
+const STANDINGS_COLUMNS: &[Column] = &columns(rows::STANDINGS_COLUMNS);
+static STANDINGS: RowWriter =
+    RowWriter::new("ranking_players", STANDINGS_COLUMNS, &rows::STANDINGS_KEY);
 /// A statement's appended entries and the standings after them.
 static APPENDED: RowPair = RowPair::new(&ENTRIES, &STANDINGS);
 
-/// An entry's values of ranking `ranking`, bound to [`HISTORY`] by name. Numbers go as decimals
+/// A row's values as the core names them, bound to `columns` by name. Numbers go as decimals
 /// (the shortest text that reads back as the same `f64`), so a state read back equals the state
 /// computed.
-fn entry_values((ranking, e): &(i32, HistoryEntry)) -> Vec<Value> {
-    in_order(
-        HISTORY,
-        [
-            ("id", e.id.into()),
-            ("service_id", 1.into()),
-            ("user_id_in_service", e.player.clone().into()),
-            ("ranking_id", (*ranking).into()),
-            ("game_id", e.game.game_id.into()),
-            ("elo", e.state.rating.into()),
-            ("previous_entry", e.previous.into()),
-            ("rd", e.state.rd.into()),
-            ("volatility", e.state.volatility.into()),
-            ("game_date", timestamp(e.game.played_at).into()),
-        ],
-    )
+fn values<const N: usize>(columns: &[Column], row: [Named<'_>; N]) -> Vec<Value> {
+    let value = |v: RowValue<'_>| match v {
+        RowValue::Int(x) => Value::Int(x),
+        RowValue::Text(x) => Value::from(x.to_owned()),
+        RowValue::Decimal(x) => Value::Float(x),
+        RowValue::Time(t) => Value::from(Cell::Time(t)),
+    };
+    in_order(columns, row.map(|(name, v)| (name, value(v))))
 }
 
-/// A standing's values, bound to [`STANDINGS_COLUMNS`] by name.
+fn entry_values((ranking, e): &(i32, HistoryEntry)) -> Vec<Value> {
+    values(HISTORY, e.row(*ranking))
+}
+
 fn tip_values(row: &PlayerTip) -> Vec<Value> {
-    let s = &row.tip.standing;
-    in_order(
-        STANDINGS_COLUMNS,
-        [
-            ("ranking_id", row.ranking.into()),
-            ("service_id", 1.into()),
-            ("user_id_in_service", row.player.clone().into()),
-            ("elo_history_id", row.tip.entry.into()),
-            ("rating", s.state.rating.into()),
-            ("rd", s.state.rd.into()),
-            ("volatility", s.state.volatility.into()),
-            ("games", s.games.into()),
-            ("wins", s.wins.into()),
-            ("draws", s.draws.into()),
-            ("losses", s.losses.into()),
-            ("peak_rating", s.peak.into()),
-            ("last_game_date", timestamp(row.tip.last.played_at).into()),
-            ("last_game_id", row.tip.last.game_id.into()),
-        ],
-    )
+    values(STANDINGS_COLUMNS, row.row())
 }
 
 /// The one statement of a rebuild's changes to the history: `$1` the ids of the entries that go,
-/// the arrays of the changed entries (`id` and [`HISTORY_CHANGES`]), then those of the new
-/// entries ([`HISTORY`]). One statement, so that the chain's successor uniqueness, checked at
-/// its end, lets entries take each other's places.
+/// the arrays of the changed entries ([`HISTORY_CHANGED`]), then those of the new entries
+/// ([`HISTORY`]). One statement, so that the chain's successor uniqueness, checked at its end,
+/// lets entries take each other's places.
 fn merge_text() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
-        let changed = changed_columns();
-        let sets: Vec<String> = HISTORY_CHANGES
+        let sets: Vec<String> = HISTORY_CHANGED[1..]
             .iter()
-            .map(|n| format!("{n} = u.{n}"))
+            .map(|(n, _)| format!("{n} = u.{n}"))
             .collect();
         format!(
             "WITH gone AS (
@@ -172,32 +104,19 @@ fn merge_text() -> &'static str {
              )
              INSERT INTO @extschema@.elo_history ({}) SELECT * FROM {}",
             sets.join(", "),
-            unnest(&changed, 2),
-            names(&changed),
+            unnest(HISTORY_CHANGED, 2),
+            names(HISTORY_CHANGED),
             names(HISTORY),
-            unnest(HISTORY, 2 + changed.len()),
+            unnest(HISTORY, 2 + HISTORY_CHANGED.len()),
         )
     })
-}
-
-/// `id` and the columns of [`HISTORY_CHANGES`], as [`HISTORY`] describes them.
-fn changed_columns() -> Vec<Column> {
-    HISTORY
-        .iter()
-        .filter(|(n, _)| *n == "id" || HISTORY_CHANGES.contains(n))
-        .copied()
-        .collect()
 }
 
 /// A ranking's history as the writer's keeper: a run's requests answered by reads, its rows
 /// written. A ranking has no seeds, seasons or caps, so the run never asks for them.
 impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
     fn replay_failed(book: &'r Ranking, error: RatingError) -> ! {
-        let e = name_games_by_id(error);
-        raise(
-            crate::error::code(&e),
-            format!("rating games in ranking {}: {}", book.id, e.message),
-        )
+        raise_core(&book.replay_failed(error))
     }
 
     fn answer(&mut self, request: Request<&'r Ranking>) -> Answer {
@@ -229,43 +148,28 @@ impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
 
     /// Writes a ranking's rows: appended ones batched until [`RankingStore::flush`]; a replay's
     /// over the entries it took, keeping their ids.
-    fn write_scope(&mut self, w: ScopeWrite<&'r Ranking>) {
-        let (ranking, entries, standings, without_games) =
-            (w.book, w.entries, w.standings, w.without_games);
-        let writes = w.writes;
-        if writes == Writes::Batched {
-            self.kept.batch.push(Appended {
-                ranking: ranking.id,
-                entries,
-                standings,
-            });
+    fn write_scope(&mut self, mut w: ScopeWrite<&'r Ranking>) {
+        let (ranking, without_games) = (w.ledger, std::mem::take(&mut w.without_games));
+        let Some(mut write) = self.kept.write(w) else {
             return;
-        }
-        let mut stored = self.kept.taken.remove(&ranking.id).unwrap_or_default();
-        if self.kept.renumbered.remove(&ranking.id) {
+        };
+        if !write.gone.is_empty() {
             // the ranking's history goes, and the replay's entries take new ids (before they are
             // inserted: their keys are the deleted entries')
-            let gone = std::mem::take(&mut stored).left();
-            if !gone.is_empty() {
-                self.query(
-                    "DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])",
-                    &[gone.into()],
-                );
-            }
+            self.query(
+                "DELETE FROM @extschema@.elo_history WHERE id = ANY ($1::int4[])",
+                &[std::mem::take(&mut write.gone).into()],
+            );
         }
-        let fresh = self.next_ids(stored.missing(&entries));
-        let mut latest = self.kept.latest.remove(&ranking.id).unwrap_or_default();
-        let rows = stored
-            .replay(entries, &mut latest, fresh)
-            .unwrap_or_else(planned);
-        self.merge_entries(ranking.id, rows);
-        let rows = player_tips(ranking.id, standings, &latest).unwrap_or_else(planned);
-        self.write_standings(&rows);
+        let fresh = self.next_ids(write.missing);
+        let (rows, tips) = write.rows(fresh).unwrap_or_else(|e| internal(e));
+        self.merge_entries(ranking, rows);
+        self.write_standings(&tips);
         if !without_games.is_empty() {
             self.query(
                 "DELETE FROM @extschema@.ranking_players
                  WHERE ranking_id = $1 AND service_id = 1 AND user_id_in_service = ANY ($2::text[])",
-                &[ranking.id.into(), without_games.into()],
+                &[ranking.into(), without_games.into()],
             );
         }
     }
@@ -274,7 +178,7 @@ impl<'r> Keeps<&'r Ranking> for RankingStore<'_, '_> {
 impl RankingStore<'_, '_> {
     fn games_from(&mut self, ranking: &Ranking, from: &LedgerKey) -> Vec<LedgerGame> {
         let games = self.ranked_games_from(game_of(from));
-        ranking.counted(&games)
+        ranking.counted(&games).unwrap_or_else(|e| raise_core(&e))
     }
 
     fn current(
@@ -307,8 +211,8 @@ impl RankingStore<'_, '_> {
         from: &LedgerKey,
     ) -> HashMap<String, (Standing, LedgerKey)> {
         let from = game_of(from);
-        self.kept.latest.remove(&ranking);
-        if from == START {
+        self.kept.forget_latest(ranking);
+        if from == GameKey::START {
             return HashMap::new();
         }
         let rows = self.query(
@@ -329,18 +233,13 @@ impl RankingStore<'_, '_> {
         out
     }
 
-    /// Reads the ranking's entries from `from` on and keeps them for the write, which
-    /// keeps their ids and rewrites only those that differ; or, for a replay from the start
-    /// (`renumbers`), deletes them and numbers the replay's entries anew, as the original does.
+    /// Reads the ranking's entries from `from` on and keeps them for the write, which keeps
+    /// their ids and rewrites only those that differ, or deletes them all (a replay from the
+    /// start, which numbers its entries anew as the original does).
     fn take_from(&mut self, ranking: i32, from: &LedgerKey) -> Vec<String> {
         let from = game_of(from);
         let taken = self.entries_from(ranking, from);
-        if renumbers(from) {
-            self.kept.renumbered.insert(ranking);
-        }
-        let players = taken.players();
-        self.kept.taken.insert(ranking, taken);
-        players
+        self.kept.took(ranking, from, taken)
     }
 }
 
@@ -350,13 +249,11 @@ impl RankingStore<'_, '_> {
     /// ranking by ranking, black before white), then their entries and their standings in
     /// another ([`APPENDED`]).
     pub fn flush(&mut self) {
-        let batch = std::mem::take(&mut self.kept.batch);
-        if batch.is_empty() {
+        let Some(appended) = self.kept.appended_entries() else {
             return;
-        }
-        let ids = self.next_ids(batch.iter().map(|a| a.entries.len()).sum());
-        let (entries, players) =
-            number_appended(batch, &mut self.kept.latest, &ids).unwrap_or_else(planned);
+        };
+        let ids = self.next_ids(appended);
+        let (entries, players) = self.kept.appended(&ids).unwrap_or_else(|e| internal(e));
         self.vouch_for_games(&entries);
         match BulkInsert::open_vouching_keys("elo_history", HISTORY) {
             Some(mut insert) => {
@@ -384,9 +281,7 @@ impl RankingStore<'_, '_> {
     /// one may delete a service game; but a trigger of the same statement could have changed a
     /// game's id, which is checked here (23503), once for all the statement's games.
     fn vouch_for_games(&mut self, entries: &[(i32, HistoryEntry)]) {
-        let mut games: Vec<i32> = entries.iter().map(|(_, e)| e.game.game_id).collect();
-        games.sort_unstable();
-        games.dedup();
+        let games = appended_games(entries);
         // One probe of the primary key per game, also in a generic plan made while the table was
         // small: `id = ANY($1)` was planned as a sequential scan then, and kept (0.4 ms a game
         // by 10,000 games, until an ANALYZE replaced the plan).
@@ -395,12 +290,11 @@ impl RankingStore<'_, '_> {
              CROSS JOIN LATERAL (SELECT id FROM @extschema@.service_games WHERE id = k.id LIMIT 1) g",
             &[games.clone().into()],
         );
-        let mut found: Vec<i32> = rows
-            .map(|r| nullable::<Vec<i32>>(&r, "found").unwrap_or_default())
+        let found = rows
+            .map(|r| nullable::<Vec<i32>>(&r, "found"))
             .next()
-            .unwrap_or_default();
-        found.sort_unstable();
-        if let Some(gone) = games.iter().find(|g| found.binary_search(g).is_err()) {
+            .flatten();
+        if let Some(gone) = first_missing(&games, found.unwrap_or_default()) {
             raise(
                 PgSqlErrorCode::ERRCODE_FOREIGN_KEY_VIOLATION,
                 format!(
@@ -428,19 +322,9 @@ impl RankingStore<'_, '_> {
 
     /// The entries of `ranking` from `from` on, by (player, game).
     fn entries_from(&mut self, ranking: i32, from: GameKey) -> StoredEntries {
-        let rows = self
-            .client
-            .update(
-                &*qualify(
-                    "SELECT id, user_id_in_service::text AS player, game_id, elo::float8 AS elo, rd::float8 AS rd,
-                            volatility::float8 AS volatility, previous_entry, game_date
-                     FROM @extschema@.elo_history
-                     WHERE ranking_id = $1 AND (game_date, game_id) >= ($2, $3)",
-                ),
-                None,
-                &[ranking.into(), timestamp(from.played_at).into(), from.game_id.into()],
-            )
-            .unwrap_or_else(|e| internal(e));
+        let sql = include_str!("../../sql/random_chess/glue/entries_from.sql");
+        let (played_at, game_id) = (timestamp(from.played_at), from.game_id);
+        let rows = self.query_once(sql, &[ranking.into(), played_at.into(), game_id.into()]);
         let mut out = StoredEntries::default();
         if rows.is_empty() {
             return out;
@@ -481,12 +365,9 @@ impl RankingStore<'_, '_> {
         if rows.deletes.is_empty() && rows.updates.is_empty() && rows.inserts.is_empty() {
             return;
         }
-        let changed_columns = changed_columns();
-        let mut changed = Arrays::new(changed_columns.clone());
+        let mut changed = Arrays::new(HISTORY_CHANGED.to_vec());
         for entry in rows.updates {
-            let values = HISTORY.iter().zip(entry_values(&(ranking, entry)));
-            let kept = values.filter(|((n, _), _)| changed_columns.iter().any(|(c, _)| c == n));
-            changed.push_row(kept.map(|(_, v)| v).collect());
+            changed.push_row(values(HISTORY_CHANGED, entry.changed_row()));
         }
         let mut new = Arrays::new(HISTORY.to_vec());
         for entry in rows.inserts {
@@ -496,8 +377,6 @@ impl RankingStore<'_, '_> {
         args.extend(changed.into_args());
         args.extend(new.into_args());
         // planned for its arrays (a rebuild's sizes differ widely): no saved plan
-        self.client
-            .update(&*qualify(merge_text()), None, &args)
-            .unwrap_or_else(|e| internal(e));
+        self.query_once(merge_text(), &args);
     }
 }

@@ -13,38 +13,41 @@ mod store;
 pub(crate) use store::window;
 mod transition;
 
-use pg_rating_core::ledger::writer::{self, Run};
-use pg_rating_core::ranking::{as_ledger, new_games, replay_from as replay_from_game, GameKey};
+use pg_rating_core::ledger::writer::Run;
+use pg_rating_core::ranking::{new_games, replay_from as replay_from_game};
+use pg_rating_core::ranking::{GameKey, Ranking, RankingError, ServiceGame};
 use pgrx::prelude::*;
-use pgrx::PgSqlErrorCode;
 
 use crate::compat::ranking_locks::LockRows;
-use crate::error::raise;
+use crate::error::raise_core;
 use crate::ledger::Keeps;
 use crate::restore::restoring;
 use crate::trigger::{trigger_function, writes_allowed, DerivedWrite};
-use store::{Ranking, RankingStore, ServiceGame, START};
+use store::RankingStore;
+
+/// The games (sorted) of `games` that count in `ranking`; 22008 for a clock that overflows.
+fn games_counted(
+    ranking: &Ranking,
+    games: &[ServiceGame],
+) -> Vec<pg_rating_core::ledger::LedgerGame> {
+    ranking.counted(games).unwrap_or_else(|e| raise_core(&e))
+}
 
 /// Rates `games` (sorted) in every ranking they count in, under those rankings' locks.
 fn rate_games(store: &mut RankingStore<'_, '_>, games: &[ServiceGame]) {
     let counted = store.locked(|r| {
-        let counted = r.counted(games);
+        let counted = games_counted(r, games);
         (!counted.is_empty()).then_some(counted)
     });
     let (rankings, games): (Vec<Ranking>, Vec<_>) = counted.into_iter().unzip();
-    let changes = rankings.iter().map(for_writer).zip(games).collect();
+    let changes = rankings.iter().map(Ranking::as_ledger).zip(games).collect();
     store.drive(Run::apply(new_games(changes)));
     store.flush();
 }
 
-/// A ranking as the ledgers' writer knows it: a ledger of one scope kept by the ranking's tables.
-fn for_writer(ranking: &Ranking) -> writer::Ledger<&Ranking> {
-    as_ledger(ranking, ranking.id, &ranking.system)
-}
-
 /// Replays a ranking (locked) from the game at `from` on.
 fn replay_from(store: &mut RankingStore<'_, '_>, ranking: &Ranking, from: GameKey) -> i64 {
-    let replay = replay_from_game(for_writer(ranking), from);
+    let replay = replay_from_game(ranking.as_ledger(), from);
     store.drive(Run::replay(vec![replay])) as i64
 }
 
@@ -85,15 +88,12 @@ fn rerate_redated_service_game<'a>(
     let date = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
         crate::trigger::stored::<TimestampWithTimeZone>(row, "creation_date").into_inner()
     };
-    let from = GameKey {
-        played_at: date(&old).min(date(&new)),
-        game_id: id,
-    };
+    let from = GameKey::redated(id, date(&old), date(&new));
     Spi::connect_mut(|client| {
         let mut store = RankingStore::new(client);
         let Some(game) = store.game(id) else { return };
-        let counted_in =
-            store.locked(|r| (!r.counted(std::slice::from_ref(&game)).is_empty()).then_some(()));
+        let game = std::slice::from_ref(&game);
+        let counted_in = store.locked(|r| (!games_counted(r, game).is_empty()).then_some(()));
         for (ranking, ()) in counted_in {
             replay_from(&mut store, &ranking, from);
         }
@@ -119,12 +119,7 @@ fn recalculate_changed_ranking<'a>(
             // settings under which a game could not be rated are refused here (23514), by the
             // engine's rule, before the ranking's ledger is made
             for ranking in store.rankings(Some(id)) {
-                if let Err(e) = ranking.system.validated() {
-                    raise(
-                        PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-                        format!("ranking {id}: settings rejected: {e}"),
-                    );
-                }
+                ranking.validated().unwrap_or_else(|e| raise_core(&e));
             }
             if store.lock_rows == LockRows::Ledger {
                 store.keep_ledger(id);
@@ -151,21 +146,15 @@ trigger_function!(
 fn rebuild(ranking_id: i32) -> i64 {
     Spi::connect_mut(|client| {
         let mut store = RankingStore::new(client);
-        let unknown = || -> ! {
-            raise(
-                PgSqlErrorCode::ERRCODE_INVALID_PARAMETER_VALUE,
-                format!("ranking {ranking_id} does not exist"),
-            )
+        let read = |store: &mut RankingStore<'_, '_>| {
+            let ranking = store.rankings(Some(ranking_id)).pop();
+            ranking.unwrap_or_else(|| raise_core(&RankingError::Unknown(ranking_id)))
         };
         // locked first, then read again: the settings as they are once no writer holds it
-        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
-            unknown()
-        };
+        let ranking = read(&mut store);
         store.lock_rankings(&[ranking]);
-        let Some(ranking) = store.rankings(Some(ranking_id)).pop() else {
-            unknown()
-        };
-        replay_from(&mut store, &ranking, START)
+        let ranking = read(&mut store);
+        replay_from(&mut store, &ranking, GameKey::START)
     })
 }
 

@@ -7,61 +7,28 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashSet;
 
-use pg_rating_core::clock::Clock;
-use pg_rating_core::ledger::LedgerGame;
-pub use pg_rating_core::ranking::ServiceGame;
-use pg_rating_core::ranking::{GameKey, RankingSettings, RankingWindow, RatingSystem, Tip};
-use pg_rating_core::result::GameEndType;
+use pg_rating_core::ranking::stored::Kept;
+use pg_rating_core::ranking::window::GameRow;
+use pg_rating_core::ranking::{GameKey, Ranking, RankingSettings, RankingWindow, ServiceGame, Tip};
 use pgrx::datum::DatumWithOid;
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiTupleTable};
 use pgrx::PgSqlErrorCode;
 
-use super::history::Kept;
-use super::transition::NewGame;
 use crate::compat::ranking_locks::{lock_rows, lock_single_row, LockRows, RANKING_LOCKS};
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::ledger::SCOPE_LOCKS;
 use crate::types::to_core;
 use crate::writer_lock::{current_subtransaction, local_transaction, still_active, LockTable};
 
-/// A ranking: which games count in it and how they are rated.
-#[derive(Clone)]
-pub struct Ranking {
-    pub id: i32,
-    /// Its `ledgers` row (a schema of 0.10.0 on; made when the ranking is inserted).
-    pub ledger: Option<i32>,
-    pub window: RankingWindow,
-    pub system: RatingSystem,
-}
-
-impl Ranking {
-    /// The games (sorted, as given) that count in this ranking, as the ledgers' replay takes
-    /// them.
-    pub fn counted(&self, games: &[ServiceGame]) -> Vec<LedgerGame> {
-        self.window.counted(games).unwrap_or_else(|game| {
-            raise(
-                PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-                format!(
-                    "interval out of range: the clock of game {game} times extra_move_multiplier of ranking {}",
-                    self.id
-                ),
-            )
-        })
-    }
-}
-
 pub struct RankingStore<'c, 'conn> {
-    pub(super) client: &'c mut SpiClient<'conn>,
+    client: &'c mut SpiClient<'conn>,
     extension: pg_sys::Oid,
     /// Where this schema keeps the rankings' locks.
     pub(super) lock_rows: LockRows,
     /// What the writer's calls of this statement leave for the next ones.
     pub(super) kept: Kept,
 }
-
-/// The first possible game: a rebuild from scratch replays from it.
-pub const START: GameKey = GameKey::START;
 
 /// Ledger `l` is ranking `r`'s (sql/random_chess/glue/ranking_ledger.sql makes it so).
 const LEDGER_OF_RANKING: &str =
@@ -115,8 +82,6 @@ pub(super) fn tip(row: &pgrx::spi::SpiHeapTupleData<'_>) -> Tip {
     Tip::kept(int("entry"), state, record, column(row, "peak"), last)
 }
 
-/// 22008 for a ranked game dated `infinity` or `-infinity`, which has no place in a ranking's
-/// order (the ledgers refuse one alike).
 /// A ranking's window, read from a row with its columns `playtime_min`, `playtime_max`,
 /// `extra_move_multiplier`, `include_bots`.
 pub(crate) fn window(row: &pgrx::spi::SpiHeapTupleData<'_>) -> RankingWindow {
@@ -125,15 +90,6 @@ pub(crate) fn window(row: &pgrx::spi::SpiHeapTupleData<'_>) -> RankingWindow {
         playtime_max: nullable::<Interval>(row, "playtime_max").map(to_core),
         extra_move_multiplier: column(row, "extra_move_multiplier"),
         include_bots: column(row, "include_bots"),
-    }
-}
-
-pub(super) fn refuse_infinite_date(game: i32, micros: i64) {
-    if !pg_rating_core::ledger::rateable_date(micros) {
-        crate::error::raise(
-            PgSqlErrorCode::ERRCODE_DATETIME_FIELD_OVERFLOW,
-            format!("service game {game}: a ranked game needs a finite creation_date"),
-        );
     }
 }
 
@@ -156,35 +112,21 @@ fn game_rows(rows: SpiTupleTable<'_>) -> Vec<ServiceGame> {
     let [id, date, end_type, starting_time, move_increase, white, black, white_bot, black_bot] =
         ordinals(&rows, names);
     for row in rows {
-        let id: i32 = column_at(&row, id, "id");
         let date: TimestampWithTimeZone = column_at(&row, date, "creation_date");
-        refuse_infinite_date(id, date.into_inner());
-        let end_type: GameEndType = column_at::<String>(&row, end_type, "end_type")
-            .parse()
-            .unwrap_or_else(|_| internal(format!("game {id} has an invalid result")));
-        let clock = match (
-            nullable_at::<Interval>(&row, starting_time),
-            nullable_at::<Interval>(&row, move_increase),
-        ) {
-            (Some(s), Some(m)) => Some(Clock {
-                starting_time: to_core(s),
-                move_increase: to_core(m),
-            }),
-            _ => None,
-        };
-        let key = GameKey {
+        let span = |at| nullable_at::<Interval>(&row, at).map(to_core);
+        let game = ServiceGame::of_row(GameRow {
+            id: column_at(&row, id, "id"),
             played_at: date.into_inner(),
-            game_id: id,
-        };
-        let players = (
-            column_at(&row, white, "white"),
-            column_at(&row, black, "black"),
-        );
-        let bots = [(white_bot, "white_is_bot"), (black_bot, "black_is_bot")]
-            .map(|(at, name)| column_at(&row, at, name));
-        games.push(ServiceGame::ranked_local(
-            key, players, end_type, clock, bots,
-        ));
+            end_type: &column_at::<String>(&row, end_type, "end_type"),
+            clock: (span(starting_time), span(move_increase)),
+            players: (
+                column_at(&row, white, "white"),
+                column_at(&row, black, "black"),
+            ),
+            bots: [(white_bot, "white_is_bot"), (black_bot, "black_is_bot")]
+                .map(|(at, name)| column_at(&row, at, name)),
+        });
+        games.push(game.unwrap_or_else(|e| raise_core(&e)));
     }
     games
 }
@@ -252,6 +194,15 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// runs inside the writers' triggers only.
     pub(super) fn query(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
         crate::spi::write(self.client, sql, args)
+    }
+
+    /// Runs one of the rankings' statements planned for this call: its best plan depends on
+    /// its arguments (a tail of a few games or a whole ranking).
+    pub(super) fn query_once(&mut self, sql: &str, args: &[DatumWithOid]) -> SpiTupleTable<'conn> {
+        let sql = crate::security::qualify(sql);
+        self.client
+            .update(&*sql, None, args)
+            .unwrap_or_else(|e| internal(e))
     }
 
     /// The version of the rankings as committed now (`ranking_writes.rankings_version`).
@@ -416,31 +367,19 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
         })
     }
 
-    /// The new games with their players' bot flags, in (creation_date, id) order.
-    pub fn with_bot_flags(&mut self, games: Vec<NewGame>) -> Vec<ServiceGame> {
-        let mut players: Vec<&str> = games
-            .iter()
-            .flat_map(|g| [g.white.as_str(), g.black.as_str()])
-            .collect();
-        players.sort_unstable();
-        players.dedup();
-        let rows = self.query(
-            include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql"),
-            &[players.into()],
-        );
-        let mut bots = std::collections::HashSet::new();
-        for row in rows {
-            if column::<bool>(&row, "is_bot") {
-                bots.insert(column::<String>(&row, "player"));
-            }
-        }
+    /// The new games with their players' bot flags.
+    pub fn with_bot_flags(&mut self, mut games: Vec<ServiceGame>) -> Vec<ServiceGame> {
+        let players = ServiceGame::players(&games);
+        let sql = include_str!("../../sql/random_chess/glue/ranking_bot_flags.sql");
+        let bots = self.bots(sql, &[players.into()]);
+        ServiceGame::mark_bots(&mut games, |p| bots.contains(p));
         games
-            .into_iter()
-            .map(|g| {
-                let is_bot = [bots.contains(&g.white), bots.contains(&g.black)];
-                ServiceGame::ranked_local(g.key, (g.white, g.black), g.end_type, g.clock, is_bot)
-            })
-            .collect()
+    }
+
+    /// The bots a statement gives (its column `player`).
+    fn bots(&mut self, sql: &str, args: &[DatumWithOid]) -> HashSet<String> {
+        let rows = self.query(sql, args);
+        rows.map(|row| column(&row, "player")).collect()
     }
 
     /// One game, if it is a ranked local game.
@@ -452,26 +391,17 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
     /// Every ranked local game from `from` on, in order. The bots of service 1 are few: their
     /// names are read once instead of joining every game with its accounts.
     pub(super) fn ranked_games_from(&mut self, from: GameKey) -> Vec<ServiceGame> {
-        let bots: HashSet<String> = self
-            .query(
-                "SELECT user_id_in_service::text AS player FROM @extschema@.service_accounts WHERE service_id = 1 AND is_bot",
-                &[],
-            )
-            .map(|row| column::<String>(&row, "player"))
-            .collect();
-        // Planned for the actual bound: a tail of a few games and a whole ranking want different plans.
-        let rows = self.client.update(
-            &*crate::security::qualify(include_str!(
-                "../../sql/random_chess/glue/ranked_games_from.sql"
-            )),
-            None,
+        let bots = self.bots(
+            "SELECT user_id_in_service::text AS player FROM @extschema@.service_accounts WHERE service_id = 1 AND is_bot",
+            &[],
+        );
+        // planned for the actual bound: a tail of a few games and a whole ranking want different plans
+        let rows = self.query_once(
+            include_str!("../../sql/random_chess/glue/ranked_games_from.sql"),
             &[timestamp(from.played_at).into(), from.game_id.into()],
         );
-        let mut games = game_rows(rows.unwrap_or_else(|e| internal(e)));
-        for g in &mut games {
-            g.facts.white_is_bot = bots.contains(&g.white);
-            g.facts.black_is_bot = bots.contains(&g.black);
-        }
+        let mut games = game_rows(rows);
+        ServiceGame::mark_bots(&mut games, |p| bots.contains(p));
         games
     }
 
@@ -510,18 +440,9 @@ impl<'c, 'conn> RankingStore<'c, 'conn> {
                 starting_volatility: nullable(&row, "starting_volatility"),
                 rating_period: nullable::<Interval>(&row, "rating_period").map(to_core),
             };
-            let system = settings.system().unwrap_or_else(|e| {
-                raise(
-                    PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-                    format!("ranking {id}: settings rejected: {e}"),
-                )
-            });
-            rankings.push(Ranking {
-                id,
-                ledger: nullable(&row, "ledger"),
-                window: window(&row),
-                system,
-            });
+            let ledger = nullable(&row, "ledger");
+            let ranking = Ranking::of_row(id, ledger, window(&row), &settings);
+            rankings.push(ranking.unwrap_or_else(|e| raise_core(&e)));
         }
         rankings
     }

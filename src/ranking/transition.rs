@@ -1,24 +1,13 @@
 //! The rows an INSERT added to `service_games`, read from its transition table directly: planning
 //! an SQL query over the transition table would cost more than rating the game itself.
 
-use pg_rating_core::clock::Clock;
 use pg_rating_core::ranking::window::ranked_local;
-use pg_rating_core::ranking::GameKey;
-use pg_rating_core::result::GameEndType;
+use pg_rating_core::ranking::{GameKey, ServiceGame};
 use pgrx::prelude::*;
 use pgrx::{PgSqlErrorCode, PgTupleDesc};
 
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::types::{read_clock, read_game_result};
-
-/// A new ranked local game, before its players' bot flags are known.
-pub struct NewGame {
-    pub key: GameKey,
-    pub white: String,
-    pub black: String,
-    pub end_type: GameEndType,
-    pub clock: Option<Clock>,
-}
 
 fn attribute_numbers<const N: usize>(tupdesc: pg_sys::TupleDesc, names: [&str; N]) -> [usize; N] {
     // SAFETY: the relation's tuple descriptor, valid for the trigger call.
@@ -35,8 +24,9 @@ fn attribute_numbers<const N: usize>(tupdesc: pg_sys::TupleDesc, names: [&str; N
     })
 }
 
-/// The ranked local games among the rows of this statement's `inserted_games`.
-pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
+/// The ranked local games among the rows of this statement's `inserted_games`, in key order,
+/// their players' bot flags not yet set.
+pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<ServiceGame> {
     let data = trigger.trigger_data();
     let store = data.tg_newtable;
     if store.is_null() {
@@ -89,18 +79,14 @@ pub fn inserted_games(trigger: &PgTrigger<'_>) -> Vec<NewGame> {
             let result = PgHeapTuple::from_composite_datum(stored(result, "result"));
             let clock =
                 value(clock).and_then(|d| read_clock(&PgHeapTuple::from_composite_datum(d)));
-            let key = GameKey {
-                played_at: stored(date, "creation_date").value() as i64,
-                game_id: stored(id, "id").value() as i32,
-            };
-            super::store::refuse_infinite_date(key.game_id, key.played_at);
-            games.push(NewGame {
-                key,
-                white: text(white, "white_player"),
-                black: text(black, "black_player"),
-                end_type: read_game_result(&result).end_type(),
-                clock,
-            });
+            let date = stored(date, "creation_date").value() as i64;
+            let key = GameKey::rateable(date, stored(id, "id").value() as i32);
+            let key = key.unwrap_or_else(|e| raise_core(&e));
+            let players = (text(white, "white_player"), text(black, "black_player"));
+            let end_type = read_game_result(&result).end_type();
+            games.push(ServiceGame::ranked_local(
+                key, players, end_type, clock, [false; 2],
+            ));
         }
         pg_sys::ExecDropSingleTupleTableSlot(slot);
         games.sort_by_key(|g| g.key);

@@ -10,12 +10,14 @@ use std::collections::HashMap;
 use crate::clock::Interval;
 use crate::ledger::writer::{self, ReplayFrom, ScopeChanges};
 use crate::ledger::{
-    integer_key, integer_key_id, rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Limits,
-    Outcome, Provisional, Standing,
+    integer_key, integer_key_id, rateable_date, rename_game, Entry, LedgerGame, LedgerKey,
+    LedgerRules, Limits, Outcome, Provisional, Standing,
 };
 use crate::rating::glicko2::{GameRule, RdGrowth};
 use crate::rating::system::{PlayerState, RatingSystem, SystemSettings};
 use crate::rating::RatingError;
+
+use super::error::RankingError;
 
 /// The order of the history: creation date (microseconds), then game id.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -46,6 +48,23 @@ impl GameKey {
             played_at: key.at,
             game_id: i32::try_from(integer_key_id(&key.id)?).ok()?,
         })
+    }
+
+    /// The key of ranked game `game_id` dated `played_at`; 22008 when the date is infinite
+    /// ([`rateable_date`]).
+    pub fn rateable(played_at: i64, game_id: i32) -> Result<GameKey, RankingError> {
+        if !rateable_date(played_at) {
+            return Err(RankingError::InfiniteDate(game_id));
+        }
+        Ok(GameKey { played_at, game_id })
+    }
+
+    /// Where a replay of a re-dated game starts: the earlier of its two places.
+    pub fn redated(game_id: i32, old: i64, new: i64) -> GameKey {
+        GameKey {
+            played_at: old.min(new),
+            game_id,
+        }
     }
 }
 
@@ -726,6 +745,20 @@ mod tests {
                 k: 20.0
             })
         );
+    }
+
+    #[test]
+    fn a_game_key_is_finite_and_a_redated_game_replays_from_its_earlier_place() {
+        let key = |played_at, game_id| GameKey { played_at, game_id };
+        assert_eq!(GameKey::rateable(5, 9), Ok(key(5, 9)));
+        for infinite in [i64::MIN, i64::MAX] {
+            assert_eq!(
+                GameKey::rateable(infinite, 9),
+                Err(RankingError::InfiniteDate(9))
+            );
+        }
+        assert_eq!(GameKey::redated(4, 30, 20), key(20, 4));
+        assert_eq!(GameKey::redated(4, 20, 30), key(20, 4));
     }
 
     #[test]

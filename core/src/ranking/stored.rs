@@ -3,12 +3,12 @@
 //! entry it rewrites and writes only those that differ), and each player's standing with its
 //! latest entry. The glue reads the stored entries and ids and writes the rows planned here.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-use crate::ledger::writer::StandingRows;
-use crate::ledger::Entry;
+use crate::ledger::writer::{ScopeWrite, StandingRows, Writes};
+use crate::ledger::{Entry, LedgerKey, Standing};
 
-use super::history::{appended_order, chain, GameKey, HistoryEntry, Tip};
+use super::history::{appended_order, chain, renumbers, GameKey, HistoryEntry, Tip};
 
 /// An entry as the history holds it.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,6 +57,7 @@ pub struct PlayerTip {
 
 /// A replay appended to a ranking ([`number_appended`]): its entries (as the replay gives them)
 /// and its players' standings after them.
+#[derive(Debug)]
 pub struct Appended {
     pub ranking: i32,
     pub entries: Vec<Entry>,
@@ -217,6 +218,127 @@ pub fn number_appended(
     Ok((entries, players))
 }
 
+/// What a ranking's keeper keeps between the writer's calls of one statement, by ranking: its
+/// players' latest entry ids as last read (the chain's previous entries), the entries a replay
+/// took out (`Request::Take`, written over by it), whether that replay numbers its entries anew
+/// ([`renumbers`]), and the appended replays waiting for the flush.
+#[derive(Debug, Default)]
+pub struct Kept {
+    latest: HashMap<i32, HashMap<String, i32>>,
+    taken: HashMap<i32, StoredEntries>,
+    renumbered: BTreeSet<i32>,
+    batch: Vec<Appended>,
+}
+
+/// A replay's write of a ranking: the ids of its stored entries that go before anything else
+/// (a replay from the start deletes the history and numbers its entries anew), how many new ids
+/// its entries need ([`StoredEntries::missing`]), and its rows once given them
+/// ([`ReplayWrite::rows`]).
+#[derive(Debug)]
+pub struct ReplayWrite {
+    pub gone: Vec<i32>,
+    pub missing: usize,
+    ranking: i32,
+    stored: StoredEntries,
+    entries: Vec<Entry>,
+    standings: StandingRows,
+    latest: HashMap<String, i32>,
+}
+
+impl Kept {
+    /// Records a player's latest entry as the chain's previous one, and returns what the writer
+    /// reads of it: the standing after it and its game.
+    pub fn remember(&mut self, ranking: i32, player: &str, tip: Tip) -> (Standing, LedgerKey) {
+        let latest = self.latest.entry(ranking).or_default();
+        latest.insert(player.to_owned(), tip.entry);
+        (tip.standing, tip.last.ledger_key())
+    }
+
+    /// Forgets a ranking's latest entries, before its players' entries before a replay's first
+    /// game are read.
+    pub fn forget_latest(&mut self, ranking: i32) {
+        self.latest.remove(&ranking);
+    }
+
+    /// Keeps the stored entries a replay of `ranking` from `from` on takes out; returns their
+    /// players.
+    pub fn took(&mut self, ranking: i32, from: GameKey, taken: StoredEntries) -> Vec<String> {
+        if renumbers(from) {
+            self.renumbered.insert(ranking);
+        }
+        let players = taken.players();
+        self.taken.insert(ranking, taken);
+        players
+    }
+
+    /// A scope's rows: appended ones ([`Writes::Batched`]) wait for the flush ([`Kept::appended`],
+    /// `None`); a replay's go over the entries it took ([`ReplayWrite`]).
+    pub fn write<B>(&mut self, w: ScopeWrite<B>) -> Option<ReplayWrite> {
+        let ranking = w.ledger;
+        if w.writes == Writes::Batched {
+            self.batch.push(Appended {
+                ranking,
+                entries: w.entries,
+                standings: w.standings,
+            });
+            return None;
+        }
+        let mut stored = self.taken.remove(&ranking).unwrap_or_default();
+        let gone = if self.renumbered.remove(&ranking) {
+            std::mem::take(&mut stored).left()
+        } else {
+            Vec::new()
+        };
+        Some(ReplayWrite {
+            gone,
+            missing: stored.missing(&w.entries),
+            ranking,
+            stored,
+            entries: w.entries,
+            standings: w.standings,
+            latest: self.latest.remove(&ranking).unwrap_or_default(),
+        })
+    }
+
+    /// How many ids the appended replays waiting for the flush need; `None` when none wait.
+    pub fn appended_entries(&self) -> Option<usize> {
+        let entries = self.batch.iter().map(|a| a.entries.len()).sum();
+        (!self.batch.is_empty()).then_some(entries)
+    }
+
+    /// The rows of the appended replays, numbered from `ids` ([`number_appended`]).
+    pub fn appended(&mut self, ids: &[i32]) -> Result<AppendedRows, PlanError> {
+        number_appended(std::mem::take(&mut self.batch), &mut self.latest, ids)
+    }
+}
+
+impl ReplayWrite {
+    /// The history's changes ([`StoredEntries::replay`], new entries numbered from `fresh`) and
+    /// the standings with their players' latest entries.
+    pub fn rows(mut self, fresh: Vec<i32>) -> Result<(ReplayRows, Vec<PlayerTip>), PlanError> {
+        let rows = self.stored.replay(self.entries, &mut self.latest, fresh)?;
+        let tips = player_tips(self.ranking, self.standings, &self.latest)?;
+        Ok((rows, tips))
+    }
+}
+
+/// The games of appended entries, each once, in order.
+pub fn appended_games(entries: &[(i32, HistoryEntry)]) -> Vec<i32> {
+    let mut games: Vec<i32> = entries.iter().map(|(_, e)| e.game.game_id).collect();
+    games.sort_unstable();
+    games.dedup();
+    games
+}
+
+/// The first of `games` (sorted) that is not `found`.
+pub fn first_missing(games: &[i32], mut found: Vec<i32>) -> Option<i32> {
+    found.sort_unstable();
+    games
+        .iter()
+        .copied()
+        .find(|g| found.binary_search(g).is_err())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,5 +484,112 @@ mod tests {
         assert!(latest.is_empty());
         let e = number_appended(vec![batch(1)], &mut HashMap::new(), &[100]);
         assert_eq!(e.map(|_| ()), Err("ran out of history ids".into()));
+    }
+
+    fn scope_write(ranking: i32, games: &[i32], writes: Writes) -> ScopeWrite<()> {
+        let standings = vec![
+            (
+                "a".into(),
+                Standing::start(&ELO),
+                key(*games.last().unwrap()).ledger_key(),
+            ),
+            (
+                "b".into(),
+                Standing::start(&ELO),
+                key(*games.last().unwrap()).ledger_key(),
+            ),
+        ];
+        ScopeWrite {
+            book: (),
+            ledger: ranking,
+            scope: String::new(),
+            entries: replayed(games),
+            standings,
+            without_games: Vec::new(),
+            writes,
+        }
+    }
+
+    #[test]
+    fn appended_writes_wait_for_the_flush_and_chain_from_the_latest_entries_read() {
+        let mut kept = Kept::default();
+        assert_eq!(kept.appended_entries(), None);
+        let tip = Tip::kept(7, (810.0, None, None), [1, 1, 0, 0], 810.0, key(4));
+        let (standing, last) = kept.remember(2, "a", tip);
+        assert_eq!((standing, last), (tip.standing, key(4).ledger_key()));
+        assert!(kept.write(scope_write(2, &[5], Writes::Batched)).is_none());
+        assert_eq!(kept.appended_entries(), Some(2));
+        let (entries, tips) = kept.appended(&[100, 101]).unwrap();
+        let chained: Vec<(&str, i32, Option<i32>)> = entries
+            .iter()
+            .map(|(_, e)| (e.player.as_str(), e.id, e.previous))
+            .collect();
+        assert_eq!(chained, [("b", 100, None), ("a", 101, Some(7))]);
+        assert_eq!(
+            tips.iter().map(|t| t.tip.entry).collect::<Vec<_>>(),
+            [101, 100]
+        );
+        assert_eq!(kept.appended_entries(), None);
+    }
+
+    #[test]
+    fn a_replay_from_the_start_deletes_the_history_and_one_from_a_game_keeps_its_ids() {
+        let stored_games = |kept: &mut Kept, ranking, from| {
+            let mut s = StoredEntries::default();
+            s.add(1, "b".into(), stored(10, 701.0, None, 1));
+            s.add(1, "a".into(), stored(11, 801.0, None, 1));
+            kept.took(ranking, from, s)
+        };
+        let mut kept = Kept::default();
+        let mut players = stored_games(&mut kept, 3, GameKey::START);
+        players.sort();
+        assert_eq!(players, ["a", "b"]);
+        let write = kept.write(scope_write(3, &[1], Writes::Now)).unwrap();
+        let mut gone = write.gone.clone();
+        gone.sort();
+        assert_eq!((gone, write.missing), (vec![10, 11], 2));
+        let (rows, tips) = write.rows(vec![20, 21]).unwrap();
+        let ids: Vec<i32> = rows.inserts.iter().map(|e| e.id).collect();
+        assert_eq!((ids, rows.deletes), (vec![20, 21], vec![]));
+        assert_eq!(tips.len(), 2);
+
+        // from game 1: the stored entries keep their ids, only what differs is written
+        stored_games(&mut kept, 3, key(1));
+        kept.forget_latest(3);
+        let write = kept.write(scope_write(3, &[1, 2], Writes::Now)).unwrap();
+        assert_eq!((write.gone.len(), write.missing), (0, 2));
+        let (rows, _) = write.rows(vec![30, 31]).unwrap();
+        let inserted: Vec<(i32, Option<i32>)> =
+            rows.inserts.iter().map(|e| (e.id, e.previous)).collect();
+        assert!(rows.updates.is_empty() && rows.deletes.is_empty());
+        assert_eq!(inserted, [(30, Some(10)), (31, Some(11))]);
+    }
+
+    #[test]
+    fn the_games_of_appended_entries_are_found_or_the_first_missing_named() {
+        let entries: Vec<(i32, HistoryEntry)> = replayed(&[3, 1, 3])
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let game = GameKey::of(&e.key).unwrap();
+                let state = e.after.state;
+                let (id, player) = (i as i32, e.player);
+                let previous = None;
+                (
+                    1,
+                    HistoryEntry {
+                        id,
+                        player,
+                        game,
+                        state,
+                        previous,
+                    },
+                )
+            })
+            .collect();
+        let games = appended_games(&entries);
+        assert_eq!(games, [1, 3]);
+        assert_eq!(first_missing(&games, vec![3, 1]), None);
+        assert_eq!(first_missing(&games, vec![3]), Some(1));
     }
 }

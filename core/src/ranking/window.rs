@@ -5,6 +5,7 @@ use crate::clock::{Clock, Interval, IntervalOverflow};
 use crate::ledger::LedgerGame;
 use crate::result::GameEndType;
 
+use super::error::RankingError;
 use super::history::{GameKey, RatedGame};
 
 /// The eligibility part of a `rankings` row.
@@ -85,6 +86,57 @@ impl ServiceGame {
                 white_is_bot,
                 black_is_bot,
             },
+        }
+    }
+}
+
+/// A game's row as the rankings read it: its id, creation date, result type
+/// (`game_end_type`), clock parts (`starting_time`, `move_increase`; no clock unless both are
+/// set), players and their bot flags.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow<'a> {
+    pub id: i32,
+    pub played_at: i64,
+    pub end_type: &'a str,
+    pub clock: (Option<Interval>, Option<Interval>),
+    pub players: (String, String),
+    pub bots: [bool; 2],
+}
+
+impl ServiceGame {
+    /// The ranked local game of a row; 22008 for an infinite date, an internal error for a
+    /// result type that is none.
+    pub fn of_row(row: GameRow<'_>) -> Result<ServiceGame, RankingError> {
+        let key = GameKey::rateable(row.played_at, row.id)?;
+        let end_type: GameEndType =
+            (row.end_type.parse()).map_err(|_| RankingError::InvalidResult(row.id))?;
+        let clock = match row.clock {
+            (Some(starting_time), Some(move_increase)) => Some(Clock {
+                starting_time,
+                move_increase,
+            }),
+            _ => None,
+        };
+        let game = ServiceGame::ranked_local(key, row.players, end_type, clock, row.bots);
+        Ok(game)
+    }
+
+    /// The players of `games`, each once, in byte order: whose bot flags the games need.
+    pub fn players(games: &[ServiceGame]) -> Vec<&str> {
+        let mut players: Vec<&str> = games
+            .iter()
+            .flat_map(|g| [g.white.as_str(), g.black.as_str()])
+            .collect();
+        players.sort_unstable();
+        players.dedup();
+        players
+    }
+
+    /// Sets each game's bot flags to its players' (`is_bot` of a player).
+    pub fn mark_bots(games: &mut [ServiceGame], is_bot: impl Fn(&str) -> bool) {
+        for g in games {
+            g.facts.white_is_bot = is_bot(&g.white);
+            g.facts.black_is_bot = is_bot(&g.black);
         }
     }
 }
@@ -246,5 +298,73 @@ mod tests {
             },
         });
         assert_eq!(blitz().counted(&[overflowing]), Err(1));
+    }
+
+    #[test]
+    fn a_game_row_is_read_into_a_ranked_local_game_or_refused() {
+        let row = GameRow {
+            id: 4,
+            played_at: 1_000,
+            end_type: "1-0",
+            clock: (Some(minutes(3)), Some(Interval::from_seconds(2))),
+            players: ("w".into(), "b".into()),
+            bots: [false, true],
+        };
+        let game = ServiceGame::of_row(row.clone()).unwrap();
+        let key = GameKey {
+            played_at: 1_000,
+            game_id: 4,
+        };
+        let clock = Some(Clock {
+            starting_time: minutes(3),
+            move_increase: Interval::from_seconds(2),
+        });
+        let players = ("w".to_owned(), "b".to_owned());
+        let want =
+            ServiceGame::ranked_local(key, players, GameEndType::WhiteWins, clock, [false, true]);
+        assert_eq!(game, want);
+        // a clock needs both parts
+        let half = GameRow {
+            clock: (Some(minutes(3)), None),
+            ..row.clone()
+        };
+        assert_eq!(ServiceGame::of_row(half).unwrap().facts.clock, None);
+        let infinite = GameRow {
+            played_at: i64::MAX,
+            end_type: "none",
+            ..row.clone()
+        };
+        assert_eq!(
+            ServiceGame::of_row(infinite),
+            Err(RankingError::InfiniteDate(4))
+        );
+        let unknown = GameRow {
+            end_type: "none",
+            ..row
+        };
+        assert_eq!(
+            ServiceGame::of_row(unknown),
+            Err(RankingError::InvalidResult(4))
+        );
+    }
+
+    #[test]
+    fn a_statements_players_are_listed_once_and_their_bot_flags_set() {
+        let key = GameKey {
+            played_at: 1,
+            game_id: 1,
+        };
+        let game = |w: &str, b: &str| {
+            let players = (w.to_owned(), b.to_owned());
+            ServiceGame::ranked_local(key, players, GameEndType::Draw, None, [true, true])
+        };
+        let mut games = [game("c", "a"), game("a", "bot"), game("bot", "b")];
+        assert_eq!(ServiceGame::players(&games), ["a", "b", "bot", "c"]);
+        ServiceGame::mark_bots(&mut games, |p| p == "bot");
+        let flags: Vec<(bool, bool)> = games
+            .iter()
+            .map(|g| (g.facts.white_is_bot, g.facts.black_is_bot))
+            .collect();
+        assert_eq!(flags, [(false, false), (false, true), (true, false)]);
     }
 }
