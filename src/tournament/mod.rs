@@ -33,7 +33,7 @@ mod rules;
 mod store;
 pub(crate) mod triggers;
 
-use pg_rating_core::tournament::{canonical_order, trf16, TrfInfo};
+use pg_rating_core::tournament::{canonical_order, seeding, trf16, TrfInfo};
 use pgrx::prelude::*;
 
 use crate::error::{raise, raise_core};
@@ -90,10 +90,7 @@ fn tournament_trf(tournament_id: i32) -> String {
             name: format!("Random Chess Swiss tournament {tournament_id}"),
             start_date: loaded.first_date.clone(),
             end_date: loaded.last_date.clone(),
-            player_names: order
-                .iter()
-                .map(|&p| loaded.names[p as usize].clone())
-                .collect(),
+            player_names: seeding::by_number(&loaded.names, &order),
         };
         trf16(&seeded, &info, &loaded.order, EDITION).unwrap_or_else(|e| raise_core(&e))
     })

@@ -20,11 +20,6 @@ pub(super) fn text_field(
     field::<&str>(row, name).map(str::to_owned)
 }
 
-/// Locks the tournament (so that the checks and the write see every committed change of it).
-pub(super) fn lock_tournament(store: &mut TournamentStore<'_, '_>, t: i32) -> bool {
-    store.lock(t).is_some()
-}
-
 /// The players of `(t, round)` among `players` who already have a game (other than the row being
 /// updated) or a bye (other than the row being updated) in that round.
 fn busy_players(
@@ -36,10 +31,8 @@ fn busy_players(
     except_bye: Option<(i32, i32, String)>,
 ) -> Vec<String> {
     let (eg_t, eg_g) = except_game.unzip();
-    let (eb_t, eb_r, eb_u) = match except_bye {
-        Some((a, b, c)) => (Some(a), Some(b), Some(c)),
-        None => (None, None, None),
-    };
+    let (except_bye, eb_u) = except_bye.map(|(t, r, u)| ((t, r), u)).unzip();
+    let (eb_t, eb_r) = except_bye.unzip();
     let (sql, args) = crate::spi::named(
         include_str!("../../sql/random_chess/glue/tournament_busy_players.sql"),
         vec![
@@ -53,28 +46,7 @@ fn busy_players(
             ("bye_player", eb_u.into()),
         ],
     );
-    let rows = store.query(&sql, &args);
-    rows.into_iter()
-        .map(|r| column::<String>(&r, "player"))
-        .collect()
-}
-
-fn round_count(store: &mut TournamentStore<'_, '_>, t: i32) -> Option<i32> {
-    let rows = store.query(
-        "SELECT round_count FROM @extschema@.swiss_tournaments WHERE tournament_id = $1",
-        &[t.into()],
-    );
-    rows.into_iter()
-        .next()
-        .map(|r| column::<i32>(&r, "round_count"))
-}
-
-fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> bool {
-    let rows = store.query(
-        "SELECT 1 FROM @extschema@.tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
-        &[t.into(), user.into()],
-    );
-    !rows.is_empty()
+    store.each(&sql, &args, "player")
 }
 
 /// An interval column as the core's [`Span`].
@@ -136,7 +108,8 @@ pub(super) fn check_game(
     round: i32,
     old: Option<(i32, i32)>,
 ) {
-    if !lock_tournament(store, t) {
+    // locked, so that the checks and the write see every committed change of the tournament
+    if store.lock(t).is_none() {
         return; // no such tournament: the foreign key reports it
     }
     let rows = store.query(
@@ -154,7 +127,7 @@ pub(super) fn check_game(
     let g = game_in_tournament(&row, (t, game, round));
     let unregistered = [&g.white, &g.black]
         .into_iter()
-        .find(|p| !is_registered(store, t, p));
+        .find(|p| !store.is_registered(t, p));
     let busy = busy_players(
         store,
         t,
@@ -174,13 +147,13 @@ pub(super) fn check_bye(
     user: &str,
     old: Option<(i32, i32, String)>,
 ) {
-    if !lock_tournament(store, t) {
+    if store.lock(t).is_none() {
         return;
     }
-    let Some(rounds) = round_count(store, t) else {
+    let Some(rounds) = store.round_count(t) else {
         return; // the tournament is gone: the foreign key reports it
     };
-    let registered = is_registered(store, t, user);
+    let registered = store.is_registered(t, user);
     let busy = !busy_players(store, t, round, &[user.to_owned()], None, old).is_empty();
     rules::check_bye(t, round, rounds, user, registered, busy).unwrap_or_else(|e| raise_core(&e));
 }
@@ -246,25 +219,17 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
         ),
         &[t.into()],
     );
-    let mut first_game: Option<(i32, i32)> = None;
-    for row in rows {
-        pg_rating_core::interrupt::check();
-        let (game, round): (i32, i32) = (column(&row, "game_id"), column(&row, "round"));
-        if !game_in_tournament(&row, (t, game, round)).still_follows() {
-            first_game = Some((round, game));
-            break;
-        }
-    }
-    let Some(rounds) = round_count(store, t) else {
+    let first_game = rules::first_not_following(rows.into_iter().map(|row| {
+        let (game, round) = (column(&row, "game_id"), column(&row, "round"));
+        game_in_tournament(&row, (t, game, round))
+    }));
+    let Some(rounds) = store.round_count(t) else {
         return; // the tournament is gone: nothing of it to check
     };
-    let rows = store.query(
+    let first_bye = store.first(
         "SELECT min(round) AS round FROM @extschema@.byes WHERE tournament_id = $1 AND round > $2",
         &[t.into(), rounds.into()],
+        "round",
     );
-    let first_bye: Option<i32> = rows
-        .into_iter()
-        .next()
-        .and_then(|r| nullable::<i32>(&r, "round"));
     rules::check_rows_still_follow(t, first_game, first_bye).unwrap_or_else(|e| raise_core(&e));
 }

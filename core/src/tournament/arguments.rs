@@ -53,6 +53,23 @@ pub fn forbidden_pairs<T: std::fmt::Display + PartialEq>(
         .collect()
 }
 
+/// Forbidden pairs of a TRF's `players` by starting rank, as [`forbidden_pairs`] reads them:
+/// 22023 for a rank no player has (1 to `players`).
+pub fn forbidden_ranks(
+    listed: &[Option<i32>],
+    players: usize,
+) -> Result<Vec<(PlayerNo, PlayerNo)>, RowsError> {
+    forbidden_pairs(listed, |&rank| {
+        if rank >= 1 && rank as usize <= players {
+            Ok(rank as PlayerNo - 1)
+        } else {
+            Err(format!(
+                "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
+            ))
+        }
+    })
+}
+
 /// An application's result map: each value of its result column and what it means.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResultMap(Vec<(String, RowResult)>);
@@ -203,6 +220,24 @@ mod tests {
             "c" => Ok(2),
             other => Err(format!("forbidden_pairs: {other} is not in the players")),
         }
+    }
+
+    #[test]
+    fn forbidden_ranks_are_starting_ranks_of_the_players() {
+        assert_eq!(
+            forbidden_ranks(&[Some(1), Some(3)], 3).unwrap(),
+            vec![(0, 2)]
+        );
+        for rank in [0, 4, -1] {
+            let e = forbidden_ranks(&[Some(1), Some(rank)], 3).unwrap_err();
+            assert_eq!(e.class, ErrorClass::InvalidParameter);
+            assert_eq!(
+                e.message,
+                format!("forbidden_pairs: no player has starting rank {rank} (1 to 3)")
+            );
+        }
+        let e = forbidden_ranks(&[Some(2), Some(2)], 3).unwrap_err();
+        assert_eq!(e.message, "forbidden_pairs: 2 is paired with themselves");
     }
 
     #[test]

@@ -118,6 +118,17 @@ impl GameInTournament {
     }
 }
 
+/// The first of `games` (in the order given: by round, then id) that no longer follows its
+/// tournament's rules, as (round, game); the games after it are not looked at.
+pub fn first_not_following(
+    games: impl IntoIterator<Item = GameInTournament>,
+) -> Option<(i32, i32)> {
+    games.into_iter().find_map(|g| {
+        crate::interrupt::check();
+        (!g.still_follows()).then_some((g.round, g.game))
+    })
+}
+
 /// The rules of a game registered in a tournament round: its own row against the tournament,
 /// two different players, both registered (`unregistered`: the first who is not), neither with
 /// another game or a bye in the round (`busy`: those who have).
@@ -376,6 +387,23 @@ mod tests {
 
     fn broken(r: Result<(), RuleBroken>) -> String {
         r.expect_err("a rule is broken").to_string()
+    }
+
+    #[test]
+    fn the_first_game_that_no_longer_follows_is_named_and_the_rest_not_looked_at() {
+        let broken = GameInTournament {
+            round: 3,
+            game: 8,
+            game_ranked: false,
+            ..game()
+        };
+        let looked_at = std::cell::Cell::new(0);
+        let games = [game(), broken.clone(), broken, game()]
+            .into_iter()
+            .inspect(|_| looked_at.set(looked_at.get() + 1));
+        assert_eq!(first_not_following(games), Some((3, 8)));
+        assert_eq!(looked_at.get(), 2);
+        assert_eq!(first_not_following([game(), game()]), None);
     }
 
     #[test]

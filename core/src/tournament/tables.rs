@@ -38,6 +38,18 @@ pub enum TypeClass {
     Other,
 }
 
+impl TypeClass {
+    /// The class of the PostgreSQL type of oid `oid` (the built-in types' fixed oids).
+    pub fn of_type_oid(oid: u32) -> TypeClass {
+        match oid {
+            20 | 21 | 23 => TypeClass::Integer,
+            700 | 701 | 1700 => TypeClass::Number,
+            16 => TypeClass::Boolean,
+            _ => TypeClass::Other,
+        }
+    }
+}
+
 /// A column's type as the catalog describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnType {
@@ -335,7 +347,7 @@ impl<'a, R: Copy + PartialEq + fmt::Debug> TableArgs<'a, R> {
 
 impl TableReads {
     /// A player of a row of `players_sql`: 22004 for one without an id; an integer id is
-    /// ordered by its value, a text id by its text.
+    /// ordered by its value, a text id by its text. (Called per row: a cancel is seen here.)
     pub fn player(
         &self,
         id: Option<String>,
@@ -345,6 +357,7 @@ impl TableReads {
         initial_order: Option<i64>,
         withdrawn: Option<bool>,
     ) -> Result<RowPlayer, RowsError> {
+        crate::interrupt::check();
         let id = id.ok_or_else(|| {
             error(
                 ErrorClass::NullValue,
@@ -362,7 +375,7 @@ impl TableReads {
     }
 
     /// A game of a row of `games_sql`: 22004 for a NULL round or White; the result by the
-    /// result map ([`row_result`]).
+    /// result map ([`row_result`]). (Called per row: a cancel is seen here.)
     pub fn game(
         &self,
         round: Option<i64>,
@@ -371,6 +384,7 @@ impl TableReads {
         result: Option<String>,
         forfeit: Option<bool>,
     ) -> Result<RowGame, RowsError> {
+        crate::interrupt::check();
         let null = |what: &str| {
             error(
                 ErrorClass::NullValue,

@@ -429,3 +429,20 @@ fn a_relation_the_facts_do_not_name_is_an_internal_error() {
     assert_eq!(a.reads(&facts).unwrap_err().class, ErrorClass::Internal);
     assert_eq!(ErrorClass::Internal.sqlstate(), "XX000");
 }
+
+#[test]
+fn the_built_in_types_are_classed_by_their_oids() {
+    for (oid, class) in [
+        (21, TypeClass::Integer),
+        (23, TypeClass::Integer),
+        (20, TypeClass::Integer),
+        (1700, TypeClass::Number),
+        (700, TypeClass::Number),
+        (701, TypeClass::Number),
+        (16, TypeClass::Boolean),
+        (25, TypeClass::Other),
+        (1043, TypeClass::Other),
+    ] {
+        assert_eq!(TypeClass::of_type_oid(oid), class, "oid {oid}");
+    }
+}
