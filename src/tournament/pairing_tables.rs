@@ -17,8 +17,8 @@ use pgrx::spi::{quote_identifier, SpiClient};
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
+use super::store::Row;
 use crate::error::{cancellable, internal, raise, raise_core};
-use crate::spi::nullable;
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
 fn relation_name(rel: pg_sys::Oid) -> String {
@@ -111,28 +111,11 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
             .select(sql, None, &args)
             .unwrap_or_else(|e| internal(e))
     };
-    let players = select(&reads.players_sql).map(|row| {
-        reads.player(
-            nullable(&row, "id"),
-            nullable(&row, "id_number"),
-            nullable(&row, "rating"),
-            nullable(&row, "name"),
-            nullable(&row, "initial_order"),
-            nullable(&row, "withdrawn"),
-        )
-    });
+    let players = select(&reads.players_sql).map(|row| reads.player_of(&Row(row)));
     let players = players
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| raise_core(&e));
-    let games = select(&reads.games_sql).map(|row| {
-        reads.game(
-            nullable(&row, "round"),
-            nullable(&row, "white"),
-            nullable(&row, "black"),
-            nullable(&row, "result"),
-            nullable(&row, "forfeit"),
-        )
-    });
+    let games = select(&reads.games_sql).map(|row| reads.game_of(&Row(row)));
     let games = games
         .collect::<Result<_, _>>()
         .unwrap_or_else(|e| raise_core(&e));

@@ -2,15 +2,12 @@
 //! a tournament's clock in its ranking's window, a registration's requirements, a game's position,
 //! clock and players, a bye's round and player. Each violation is an error 23514 naming the rule.
 
-use pg_rating_core::clock::Clock as SetClock;
-use pg_rating_core::tournament::rules::{self, Clock, GameInTournament, Requirement, Span};
-use pgrx::datum::Interval;
+use pg_rating_core::tournament::columns::Columns;
+use pg_rating_core::tournament::rules::{self, GameInTournament};
 use pgrx::prelude::*;
-use pgrx::spi::SpiHeapTupleData;
 
-use super::store::TournamentStore;
+use super::store::{Row, TournamentStore};
 use crate::error::raise_core;
-use crate::spi::{column, nullable};
 use crate::trigger::field;
 
 pub(super) fn text_field(
@@ -49,45 +46,9 @@ fn busy_players(
     store.each(&sql, &args, "player")
 }
 
-/// An interval column as the core's [`Span`].
-fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
-    nullable::<Interval>(row, name).map(crate::types::to_core)
-}
-
-/// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's
-/// statement under the names of `game_in_tournament_columns!`).
-fn game_in_tournament(
-    row: &SpiHeapTupleData<'_>,
-    (tournament, game, round): (i32, i32, i32),
-) -> GameInTournament {
-    let text = |name: &str| column::<String>(row, name);
-    GameInTournament {
-        tournament,
-        game,
-        round,
-        rounds: column(row, "round_count"),
-        local: column(row, "local"),
-        game_ranked: column(row, "game_ranked"),
-        tournament_ranked: column(row, "tournament_ranked"),
-        game_start: text("game_start"),
-        tournament_start: text("tournament_start"),
-        clock: Clock {
-            starting_time: span(row, "clock_starting_time"),
-            move_increase: span(row, "clock_move_increase"),
-        },
-        time_control: Clock {
-            starting_time: span(row, "control_starting_time"),
-            move_increase: span(row, "control_move_increase"),
-        },
-        clock_text: text("game_clock"),
-        time_control_text: text("time_control"),
-        white: text("white"),
-        black: text("black"),
-    }
-}
-
-/// The columns a [`GameInTournament`] is read from (`t` a tournament, `g` its service game), as
-/// a literal for `concat!` (statements are `'static`: their plans are saved).
+/// The columns a [`GameInTournament`] is read from ([`GameInTournament::read`]; `t` a
+/// tournament, `g` its service game), as a literal for `concat!` (statements are `'static`:
+/// their plans are saved).
 macro_rules! game_in_tournament_columns {
     () => {
         "t.round_count, g.service_id = 1 AS local, g.is_ranked AS game_ranked,
@@ -124,7 +85,7 @@ pub(super) fn check_game(
     let Some(row) = rows.into_iter().next() else {
         return; // no such game: the foreign key reports it
     };
-    let g = game_in_tournament(&row, (t, game, round));
+    let g = GameInTournament::read(&Row(row), (t, game, round));
     let unregistered = [&g.white, &g.black]
         .into_iter()
         .find(|p| !store.is_registered(t, p));
@@ -163,24 +124,7 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
         include_str!("../../sql/random_chess/glue/tournament_requirements.sql"),
         &[t.into(), user.into()],
     );
-    // (is_bot is the same on every row; false without requirements, which then need no check)
-    let mut is_bot = false;
-    let requirements: Vec<Requirement> = rows
-        .into_iter()
-        .map(|r| {
-            is_bot = column(&r, "is_bot");
-            Requirement {
-                ranking: column(&r, "ranking_type"),
-                ranking_name: column(&r, "ranking_name"),
-                required_rating: nullable(&r, "required_value"),
-                required_games: nullable(&r, "game_count"),
-                rating_floor: column(&r, "rating_floor"),
-                rating_text: column(&r, "rating"),
-                rated_games: column(&r, "rated_games"),
-            }
-        })
-        .collect();
-    rules::check_registration(t, user, is_bot, &requirements).unwrap_or_else(|e| raise_core(&e));
+    rules::check_registration_rows(t, user, rows.map(Row)).unwrap_or_else(|e| raise_core(&e));
 }
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
@@ -191,20 +135,8 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
         &[t.into()],
     );
     if let Some(row) = rows.into_iter().next() {
-        let s = |name: &str| column::<String>(&row, name);
-        let clock = span(&row, "starting_time").zip(span(&row, "move_increase"));
-        rules::check_time_control(
-            column(&row, "is_ranked"),
-            clock.map(|(starting_time, move_increase)| SetClock {
-                starting_time,
-                move_increase,
-            }),
-            &crate::ranking::window(&row),
-            &s("time_control"),
-            (&s("playtime_min_text"), &s("playtime_max_text")),
-            (column(&row, "ranking_id"), &s("ranking_name")),
-        )
-        .unwrap_or_else(|e| raise_core(&e));
+        let window = crate::ranking::window(&row);
+        rules::check_time_control_row(&Row(row), &window).unwrap_or_else(|e| raise_core(&e));
     }
     // the first game (by round, then id) or bye that no longer follows the tournament's rules
     let rows = store.query(
@@ -219,9 +151,9 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
         ),
         &[t.into()],
     );
-    let first_game = rules::first_not_following(rows.into_iter().map(|row| {
-        let (game, round) = (column(&row, "game_id"), column(&row, "round"));
-        game_in_tournament(&row, (t, game, round))
+    let first_game = rules::first_not_following(rows.map(|row| {
+        let row = Row(row);
+        GameInTournament::read(&row, (t, row.int("game_id"), row.int("round")))
     }));
     let Some(rounds) = store.round_count(t) else {
         return; // the tournament is gone: nothing of it to check

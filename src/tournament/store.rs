@@ -4,14 +4,16 @@
 
 use std::cell::RefCell;
 
+use pg_rating_core::tournament::columns::Columns;
+use pg_rating_core::tournament::rules::Span;
 use pg_rating_core::tournament::stored::{
-    game_result, in_order_of, load, players_and_first_round, stored_ranks, stored_round,
-    stored_values, Entrant, Stored, StoredBye, StoredGame, StoredRow, TournamentGame,
+    in_order_of, load, players_and_first_round, stored_ranks, stored_round, stored_values, Entrant,
+    Stored, StoredBye, StoredGame, StoredRow, TournamentGame,
 };
 use pg_rating_core::tournament::{
-    CardSource, Edition, GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak,
+    CardSource, Edition, PlayerNo, PlayerValues, RoundEntry, TieBreak,
 };
-use pgrx::datum::{DatumWithOid, FromDatum, IntoDatum};
+use pgrx::datum::{DatumWithOid, FromDatum, Interval, IntoDatum};
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 
@@ -41,12 +43,37 @@ fn order_of(row: &SpiHeapTupleData<'_>) -> Vec<TieBreak> {
         .unwrap_or_else(|e| internal(e))
 }
 
-/// White's outcome and the kind of the service game of a row (columns `end_type`, `reason`,
-/// `moves`).
-fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
-    let text = |name: &str| column::<String>(row, name);
-    game_result(&text("end_type"), &text("reason"), column(row, "moves"))
-        .unwrap_or_else(|e| internal(e))
+/// A row read through SPI, lent to the core by column name ([`Columns`]).
+pub struct Row<'c>(pub SpiHeapTupleData<'c>);
+
+impl Columns for Row<'_> {
+    fn int_or_null(&self, name: &str) -> Option<i32> {
+        nullable(&self.0, name)
+    }
+
+    fn big_or_null(&self, name: &str) -> Option<i64> {
+        nullable(&self.0, name)
+    }
+
+    fn flag_or_null(&self, name: &str) -> Option<bool> {
+        nullable(&self.0, name)
+    }
+
+    fn text_or_null(&self, name: &str) -> Option<String> {
+        nullable(&self.0, name)
+    }
+
+    fn span_or_null(&self, name: &str) -> Option<Span> {
+        nullable::<Interval>(&self.0, name).map(crate::types::to_core)
+    }
+
+    fn time_or_null(&self, name: &str) -> Option<i64> {
+        nullable::<TimestampWithTimeZone>(&self.0, name).map(|t| t.into_inner())
+    }
+
+    fn null(&self, name: &str) -> ! {
+        internal(format!("column {name} is NULL"))
+    }
 }
 
 pub struct TournamentStore<'c, 'conn> {
@@ -137,17 +164,13 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
-        let rows = self.query(
-            include_str!("../../sql/random_chess/glue/tournament_game.sql"),
-            &[game_id.into()],
-        );
-        let row = rows.into_iter().next()?;
-        Some(TournamentGame {
-            white: column(&row, "white"),
-            black: column(&row, "black"),
-            result: result_of(&row),
-            date: column::<TimestampWithTimeZone>(&row, "creation_date").into_inner(),
-        })
+        let row = self
+            .query(
+                include_str!("../../sql/random_chess/glue/tournament_game.sql"),
+                &[game_id.into()],
+            )
+            .next()?;
+        Some(TournamentGame::read(&Row(row)).unwrap_or_else(|e| internal(e)))
     }
 
     pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {
@@ -325,28 +348,13 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             include_str!("../../sql/random_chess/glue/tournament_entrants.sql"),
             &[t.into()],
         );
-        let entrants: Vec<Entrant> = rows
-            .into_iter()
-            .map(|row| Entrant {
-                player_no: column(&row, "player_no"),
-                user: column(&row, "user_id"),
-                start_rating: nullable(&row, "start_rating"),
-                name: column(&row, "display_name"),
-            })
-            .collect();
+        let entrants: Vec<Entrant> = rows.map(|row| Entrant::read(&Row(row))).collect();
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_games.sql"),
             &[t.into()],
         );
-        let games: Vec<StoredGame> = rows
-            .into_iter()
-            .map(|row| StoredGame {
-                round: column::<i32>(&row, "round") as u32,
-                white: column(&row, "white"),
-                black: column(&row, "black"),
-                result: result_of(&row),
-            })
-            .collect();
+        let games = rows.map(|row| StoredGame::read(&Row(row)).unwrap_or_else(|e| internal(e)));
+        let games: Vec<StoredGame> = games.collect();
         let rows = self.query(
             &format!(
                 "SELECT round, user_id_in_service::text AS user_id, {} AS half_points
@@ -355,14 +363,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ),
             &[t.into()],
         );
-        let byes: Vec<StoredBye> = rows
-            .into_iter()
-            .map(|row| StoredBye {
-                round: column::<i32>(&row, "round") as u32,
-                user: column(&row, "user_id"),
-                half_points: column(&row, "half_points"),
-            })
-            .collect();
+        let byes: Vec<StoredBye> = rows.map(|row| StoredBye::read(&Row(row))).collect();
         let loaded = load(t, round_count, order, dates, entrants, &games, &byes);
         Some(loaded.unwrap_or_else(|e| raise_core(&e)))
     }

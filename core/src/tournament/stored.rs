@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::Hash;
 
+use super::columns::Columns;
 use super::{
     game_entries, game_of, round_rows, sort_key, standings, ByeKind, Edition, GameKind, Outcome,
     PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament, TournamentError,
@@ -23,6 +24,11 @@ pub fn game_result(
         (Ok(end), Ok(reason)) => Ok(game_of(end, reason, moves.max(0) as usize)),
         _ => Err(TournamentError::invalid("invalid game result")),
     }
+}
+
+/// [`game_result`] of a row's columns `end_type`, `reason` and `moves`.
+pub fn result_of(row: &impl Columns) -> Result<(Outcome, GameKind), TournamentError> {
+    game_result(&row.text("end_type"), &row.text("reason"), row.int("moves"))
 }
 
 /// A game of a tournament as its tables hold it: White's outcome and the kind of game.
@@ -45,6 +51,17 @@ pub struct TournamentGame {
 }
 
 impl TournamentGame {
+    /// A service game from a row (columns `white`, `black`, `creation_date` and those of
+    /// [`result_of`]).
+    pub fn read(row: &impl Columns) -> Result<Self, TournamentError> {
+        Ok(TournamentGame {
+            white: row.text("white"),
+            black: row.text("black"),
+            result: result_of(row)?,
+            date: row.time("creation_date"),
+        })
+    }
+
     /// The two entries of the game, White (numbered `white`) and Black's ([`game_entries`]).
     pub fn entries(
         &self,
@@ -55,12 +72,36 @@ impl TournamentGame {
     }
 }
 
+impl StoredGame {
+    /// A game of a tournament from a row (columns `round`, `white`, `black` and those of
+    /// [`result_of`]).
+    pub fn read(row: &impl Columns) -> Result<Self, TournamentError> {
+        Ok(StoredGame {
+            round: row.int("round") as u32,
+            white: row.text("white"),
+            black: row.text("black"),
+            result: result_of(row)?,
+        })
+    }
+}
+
 /// A bye as its table holds it: its worth in half points.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredBye {
     pub round: u32,
     pub user: String,
     pub half_points: i32,
+}
+
+impl StoredBye {
+    /// A bye from a row (columns `round`, `user_id`, `half_points`).
+    pub fn read(row: &impl Columns) -> Self {
+        StoredBye {
+            round: row.int("round") as u32,
+            user: row.text("user_id"),
+            half_points: row.int("half_points"),
+        }
+    }
 }
 
 /// Why a tournament's rows make no tournament.
@@ -111,6 +152,18 @@ pub struct Entrant {
     pub user: String,
     pub start_rating: Option<i32>,
     pub name: String,
+}
+
+impl Entrant {
+    /// An entrant from a row (columns `player_no`, `user_id`, `start_rating`, `display_name`).
+    pub fn read(row: &impl Columns) -> Self {
+        Entrant {
+            player_no: row.int("player_no"),
+            user: row.text("user_id"),
+            start_rating: row.int_or_null("start_rating"),
+            name: row.text("display_name"),
+        }
+    }
 }
 
 /// A tournament loaded from its rows: the core's model with players numbered 0..n in
@@ -369,6 +422,44 @@ mod tests {
         assert_eq!(
             drawn.entries(3, 1).unwrap_err().to_string(),
             "a forfeit cannot be a draw"
+        );
+    }
+
+    #[test]
+    fn games_byes_and_entrants_are_read_from_their_rows() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let game = TestRow::of(&[
+            ("round", V::Int(2)),
+            ("white", V::Text("ann")),
+            ("black", V::Text("bob")),
+            ("end_type", V::Text("0-1")),
+            ("reason", V::Text("ABANDONMENT")),
+            ("moves", V::Int(0)),
+            ("creation_date", V::Time(77)),
+        ]);
+        let stored = StoredGame::read(&game).unwrap();
+        assert_eq!((stored.round, stored.white.as_str()), (2, "ann"));
+        assert_eq!(stored.result, (Outcome::Loss, GameKind::Forfeit));
+        let seen = TournamentGame::read(&game).unwrap();
+        assert_eq!((seen.date, seen.result), (77, stored.result));
+        let mut bad = game;
+        bad.0.insert("end_type", V::Text("?"));
+        assert!(StoredGame::read(&bad).is_err() && TournamentGame::read(&bad).is_err());
+        let bye = TestRow::of(&[
+            ("round", V::Int(3)),
+            ("user_id", V::Text("cy")),
+            ("half_points", V::Int(1)),
+        ]);
+        assert_eq!(StoredBye::read(&bye), self::bye(3, "cy", 1));
+        let e = TestRow::of(&[
+            ("player_no", V::Int(4)),
+            ("user_id", V::Text("dan")),
+            ("display_name", V::Text("Dan")),
+        ]);
+        let read = Entrant::read(&e);
+        assert_eq!(
+            (read.player_no, read.start_rating, read.name.as_str()),
+            (4, None, "Dan")
         );
     }
 

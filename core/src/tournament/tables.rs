@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::columns::Columns;
 use crate::error::{Classified, ErrorClass, Quoted};
 use crate::ledger::integer_key;
 use crate::tournament::arguments::{self, row_result, ResultMap};
@@ -372,6 +373,31 @@ impl TableReads {
             initial_order,
             withdrawn: withdrawn.unwrap_or(false),
         })
+    }
+
+    /// [`TableReads::player`] of a row of `players_sql` (columns `id`, `id_number`, `rating`,
+    /// `name`, `initial_order`, `withdrawn`).
+    pub fn player_of(&self, row: &impl Columns) -> Result<RowPlayer, RowsError> {
+        self.player(
+            row.text_or_null("id"),
+            row.big_or_null("id_number"),
+            row.int_or_null("rating"),
+            row.text_or_null("name"),
+            row.big_or_null("initial_order"),
+            row.flag_or_null("withdrawn"),
+        )
+    }
+
+    /// [`TableReads::game`] of a row of `games_sql` (columns `round`, `white`, `black`,
+    /// `result`, `forfeit`).
+    pub fn game_of(&self, row: &impl Columns) -> Result<RowGame, RowsError> {
+        self.game(
+            row.big_or_null("round"),
+            row.text_or_null("white"),
+            row.text_or_null("black"),
+            row.text_or_null("result"),
+            row.flag_or_null("forfeit"),
+        )
     }
 
     /// A game of a row of `games_sql`: 22004 for a NULL round or White; the result by the
