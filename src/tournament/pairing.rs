@@ -98,13 +98,14 @@ fn tournament_pair_round(
     let Some(tournament_id) = tournament_id else {
         return TableIterator::new(Vec::new());
     };
-    let Some(baku_acceleration) = baku_acceleration else {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "baku_acceleration must be true or false, not NULL",
-        )
-    };
-    let system = system_arg(system).unwrap_or_else(|e| raise_core(&e));
+    let choices = arguments::Choices::of_round(
+        baku_acceleration,
+        system,
+        forbidden_pairs,
+        virtual_points.map(|v| crate::types::jsonb_text(&v)),
+        first_colour_white,
+    )
+    .unwrap_or_else(|e| raise_core(&e));
     cancellable();
     Spi::connect_mut(|client| {
         let mut store = TournamentStore::reader(client);
@@ -115,13 +116,6 @@ fn tournament_pair_round(
             .unwrap_or_else(|e| raise_core(&e));
         let ids = seeding::by_number(&loaded.users, &order);
         let number_of = seeding::number_of(&ids);
-        let choices = arguments::Choices {
-            system,
-            forbidden_pairs: forbidden_pairs.unwrap_or_default(),
-            virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
-            first_colour_white,
-            baku_acceleration,
-        };
         let options = choices
             .options(
                 &seeded,

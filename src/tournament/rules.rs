@@ -73,7 +73,7 @@ pub(super) fn check_game(
     if store.lock(t).is_none() {
         return; // no such tournament: the foreign key reports it
     }
-    let rows = store.query(
+    let row = store.first_row(
         concat!(
             "SELECT ",
             game_in_tournament_columns!(),
@@ -82,10 +82,10 @@ pub(super) fn check_game(
         ),
         &[t.into(), game.into()],
     );
-    let Some(row) = rows.into_iter().next() else {
+    let Some(row) = row else {
         return; // no such game: the foreign key reports it
     };
-    let g = GameInTournament::read(&Row(row), (t, game, round));
+    let g = GameInTournament::read(&row, (t, game, round));
     let unregistered = [&g.white, &g.black]
         .into_iter()
         .find(|p| !store.is_registered(t, p));
@@ -130,13 +130,13 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
 /// window, and the games and byes already registered still follow its rules.
 pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
-    let rows = store.query(
+    let row = store.first_row(
         include_str!("../../sql/random_chess/glue/tournament_time_control.sql"),
         &[t.into()],
     );
-    if let Some(row) = rows.into_iter().next() {
-        let window = crate::ranking::window(&row);
-        rules::check_time_control_row(&Row(row), &window).unwrap_or_else(|e| raise_core(&e));
+    if let Some(row) = row {
+        let window = crate::ranking::window(&row.0);
+        rules::check_time_control_row(&row, &window).unwrap_or_else(|e| raise_core(&e));
     }
     // the first game (by round, then id) or bye that no longer follows the tournament's rules
     let rows = store.query(

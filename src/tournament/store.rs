@@ -112,6 +112,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         }
     }
 
+    /// The first row of `sql`, if it gives one.
+    pub fn first_row(&mut self, sql: &str, args: &[DatumWithOid]) -> Option<Row<'conn>> {
+        self.query(sql, args).next().map(Row)
+    }
+
     /// Column `name` of the first row of `sql`: `None` without a row, or when it is NULL.
     pub fn first<T: IntoDatum + FromDatum>(
         &mut self,
@@ -119,8 +124,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         args: &[DatumWithOid],
         name: &str,
     ) -> Option<T> {
-        let row = self.query(sql, args).next()?;
-        nullable(&row, name)
+        nullable(&self.first_row(sql, args)?.0, name)
     }
 
     /// Column `name` (NOT NULL) of every row of `sql`.
@@ -164,13 +168,11 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
-        let row = self
-            .query(
-                include_str!("../../sql/random_chess/glue/tournament_game.sql"),
-                &[game_id.into()],
-            )
-            .next()?;
-        Some(TournamentGame::read(&Row(row)).unwrap_or_else(|e| internal(e)))
+        let row = self.first_row(
+            include_str!("../../sql/random_chess/glue/tournament_game.sql"),
+            &[game_id.into()],
+        )?;
+        Some(TournamentGame::read(&row).unwrap_or_else(|e| internal(e)))
     }
 
     pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {

@@ -3,6 +3,7 @@
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
 //! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
+use pg_rating_core::tournament::columns::Columns;
 use pg_rating_core::tournament::{canonical_order, rules, PlayerNo};
 use pgrx::prelude::*;
 use pgrx::AllocatedByRust;
@@ -127,16 +128,13 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
             if store.lock(t).is_none() {
                 return; // the tournament is being deleted
             }
-            let rows = store.query(
+            let game = store.first_row(
                 "SELECT tg.game_id, tg.round FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
                  WHERE tg.tournament_id = $1 AND $2 IN (g.white_player, g.black_player)
                  ORDER BY tg.round, tg.game_id LIMIT 1",
                 &[t.into(), user.as_str().into()],
             );
-            let game = rows
-                .into_iter()
-                .next()
-                .map(|r| (column(&r, "game_id"), column(&r, "round")));
+            let game = game.map(|r| (r.int("game_id"), r.int("round")));
             rules::check_leave(t, &user, game).unwrap_or_else(|e| raise_core(&e));
             // the player's byes go first, each refreshing the standings
             store.query(
@@ -365,14 +363,11 @@ fn rebuild_truncated_tournaments<'a>(
         let mut store = TournamentStore::new(client);
         if table == "tournaments_players" {
             // as a DELETE of the registrations would: players with games cannot leave
-            let rows = store.query(
+            let game = store.first_row(
                 "SELECT tournament_id, game_id, round FROM @extschema@.tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
                 &[],
             );
-            let game = rows.into_iter().next().map(|r| {
-                let n = |name: &str| column::<i32>(&r, name);
-                (n("tournament_id"), n("game_id"), n("round"))
-            });
+            let game = game.map(|r| (r.int("tournament_id"), r.int("game_id"), r.int("round")));
             rules::check_truncate_registrations(game).unwrap_or_else(|e| raise_core(&e));
         }
         let ids: Vec<i32> = store.each(
