@@ -7,8 +7,8 @@ use std::cell::RefCell;
 use pg_rating_core::tournament::columns::Columns;
 use pg_rating_core::tournament::rules::Span;
 use pg_rating_core::tournament::stored::{
-    in_order_of, load, players_and_first_round, stored_ranks, stored_round, stored_values, Entrant,
-    Stored, StoredBye, StoredGame, StoredRow, TournamentGame,
+    in_order_of, load_rows, players_and_first_round, stored_ranks, stored_round, stored_values,
+    tie_break_order, Entrant, Stored, StoredBye, StoredGame, StoredRow, TournamentGame,
 };
 use pg_rating_core::tournament::{
     CardSource, Edition, PlayerNo, PlayerValues, RoundEntry, TieBreak,
@@ -35,12 +35,6 @@ impl Info {
     pub fn has_de(&self) -> bool {
         self.order.contains(&TieBreak::DirectEncounter)
     }
-}
-
-/// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
-fn order_of(row: &SpiHeapTupleData<'_>) -> Vec<TieBreak> {
-    pg_rating_core::tournament::parse_order(&column::<String>(row, "tie_breaks"))
-        .unwrap_or_else(|e| internal(e))
 }
 
 /// A row read through SPI, lent to the core by column name ([`Columns`]).
@@ -151,19 +145,17 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT FROM @extschema@.swiss_tournaments WHERE tournament_id = $1 FOR SHARE",
             &[id.into()],
         );
-        let rows = self.query(
+        let row = self.first_row(
             "SELECT t.tie_breaks::text AS tie_breaks, p.started_at, p.last_round
              FROM @extschema@.swiss_tournaments t JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = t.tournament_id
              WHERE t.tournament_id = $1 FOR UPDATE OF p",
             &[id.into()],
-        );
-        let row = rows.into_iter().next()?;
-        let order = order_of(&row);
+        )?;
         Some(Info {
             id,
-            order,
-            started_at: nullable(&row, "started_at"),
-            last_round: column(&row, "last_round"),
+            order: tie_break_order(&row).unwrap_or_else(|e| internal(e)),
+            started_at: nullable(&row.0, "started_at"),
+            last_round: row.int("last_round"),
         })
     }
 
@@ -338,14 +330,10 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     /// Loads a tournament from its base tables (games, byes, registrations, ratings).
     pub fn load(&mut self, t: i32) -> Option<Loaded> {
-        let rows = self.query(
+        let head = self.first_row(
             include_str!("../../sql/random_chess/glue/tournament_load.sql"),
             &[t.into()],
-        );
-        let row = rows.into_iter().next()?;
-        let round_count = column::<i32>(&row, "round_count");
-        let order = order_of(&row);
-        let dates = (nullable(&row, "first_date"), nullable(&row, "last_date"));
+        )?;
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_entrants.sql"),
             &[t.into()],
@@ -366,7 +354,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             &[t.into()],
         );
         let byes: Vec<StoredBye> = rows.map(|row| StoredBye::read(&Row(row))).collect();
-        let loaded = load(t, round_count, order, dates, entrants, &games, &byes);
+        let loaded = load_rows(t, &head, entrants, &games, &byes);
         Some(loaded.unwrap_or_else(|e| raise_core(&e)))
     }
 

@@ -8,8 +8,8 @@ use std::hash::Hash;
 
 use super::columns::Columns;
 use super::{
-    game_entries, game_of, round_rows, sort_key, standings, ByeKind, Edition, GameKind, Outcome,
-    PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament, TournamentError,
+    game_entries, game_of, parse_order, round_rows, sort_key, standings, ByeKind, Edition,
+    GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament, TournamentError,
 };
 use crate::error::{Classified, ErrorClass};
 
@@ -178,6 +178,33 @@ pub struct Loaded {
     pub order: Vec<TieBreak>,
     pub first_date: Option<String>,
     pub last_date: Option<String>,
+}
+
+/// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
+pub fn tie_break_order(row: &impl Columns) -> Result<Vec<TieBreak>, TournamentError> {
+    parse_order(&row.text("tie_breaks"))
+}
+
+/// [`load`] of tournament `tournament` with its own row `head` (columns `round_count`,
+/// `tie_breaks`, `first_date`, `last_date`); an order that does not read is a damaged row
+/// (internal, its own message).
+pub fn load_rows(
+    tournament: i32,
+    head: &impl Columns,
+    entrants: Vec<Entrant>,
+    games: &[StoredGame],
+    byes: &[StoredBye],
+) -> Result<Loaded, LoadFailed> {
+    let order = tie_break_order(head).map_err(|e| LoadFailed {
+        tournament,
+        error: LoadError::Tournament(e),
+    })?;
+    let dates = (
+        head.text_or_null("first_date"),
+        head.text_or_null("last_date"),
+    );
+    let round_count = head.int("round_count");
+    load(tournament, round_count, order, dates, entrants, games, byes)
 }
 
 /// The rows of tournament `tournament` put together ([`from_rows`]): `entrants` in registration
@@ -566,6 +593,34 @@ mod tests {
         assert_eq!(value(row, "ptp"), &Stored::Int(None));
         let key = sort_key(&v, &[TieBreak::DirectEncounter]);
         assert_eq!(value(row, "sort_key"), &Stored::Bytes(key));
+    }
+
+    #[test]
+    fn a_load_reads_the_tournaments_own_row() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let head = |order: &'static str| {
+            TestRow::of(&[
+                ("round_count", V::Int(2)),
+                ("tie_breaks", V::Text(order)),
+                ("first_date", V::Text("2024/01/01")),
+            ])
+        };
+        let entrants = vec![entrant(1, "ann", None), entrant(2, "bob", None)];
+        let games = [game(1, "ann", "bob")];
+        let loaded = load_rows(9, &head("DE, BH"), entrants.clone(), &games, &[]).unwrap();
+        assert_eq!(
+            loaded.order,
+            vec![TieBreak::DirectEncounter, TieBreak::Buchholz]
+        );
+        assert_eq!(
+            (loaded.first_date.as_deref(), loaded.last_date),
+            (Some("2024/01/01"), None)
+        );
+        assert_eq!(loaded.tournament.round_count(), 2);
+        assert_eq!(tie_break_order(&head("")).unwrap(), vec![]);
+        let e = load_rows(9, &head("XX"), entrants, &games, &[]).unwrap_err();
+        assert_eq!(e.class(), ErrorClass::Internal);
+        assert_eq!(e.to_string(), parse_order("XX").unwrap_err().to_string());
     }
 
     #[test]
