@@ -7,8 +7,9 @@ use std::cell::RefCell;
 use pg_rating_core::tournament::columns::Columns;
 use pg_rating_core::tournament::rules::Span;
 use pg_rating_core::tournament::stored::{
-    in_order_of, load_rows, players_and_first_round, stored_ranks, stored_round, stored_values,
-    tie_break_order, Entrant, Stored, StoredBye, StoredGame, StoredRow, TournamentGame,
+    card_of, in_order_of, load_rows, players_and_first_round, stored_ranks, stored_round,
+    stored_values, tie_break_order, Entrant, Stored, StoredBye, StoredGame, StoredRow,
+    TournamentGame,
 };
 use pg_rating_core::tournament::{
     CardSource, Edition, PlayerNo, PlayerValues, RoundEntry, TieBreak,
@@ -63,6 +64,10 @@ impl Columns for Row<'_> {
 
     fn time_or_null(&self, name: &str) -> Option<i64> {
         nullable::<TimestampWithTimeZone>(&self.0, name).map(|t| t.into_inner())
+    }
+
+    fn ints_or_null(&self, name: &str) -> Option<Vec<Option<i32>>> {
+        nullable(&self.0, name)
     }
 
     fn null(&self, name: &str) -> ! {
@@ -417,13 +422,7 @@ impl CardSource for StoredCards<'_, '_, '_> {
             include_str!("../../sql/random_chess/glue/tournament_cards.sql"),
             &[self.tournament.into(), ids.into()],
         );
-        let found = rows.into_iter().map(|row| {
-            let p: i32 = column(&row, "player_no");
-            let opponents: Vec<Option<i32>> = column(&row, "opponents");
-            let card = RoundEntry::card_from_codes(&opponents, &column::<String>(&row, "codes"))
-                .unwrap_or_else(|e| internal(format!("player {p}: {e}")));
-            (p as PlayerNo, (card, nullable(&row, "start_rating")))
-        });
+        let found = rows.map(|row| card_of(&Row(row)).unwrap_or_else(|e| internal(e)));
         in_order_of(players, found)
     }
 }

@@ -13,6 +13,8 @@ pub trait Columns {
     fn span_or_null(&self, name: &str) -> Option<Interval>;
     /// A timestamp in microseconds since 2000-01-01.
     fn time_or_null(&self, name: &str) -> Option<i64>;
+    /// An array of integers (each possibly NULL).
+    fn ints_or_null(&self, name: &str) -> Option<Vec<Option<i32>>>;
     /// A column that must hold a value but is NULL: the glue's internal error.
     fn null(&self, name: &str) -> !;
 
@@ -40,6 +42,11 @@ pub trait Columns {
     fn time(&self, name: &str) -> i64 {
         self.time_or_null(name).unwrap_or_else(|| self.null(name))
     }
+
+    /// A NOT NULL integer array column.
+    fn ints(&self, name: &str) -> Vec<Option<i32>> {
+        self.ints_or_null(name).unwrap_or_else(|| self.null(name))
+    }
 }
 
 /// A row of named values for the tests of what the core makes of rows.
@@ -58,6 +65,7 @@ pub(crate) mod test_row {
         Text(&'static str),
         Span(Interval),
         Time(i64),
+        Ints(Vec<Option<i32>>),
     }
 
     /// A test row: the named values, every other column NULL.
@@ -88,6 +96,7 @@ pub(crate) mod test_row {
         read!(text_or_null, Text, String);
         read!(span_or_null, Span, Interval);
         read!(time_or_null, Time, i64);
+        read!(ints_or_null, Ints, Vec<Option<i32>>);
 
         fn null(&self, name: &str) -> ! {
             panic!("column {name} is NULL")

@@ -7,6 +7,8 @@ use std::fmt;
 use std::hash::Hash;
 
 use super::columns::Columns;
+use super::seeding::by_number;
+use super::trf::{trf16, TrfInfo};
 use super::{
     game_entries, game_of, parse_order, round_rows, sort_key, standings, ByeKind, Edition,
     GameKind, Outcome, PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament, TournamentError,
@@ -178,6 +180,39 @@ pub struct Loaded {
     pub order: Vec<TieBreak>,
     pub first_date: Option<String>,
     pub last_date: Option<String>,
+}
+
+impl Loaded {
+    /// The TRF-16 report of tournament `tournament` ([`trf16`]), its players `seeded` in FIDE's
+    /// initial order (`order[i]`: the registration index of the player numbered i).
+    pub fn trf(
+        &self,
+        tournament: i32,
+        seeded: &Tournament,
+        order: &[PlayerNo],
+        edition: Edition,
+    ) -> Result<String, TournamentError> {
+        let info = TrfInfo {
+            name: format!("Random Chess Swiss tournament {tournament}"),
+            start_date: self.first_date.clone(),
+            end_date: self.last_date.clone(),
+            player_names: by_number(&self.names, order),
+        };
+        trf16(seeded, &info, &self.order, edition)
+    }
+}
+
+/// A player's entries of rounds 1.. and rating as of the start (what a `CardSource` gives).
+pub type Card = (Vec<RoundEntry>, Option<i32>);
+
+/// A player's card and rating as of the start from a row of the glue's statement (columns
+/// `player_no`, `opponents`, `codes` as [`RoundEntry::card_from_codes`] reads them,
+/// `start_rating`); an error names the player.
+pub fn card_of(row: &impl Columns) -> Result<(PlayerNo, Card), String> {
+    let p = row.int("player_no");
+    let card = RoundEntry::card_from_codes(&row.ints("opponents"), &row.text("codes"))
+        .map_err(|e| format!("player {p}: {e}"))?;
+    Ok((p as PlayerNo, (card, row.int_or_null("start_rating"))))
 }
 
 /// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
@@ -621,6 +656,62 @@ mod tests {
         let e = load_rows(9, &head("XX"), entrants, &games, &[]).unwrap_err();
         assert_eq!(e.class(), ErrorClass::Internal);
         assert_eq!(e.to_string(), parse_order("XX").unwrap_err().to_string());
+    }
+
+    #[test]
+    fn the_trf_report_names_the_tournament_and_its_players_in_seeded_order() {
+        let entrants = vec![entrant(1, "ann", Some(1400)), entrant(2, "bob", Some(1600))];
+        let dates = (
+            Some("2024/01/01".to_string()),
+            Some("2024/01/02".to_string()),
+        );
+        let loaded = load(7, 1, vec![], dates, entrants, &[game(1, "ann", "bob")], &[]).unwrap();
+        let order = [1, 0];
+        let seeded = loaded.tournament.renumbered(&order).unwrap();
+        let trf = loaded.trf(7, &seeded, &order, Edition::C07_2026).unwrap();
+        let by_hand = TrfInfo {
+            name: "Random Chess Swiss tournament 7".into(),
+            start_date: Some("2024/01/01".into()),
+            end_date: Some("2024/01/02".into()),
+            player_names: vec!["BOB".into(), "ANN".into()],
+        };
+        assert_eq!(
+            trf,
+            trf16(&seeded, &by_hand, &[], Edition::C07_2026).unwrap()
+        );
+        assert!(trf.contains("Random Chess Swiss tournament 7"), "{trf}");
+        assert!(trf.find("BOB") < trf.find("ANN"), "{trf}");
+    }
+
+    #[test]
+    fn a_card_is_read_from_its_row_and_a_damaged_one_names_its_player() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let entries = [
+            RoundEntry::Bye(ByeKind::PairingAllocated),
+            RoundEntry::Absent,
+        ];
+        let mut opponents = Vec::new();
+        let mut codes = String::new();
+        for e in entries {
+            let (opponent, colour, result) = e.stored();
+            opponents.push(Some(opponent.unwrap_or(-1)));
+            codes.push_str(&(colour + &result));
+        }
+        let codes: &'static str = Box::leak(codes.into_boxed_str());
+        let row = |codes: &'static str| {
+            TestRow::of(&[
+                ("player_no", V::Int(4)),
+                ("opponents", V::Ints(opponents.clone())),
+                ("codes", V::Text(codes)),
+                ("start_rating", V::Int(1500)),
+            ])
+        };
+        assert_eq!(
+            card_of(&row(codes)),
+            Ok((4, (entries.to_vec(), Some(1500))))
+        );
+        let e = card_of(&row("x")).unwrap_err();
+        assert!(e.starts_with("player 4: "), "{e}");
     }
 
     #[test]
