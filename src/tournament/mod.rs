@@ -33,7 +33,7 @@ mod rules;
 mod store;
 pub(crate) mod triggers;
 
-use pg_rating_core::tournament::{canonical_order, trf16, TrfInfo};
+use pg_rating_core::tournament::canonical_order;
 use pgrx::prelude::*;
 
 use crate::error::{raise, raise_core};
@@ -86,16 +86,8 @@ fn tournament_trf(tournament_id: i32) -> String {
         let loaded = existing(&mut store, tournament_id);
         // starting ranks in FIDE's initial order, as pairing engines read them
         let (seeded, order) = pairing::seeded(&mut store, tournament_id, &loaded);
-        let info = TrfInfo {
-            name: format!("Random Chess Swiss tournament {tournament_id}"),
-            start_date: loaded.first_date.clone(),
-            end_date: loaded.last_date.clone(),
-            player_names: order
-                .iter()
-                .map(|&p| loaded.names[p as usize].clone())
-                .collect(),
-        };
-        trf16(&seeded, &info, &loaded.order, EDITION).unwrap_or_else(|e| raise_core(&e))
+        let trf = loaded.trf(tournament_id, &seeded, &order, EDITION);
+        trf.unwrap_or_else(|e| raise_core(&e))
     })
 }
 

@@ -12,21 +12,13 @@ use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
 use super::store::{Loaded, TournamentStore};
-use crate::error::{raise, raise_core};
+use crate::error::{cancellable, raise, raise_core};
 
 extension_sql_file!(
     "../../sql/tournament_pairing.sql",
     name = "tournament_pairing",
     requires = [tournament_pairings_from_trf]
 );
-
-/// Lets a cancel or `statement_timeout` stop a long pairing (between the matching's stages).
-pub(super) fn cancellable() {
-    fn check() {
-        pgrx::check_for_interrupts!();
-    }
-    pg_rating_core::interrupt::set_hook(check);
-}
 
 /// The rows of a pairing, each player named by `name`.
 fn boards<T>(pairing: &Pairing, name: impl Fn(PlayerNo) -> T) -> Vec<(i32, T, Option<T>)> {
@@ -52,17 +44,8 @@ fn tournament_pairings_from_trf(
     let system = system_arg(Some(system)).unwrap_or_else(|e| raise_core(&e));
     cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
-    let players = read.tournament.player_count();
-    let forbidden = arguments::forbidden_pairs(&forbidden_pairs, |&rank| {
-        if rank >= 1 && rank as usize <= players {
-            Ok(rank as PlayerNo - 1)
-        } else {
-            Err(format!(
-                "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
-            ))
-        }
-    })
-    .unwrap_or_else(|e| raise_core(&e));
+    let forbidden = arguments::forbidden_ranks(&forbidden_pairs, read.tournament.player_count())
+        .unwrap_or_else(|e| raise_core(&e));
     let pairing = pair_trf_by(&read, forbidden, system).unwrap_or_else(|e| raise_core(&e));
     TableIterator::new(boards(&pairing, |p| p as i32 + 1))
 }
@@ -75,11 +58,10 @@ pub(super) fn seeded(
     t: i32,
     loaded: &Loaded,
 ) -> (Tournament, Vec<PlayerNo>) {
-    let now = loaded.first_date.is_none().then(|| {
-        let now = store.ratings_now(t);
-        let rating = |no: &i32| now.get(no).copied().flatten();
-        loaded.player_no.iter().map(rating).collect::<Vec<_>>()
-    });
+    let now = loaded
+        .first_date
+        .is_none()
+        .then(|| store.ratings_now(t, &loaded.player_no));
     seeding::seeded(
         &loaded.tournament,
         now.as_deref(),
@@ -116,13 +98,14 @@ fn tournament_pair_round(
     let Some(tournament_id) = tournament_id else {
         return TableIterator::new(Vec::new());
     };
-    let Some(baku_acceleration) = baku_acceleration else {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "baku_acceleration must be true or false, not NULL",
-        )
-    };
-    let system = system_arg(system).unwrap_or_else(|e| raise_core(&e));
+    let choices = arguments::Choices::of_round(
+        baku_acceleration,
+        system,
+        forbidden_pairs,
+        virtual_points.map(|v| crate::types::jsonb_text(&v)),
+        first_colour_white,
+    )
+    .unwrap_or_else(|e| raise_core(&e));
     cancellable();
     Spi::connect_mut(|client| {
         let mut store = TournamentStore::reader(client);
@@ -131,24 +114,13 @@ fn tournament_pair_round(
         let of = format!(" of tournament {tournament_id}");
         arguments::check_round(round.map(i64::from), round_to_pair(&seeded), &of)
             .unwrap_or_else(|e| raise_core(&e));
-        let number_of: std::collections::HashMap<&str, PlayerNo> = order
-            .iter()
-            .enumerate()
-            .map(|(no, &i)| (loaded.users[i as usize].as_str(), no as PlayerNo))
-            .collect();
-        let users = &loaded.users;
-        let choices = arguments::Choices {
-            system,
-            forbidden_pairs: forbidden_pairs.unwrap_or_default(),
-            virtual_points: virtual_points.map(|v| crate::types::jsonb_text(&v)),
-            first_colour_white,
-            baku_acceleration,
-        };
+        let ids = seeding::by_number(&loaded.users, &order);
+        let number_of = seeding::number_of(&ids);
         let options = choices
             .options(
                 &seeded,
                 |user| number_of.get(user).copied(),
-                |p| users[order[p as usize] as usize].clone(),
+                |p| ids[p as usize].clone(),
                 &format!("is not a player of tournament {tournament_id}"),
             )
             .unwrap_or_else(|e| raise_core(&e));
@@ -158,9 +130,7 @@ fn tournament_pair_round(
                 format!("tournament {tournament_id}: {e}"),
             )
         });
-        TableIterator::new(boards(&pairing, |p| {
-            users[order[p as usize] as usize].clone()
-        }))
+        TableIterator::new(boards(&pairing, |p| ids[p as usize].clone()))
     })
 }
 

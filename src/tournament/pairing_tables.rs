@@ -13,13 +13,12 @@ use pg_rating_core::tournament::pending::{self, board_rows, PendingColumns};
 use pg_rating_core::tournament::tables::{need, CatalogFacts, ColumnType, TableArgs, TypeClass};
 use pg_rating_core::tournament::PlayerNo;
 use pgrx::prelude::*;
-use pgrx::spi::SpiClient;
+use pgrx::spi::{quote_identifier, SpiClient};
 use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
-use super::pairing::cancellable;
-use crate::error::{internal, raise, raise_core};
-use crate::spi::nullable;
+use super::store::Row;
+use crate::error::{cancellable, internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
 fn relation_name(rel: pg_sys::Oid) -> String {
@@ -33,23 +32,17 @@ fn relation_name(rel: pg_sys::Oid) -> String {
     }
 }
 
-/// A type's name, qualified with its schema unless it is pg_catalog's (for a cast in a
-/// statement, whatever the search path).
-fn type_name(t: pg_sys::Oid) -> String {
-    // SAFETY: a catalog lookup that returns a palloc'd name.
+/// A type's name as a message shows it, or (`qualified`) as a cast writes it whatever the search
+/// path (with its schema unless it is pg_catalog's).
+fn type_name(t: pg_sys::Oid, qualified: bool) -> String {
+    // SAFETY: catalog lookups that return a palloc'd name.
     unsafe {
-        CStr::from_ptr(pg_sys::format_type_be_qualified(t))
-            .to_string_lossy()
-            .into_owned()
-    }
-}
-
-fn type_label(t: pg_sys::Oid) -> String {
-    // SAFETY: a catalog lookup that returns a palloc'd name.
-    unsafe {
-        CStr::from_ptr(pg_sys::format_type_be(t))
-            .to_string_lossy()
-            .into_owned()
+        let name = if qualified {
+            pg_sys::format_type_be_qualified(t)
+        } else {
+            pg_sys::format_type_be(t)
+        };
+        CStr::from_ptr(name).to_string_lossy().into_owned()
     }
 }
 
@@ -80,23 +73,14 @@ fn require_column(rel: pg_sys::Oid, column: &str, what: &str) {
     }
 }
 
-fn quote(ident: &str) -> String {
-    pgrx::spi::quote_identifier(ident)
-}
-
 /// What the core needs of the catalog for `t`: the type of each column it names and the names
 /// of both tables.
 fn catalog_facts(t: &Tables<'_>) -> CatalogFacts<pg_sys::Oid> {
     let columns = t.columns().into_iter().map(|(rel, column)| {
         let found = column_type(rel, column).map(|t| ColumnType {
-            class: match t {
-                pg_sys::INT2OID | pg_sys::INT4OID | pg_sys::INT8OID => TypeClass::Integer,
-                pg_sys::NUMERICOID | pg_sys::FLOAT4OID | pg_sys::FLOAT8OID => TypeClass::Number,
-                pg_sys::BOOLOID => TypeClass::Boolean,
-                _ => TypeClass::Other,
-            },
-            name: type_name(t),
-            label: type_label(t),
+            class: TypeClass::of_type_oid(t.to_u32()),
+            name: type_name(t, true),
+            label: type_name(t, false),
         });
         (rel, column.to_owned(), found)
     });
@@ -127,31 +111,14 @@ fn read(client: &SpiClient<'_>, t: &Tables<'_>) -> (Vec<RowPlayer>, Vec<RowGame>
             .select(sql, None, &args)
             .unwrap_or_else(|e| internal(e))
     };
-    let mut players = Vec::new();
-    for row in select(&reads.players_sql) {
-        pg_rating_core::interrupt::check();
-        let player = reads.player(
-            nullable(&row, "id"),
-            nullable(&row, "id_number"),
-            nullable(&row, "rating"),
-            nullable(&row, "name"),
-            nullable(&row, "initial_order"),
-            nullable(&row, "withdrawn"),
-        );
-        players.push(player.unwrap_or_else(|e| raise_core(&e)));
-    }
-    let mut games = Vec::new();
-    for row in select(&reads.games_sql) {
-        pg_rating_core::interrupt::check();
-        let game = reads.game(
-            nullable(&row, "round"),
-            nullable(&row, "white"),
-            nullable(&row, "black"),
-            nullable(&row, "result"),
-            nullable(&row, "forfeit"),
-        );
-        games.push(game.unwrap_or_else(|e| raise_core(&e)));
-    }
+    let players = select(&reads.players_sql).map(|row| reads.player_of(&Row(row)));
+    let players = players
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| raise_core(&e));
+    let games = select(&reads.games_sql).map(|row| reads.game_of(&Row(row)));
+    let games = games
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| raise_core(&e));
     (players, games, reads.rounds)
 }
 
@@ -360,17 +327,7 @@ fn tournament_pair_into(
             let Some(first) = batch.first() else {
                 continue;
             };
-            let list = first.keys().map(|c| quote(c)).collect::<Vec<_>>();
-            let from = first
-                .keys()
-                .map(|c| format!("r.{}", quote(c)))
-                .collect::<Vec<_>>();
-            let sql = format!(
-                "INSERT INTO {target} ({}) SELECT {} \
-                 FROM pg_catalog.jsonb_populate_recordset(NULL::{target}, $1) r",
-                list.join(", "),
-                from.join(", ")
-            );
+            let sql = pending::insert_statement(&target, first.keys(), |c| quote_identifier(c));
             let records = Value::Array(batch.into_iter().map(Value::Object).collect());
             client
                 .update(&sql, None, &[JsonB(records).into()])

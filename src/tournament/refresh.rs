@@ -8,7 +8,6 @@ use pgrx::prelude::*;
 
 use super::store::{internal, Info, StoredCards, TournamentStore, EDITION};
 use crate::error::raise_core;
-use crate::spi::column;
 
 /// Recomputes the standings rows named by the core's refresh for `changed` (player, from round)
 /// and, with DE in the order, the shared ranks from the earliest changed round.
@@ -58,15 +57,13 @@ fn resize(store: &mut TournamentStore<'_, '_>, info: &Info, new_last: i32) -> Ve
     if new_last > info.last_round {
         store.add_rows(info.id, info.last_round + 1, new_last, None);
         // every player's values of the new rounds
-        let rows = store.query(
+        let players: Vec<i32> = store.each(
             "SELECT player_no FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1",
             &[info.id.into()],
+            "player_no",
         );
         let from = (info.last_round + 1) as u32;
-        return rows
-            .into_iter()
-            .map(|r| (column::<i32>(&r, "player_no") as PlayerNo, from))
-            .collect();
+        return players.into_iter().map(|p| (p as PlayerNo, from)).collect();
     }
     if new_last < info.last_round {
         store.drop_rounds_after(info.id, new_last);
@@ -89,7 +86,6 @@ pub(super) fn move_start(
     store.update_ratings(info.id, None) > 0
 }
 
-/// A game of `round` was added (`add`) or removed: patch both entries, the start and the rounds,
 /// After an entry of `round` was added (`added`) or removed: the tournament's last round moves
 /// (rows are added or dropped) and is stored. Returns it and the rows the move changed.
 pub(super) fn move_last_round(
@@ -109,6 +105,7 @@ pub(super) fn move_last_round(
     (new_last, changed)
 }
 
+/// A game of `round` was added (`add`) or removed: patch both entries, the start and the rounds,
 /// then refresh.
 pub(super) fn game_changed(
     store: &mut TournamentStore<'_, '_>,
@@ -136,6 +133,7 @@ pub(super) fn game_changed(
     if round <= new_last {
         let (we, be) = if add {
             game.entries(w, b)
+                .unwrap_or_else(|e| internal(format!("a tournament game: {e}")))
         } else {
             (RoundEntry::Absent, RoundEntry::Absent)
         };
@@ -146,7 +144,7 @@ pub(super) fn game_changed(
     }
     let start_stays = pg_rating_core::tournament::start::start_stays(
         add,
-        game.date.into_inner(),
+        game.date,
         date_was.map(|d| d.into_inner()),
         info.started_at.map(|d| d.into_inner()),
     );
@@ -162,8 +160,9 @@ pub(super) fn game_changed(
     refresh_rows(store, &info, &changed, new_last);
 }
 
-/// The kind of bye a `byes` row is, by its points (see [`crate::compat::bye_points`]).
-pub(super) fn bye_kind(row: &PgHeapTuple<'_, AllocatedByPostgres>) -> ByeKind {
+/// The kind of bye a stored `byes` row is, by its points (see [`crate::compat::bye_points`]).
+pub(super) fn bye_kind(row: &Option<PgHeapTuple<'_, AllocatedByPostgres>>) -> ByeKind {
+    let row = row.as_ref().unwrap_or_else(|| internal("no row"));
     let points = crate::compat::bye_points(row).unwrap_or_else(|| internal("a bye without points"));
     ByeKind::of_points(points).unwrap_or_else(|e| raise_core(&e))
 }

@@ -2,15 +2,12 @@
 //! a tournament's clock in its ranking's window, a registration's requirements, a game's position,
 //! clock and players, a bye's round and player. Each violation is an error 23514 naming the rule.
 
-use pg_rating_core::clock::Clock as SetClock;
-use pg_rating_core::tournament::rules::{self, Clock, GameInTournament, Requirement, Span};
-use pgrx::datum::Interval;
+use pg_rating_core::tournament::columns::Columns;
+use pg_rating_core::tournament::rules::{self, GameInTournament};
 use pgrx::prelude::*;
-use pgrx::spi::SpiHeapTupleData;
 
-use super::store::TournamentStore;
+use super::store::{Row, TournamentStore};
 use crate::error::raise_core;
-use crate::spi::{column, nullable};
 use crate::trigger::field;
 
 pub(super) fn text_field(
@@ -18,11 +15,6 @@ pub(super) fn text_field(
     name: &str,
 ) -> Option<String> {
     field::<&str>(row, name).map(str::to_owned)
-}
-
-/// Locks the tournament (so that the checks and the write see every committed change of it).
-pub(super) fn lock_tournament(store: &mut TournamentStore<'_, '_>, t: i32) -> bool {
-    store.lock(t).is_some()
 }
 
 /// The players of `(t, round)` among `players` who already have a game (other than the row being
@@ -36,10 +28,8 @@ fn busy_players(
     except_bye: Option<(i32, i32, String)>,
 ) -> Vec<String> {
     let (eg_t, eg_g) = except_game.unzip();
-    let (eb_t, eb_r, eb_u) = match except_bye {
-        Some((a, b, c)) => (Some(a), Some(b), Some(c)),
-        None => (None, None, None),
-    };
+    let (except_bye, eb_u) = except_bye.map(|(t, r, u)| ((t, r), u)).unzip();
+    let (eb_t, eb_r) = except_bye.unzip();
     let (sql, args) = crate::spi::named(
         include_str!("../../sql/random_chess/glue/tournament_busy_players.sql"),
         vec![
@@ -53,69 +43,12 @@ fn busy_players(
             ("bye_player", eb_u.into()),
         ],
     );
-    let rows = store.query(&sql, &args);
-    rows.into_iter()
-        .map(|r| column::<String>(&r, "player"))
-        .collect()
+    store.each(&sql, &args, "player")
 }
 
-fn round_count(store: &mut TournamentStore<'_, '_>, t: i32) -> Option<i32> {
-    let rows = store.query(
-        "SELECT round_count FROM @extschema@.swiss_tournaments WHERE tournament_id = $1",
-        &[t.into()],
-    );
-    rows.into_iter()
-        .next()
-        .map(|r| column::<i32>(&r, "round_count"))
-}
-
-fn is_registered(store: &mut TournamentStore<'_, '_>, t: i32, user: &str) -> bool {
-    let rows = store.query(
-        "SELECT 1 FROM @extschema@.tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
-        &[t.into(), user.into()],
-    );
-    !rows.is_empty()
-}
-
-/// An interval column as the core's [`Span`].
-fn span(row: &SpiHeapTupleData<'_>, name: &str) -> Option<Span> {
-    nullable::<Interval>(row, name).map(crate::types::to_core)
-}
-
-/// The facts of a game and its tournament (`game` of `tournament`, both read by the caller's
-/// statement under the names of `game_in_tournament_columns!`).
-fn game_in_tournament(
-    row: &SpiHeapTupleData<'_>,
-    (tournament, game, round): (i32, i32, i32),
-) -> GameInTournament {
-    let text = |name: &str| column::<String>(row, name);
-    GameInTournament {
-        tournament,
-        game,
-        round,
-        rounds: column(row, "round_count"),
-        local: column(row, "local"),
-        game_ranked: column(row, "game_ranked"),
-        tournament_ranked: column(row, "tournament_ranked"),
-        game_start: text("game_start"),
-        tournament_start: text("tournament_start"),
-        clock: Clock {
-            starting_time: span(row, "clock_starting_time"),
-            move_increase: span(row, "clock_move_increase"),
-        },
-        time_control: Clock {
-            starting_time: span(row, "control_starting_time"),
-            move_increase: span(row, "control_move_increase"),
-        },
-        clock_text: text("game_clock"),
-        time_control_text: text("time_control"),
-        white: text("white"),
-        black: text("black"),
-    }
-}
-
-/// The columns a [`GameInTournament`] is read from (`t` a tournament, `g` its service game), as
-/// a literal for `concat!` (statements are `'static`: their plans are saved).
+/// The columns a [`GameInTournament`] is read from ([`GameInTournament::read`]; `t` a
+/// tournament, `g` its service game), as a literal for `concat!` (statements are `'static`:
+/// their plans are saved).
 macro_rules! game_in_tournament_columns {
     () => {
         "t.round_count, g.service_id = 1 AS local, g.is_ranked AS game_ranked,
@@ -136,10 +69,11 @@ pub(super) fn check_game(
     round: i32,
     old: Option<(i32, i32)>,
 ) {
-    if !lock_tournament(store, t) {
+    // locked, so that the checks and the write see every committed change of the tournament
+    if store.lock(t).is_none() {
         return; // no such tournament: the foreign key reports it
     }
-    let rows = store.query(
+    let row = store.first_row(
         concat!(
             "SELECT ",
             game_in_tournament_columns!(),
@@ -148,13 +82,13 @@ pub(super) fn check_game(
         ),
         &[t.into(), game.into()],
     );
-    let Some(row) = rows.into_iter().next() else {
+    let Some(row) = row else {
         return; // no such game: the foreign key reports it
     };
-    let g = game_in_tournament(&row, (t, game, round));
+    let g = GameInTournament::read(&row, (t, game, round));
     let unregistered = [&g.white, &g.black]
         .into_iter()
-        .find(|p| !is_registered(store, t, p));
+        .find(|p| !store.is_registered(t, p));
     let busy = busy_players(
         store,
         t,
@@ -174,13 +108,13 @@ pub(super) fn check_bye(
     user: &str,
     old: Option<(i32, i32, String)>,
 ) {
-    if !lock_tournament(store, t) {
+    if store.lock(t).is_none() {
         return;
     }
-    let Some(rounds) = round_count(store, t) else {
+    let Some(rounds) = store.round_count(t) else {
         return; // the tournament is gone: the foreign key reports it
     };
-    let registered = is_registered(store, t, user);
+    let registered = store.is_registered(t, user);
     let busy = !busy_players(store, t, round, &[user.to_owned()], None, old).is_empty();
     rules::check_bye(t, round, rounds, user, registered, busy).unwrap_or_else(|e| raise_core(&e));
 }
@@ -190,48 +124,19 @@ pub(super) fn check_registration(store: &mut TournamentStore<'_, '_>, t: i32, us
         include_str!("../../sql/random_chess/glue/tournament_requirements.sql"),
         &[t.into(), user.into()],
     );
-    // (is_bot is the same on every row; false without requirements, which then need no check)
-    let mut is_bot = false;
-    let requirements: Vec<Requirement> = rows
-        .into_iter()
-        .map(|r| {
-            is_bot = column(&r, "is_bot");
-            Requirement {
-                ranking: column(&r, "ranking_type"),
-                ranking_name: column(&r, "ranking_name"),
-                required_rating: nullable(&r, "required_value"),
-                required_games: nullable(&r, "game_count"),
-                rating_floor: column(&r, "rating_floor"),
-                rating_text: column(&r, "rating"),
-                rated_games: column(&r, "rated_games"),
-            }
-        })
-        .collect();
-    rules::check_registration(t, user, is_bot, &requirements).unwrap_or_else(|e| raise_core(&e));
+    rules::check_registration_rows(t, user, rows.map(Row)).unwrap_or_else(|e| raise_core(&e));
 }
 
 /// After a tournament is created or changed: a ranked tournament's clock falls in its ranking's
 /// window, and the games and byes already registered still follow its rules.
 pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
-    let rows = store.query(
+    let row = store.first_row(
         include_str!("../../sql/random_chess/glue/tournament_time_control.sql"),
         &[t.into()],
     );
-    if let Some(row) = rows.into_iter().next() {
-        let s = |name: &str| column::<String>(&row, name);
-        let clock = span(&row, "starting_time").zip(span(&row, "move_increase"));
-        rules::check_time_control(
-            column(&row, "is_ranked"),
-            clock.map(|(starting_time, move_increase)| SetClock {
-                starting_time,
-                move_increase,
-            }),
-            &crate::ranking::window(&row),
-            &s("time_control"),
-            (&s("playtime_min_text"), &s("playtime_max_text")),
-            (column(&row, "ranking_id"), &s("ranking_name")),
-        )
-        .unwrap_or_else(|e| raise_core(&e));
+    if let Some(row) = row {
+        let window = crate::ranking::window(&row.0);
+        rules::check_time_control_row(&row, &window).unwrap_or_else(|e| raise_core(&e));
     }
     // the first game (by round, then id) or bye that no longer follows the tournament's rules
     let rows = store.query(
@@ -246,25 +151,17 @@ pub(super) fn check_tournament(store: &mut TournamentStore<'_, '_>, t: i32) {
         ),
         &[t.into()],
     );
-    let mut first_game: Option<(i32, i32)> = None;
-    for row in rows {
-        pg_rating_core::interrupt::check();
-        let (game, round): (i32, i32) = (column(&row, "game_id"), column(&row, "round"));
-        if !game_in_tournament(&row, (t, game, round)).still_follows() {
-            first_game = Some((round, game));
-            break;
-        }
-    }
-    let Some(rounds) = round_count(store, t) else {
+    let first_game = rules::first_not_following(rows.map(|row| {
+        let row = Row(row);
+        GameInTournament::read(&row, (t, row.int("game_id"), row.int("round")))
+    }));
+    let Some(rounds) = store.round_count(t) else {
         return; // the tournament is gone: nothing of it to check
     };
-    let rows = store.query(
+    let first_bye = store.first(
         "SELECT min(round) AS round FROM @extschema@.byes WHERE tournament_id = $1 AND round > $2",
         &[t.into(), rounds.into()],
+        "round",
     );
-    let first_bye: Option<i32> = rows
-        .into_iter()
-        .next()
-        .and_then(|r| nullable::<i32>(&r, "round"));
     rules::check_rows_still_follow(t, first_game, first_bye).unwrap_or_else(|e| raise_core(&e));
 }

@@ -3,14 +3,18 @@
 //! refresh asks for.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 
-use pg_rating_core::tournament::stored::{from_rows, LoadError, StoredBye, StoredGame};
-use pg_rating_core::tournament::{
-    game_entries, game_of, round_rows, sort_key, standings, CardSource, Edition, GameKind, Outcome,
-    PlayerNo, PlayerValues, RoundEntry, TieBreak, Tournament,
+use pg_rating_core::tournament::columns::Columns;
+use pg_rating_core::tournament::rules::Span;
+use pg_rating_core::tournament::stored::{
+    card_of, in_order_of, load_rows, players_and_first_round, stored_ranks, stored_round,
+    stored_values, tie_break_order, Entrant, Stored, StoredBye, StoredGame, StoredRow,
+    TournamentGame,
 };
-use pgrx::datum::DatumWithOid;
+use pg_rating_core::tournament::{
+    CardSource, Edition, PlayerNo, PlayerValues, RoundEntry, TieBreak,
+};
+use pgrx::datum::{DatumWithOid, FromDatum, Interval, IntoDatum};
 use pgrx::prelude::*;
 use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 
@@ -18,6 +22,7 @@ use pgrx::spi::{SpiClient, SpiHeapTupleData, SpiTupleTable};
 pub const EDITION: Edition = Edition::C07_2026;
 
 pub use crate::error::internal;
+pub use pg_rating_core::tournament::stored::Loaded;
 
 /// A tournament as the standings need it, read under its lock.
 pub struct Info {
@@ -33,51 +38,41 @@ impl Info {
     }
 }
 
-/// A service game as a tournament sees it.
-pub struct TournamentGame {
-    pub white: String,
-    pub black: String,
-    /// White's outcome and the kind of game (the core's [`game_of`]).
-    pub result: (Outcome, GameKind),
-    pub date: TimestampWithTimeZone,
-}
+/// A row read through SPI, lent to the core by column name ([`Columns`]).
+pub struct Row<'c>(pub SpiHeapTupleData<'c>);
 
-impl TournamentGame {
-    /// The two entries of the game: White's and Black's.
-    pub fn entries(&self, white: PlayerNo, black: PlayerNo) -> (RoundEntry, RoundEntry) {
-        game_entries(white, black, self.result.0, self.result.1)
-            .unwrap_or_else(|e| internal(format!("a tournament game: {e}")))
+impl Columns for Row<'_> {
+    fn int_or_null(&self, name: &str) -> Option<i32> {
+        nullable(&self.0, name)
     }
-}
 
-/// The tie-break order of a row's `tie_breaks` (stored canonical: an error is a damaged row).
-fn order_of(row: &SpiHeapTupleData<'_>) -> Vec<TieBreak> {
-    pg_rating_core::tournament::parse_order(&column::<String>(row, "tie_breaks"))
-        .unwrap_or_else(|e| internal(e))
-}
-
-/// White's outcome and the kind of the service game of a row (columns `end_type`, `reason`,
-/// `moves`).
-fn result_of(row: &SpiHeapTupleData<'_>) -> (Outcome, GameKind) {
-    fn parsed<T: std::str::FromStr>(row: &SpiHeapTupleData<'_>, name: &str) -> T {
-        column::<String>(row, name)
-            .parse()
-            .unwrap_or_else(|_| internal("invalid game result"))
+    fn big_or_null(&self, name: &str) -> Option<i64> {
+        nullable(&self.0, name)
     }
-    let moves = column::<i32>(row, "moves") as usize;
-    game_of(parsed(row, "end_type"), parsed(row, "reason"), moves)
-}
 
-/// A tournament loaded from its base tables: the core's model with players numbered 0..n in
-/// pairing-number order, and each one's pairing number, account and rating.
-pub struct Loaded {
-    pub tournament: Tournament,
-    pub player_no: Vec<i32>,
-    pub users: Vec<String>,
-    pub names: Vec<String>,
-    pub order: Vec<TieBreak>,
-    pub first_date: Option<String>,
-    pub last_date: Option<String>,
+    fn flag_or_null(&self, name: &str) -> Option<bool> {
+        nullable(&self.0, name)
+    }
+
+    fn text_or_null(&self, name: &str) -> Option<String> {
+        nullable(&self.0, name)
+    }
+
+    fn span_or_null(&self, name: &str) -> Option<Span> {
+        nullable::<Interval>(&self.0, name).map(crate::types::to_core)
+    }
+
+    fn time_or_null(&self, name: &str) -> Option<i64> {
+        nullable::<TimestampWithTimeZone>(&self.0, name).map(|t| t.into_inner())
+    }
+
+    fn ints_or_null(&self, name: &str) -> Option<Vec<Option<i32>>> {
+        nullable(&self.0, name)
+    }
+
+    fn null(&self, name: &str) -> ! {
+        internal(format!("column {name} is NULL"))
+    }
 }
 
 pub struct TournamentStore<'c, 'conn> {
@@ -87,7 +82,8 @@ pub struct TournamentStore<'c, 'conn> {
 }
 
 use super::columns::{ArrayStatement, INSERT_ROWS, WRITE_RANKS, WRITE_VALUES};
-use crate::columns::Arrays;
+use crate::columns::{Arrays, Value};
+use crate::error::raise_core;
 use crate::spi::{column, nullable};
 
 impl<'c, 'conn> TournamentStore<'c, 'conn> {
@@ -115,6 +111,32 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         }
     }
 
+    /// The first row of `sql`, if it gives one.
+    pub fn first_row(&mut self, sql: &str, args: &[DatumWithOid]) -> Option<Row<'conn>> {
+        self.query(sql, args).next().map(Row)
+    }
+
+    /// Column `name` of the first row of `sql`: `None` without a row, or when it is NULL.
+    pub fn first<T: IntoDatum + FromDatum>(
+        &mut self,
+        sql: &str,
+        args: &[DatumWithOid],
+        name: &str,
+    ) -> Option<T> {
+        nullable(&self.first_row(sql, args)?.0, name)
+    }
+
+    /// Column `name` (NOT NULL) of every row of `sql`.
+    pub fn each<T: IntoDatum + FromDatum>(
+        &mut self,
+        sql: &str,
+        args: &[DatumWithOid],
+        name: &str,
+    ) -> Vec<T> {
+        let rows = self.query(sql, args);
+        rows.into_iter().map(|row| column(&row, name)).collect()
+    }
+
     /// Locks the tournament's progress row until commit and reads it; `None` when the
     /// tournament no longer exists (its rows are being deleted with it). The tournament's row
     /// is share-locked first: a change of its settings (the tie-break order) refreshes the
@@ -128,68 +150,75 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             "SELECT FROM @extschema@.swiss_tournaments WHERE tournament_id = $1 FOR SHARE",
             &[id.into()],
         );
-        let rows = self.query(
+        let row = self.first_row(
             "SELECT t.tie_breaks::text AS tie_breaks, p.started_at, p.last_round
              FROM @extschema@.swiss_tournaments t JOIN @extschema@.swiss_tournament_progress p ON p.tournament_id = t.tournament_id
              WHERE t.tournament_id = $1 FOR UPDATE OF p",
             &[id.into()],
-        );
-        let row = rows.into_iter().next()?;
-        let order = order_of(&row);
+        )?;
         Some(Info {
             id,
-            order,
-            started_at: nullable(&row, "started_at"),
-            last_round: column(&row, "last_round"),
+            order: tie_break_order(&row).unwrap_or_else(|e| internal(e)),
+            started_at: nullable(&row.0, "started_at"),
+            last_round: row.int("last_round"),
         })
     }
 
     pub fn game(&mut self, game_id: i32) -> Option<TournamentGame> {
-        let rows = self.query(
+        let row = self.first_row(
             include_str!("../../sql/random_chess/glue/tournament_game.sql"),
             &[game_id.into()],
-        );
-        let row = rows.into_iter().next()?;
-        Some(TournamentGame {
-            white: column(&row, "white"),
-            black: column(&row, "black"),
-            result: result_of(&row),
-            date: column(&row, "creation_date"),
-        })
+        )?;
+        Some(TournamentGame::read(&row).unwrap_or_else(|e| internal(e)))
     }
 
     pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {
-        let rows = self.query(
+        let no: Option<i32> = self.first(
             "SELECT player_no FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
             &[t.into(), user.into()],
+            "player_no",
         );
-        rows.into_iter()
-            .next()
-            .map(|r| column::<i32>(&r, "player_no") as PlayerNo)
+        no.map(|no| no as PlayerNo)
+    }
+
+    /// Whether `user` is registered in tournament `t`.
+    pub fn is_registered(&mut self, t: i32, user: &str) -> bool {
+        self.first::<i32>(
+            "SELECT 1 AS registered FROM @extschema@.tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
+            &[t.into(), user.into()],
+            "registered",
+        )
+        .is_some()
+    }
+
+    /// The tournament's number of rounds (`None`: the tournament is gone).
+    pub fn round_count(&mut self, t: i32) -> Option<i32> {
+        self.first(
+            "SELECT round_count FROM @extschema@.swiss_tournaments WHERE tournament_id = $1",
+            &[t.into()],
+            "round_count",
+        )
     }
 
     /// The highest round with a game or a bye.
     pub fn max_round(&mut self, t: i32) -> i32 {
-        let rows = self.query(
+        self.first(
             "SELECT greatest((SELECT max(round) FROM @extschema@.tournaments_games WHERE tournament_id = $1),
                              (SELECT max(round) FROM @extschema@.byes WHERE tournament_id = $1), 0) AS last_round",
             &[t.into()],
-        );
-        rows.into_iter()
-            .next()
-            .map_or(0, |r| column(&r, "last_round"))
+            "last_round",
+        )
+        .unwrap_or(0)
     }
 
     /// The creation date of the tournament's earliest game.
     pub fn first_game_date(&mut self, t: i32) -> Option<TimestampWithTimeZone> {
-        let rows = self.query(
+        self.first(
             "SELECT min(g.creation_date) AS first_date FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
              WHERE tg.tournament_id = $1",
             &[t.into()],
-        );
-        rows.into_iter()
-            .next()
-            .and_then(|r| nullable(&r, "first_date"))
+            "first_date",
+        )
     }
 
     pub fn set_progress(
@@ -264,15 +293,8 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             return;
         }
         let mut arrays = WRITE_VALUES.arrays();
-        for (p, s, v) in rows {
-            arrays.push("round", *s as i32);
-            arrays.push("player_no", *p as i32);
-            push_values(&mut arrays, v, sort_key(v, order));
-        }
-        let mut players: Vec<i32> = rows.iter().map(|(p, _, _)| *p as i32).collect();
-        players.sort_unstable();
-        players.dedup();
-        let first_round = rows.iter().map(|(_, s, _)| *s as i32).min().unwrap_or(1);
+        push_rows(&mut arrays, stored_values(rows, order));
+        let (players, first_round) = players_and_first_round(rows);
         self.write_rows(
             &WRITE_VALUES,
             t,
@@ -296,59 +318,38 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         self.query(statement.text(), &args);
     }
 
-    /// Each entrant's current rating in the tournament's ranking, by registration number: the
-    /// latest, else the ranking's start; none for a bot the ranking excludes or without a ranking.
-    pub fn ratings_now(&mut self, t: i32) -> HashMap<i32, Option<i32>> {
+    /// The current rating in the tournament's ranking of each of `players` (registration
+    /// numbers), in their order: the latest, else the ranking's start; none for a bot the ranking
+    /// excludes or without a ranking.
+    pub fn ratings_now(&mut self, t: i32, players: &[i32]) -> Vec<Option<i32>> {
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_ratings_now.sql"),
             &[t.into()],
         );
-        rows.into_iter()
-            .map(|row| {
-                (
-                    column::<i32>(&row, "player_no"),
-                    nullable::<i32>(&row, "rating"),
-                )
-            })
-            .collect()
+        let found = rows.into_iter().map(|row| {
+            let no: i32 = column(&row, "player_no");
+            (no, nullable::<i32>(&row, "rating"))
+        });
+        in_order_of(players, found)
     }
 
     /// Loads a tournament from its base tables (games, byes, registrations, ratings).
     pub fn load(&mut self, t: i32) -> Option<Loaded> {
-        let rows = self.query(
+        let head = self.first_row(
             include_str!("../../sql/random_chess/glue/tournament_load.sql"),
             &[t.into()],
-        );
-        let row = rows.into_iter().next()?;
-        let round_count = column::<i32>(&row, "round_count") as u32;
-        let order = order_of(&row);
-        let first_date = nullable::<String>(&row, "first_date");
-        let last_date = nullable::<String>(&row, "last_date");
+        )?;
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_entrants.sql"),
             &[t.into()],
         );
-        let (mut player_no, mut users, mut ratings, mut names) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for row in rows {
-            player_no.push(column::<i32>(&row, "player_no"));
-            users.push(column::<String>(&row, "user_id"));
-            ratings.push(nullable::<i32>(&row, "start_rating"));
-            names.push(column::<String>(&row, "display_name"));
-        }
+        let entrants: Vec<Entrant> = rows.map(|row| Entrant::read(&Row(row))).collect();
         let rows = self.query(
             include_str!("../../sql/random_chess/glue/tournament_games.sql"),
             &[t.into()],
         );
-        let games: Vec<StoredGame> = rows
-            .into_iter()
-            .map(|row| StoredGame {
-                round: column::<i32>(&row, "round") as u32,
-                white: column(&row, "white"),
-                black: column(&row, "black"),
-                result: result_of(&row),
-            })
-            .collect();
+        let games = rows.map(|row| StoredGame::read(&Row(row)).unwrap_or_else(|e| internal(e)));
+        let games: Vec<StoredGame> = games.collect();
         let rows = self.query(
             &format!(
                 "SELECT round, user_id_in_service::text AS user_id, {} AS half_points
@@ -357,32 +358,9 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
             ),
             &[t.into()],
         );
-        let byes: Vec<StoredBye> = rows
-            .into_iter()
-            .map(|row| StoredBye {
-                round: column::<i32>(&row, "round") as u32,
-                user: column(&row, "user_id"),
-                half_points: column(&row, "half_points"),
-            })
-            .collect();
-        let tournament =
-            from_rows(round_count, &users, ratings, &games, &byes).unwrap_or_else(|e| match e {
-                LoadError::Tournament(e) => internal(e),
-                LoadError::Damaged(e) => internal(format!("tournament {t}: {e}")),
-                // (the core's class of the error, with the tournament named)
-                LoadError::Rule(e) => {
-                    crate::error::raise(crate::error::code(&e), format!("tournament {t}: {e}"))
-                }
-            });
-        Some(Loaded {
-            tournament,
-            player_no,
-            users,
-            names,
-            order,
-            first_date,
-            last_date,
-        })
+        let byes: Vec<StoredBye> = rows.map(|row| StoredBye::read(&Row(row))).collect();
+        let loaded = load_rows(t, &head, entrants, &games, &byes);
+        Some(loaded.unwrap_or_else(|e| raise_core(&e)))
     }
 
     /// Rewrites every standings row of the tournament from `loaded` (rounds 1..=last).
@@ -393,7 +371,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         );
         let mut arrays = INSERT_ROWS.arrays();
         for s in 1..=last {
-            push_round(&mut arrays, loaded, s);
+            push_rows(&mut arrays, stored_round(loaded, s, EDITION));
         }
         let n = arrays.rows();
         if n > 0 {
@@ -406,59 +384,26 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     pub fn write_ranks(&mut self, t: i32, from: u32, last: u32) {
         let Some(loaded) = self.load(t) else { return };
         let mut arrays = WRITE_RANKS.arrays();
-        for s in from.max(1)..=last {
-            for x in standings(&loaded.tournament, s, &loaded.order, EDITION) {
-                arrays.push("round", s as i32);
-                arrays.push("player_no", loaded.player_no[x.player as usize]);
-                arrays.push("tie_rank", x.rank as i32);
-                arrays.push("de", x.de);
-            }
-        }
+        push_rows(&mut arrays, stored_ranks(&loaded, from, last, EDITION));
         if arrays.rows() > 0 {
             self.write_rows(&WRITE_RANKS, t, arrays, Vec::new());
         }
     }
 }
 
-/// Pushes the rows of round `s` of every player of `loaded` (the core's [`round_rows`]), each
-/// opponent by its registration number.
-fn push_round(arrays: &mut Arrays, loaded: &Loaded, s: u32) {
-    for (i, row) in round_rows(&loaded.tournament, s, &loaded.order, EDITION)
-        .into_iter()
-        .enumerate()
-    {
-        let entry = row
-            .entry
-            .with_opponent(|o| loaded.player_no[o as usize] as PlayerNo);
-        let (opponent, colour, result) = entry.stored();
-        arrays.push("round", s as i32);
-        arrays.push("player_no", loaded.player_no[i]);
-        arrays.push("user_id_in_service", loaded.users[i].clone());
-        arrays.push("opponent_no", opponent);
-        arrays.push("colour", colour);
-        arrays.push("result", result);
-        push_values(arrays, &row.values, row.sort_key);
-        arrays.push("tie_rank", row.rank.map(|r| r as i32));
-        arrays.push("de", row.de);
+/// Pushes the rows the core shaped, each value to its column.
+fn push_rows(arrays: &mut Arrays, rows: Vec<StoredRow>) {
+    for row in rows {
+        for (column, value) in row {
+            let value = match value {
+                Stored::Int(x) => Value::Int(x),
+                Stored::Text(x) => Value::Text(Some(x)),
+                Stored::Bytes(x) => Value::Bytes(x),
+                Stored::Decimal(x) => Value::Float(x),
+            };
+            arrays.push(column, value);
+        }
     }
-}
-
-/// Pushes the values the core computed for a row, and its sort key.
-fn push_values(arrays: &mut Arrays, v: &PlayerValues, sort_key: Vec<u8>) {
-    arrays.push("points_x2", v.points_x2);
-    arrays.push("adjusted_x2", v.adjusted_x2);
-    arrays.push("played", v.played as i32);
-    arrays.push("win", v.win as i32);
-    arrays.push("won", v.won as i32);
-    arrays.push("bh_x2", v.bh_x2);
-    arrays.push("bh_c1_x2", v.bh_c1_x2);
-    arrays.push("sb_x4", v.sb_x4);
-    arrays.push("sb_c1_x4", v.sb_c1_x4);
-    arrays.push("aro", v.aro);
-    arrays.push("aro_c1", v.aro_c1);
-    arrays.push("tpr", v.tpr);
-    arrays.push("ptp", v.ptp);
-    arrays.push("sort_key", sort_key);
 }
 
 /// The cards the core's refresh asks for, read from the standings rows' entries.
@@ -473,22 +418,11 @@ impl CardSource for StoredCards<'_, '_, '_> {
     fn cards(&self, players: &[PlayerNo]) -> Vec<(Vec<RoundEntry>, Option<i32>)> {
         let ids: Vec<i32> = players.iter().map(|&p| p as i32).collect();
         let mut store = self.store.borrow_mut();
-        let mut cards: HashMap<i32, (Vec<RoundEntry>, Option<i32>)> =
-            HashMap::with_capacity(ids.len());
         let rows = store.query(
             include_str!("../../sql/random_chess/glue/tournament_cards.sql"),
             &[self.tournament.into(), ids.into()],
         );
-        for row in rows {
-            let p: i32 = column(&row, "player_no");
-            let opponents: Vec<Option<i32>> = column(&row, "opponents");
-            let card = RoundEntry::card_from_codes(&opponents, &column::<String>(&row, "codes"))
-                .unwrap_or_else(|e| internal(format!("player {p}: {e}")));
-            cards.insert(p, (card, nullable(&row, "start_rating")));
-        }
-        players
-            .iter()
-            .map(|p| cards.remove(&(*p as i32)).unwrap_or((Vec::new(), None)))
-            .collect()
+        let found = rows.map(|row| card_of(&Row(row)).unwrap_or_else(|e| internal(e)));
+        in_order_of(players, found)
     }
 }

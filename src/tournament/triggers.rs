@@ -3,14 +3,14 @@
 //! function of its own (the rules in `rules`, the standings in `refresh`). The two functions of
 //! 0.1-0.7 that served several tables are in `crate::compat::triggers`.
 
+use pg_rating_core::tournament::columns::Columns;
 use pg_rating_core::tournament::{canonical_order, rules, PlayerNo};
 use pgrx::prelude::*;
 use pgrx::AllocatedByRust;
 
 use super::refresh::{bye_changed, bye_kind, game_changed, move_last_round, rebuild, refresh_rows};
 use super::rules::{
-    check_bye as check_bye_rules, check_game, check_registration, check_tournament,
-    lock_tournament, text_field,
+    check_bye as check_bye_rules, check_game, check_registration, check_tournament, text_field,
 };
 use super::store::{internal, TournamentStore};
 use crate::error::raise_core;
@@ -118,26 +118,23 @@ fn check_registration_row(op: &PgTriggerOperation, row: &PgHeapTuple<'_, Allocat
     match op {
         PgTriggerOperation::Insert => Spi::connect_mut(|client| {
             let mut store = TournamentStore::new(client);
-            if lock_tournament(&mut store, t) {
+            if store.lock(t).is_some() {
                 check_registration(&mut store, t, &user);
             }
         }),
         PgTriggerOperation::Update => raise_core(&rules::registration_change()),
         PgTriggerOperation::Delete => Spi::connect_mut(|client| {
             let mut store = TournamentStore::new(client);
-            if !lock_tournament(&mut store, t) {
+            if store.lock(t).is_none() {
                 return; // the tournament is being deleted
             }
-            let rows = store.query(
+            let game = store.first_row(
                 "SELECT tg.game_id, tg.round FROM @extschema@.tournaments_games tg JOIN @extschema@.service_games g ON g.id = tg.game_id
                  WHERE tg.tournament_id = $1 AND $2 IN (g.white_player, g.black_player)
                  ORDER BY tg.round, tg.game_id LIMIT 1",
                 &[t.into(), user.as_str().into()],
             );
-            let game = rows
-                .into_iter()
-                .next()
-                .map(|r| (column(&r, "game_id"), column(&r, "round")));
+            let game = game.map(|r| (r.int("game_id"), r.int("round")));
             rules::check_leave(t, &user, game).unwrap_or_else(|e| raise_core(&e));
             // the player's byes go first, each refreshing the standings
             store.query(
@@ -249,14 +246,12 @@ fn registration_changed(
     if matches!(op, PgTriggerOperation::Insert) {
         let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
         let Some(info) = store.lock(t) else { return };
-        let rows = store.query(
-            include_str!("../../sql/random_chess/glue/tournament_entrant.sql"),
-            &[t.into(), user.as_str().into()],
-        );
-        let p: i32 = rows
-            .into_iter()
-            .next()
-            .map(|r| column(&r, "player_no"))
+        let p: i32 = store
+            .first(
+                include_str!("../../sql/random_chess/glue/tournament_entrant.sql"),
+                &[t.into(), user.as_str().into()],
+                "player_no",
+            )
             .unwrap_or_else(|| internal("no pairing number was given"));
         store.update_ratings(t, Some(&user));
         store.add_rows(t, 1, info.last_round, Some(p as PlayerNo));
@@ -283,6 +278,23 @@ fn registration_changed(
     }
 }
 
+/// The rows a change removed and added: the old row (false) unless it is an INSERT, then the
+/// new row (true) unless it is a DELETE.
+fn removed_then_added<'r, 'a>(
+    op: &PgTriggerOperation,
+    old: &'r Option<Row<'a>>,
+    new: &'r Option<Row<'a>>,
+) -> Vec<(&'r Option<Row<'a>>, bool)> {
+    let mut rows = Vec::with_capacity(2);
+    if !matches!(op, PgTriggerOperation::Insert) {
+        rows.push((old, false));
+    }
+    if !matches!(op, PgTriggerOperation::Delete) {
+        rows.push((new, true));
+    }
+    rows
+}
+
 /// A tournament game removed (old) and added (new).
 fn tournament_game_changed(
     store: &mut TournamentStore<'_, '_>,
@@ -290,21 +302,13 @@ fn tournament_game_changed(
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
 ) {
-    if !matches!(op, PgTriggerOperation::Insert) {
+    for (row, added) in removed_then_added(op, old, new) {
         let (t, g, r) = (
-            int(old, "tournament_id"),
-            int(old, "game_id"),
-            int(old, "round"),
+            int(row, "tournament_id"),
+            int(row, "game_id"),
+            int(row, "round"),
         );
-        game_changed(store, t, g, r, false, None);
-    }
-    if !matches!(op, PgTriggerOperation::Delete) {
-        let (t, g, r) = (
-            int(new, "tournament_id"),
-            int(new, "game_id"),
-            int(new, "round"),
-        );
-        game_changed(store, t, g, r, true, None);
+        game_changed(store, t, g, r, added, None);
     }
 }
 
@@ -315,19 +319,10 @@ fn bye_row_changed(
     old: &Option<Row<'_>>,
     new: &Option<Row<'_>>,
 ) {
-    if !matches!(op, PgTriggerOperation::Insert) {
-        let (t, r) = (int(old, "tournament_id"), int(old, "round"));
-        bye_changed(store, t, r, &txt(old, "user_id_in_service"), None);
-    }
-    if let (false, Some(row)) = (matches!(op, PgTriggerOperation::Delete), new) {
-        let (t, r) = (int(new, "tournament_id"), int(new, "round"));
-        bye_changed(
-            store,
-            t,
-            r,
-            &txt(new, "user_id_in_service"),
-            Some(bye_kind(row)),
-        );
+    for (row, added) in removed_then_added(op, old, new) {
+        let kind = added.then(|| bye_kind(row));
+        let (t, r) = (int(row, "tournament_id"), int(row, "round"));
+        bye_changed(store, t, r, &txt(row, "user_id_in_service"), kind);
     }
 }
 
@@ -368,24 +363,18 @@ fn rebuild_truncated_tournaments<'a>(
         let mut store = TournamentStore::new(client);
         if table == "tournaments_players" {
             // as a DELETE of the registrations would: players with games cannot leave
-            let rows = store.query(
+            let game = store.first_row(
                 "SELECT tournament_id, game_id, round FROM @extschema@.tournaments_games ORDER BY tournament_id, round, game_id LIMIT 1",
                 &[],
             );
-            let game = rows.into_iter().next().map(|r| {
-                let n = |name: &str| column::<i32>(&r, name);
-                (n("tournament_id"), n("game_id"), n("round"))
-            });
+            let game = game.map(|r| (r.int("tournament_id"), r.int("game_id"), r.int("round")));
             rules::check_truncate_registrations(game).unwrap_or_else(|e| raise_core(&e));
         }
-        let rows = store.query(
+        let ids: Vec<i32> = store.each(
             "SELECT tournament_id FROM @extschema@.swiss_tournaments ORDER BY tournament_id",
             &[],
+            "tournament_id",
         );
-        let ids: Vec<i32> = rows
-            .into_iter()
-            .map(|r| column(&r, "tournament_id"))
-            .collect();
         for t in ids {
             if store.lock(t).is_none() {
                 continue;

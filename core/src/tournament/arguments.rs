@@ -4,6 +4,7 @@
 
 use crate::error::{ErrorClass, Quoted};
 use crate::tournament::pairing::{PairingOptions, PairingSystem, RowResult, RowsError};
+use crate::tournament::tables::system_arg;
 use crate::tournament::{initial_colour, virtual_points, PlayerNo, Tournament};
 
 fn invalid(message: String) -> RowsError {
@@ -51,6 +52,23 @@ pub fn forbidden_pairs<T: std::fmt::Display + PartialEq>(
             ))
         })
         .collect()
+}
+
+/// Forbidden pairs of a TRF's `players` by starting rank, as [`forbidden_pairs`] reads them:
+/// 22023 for a rank no player has (1 to `players`).
+pub fn forbidden_ranks(
+    listed: &[Option<i32>],
+    players: usize,
+) -> Result<Vec<(PlayerNo, PlayerNo)>, RowsError> {
+    forbidden_pairs(listed, |&rank| {
+        if rank >= 1 && rank as usize <= players {
+            Ok(rank as PlayerNo - 1)
+        } else {
+            Err(format!(
+                "forbidden_pairs: no player has starting rank {rank} (1 to {players})"
+            ))
+        }
+    })
 }
 
 /// An application's result map: each value of its result column and what it means.
@@ -150,6 +168,28 @@ pub struct Choices {
 }
 
 impl Choices {
+    /// The choices of `tournament_pair_round`, checked in the order they are evaluated:
+    /// `baku_acceleration` (22004 for NULL), then the system ([`system_arg`]).
+    pub fn of_round(
+        baku_acceleration: Option<bool>,
+        system: Option<&str>,
+        forbidden_pairs: Option<Vec<Option<String>>>,
+        virtual_points: Option<String>,
+        first_colour_white: Option<bool>,
+    ) -> Result<Choices, RowsError> {
+        let baku_acceleration = baku_acceleration.ok_or_else(|| RowsError {
+            class: ErrorClass::NullValue,
+            message: "baku_acceleration must be true or false, not NULL".into(),
+        })?;
+        Ok(Choices {
+            system: system_arg(system)?,
+            forbidden_pairs: forbidden_pairs.unwrap_or_default(),
+            virtual_points,
+            first_colour_white,
+            baku_acceleration,
+        })
+    }
+
     /// The options of a pairing of `t`: each player id turned into its pairing number by
     /// `number` (`None`: no such player, "{argument}: {id} {unknown}"), each number named by
     /// `name`; the forbidden pairs read first, then the virtual points, and the top seed's
@@ -203,6 +243,42 @@ mod tests {
             "c" => Ok(2),
             other => Err(format!("forbidden_pairs: {other} is not in the players")),
         }
+    }
+
+    #[test]
+    fn a_rounds_choices_refuse_a_null_acceleration_before_the_system() {
+        let c = Choices::of_round(Some(true), Some("burstein"), None, None, Some(false)).unwrap();
+        assert!(c.baku_acceleration && c.forbidden_pairs.is_empty());
+        assert_eq!(c.system, PairingSystem::from_name("burstein").unwrap());
+        assert_eq!(c.first_colour_white, Some(false));
+        let e = Choices::of_round(None, None, None, None, None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::NullValue);
+        assert_eq!(
+            e.message,
+            "baku_acceleration must be true or false, not NULL"
+        );
+        let e = Choices::of_round(Some(false), None, None, None, None).unwrap_err();
+        assert_eq!(e.message, "system must be 'dutch' or 'burstein', not NULL");
+        let e = Choices::of_round(Some(false), Some("x"), None, None, None).unwrap_err();
+        assert_eq!(e.class, ErrorClass::InvalidParameter);
+    }
+
+    #[test]
+    fn forbidden_ranks_are_starting_ranks_of_the_players() {
+        assert_eq!(
+            forbidden_ranks(&[Some(1), Some(3)], 3).unwrap(),
+            vec![(0, 2)]
+        );
+        for rank in [0, 4, -1] {
+            let e = forbidden_ranks(&[Some(1), Some(rank)], 3).unwrap_err();
+            assert_eq!(e.class, ErrorClass::InvalidParameter);
+            assert_eq!(
+                e.message,
+                format!("forbidden_pairs: no player has starting rank {rank} (1 to 3)")
+            );
+        }
+        let e = forbidden_ranks(&[Some(2), Some(2)], 3).unwrap_err();
+        assert_eq!(e.message, "forbidden_pairs: 2 is paired with themselves");
     }
 
     #[test]

@@ -37,6 +37,7 @@
 
 pub mod arguments;
 mod codes;
+pub mod columns;
 pub mod initial_colour;
 pub mod pairing;
 pub mod pending;

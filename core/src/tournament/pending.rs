@@ -44,6 +44,24 @@ pub fn values_of(text: &str, what: &str) -> Result<Map<String, Value>, RowsError
     }
 }
 
+/// The statement that inserts a batch of records (`$1`, a jsonb array) into `target` (its
+/// quoted name), naming only `columns` (the batch's keys, each quoted by `quote`) so that the
+/// others take their defaults.
+pub fn insert_statement<'c>(
+    target: &str,
+    columns: impl IntoIterator<Item = &'c String>,
+    quote: impl Fn(&str) -> String,
+) -> String {
+    let quoted: Vec<String> = columns.into_iter().map(|c| quote(c)).collect();
+    let from: Vec<String> = quoted.iter().map(|c| format!("r.{c}")).collect();
+    format!(
+        "INSERT INTO {target} ({}) SELECT {} \
+         FROM pg_catalog.jsonb_populate_recordset(NULL::{target}, $1) r",
+        quoted.join(", "),
+        from.join(", ")
+    )
+}
+
 /// The columns of the pending table the pairing writes: White, Black, and optionally the round
 /// and the board.
 #[derive(Clone, Copy, Debug)]
@@ -138,6 +156,17 @@ impl<'a> PendingColumns<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_is_inserted_naming_only_its_columns() {
+        let columns = ["white".to_string(), "Round".to_string()];
+        let quote = |c: &str| format!("<{c}>");
+        assert_eq!(
+            insert_statement("s.\"pending\"", &columns, quote),
+            "INSERT INTO s.\"pending\" (<white>, <Round>) SELECT r.<white>, r.<Round> \
+             FROM pg_catalog.jsonb_populate_recordset(NULL::s.\"pending\", $1) r"
+        );
+    }
     use serde_json::json;
 
     const COLUMNS: PendingColumns<'static> = PendingColumns {

@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use super::columns::Columns;
 use crate::clock::Clock as SetClock;
 use crate::error::{Classified, ErrorClass, Refused};
 use crate::ranking::RankingWindow;
@@ -81,6 +82,35 @@ pub struct GameInTournament {
 }
 
 impl GameInTournament {
+    /// Game `game` of `round` of `tournament` from a row of the glue's statement, which names the
+    /// columns: `round_count`, `local`, `game_ranked`, `tournament_ranked`, `game_start`,
+    /// `tournament_start`, the clock's and the time control's parts (`clock_starting_time`,
+    /// `clock_move_increase`, `control_starting_time`, `control_move_increase`), both as text
+    /// (`game_clock`, `time_control`), `white` and `black`.
+    pub fn read(row: &impl Columns, (tournament, game, round): (i32, i32, i32)) -> Self {
+        let clock = |starting_time: &str, move_increase: &str| Clock {
+            starting_time: row.span_or_null(starting_time),
+            move_increase: row.span_or_null(move_increase),
+        };
+        GameInTournament {
+            tournament,
+            game,
+            round,
+            rounds: row.int("round_count"),
+            local: row.flag("local"),
+            game_ranked: row.flag("game_ranked"),
+            tournament_ranked: row.flag("tournament_ranked"),
+            game_start: row.text("game_start"),
+            tournament_start: row.text("tournament_start"),
+            clock: clock("clock_starting_time", "clock_move_increase"),
+            time_control: clock("control_starting_time", "control_move_increase"),
+            clock_text: row.text("game_clock"),
+            time_control_text: row.text("time_control"),
+            white: row.text("white"),
+            black: row.text("black"),
+        }
+    }
+
     /// The rules of the game's own row against its tournament, the first broken one.
     fn follows_tournament(&self) -> Result<(), RuleBroken> {
         let (t, game, round, rounds) = (self.tournament, self.game, self.round, self.rounds);
@@ -116,6 +146,17 @@ impl GameInTournament {
     pub fn still_follows(&self) -> bool {
         self.follows_tournament().is_ok()
     }
+}
+
+/// The first of `games` (in the order given: by round, then id) that no longer follows its
+/// tournament's rules, as (round, game); the games after it are not looked at.
+pub fn first_not_following(
+    games: impl IntoIterator<Item = GameInTournament>,
+) -> Option<(i32, i32)> {
+    games.into_iter().find_map(|g| {
+        crate::interrupt::check();
+        (!g.still_follows()).then_some((g.round, g.game))
+    })
 }
 
 /// The rules of a game registered in a tournament round: its own row against the tournament,
@@ -182,6 +223,41 @@ pub struct Requirement {
     pub rated_games: i64,
 }
 
+impl Requirement {
+    /// A requirement from a row of the glue's statement (columns `ranking_type`, `ranking_name`,
+    /// `required_value`, `game_count`, `rating_floor`, `rating`, `rated_games`).
+    pub fn read(row: &impl Columns) -> Self {
+        Requirement {
+            ranking: row.int("ranking_type"),
+            ranking_name: row.text("ranking_name"),
+            required_rating: row.int_or_null("required_value"),
+            required_games: row.int_or_null("game_count"),
+            rating_floor: row.big("rating_floor"),
+            rating_text: row.text("rating"),
+            rated_games: row.big("rated_games"),
+        }
+    }
+}
+
+/// [`check_registration`] of the rows of a tournament's requirements as `user` meets them, each
+/// a [`Requirement::read`] with whether the user is a bot (`is_bot`, the same on every row; no
+/// row: nothing to meet).
+pub fn check_registration_rows<R: Columns>(
+    tournament: i32,
+    user: &str,
+    rows: impl IntoIterator<Item = R>,
+) -> Result<(), RuleBroken> {
+    let mut is_bot = false;
+    let requirements: Vec<Requirement> = rows
+        .into_iter()
+        .map(|row| {
+            is_bot = row.flag("is_bot");
+            Requirement::read(&row)
+        })
+        .collect();
+    check_registration(tournament, user, is_bot, &requirements)
+}
+
 /// The requirements a player must meet to join a tournament (none for a bot): the first unmet
 /// one by ranking, a rating requirement before a games requirement of the same ranking.
 pub fn check_registration(
@@ -245,6 +321,38 @@ impl Classified for TimeControlError {
             TimeControlError::Overflow => ErrorClass::DatetimeOverflow,
         }
     }
+}
+
+/// [`check_time_control`] of a tournament's row as the glue's statement reads it (columns
+/// `is_ranked`, the clock's parts `starting_time` and `move_increase`, `time_control`, the
+/// window's bounds `playtime_min_text` and `playtime_max_text`, `ranking_id`, `ranking_name`)
+/// and its ranking's `window`.
+pub fn check_time_control_row(
+    row: &impl Columns,
+    window: &RankingWindow,
+) -> Result<(), TimeControlError> {
+    let parts = (
+        row.span_or_null("starting_time"),
+        row.span_or_null("move_increase"),
+    );
+    let clock = match parts {
+        (Some(starting_time), Some(move_increase)) => Some(SetClock {
+            starting_time,
+            move_increase,
+        }),
+        _ => None,
+    };
+    check_time_control(
+        row.flag("is_ranked"),
+        clock,
+        window,
+        &row.text("time_control"),
+        (
+            &row.text("playtime_min_text"),
+            &row.text("playtime_max_text"),
+        ),
+        (row.int("ranking_id"), &row.text("ranking_name")),
+    )
 }
 
 /// A ranked tournament's time control `clock` (`None`: unset) falls in its ranking's `window`,
@@ -379,6 +487,23 @@ mod tests {
     }
 
     #[test]
+    fn the_first_game_that_no_longer_follows_is_named_and_the_rest_not_looked_at() {
+        let broken = GameInTournament {
+            round: 3,
+            game: 8,
+            game_ranked: false,
+            ..game()
+        };
+        let looked_at = std::cell::Cell::new(0);
+        let games = [game(), broken.clone(), broken, game()]
+            .into_iter()
+            .inspect(|_| looked_at.set(looked_at.get() + 1));
+        assert_eq!(first_not_following(games), Some((3, 8)));
+        assert_eq!(looked_at.get(), 2);
+        assert_eq!(first_not_following([game(), game()]), None);
+    }
+
+    #[test]
     fn a_game_that_follows_every_rule_passes() {
         assert_eq!(check_game(&game(), None, &[]), Ok(()));
         assert!(game().still_follows());
@@ -510,6 +635,124 @@ mod tests {
             check_registration(9, "u", false, &[q(1, Some(1400), Some(3))]),
             Ok(())
         );
+    }
+
+    #[test]
+    fn a_game_and_its_tournament_are_read_from_a_row() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let minutes = |m: i64| V::Span(span(0, 0, m * 60_000_000).unwrap());
+        let row = TestRow::of(&[
+            ("round_count", V::Int(5)),
+            ("local", V::Flag(true)),
+            ("game_ranked", V::Flag(true)),
+            ("tournament_ranked", V::Flag(true)),
+            ("game_start", V::Text("start")),
+            ("tournament_start", V::Text("start")),
+            ("clock_starting_time", minutes(5)),
+            (
+                "clock_move_increase",
+                V::Span(span(0, 0, 3_000_000).unwrap()),
+            ),
+            ("control_starting_time", minutes(5)),
+            (
+                "control_move_increase",
+                V::Span(span(0, 0, 3_000_000).unwrap()),
+            ),
+            ("game_clock", V::Text("(00:05:00,00:00:03)")),
+            ("time_control", V::Text("(00:05:00,00:00:03)")),
+            ("white", V::Text("a")),
+            ("black", V::Text("b")),
+        ]);
+        let g = GameInTournament::read(&row, (7, 3, 2));
+        let expected = game();
+        assert_eq!(
+            (g.tournament, g.game, g.round, g.rounds),
+            (
+                expected.tournament,
+                expected.game,
+                expected.round,
+                expected.rounds
+            )
+        );
+        assert_eq!(
+            (g.clock, g.time_control),
+            (expected.clock, expected.time_control)
+        );
+        assert_eq!((g.white, g.black), (expected.white, expected.black));
+        assert_eq!(g.clock_text, expected.clock_text);
+        // a game without a clock: every part NULL
+        let mut no_clock = row;
+        no_clock.0.remove("clock_starting_time");
+        no_clock.0.remove("clock_move_increase");
+        let g = GameInTournament::read(&no_clock, (7, 3, 2));
+        assert!(g.clock.starting_time.is_none() && g.clock.move_increase.is_none());
+        assert!(!g.still_follows());
+    }
+
+    #[test]
+    fn a_tournaments_time_control_is_read_from_its_row() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let window = RankingWindow {
+            playtime_min: Span::from_seconds(60),
+            playtime_max: Some(Span::from_seconds(3600)),
+            extra_move_multiplier: 40,
+            include_bots: true,
+        };
+        let row = |ranked: bool, minutes: Option<i64>| {
+            let mut row = TestRow::of(&[
+                ("is_ranked", V::Flag(ranked)),
+                ("move_increase", V::Span(Span::from_seconds(0))),
+                ("time_control", V::Text("(02:00:00,00:00:00)")),
+                ("playtime_min_text", V::Text("00:01:00")),
+                ("playtime_max_text", V::Text("01:00:00")),
+                ("ranking_id", V::Int(3)),
+                ("ranking_name", V::Text("Blitz")),
+            ]);
+            if let Some(m) = minutes {
+                row.0
+                    .insert("starting_time", V::Span(Span::from_seconds(m * 60)));
+            }
+            row
+        };
+        assert_eq!(check_time_control_row(&row(true, Some(5)), &window), Ok(()));
+        assert_eq!(
+            check_time_control_row(&row(true, Some(120)), &window)
+                .unwrap_err()
+                .to_string(),
+            "a ranked tournament's time control must fall in its ranking's window: \
+             (02:00:00,00:00:00) is not in [00:01:00, 01:00:00) of ranking 3 (Blitz)"
+        );
+        // a clock missing a part is no clock: in no window
+        assert!(check_time_control_row(&row(true, None), &window).is_err());
+        assert_eq!(check_time_control_row(&row(false, None), &window), Ok(()));
+    }
+
+    #[test]
+    fn requirements_are_read_from_their_rows_and_a_bot_meets_them_all() {
+        use crate::tournament::columns::test_row::{TestRow, V};
+        let row = |is_bot: bool, required: i32| {
+            TestRow::of(&[
+                ("ranking_type", V::Int(1)),
+                ("ranking_name", V::Text("blitz")),
+                ("required_value", V::Int(required)),
+                ("rating_floor", V::Big(1450)),
+                ("rating", V::Text("1450.00")),
+                ("rated_games", V::Big(4)),
+                ("is_bot", V::Flag(is_bot)),
+            ])
+        };
+        let q = Requirement::read(&row(false, 1500));
+        assert_eq!(
+            (q.ranking, q.required_rating, q.required_games),
+            (1, Some(1500), None)
+        );
+        assert_eq!((q.rating_floor, q.rated_games), (1450, 4));
+        assert_eq!(
+            broken(check_registration_rows(9, "u", [row(false, 1400), row(false, 1500)])),
+            "player \"u\" cannot join tournament 9: rating 1450.00 in ranking 1 (blitz) is below the required 1500"
+        );
+        assert_eq!(check_registration_rows(9, "u", [row(true, 1500)]), Ok(()));
+        assert_eq!(check_registration_rows::<TestRow>(9, "u", []), Ok(()));
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! registered, so a pairing first renumbers the tournament into this order.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
 
 use super::{PlayerNo, Result, Tournament, TournamentError};
 
@@ -90,10 +91,35 @@ pub fn seeded(
     Ok((t.renumbered(&order)?, order))
 }
 
+/// The values of the players (ids, names: by registration index) renumbered by `order` (from
+/// [`seeded`]): the value of the player numbered i is `values[order[i]]`.
+pub fn by_number<T: Clone>(values: &[T], order: &[PlayerNo]) -> Vec<T> {
+    order.iter().map(|&i| values[i as usize].clone()).collect()
+}
+
+/// The number of each of `ids` (of the players by number).
+pub fn number_of(ids: &[String]) -> HashMap<&str, PlayerNo> {
+    ids.iter()
+        .enumerate()
+        .map(|(no, id)| (id.as_str(), no as PlayerNo))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tournament::{GameKind, Outcome, RoundEntry};
+
+    #[test]
+    fn values_follow_the_players_to_their_new_numbers() {
+        let users: Vec<String> = ["u0", "u1", "u2"].map(String::from).to_vec();
+        let ids = by_number(&users, &[2, 0, 1]);
+        assert_eq!(ids, ["u2", "u0", "u1"]);
+        let numbers = number_of(&ids);
+        assert_eq!(numbers.get("u2"), Some(&0));
+        assert_eq!(numbers.get("u1"), Some(&2));
+        assert_eq!(numbers.get("u9"), None);
+    }
 
     fn seed<'a>(rating: Option<i32>, name: &'a str) -> Seed<'a> {
         Seed {

@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use super::columns::Columns;
 use crate::error::{Classified, ErrorClass, Quoted};
 use crate::ledger::integer_key;
 use crate::tournament::arguments::{self, row_result, ResultMap};
@@ -36,6 +37,18 @@ pub enum TypeClass {
     Number,
     Boolean,
     Other,
+}
+
+impl TypeClass {
+    /// The class of the PostgreSQL type of oid `oid` (the built-in types' fixed oids).
+    pub fn of_type_oid(oid: u32) -> TypeClass {
+        match oid {
+            20 | 21 | 23 => TypeClass::Integer,
+            700 | 701 | 1700 => TypeClass::Number,
+            16 => TypeClass::Boolean,
+            _ => TypeClass::Other,
+        }
+    }
 }
 
 /// A column's type as the catalog describes it.
@@ -335,7 +348,7 @@ impl<'a, R: Copy + PartialEq + fmt::Debug> TableArgs<'a, R> {
 
 impl TableReads {
     /// A player of a row of `players_sql`: 22004 for one without an id; an integer id is
-    /// ordered by its value, a text id by its text.
+    /// ordered by its value, a text id by its text. (Called per row: a cancel is seen here.)
     pub fn player(
         &self,
         id: Option<String>,
@@ -345,6 +358,7 @@ impl TableReads {
         initial_order: Option<i64>,
         withdrawn: Option<bool>,
     ) -> Result<RowPlayer, RowsError> {
+        crate::interrupt::check();
         let id = id.ok_or_else(|| {
             error(
                 ErrorClass::NullValue,
@@ -361,8 +375,33 @@ impl TableReads {
         })
     }
 
+    /// [`TableReads::player`] of a row of `players_sql` (columns `id`, `id_number`, `rating`,
+    /// `name`, `initial_order`, `withdrawn`).
+    pub fn player_of(&self, row: &impl Columns) -> Result<RowPlayer, RowsError> {
+        self.player(
+            row.text_or_null("id"),
+            row.big_or_null("id_number"),
+            row.int_or_null("rating"),
+            row.text_or_null("name"),
+            row.big_or_null("initial_order"),
+            row.flag_or_null("withdrawn"),
+        )
+    }
+
+    /// [`TableReads::game`] of a row of `games_sql` (columns `round`, `white`, `black`,
+    /// `result`, `forfeit`).
+    pub fn game_of(&self, row: &impl Columns) -> Result<RowGame, RowsError> {
+        self.game(
+            row.big_or_null("round"),
+            row.text_or_null("white"),
+            row.text_or_null("black"),
+            row.text_or_null("result"),
+            row.flag_or_null("forfeit"),
+        )
+    }
+
     /// A game of a row of `games_sql`: 22004 for a NULL round or White; the result by the
-    /// result map ([`row_result`]).
+    /// result map ([`row_result`]). (Called per row: a cancel is seen here.)
     pub fn game(
         &self,
         round: Option<i64>,
@@ -371,6 +410,7 @@ impl TableReads {
         result: Option<String>,
         forfeit: Option<bool>,
     ) -> Result<RowGame, RowsError> {
+        crate::interrupt::check();
         let null = |what: &str| {
             error(
                 ErrorClass::NullValue,

@@ -429,3 +429,69 @@ fn a_relation_the_facts_do_not_name_is_an_internal_error() {
     assert_eq!(a.reads(&facts).unwrap_err().class, ErrorClass::Internal);
     assert_eq!(ErrorClass::Internal.sqlstate(), "XX000");
 }
+
+#[test]
+fn the_built_in_types_are_classed_by_their_oids() {
+    for (oid, class) in [
+        (21, TypeClass::Integer),
+        (23, TypeClass::Integer),
+        (20, TypeClass::Integer),
+        (1700, TypeClass::Number),
+        (700, TypeClass::Number),
+        (701, TypeClass::Number),
+        (16, TypeClass::Boolean),
+        (25, TypeClass::Other),
+        (1043, TypeClass::Other),
+    ] {
+        assert_eq!(TypeClass::of_type_oid(oid), class, "oid {oid}");
+    }
+}
+
+#[test]
+fn players_and_games_are_read_from_their_rows_by_column() {
+    use crate::tournament::columns::test_row::{TestRow, V};
+    let r = reads(&args()).unwrap();
+    let player = TestRow::of(&[
+        ("id", V::Text("10")),
+        ("id_number", V::Big(10)),
+        ("rating", V::Int(1500)),
+        ("name", V::Text("Ann")),
+        ("initial_order", V::Big(2)),
+        ("withdrawn", V::Flag(true)),
+    ]);
+    assert_eq!(
+        r.player_of(&player).unwrap(),
+        r.player(
+            Some("10".into()),
+            Some(10),
+            Some(1500),
+            Some("Ann".into()),
+            Some(2),
+            Some(true)
+        )
+        .unwrap()
+    );
+    let e = r.player_of(&TestRow::of(&[])).unwrap_err();
+    assert_eq!(e.class, ErrorClass::NullValue);
+    let game = TestRow::of(&[
+        ("round", V::Big(2)),
+        ("white", V::Text("a")),
+        ("result", V::Text("1-0")),
+        ("forfeit", V::Flag(false)),
+    ]);
+    assert_eq!(
+        r.game_of(&game).unwrap(),
+        r.game(
+            Some(2),
+            Some("a".into()),
+            None,
+            Some("1-0".into()),
+            Some(false)
+        )
+        .unwrap()
+    );
+    let e = r
+        .game_of(&TestRow::of(&[("round", V::Big(1))]))
+        .unwrap_err();
+    assert_eq!(e.class, ErrorClass::NullValue);
+}
