@@ -103,6 +103,7 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
         ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
         ErrorClass::UndefinedColumn => PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+        ErrorClass::UniqueViolation => PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
         ErrorClass::Internal => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
     }
 }

@@ -30,20 +30,9 @@ fn game_result_is_valid(game_end_type: &str, game_end_reason: &str) -> bool {
 /// Reads a `game_result` value; the domain has already checked it, but a value built from the
 /// base type (or a corrupted row) is reported rather than trusted.
 pub fn read_game_result(result: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> GameResult {
-    let field = |name: &str| -> String {
-        result
-            .get_by_name::<&str>(name)
-            .ok()
-            .flatten()
-            .map(str::to_owned)
-            .unwrap_or_default()
-    };
-    GameResult::parse(&field("game_end_type"), &field("game_end_reason")).unwrap_or_else(|e| {
-        raise(
-            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-            format!("invalid game_result: {e}"),
-        )
-    })
+    let field = |name: &str| result.get_by_name::<&str>(name).ok().flatten();
+    GameResult::parse_stored(field("game_end_type"), field("game_end_reason"))
+        .unwrap_or_else(|e| crate::error::raise_core(&e))
 }
 
 /// 1, 0.5 or 0: the score of the game for white, or for black when `for_white` is false.
@@ -152,6 +141,12 @@ pub unsafe fn per_call_site<T: Copy>(
         }
         *((*flinfo).fn_extra as *const T)
     }
+}
+
+/// A timestamp of the core's microseconds; one out of PostgreSQL's range is a bug (XX000).
+pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
+    TimestampWithTimeZone::try_from(micros)
+        .unwrap_or_else(|e| crate::error::internal(format!("{e:?}")))
 }
 
 /// An interval as the core's.

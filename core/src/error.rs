@@ -38,6 +38,8 @@ pub enum ErrorClass {
     Restricted,
     /// A column named by an argument that its table does not have (42703).
     UndefinedColumn,
+    /// A second row where one is allowed: two openings lines that reach one position (23505).
+    UniqueViolation,
     /// What the glue handed over contradicts itself: a fact it gathered is missing (XX000).
     Internal,
 }
@@ -60,6 +62,7 @@ impl ErrorClass {
             ErrorClass::FeatureNotSupported => "0A000",
             ErrorClass::Restricted => "23001",
             ErrorClass::UndefinedColumn => "42703",
+            ErrorClass::UniqueViolation => "23505",
             ErrorClass::Internal => "XX000",
         }
     }
@@ -198,6 +201,7 @@ mod tests {
             ErrorClass::FeatureNotSupported,
             ErrorClass::Restricted,
             ErrorClass::UndefinedColumn,
+            ErrorClass::UniqueViolation,
             ErrorClass::Internal,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();

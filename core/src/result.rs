@@ -157,6 +157,23 @@ impl fmt::Display for GameResultError {
 
 impl std::error::Error for GameResultError {}
 
+/// A stored `game_result` that its domain should have refused (a value built from the base type,
+/// a damaged row): reported, not trusted (23514).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvalidStored(pub GameResultError);
+
+impl fmt::Display for InvalidStored {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid game_result: {}", self.0)
+    }
+}
+
+impl crate::error::Classified for InvalidStored {
+    fn class(&self) -> crate::error::ErrorClass {
+        crate::error::ErrorClass::RuleViolation
+    }
+}
+
 impl GameResult {
     pub fn new(end_type: GameEndType, reason: GameEndReason) -> Result<Self, GameResultError> {
         if end_type.reasons().contains(&reason) {
@@ -175,6 +192,14 @@ impl GameResult {
             .parse()
             .map_err(|_| GameResultError::UnknownReason(reason.to_owned()))?;
         Self::new(t, r)
+    }
+
+    /// The two fields of a stored `game_result` (a NULL or unreadable field: none).
+    pub fn parse_stored(
+        end_type: Option<&str>,
+        reason: Option<&str>,
+    ) -> Result<Self, InvalidStored> {
+        Self::parse(end_type.unwrap_or_default(), reason.unwrap_or_default()).map_err(InvalidStored)
     }
 
     pub fn end_type(self) -> GameEndType {
@@ -206,6 +231,23 @@ mod tests {
             }
         }
         assert_eq!(count, 18);
+    }
+
+    #[test]
+    fn a_stored_result_the_domain_should_have_refused_is_a_rule_violation() {
+        use crate::error::{Classified, ErrorClass};
+        let ok = GameResult::parse_stored(Some("1-0"), Some("CHECKMATE")).unwrap();
+        assert_eq!(ok.end_type().as_str(), "1-0");
+        let e = GameResult::parse_stored(None, Some("CHECKMATE")).unwrap_err();
+        assert_eq!(e.class(), ErrorClass::RuleViolation);
+        assert_eq!(
+            e.to_string(),
+            "invalid game_result: unknown game end type \"\" (expected 1-0, 0-1 or 1/2-1/2)"
+        );
+        let e = GameResult::parse_stored(Some("1-0"), Some("STALEMATE")).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("invalid game_result: a 1-0 game cannot end by"));
     }
 
     #[test]

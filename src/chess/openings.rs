@@ -8,7 +8,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use pg_rating_core::chess::openings::{
-    opening_columns, opening_partial_fen as core_opening_fen, LoadError, LoadedIndex, OpeningIndex,
+    opening_columns, opening_partial_fen as core_opening_fen, LoadedIndex, OpeningIndex,
 };
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -211,13 +211,7 @@ fn opening_partial_fen(pgn: &str) -> String {
 #[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
 fn load_lichess_openings(tsv: &str) -> i64 {
     crate::trigger::writes_allowed("load_lichess_openings()");
-    let openings = opening_columns(tsv).unwrap_or_else(|e| {
-        let code = match e {
-            LoadError::Line(_) => PgSqlErrorCode::ERRCODE_INVALID_TEXT_REPRESENTATION,
-            LoadError::Twice { .. } => PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
-        };
-        raise(code, e.to_string())
-    });
+    let openings = opening_columns(tsv).unwrap_or_else(|e| crate::error::raise_core(&e));
     let n = openings.partial_fen.len() as i64;
     if n == 0 {
         return 0;

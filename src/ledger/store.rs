@@ -45,9 +45,7 @@ pub(super) fn key_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> Ledge
     }
 }
 
-pub fn timestamp(micros: i64) -> TimestampWithTimeZone {
-    TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
-}
+pub use crate::types::timestamp;
 
 /// An attachment of a `ledger_attachments` row (joined with the table's `relowner`).
 fn attachment_of(row: &SpiHeapTupleData<'_>) -> Attachment {
@@ -97,14 +95,14 @@ fn ledger_of(row: &SpiHeapTupleData<'_>) -> Ledger {
     }
 }
 
-/// The columns of `ledgers` the writers read (of `l`, and of `n`: [`ledger_since_0_13`]).
+/// The columns of `ledgers` the writers read (of `l`, and of `n`: [`ledger_since_0_13`]; those
+/// 0.13.0 added are NULL in an older schema, which `LedgerSettings::from_columns` reads as before).
 const LEDGER_COLUMNS: &str =
     "l.id, l.name, l.owner::oid AS owner, l.rating_system, l.starting_rating, l.k_factor,
      l.starting_rd, l.starting_volatility, l.tau, l.rating_period, l.max_change, l.rating_floor,
      l.provisional_games, l.provisional_rd, n.notify_channel,
-     coalesce(n.glicko2_rule, 'lichess') AS glicko2_rule, n.min_rd, n.max_rd, n.max_volatility,
-     n.volatility_epsilon, coalesce(n.rd_growth, 'elapsed') AS rd_growth,
-     coalesce(n.max_change_policy, 'clamp') AS max_change_policy, n.max_period_change, n.change_period";
+     n.glicko2_rule, n.min_rd, n.max_rd, n.max_volatility, n.volatility_epsilon, n.rd_growth,
+     n.max_change_policy, n.max_period_change, n.change_period";
 
 /// The columns of `ledger_attachments` (of `a`, joined with the table's `pg_class` row `c`) that
 /// make an [`Attachment`].

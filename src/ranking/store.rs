@@ -59,9 +59,7 @@ const NOT_VERIFIED: Verified = (pg_sys::InvalidOid, 0, 0, 0);
 use crate::error::internal;
 use crate::spi::{column, column_at, nullable, nullable_at, ordinals};
 
-pub(super) fn timestamp(micros: i64) -> TimestampWithTimeZone {
-    TimestampWithTimeZone::try_from(micros).unwrap_or_else(|e| internal(format!("{e:?}")))
-}
+pub(super) use crate::types::timestamp;
 
 /// A player's latest entry from a row with its id (`entry`), its state (`rating`, `rd`,
 /// `volatility`), its game (`last_game_date`, `last_game_id`) and the record up to it (`games`,

@@ -116,7 +116,18 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
         self.query(sql, args).next().map(Row)
     }
 
-    /// Column `name` of the first row of `sql`: `None` without a row, or when it is NULL.
+    /// Column `name` (NOT NULL: a NULL is an internal error) of the first row of `sql`, if it gives one.
+    pub fn first_value<T: IntoDatum + FromDatum>(
+        &mut self,
+        sql: &str,
+        args: &[DatumWithOid],
+        name: &str,
+    ) -> Option<T> {
+        Some(column(&self.first_row(sql, args)?.0, name))
+    }
+
+    /// Column `name` of the first row of `sql` (an aggregate's): `None` without a row, or when it
+    /// is NULL.
     pub fn first<T: IntoDatum + FromDatum>(
         &mut self,
         sql: &str,
@@ -173,7 +184,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
     }
 
     pub fn player_no(&mut self, t: i32, user: &str) -> Option<PlayerNo> {
-        let no: Option<i32> = self.first(
+        let no: Option<i32> = self.first_value(
             "SELECT player_no FROM @extschema@.swiss_tournament_entrants WHERE tournament_id = $1 AND user_id_in_service = $2",
             &[t.into(), user.into()],
             "player_no",
@@ -183,7 +194,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     /// Whether `user` is registered in tournament `t`.
     pub fn is_registered(&mut self, t: i32, user: &str) -> bool {
-        self.first::<i32>(
+        self.first_value::<i32>(
             "SELECT 1 AS registered FROM @extschema@.tournaments_players WHERE tournament_id = $1 AND service_id = 1 AND user_id_in_service = $2",
             &[t.into(), user.into()],
             "registered",
@@ -193,7 +204,7 @@ impl<'c, 'conn> TournamentStore<'c, 'conn> {
 
     /// The tournament's number of rounds (`None`: the tournament is gone).
     pub fn round_count(&mut self, t: i32) -> Option<i32> {
-        self.first(
+        self.first_value(
             "SELECT round_count FROM @extschema@.swiss_tournaments WHERE tournament_id = $1",
             &[t.into()],
             "round_count",

@@ -247,7 +247,7 @@ fn registration_changed(
         let (t, user) = (int(new, "tournament_id"), txt(new, "user_id_in_service"));
         let Some(info) = store.lock(t) else { return };
         let p: i32 = store
-            .first(
+            .first_value(
                 include_str!("../../sql/random_chess/glue/tournament_entrant.sql"),
                 &[t.into(), user.as_str().into()],
                 "player_no",

@@ -229,6 +229,15 @@ impl fmt::Display for LoadError {
     }
 }
 
+impl Classified for LoadError {
+    fn class(&self) -> ErrorClass {
+        match self {
+            LoadError::Line(_) => ErrorClass::InvalidText,
+            LoadError::Twice { .. } => ErrorClass::UniqueViolation,
+        }
+    }
+}
+
 /// The openings of lichess TSV texts ([`parse_lichess_tsv`]), each position once.
 pub fn openings_to_load(text: &str) -> Result<Vec<Opening>, LoadError> {
     let mut seen: HashMap<String, usize> = HashMap::new();
