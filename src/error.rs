@@ -95,6 +95,8 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::FeatureNotSupported => PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
         ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
         ErrorClass::UndefinedColumn => PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+        ErrorClass::InsufficientPrivilege => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        ErrorClass::ReservedName => PgSqlErrorCode::ERRCODE_RESERVED_NAME,
         ErrorClass::Internal => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
     }
 }

@@ -38,6 +38,10 @@ pub enum ErrorClass {
     Restricted,
     /// A column named by an argument that its table does not have (42703).
     UndefinedColumn,
+    /// A role that may not do what it asks: not a member of an owner (42501).
+    InsufficientPrivilege,
+    /// A name kept for pg_rating's own objects (42939).
+    ReservedName,
     /// What the glue handed over contradicts itself: a fact it gathered is missing (XX000).
     Internal,
 }
@@ -60,6 +64,8 @@ impl ErrorClass {
             ErrorClass::FeatureNotSupported => "0A000",
             ErrorClass::Restricted => "23001",
             ErrorClass::UndefinedColumn => "42703",
+            ErrorClass::InsufficientPrivilege => "42501",
+            ErrorClass::ReservedName => "42939",
             ErrorClass::Internal => "XX000",
         }
     }

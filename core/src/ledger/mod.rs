@@ -14,6 +14,7 @@ pub mod paths;
 mod quality;
 mod replay;
 pub mod results;
+pub mod row_check;
 pub mod rows;
 mod rules;
 pub mod settings_row;
