@@ -3,8 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use pg_rating_core::ledger::what_if::{check_variants, what_if, Games, Scope};
-use pg_rating_core::ledger::{check_band, quality_by_group, LedgerGame, Quality};
+use pg_rating_core::ledger::what_if::{
+    check_variants, multiplayer_scopes, two_player_scopes, what_if, Scope,
+};
+use pg_rating_core::ledger::{check_band, quality_by_group, Quality};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -163,27 +165,16 @@ fn ledger_what_if(
         )
         .unwrap_or_else(|e| raise_core(&e));
         // each scope's games, of either kind, sorted
-        let mut games: BTreeMap<String, Games> = BTreeMap::new();
-        if let Some(m) = &att.multiplayer {
-            let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
-            let mut by_scope: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-            for r in &rows {
-                by_scope.entry(r.scope.as_str()).or_default().push(r);
+        let games = match &att.multiplayer {
+            Some(m) => {
+                let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
+                multiplayer_scopes(m.rule, &rows).unwrap_or_else(|e| raise_core(&e))
             }
-            for (scope, rows) in by_scope {
-                let scope_games = Games::Multiplayer(m.rule, super::multi_games(&rows));
-                games.insert(scope.to_owned(), scope_games);
-            }
-        } else {
-            let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-            for g in rated(&store.read_games(&att, &att.all_rows_query(), &[])) {
-                two.entry(g.scope.clone()).or_default().push(ledger_game(g));
-            }
-            for (scope, mut scope_games) in two {
-                scope_games.sort_by(|a, b| a.key.cmp(&b.key));
-                games.insert(scope, Games::TwoPlayer(scope_games));
-            }
-        }
+            None => two_player_scopes(
+                rated(&store.read_games(&att, &att.all_rows_query(), &[]))
+                    .map(|g| (g.scope.clone(), ledger_game(g))),
+            ),
+        };
         // each scope's seasons, and its players' seeds (ledger_seeds), as in the ledger itself
         let seasons: Vec<_> = games
             .keys()
