@@ -3,6 +3,7 @@
 //! one). The glue gathers first what the statements need of the catalog (the table's quoted name,
 //! how its key compares: plain data in [`Attachment`]) and runs them as the table's owner.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 use super::paths::{self, Join, Plan};
@@ -836,6 +837,42 @@ pub fn not_attachable(relkind: &str, parent: bool, child: bool) -> Option<&'stat
     }
 }
 
+/// A statement's rated rows of a games table whose rating inputs changed, by scope: (rows as
+/// they were, rows as they are). An UPDATE that leaves what the ledger reads of a game as it was
+/// changes nothing.
+pub fn changed_by_scope<'c>(
+    old: &'c [GameRow],
+    new: &'c [GameRow],
+) -> BTreeMap<&'c str, (Vec<&'c GameRow>, Vec<&'c GameRow>)> {
+    let rated = |rows: &'c [GameRow]| rows.iter().filter(|g| g.outcome.is_some());
+    let place = |g: &'c GameRow| (g.scope.as_str(), &g.key);
+    let olds: HashMap<_, &GameRow> = rated(old).map(|g| (place(g), g)).collect();
+    let unchanged: HashSet<_> = rated(new)
+        .filter(|g| olds.get(&place(g)).is_some_and(|o| *o == *g))
+        .map(place)
+        .collect();
+    let mut by_scope: BTreeMap<&str, (Vec<&GameRow>, Vec<&GameRow>)> = BTreeMap::new();
+    for g in rated(old).filter(|g| !unchanged.contains(&place(g))) {
+        by_scope.entry(g.scope.as_str()).or_default().0.push(g);
+    }
+    for g in rated(new).filter(|g| !unchanged.contains(&place(g))) {
+        by_scope.entry(g.scope.as_str()).or_default().1.push(g);
+    }
+    by_scope
+}
+
+/// The (player, game) pairs of rows as they were.
+pub fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
+    olds.iter()
+        .flat_map(|g| {
+            [&g.white, &g.black]
+                .into_iter()
+                .flatten()
+                .map(|p| (p.clone(), g.key.clone()))
+        })
+        .collect()
+}
+
 /// PostgreSQL's oids of the built-in types an attachment reads (fixed by its catalog).
 mod type_oid {
     pub const BOOL: u32 = 16;
@@ -907,6 +944,47 @@ pub fn check_column_type(what: &str, t: u32, type_name: &str) -> Result<(), Atta
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_changes_the_rated_rows_whose_inputs_changed_by_scope() {
+        let row = |scope: &str, id: &str, white: &str, score: Option<f64>| GameRow {
+            scope: scope.into(),
+            key: LedgerKey {
+                at: 1,
+                id: id.into(),
+            },
+            white: Some(white.into()),
+            black: Some("z".into()),
+            outcome: score.map(Outcome::White),
+            broken: false,
+        };
+        let old = [
+            row("a", "1", "p", Some(1.0)),
+            row("a", "2", "p", Some(1.0)),
+            row("b", "3", "q", None),
+        ];
+        let new = [
+            row("a", "1", "p", Some(1.0)),
+            row("a", "2", "p", Some(0.0)),
+            row("b", "3", "q", Some(0.5)),
+        ];
+        let changed = changed_by_scope(&old, &new);
+        assert_eq!(changed.keys().collect::<Vec<_>>(), [&"a", &"b"]);
+        let ids = |rows: &[&GameRow]| rows.iter().map(|g| g.key.id.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            (ids(&changed["a"].0), ids(&changed["a"].1)),
+            (vec!["2".to_string()], vec!["2".to_string()])
+        );
+        assert!(changed["b"].0.is_empty() && ids(&changed["b"].1) == ["3"]);
+        let olds = old_entries(&changed["a"].0);
+        assert_eq!(
+            olds,
+            [
+                ("p".to_string(), old[1].key.clone()),
+                ("z".to_string(), old[1].key.clone())
+            ]
+        );
+    }
 
     #[test]
     fn attached_columns_have_the_types_a_ledger_reads() {
