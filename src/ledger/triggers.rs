@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
+use pg_rating_core::ledger::changed_season_ends;
 use pg_rating_core::ledger::row_check::{LedgerWrite, NewLedger};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
@@ -294,18 +295,17 @@ fn reseason_ledger<'a>(
     if restoring() {
         return Ok(None);
     }
-    // (ledger, Some(scope)) for a season of one scope, (ledger, None) for one of every scope
-    let mut ends: BTreeMap<(i32, Option<String>), i64> = BTreeMap::new();
-    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
-        let ledger: i32 = read(&row, "ledger_id");
-        let scope: String = read(&row, "scope");
-        let every: bool = read(&row, "every_scope");
+    let rows = [trigger.old(), trigger.new()].into_iter().flatten();
+    let ends = changed_season_ends(rows.map(|row| {
         let at: TimestampWithTimeZone = read(&row, "ends_at");
-        let end = ends
-            .entry((ledger, (!every).then_some(scope)))
-            .or_insert(at.into_inner());
-        *end = (*end).min(at.into_inner());
-    }
+        let every = read(&row, "every_scope");
+        (
+            read(&row, "ledger_id"),
+            read(&row, "scope"),
+            every,
+            at.into_inner(),
+        )
+    }));
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         require_owner_of_each(&mut store, ends.keys().map(|k| k.0));
