@@ -148,13 +148,19 @@ fn resolve(
     types
 }
 
-fn need(v: Option<&str>, what: &str) -> String {
-    v.map(str::to_owned).unwrap_or_else(|| {
+/// The argument `what` of `function`: 22004 when it is NULL.
+fn need<T>(function: &str, what: &str, v: Option<T>) -> T {
+    v.unwrap_or_else(|| {
         raise(
             PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("ledger_attach: {what} must not be NULL"),
+            format!("{function}: {what} must not be NULL"),
         )
     })
+}
+
+/// The column arguments of an attach (`ledger_attach: ... must not be NULL`), in their order.
+fn columns<const N: usize>(args: [(&'static str, Option<&str>); N]) -> [(&'static str, String); N] {
+    args.map(|(what, c)| (what, need("ledger_attach", what, c).to_owned()))
 }
 
 /// The ledger and the table's owner, once `actor` may attach them (42501) and the ledger is not
@@ -353,22 +359,17 @@ pub(crate) fn ledger_attach_0_13(
     rated_column: Option<&str>,
 ) -> i64 {
     let result_map = result_map.map(attachment::result_map_arg);
-    let ledger = need(ledger, "ledger");
-    let table = games.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "ledger_attach: games must not be NULL",
-        )
-    });
-    let columns = [
-        ("key_column", need(key_column, "key_column")),
-        ("date_column", need(date_column, "date_column")),
-        ("white_column", need(white_column, "white_column")),
-        ("black_column", need(black_column, "black_column")),
-        ("result_column", need(result_column, "result_column")),
-    ];
+    let ledger = need("ledger_attach", "ledger", ledger);
+    let table = need("ledger_attach", "games", games);
+    let columns = columns([
+        ("key_column", key_column),
+        ("date_column", date_column),
+        ("white_column", white_column),
+        ("black_column", black_column),
+        ("result_column", result_column),
+    ]);
     as_writer("ledger_attach()", |store, actor| {
-        let (l, owner) = attachable(store, actor, &ledger, table);
+        let (l, owner) = attachable(store, actor, ledger, table);
         let optional = [scope_column, filter, rated_column];
         let mut att = Attachment {
             white_column: columns[2].1.clone(),
@@ -406,28 +407,20 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
     filter: Option<&str>,
     rated_column: Option<&str>,
 ) -> i64 {
-    let ledger = need(ledger, "ledger");
-    let table = participants.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "ledger_attach_multiplayer: participants must not be NULL",
-        )
-    });
+    let ledger = need("ledger_attach", "ledger", ledger);
+    let table = need("ledger_attach_multiplayer", "participants", participants);
     let rule =
         MultiplayerRule::parse(rule.unwrap_or("pairwise")).unwrap_or_else(|e| raise_core(&e));
-    let columns = [
-        ("game_column", need(game_column, "game_column")),
-        ("date_column", need(date_column, "date_column")),
-        ("player_column", need(player_column, "player_column")),
-        (
-            "placement_column",
-            need(placement_column, "placement_column"),
-        ),
-    ];
+    let columns = columns([
+        ("game_column", game_column),
+        ("date_column", date_column),
+        ("player_column", player_column),
+        ("placement_column", placement_column),
+    ]);
     as_writer("ledger_attach_multiplayer()", |store, actor| {
-        let (l, owner) = attachable(store, actor, &ledger, table);
+        let (l, owner) = attachable(store, actor, ledger, table);
         let system = &l.settings.rating_system;
-        rule.check_system(&ledger, system)
+        rule.check_system(ledger, system)
             .unwrap_or_else(|e| raise_core(&e));
         let optional = [scope_column, filter, rated_column];
         let mut att = Attachment {

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
+use pg_rating_core::ledger::attachment::game_ids;
 use pg_rating_core::ledger::changed_season_ends;
 use pg_rating_core::ledger::row_check::{LedgerWrite, NewLedger};
 use pgrx::prelude::*;
@@ -538,9 +539,7 @@ fn old_as_rated(
     old: &mut Vec<GameRow>,
     new: &[GameRow],
 ) {
-    let mut keys: Vec<String> = old.iter().chain(new).map(|g| g.key.id.clone()).collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = game_ids(old.iter().chain(new).map(|g| &g.key));
     if keys.is_empty() {
         return;
     }
@@ -556,9 +555,7 @@ fn old_participants_as_rated(
     old: &mut Vec<ParticipantRow>,
     new: &[ParticipantRow],
 ) {
-    let mut keys: Vec<String> = old.iter().chain(new).map(|r| r.key.id.clone()).collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = game_ids(old.iter().chain(new).map(|g| &g.key));
     *old = match keys.is_empty() {
         true => Vec::new(),
         false => store.rated_participants(ledger, &keys),

@@ -861,6 +861,14 @@ pub fn changed_by_scope<'c>(
     by_scope
 }
 
+/// The ids of the games of `keys`, each once, sorted (those whose entries a statement reads).
+pub fn game_ids<'a>(keys: impl IntoIterator<Item = &'a LedgerKey>) -> Vec<String> {
+    let mut ids: Vec<String> = keys.into_iter().map(|k| k.id.clone()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
 /// The (player, game) pairs of rows as they were.
 pub fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
     olds.iter()
@@ -976,6 +984,10 @@ mod tests {
             (vec!["2".to_string()], vec!["2".to_string()])
         );
         assert!(changed["b"].0.is_empty() && ids(&changed["b"].1) == ["3"]);
+        assert_eq!(
+            game_ids(old.iter().chain(&new).map(|g| &g.key)),
+            ["1", "2", "3"]
+        );
         let olds = old_entries(&changed["a"].0);
         assert_eq!(
             olds,
