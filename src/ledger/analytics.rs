@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use pg_rating_core::ledger::what_if::{
-    check_variants, multiplayer_scopes, two_player_scopes, what_if, Scope,
+    check_variant_count, check_variants, multiplayer_scopes, two_player_scopes, what_if, Scope,
 };
 use pg_rating_core::ledger::{check_band, quality_by_group, Quality};
 use pgrx::prelude::*;
@@ -93,10 +93,6 @@ fn ledger_prediction_quality(
     TableIterator::new(rows)
 }
 
-/// The most K factors and taus together that one `ledger_what_if` call replays (each is a replay
-/// of the whole ledger): 54000 past it.
-pub const MAX_WHAT_IF_VARIANTS: usize = 100;
-
 /// The prediction quality the ledger's rating system would have had with other K factors or
 /// taus, replayed in memory over the ledger's games (nothing is written). The first row is the
 /// ledger's own setting. The replays can be cancelled (`statement_timeout`, a cancel).
@@ -131,16 +127,7 @@ fn ledger_what_if(
         require_one_dimension(fcinfo, 2, "taus");
     }
     let count = |a: &Option<Array<'_, f64>>| a.as_ref().map_or(0, |a| a.len());
-    if count(&k_factors) + count(&taus) > MAX_WHAT_IF_VARIANTS {
-        raise(
-            PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-            format!(
-                "ledger_what_if replays at most {MAX_WHAT_IF_VARIANTS} K factors and taus together, \
-                 not {}",
-                count(&k_factors) + count(&taus)
-            ),
-        );
-    }
+    check_variant_count(count(&k_factors) + count(&taus)).unwrap_or_else(|e| raise_core(&e));
     let values = |a: &Option<Array<'_, f64>>, what: &str| -> Vec<f64> {
         a.as_ref()
             .map_or_else(Vec::new, |a| crate::rating::elements(a, what).into_owned())

@@ -90,6 +90,38 @@ pub fn multiplayer_scopes(
         .collect()
 }
 
+/// The most K factors and taus together that one `ledger_what_if` call replays (each is a replay
+/// of the whole ledger).
+pub const MAX_VARIANTS: usize = 100;
+
+/// More K factors and taus than [`MAX_VARIANTS`] (54000): how many were given.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooManyVariants(pub usize);
+
+impl std::fmt::Display for TooManyVariants {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ledger_what_if replays at most {MAX_VARIANTS} K factors and taus together, not {}",
+            self.0
+        )
+    }
+}
+
+impl crate::error::Classified for TooManyVariants {
+    fn class(&self) -> crate::error::ErrorClass {
+        crate::error::ErrorClass::ProgramLimit
+    }
+}
+
+/// 54000 for more than [`MAX_VARIANTS`] K factors and taus together (`count`).
+pub fn check_variant_count(count: usize) -> Result<(), TooManyVariants> {
+    match count > MAX_VARIANTS {
+        true => Err(TooManyVariants(count)),
+        false => Ok(()),
+    }
+}
+
 /// An error of ledger `ledger` with what it concerns: its class kept, its message after `what`.
 fn about(e: RatingError, what: String) -> RatingError {
     RatingError {
@@ -211,6 +243,17 @@ mod tests {
                 seeds,
             },
         )])
+    }
+
+    #[test]
+    fn at_most_a_hundred_variants_are_replayed() {
+        assert_eq!(check_variant_count(MAX_VARIANTS), Ok(()));
+        let e = check_variant_count(101).unwrap_err();
+        assert_eq!(e.sqlstate(), "54000");
+        assert_eq!(
+            e.to_string(),
+            "ledger_what_if replays at most 100 K factors and taus together, not 101"
+        );
     }
 
     #[test]
