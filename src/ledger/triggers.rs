@@ -52,14 +52,7 @@ fn require_owner_of_each(store: &mut LedgerStore<'_, '_>, ledgers: impl Iterator
 
 /// The name of the table of that oid, if it exists (a client's table is gone with its extension).
 fn table_name(table: pg_sys::Oid) -> Option<String> {
-    // SAFETY: a catalog lookup by oid, NULL when there is no such relation, else a name.
-    let name = unsafe { pg_sys::get_rel_name(table) };
-    (!name.is_null()).then(|| {
-        // SAFETY: `name` is a non-NULL, NUL-terminated name palloc'd by get_rel_name.
-        unsafe { std::ffi::CStr::from_ptr(name) }
-            .to_string_lossy()
-            .into_owned()
-    })
+    crate::relation::schema_and_name(table).map(|(_, name)| name)
 }
 
 /// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
