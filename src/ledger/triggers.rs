@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use pg_rating_core::ledger::attachment::game_ids;
 use pg_rating_core::ledger::changed_season_ends;
-use pg_rating_core::ledger::row_check::{LedgerWrite, NewLedger};
+use pg_rating_core::ledger::row_check::{check_seed_row, LedgerWrite, NewLedger};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -31,12 +31,7 @@ fn check_seed(row: &PgHeapTuple<'_, AllocatedByPostgres>) {
     let rating: f64 = read(row, "rating");
     let rd: Option<f64> = crate::trigger::field(row, "rd");
     let volatility: Option<f64> = crate::trigger::field(row, "volatility");
-    if let Err(e) = pg_rating_core::ledger::check_seed(rating, rd, volatility) {
-        raise(
-            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-            format!("seed rejected: {e}"),
-        );
-    }
+    check_seed_row(rating, rd, volatility).unwrap_or_else(|e| raise_core(&e));
 }
 
 /// 42501 unless the role that acts is a member of the owner of each of `ledgers` (seeds and

@@ -127,9 +127,44 @@ impl LedgerWrite<'_> {
     }
 }
 
+/// A `ledger_seeds` row that the ledger could not start a player from (23514): the bounds of
+/// [`check_seed`](super::check_seed).
+#[derive(Debug, PartialEq)]
+pub struct SeedRejected(pub RatingError);
+
+impl fmt::Display for SeedRejected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seed rejected: {}", self.0)
+    }
+}
+
+impl Classified for SeedRejected {
+    fn class(&self) -> ErrorClass {
+        ErrorClass::RuleViolation
+    }
+}
+
+/// Checks a `ledger_seeds` row's rating, RD and volatility.
+pub fn check_seed_row(
+    rating: f64,
+    rd: Option<f64>,
+    volatility: Option<f64>,
+) -> Result<(), SeedRejected> {
+    super::check_seed(rating, rd, volatility).map_err(SeedRejected)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_seed_out_of_bounds_is_rejected_as_a_check_violation() {
+        assert_eq!(check_seed_row(2100.0, Some(120.0), None), Ok(()));
+        let e = check_seed_row(f64::NAN, None, None).unwrap_err();
+        assert_eq!(e.sqlstate(), "23514");
+        let inner = super::super::check_seed(f64::NAN, None, None).unwrap_err();
+        assert_eq!(e.to_string(), format!("seed rejected: {inner}"));
+    }
 
     fn settings() -> LedgerSettings {
         crate::ledger::rules::tests::glicko_settings()
