@@ -19,7 +19,8 @@ use crate::bulk_insert::BulkInsert;
 use crate::columns::{check_cells, Cell, Cells, Column, ColumnType, Kind, Named};
 use crate::error::internal;
 use crate::relation;
-pub use pg_rating_core::ledger::digest::{DigestSet, DigestSum, RowDigests};
+use pg_rating_core::ledger::digest::{self, Comparison};
+pub use pg_rating_core::ledger::digest::{DigestSet, DigestSum, RowDigests, Stored};
 
 /// A part of a row's key: as the rebuild has it, or as the table stores it. Ordered as the
 /// rebuild orders its rows (texts by their bytes).
@@ -143,9 +144,8 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         }
         previous = Some(k);
     }
-    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     if most_differ {
-        return rewrite(table, columns, ledger, &scope_bytes, rows);
+        return rewrite(table, columns, ledger, scopes, rows);
     }
     // The stored rows come in the index's order, which is the rows' order when the table's
     // collation orders texts by their bytes: each is then the row the merge is at (`next`). A
@@ -157,25 +157,17 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     let mut kept: Vec<Option<pg_sys::ItemPointerData>> = vec![None; rows.len()];
     let mut doomed: Vec<pg_sys::ItemPointerData> = Vec::new();
     let (mut scanned, mut rewrite) = (0usize, false);
-    scan_ledger(table, columns, ledger, Order::Key, |tid, stored| {
+    scan_scopes(table, columns, ledger, scopes, Order::Key, |tid, stored| {
         let kinds = columns.iter().map(|c| c.1);
         let mut k = [KeyPart::None; MAX_KEY];
         for ((part, s), kind) in k.iter_mut().zip(&stored[..key]).zip(kinds) {
             // SAFETY: the scanned row's attributes, of these kinds.
             *part = unsafe { s.key_part(kind) };
         }
-        let KeyPart::Text(scope) = k[1] else {
-            internal(format!("{table}: a row without a scope"))
-        };
-        if !scope_bytes.contains(scope) {
-            return true;
-        }
         scanned += 1;
         // Once most of what is seen differs (a new K), every row will be written anew: the rest
         // need not be compared.
-        if doomed.len() > rows.len() / 4 || (scanned > 10_000 && doomed.len() > scanned / 2) {
-            rewrite = true;
-        }
+        rewrite |= digest::most_differ(doomed.len(), rows.len(), scanned);
         if rewrite {
             doomed.push(tid);
             return true;
@@ -222,7 +214,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     drop(wanted);
     // Much changed (or nothing stored): every row goes, and the rebuild's go into the emptied
     // scopes.
-    rewrite |= doomed.len() > rows.len() / 4 || kept.iter().all(Option::is_none);
+    rewrite |= digest::most_differ(doomed.len(), rows.len(), 0) || kept.iter().all(Option::is_none);
     if rewrite {
         doomed.extend(kept.iter_mut().filter_map(Option::take));
     }
@@ -253,27 +245,16 @@ fn rewrite<R: Cells<N>, const N: usize>(
     table: &str,
     columns: &[Column],
     ledger: i32,
-    scopes: &BTreeSet<&[u8]>,
+    scopes: &BTreeSet<String>,
     rows: Vec<R>,
 ) -> Replaced {
     let started = std::time::Instant::now();
     let mut doomed = Vec::with_capacity(rows.len());
-    scan_ledger(
-        table,
-        columns,
-        ledger,
-        scan_order(table, rows.len()),
-        |tid, stored| {
-            // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
-            let KeyPart::Text(scope) = (unsafe { stored[1].key_part(Kind::Text) }) else {
-                internal(format!("{table}: a row without a scope"))
-            };
-            if scopes.contains(scope) {
-                doomed.push(tid);
-            }
-            true
-        },
-    );
+    let order = scan_order(table, rows.len());
+    scan_scopes(table, columns, ledger, scopes, order, |tid, _| {
+        doomed.push(tid);
+        true
+    });
     let scanned = started.elapsed();
     delete_rows(table, &mut doomed);
     let deleted = started.elapsed();
@@ -333,21 +314,6 @@ unsafe fn digest_of_stored(d: &mut RowDigests, stored: &[StoredRow], columns: &[
     d.finish()
 }
 
-/// How the stored rows of a table compare with a rebuild's ([`compare_stored`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stored {
-    /// Exactly the rebuild's rows.
-    Same,
-    /// Some differ: the rows are compared one by one, the equal ones kept.
-    Differ,
-    /// Most of a sample differ (a new K): every row is written anew, none compared.
-    MostDiffer,
-}
-
-/// Rows looked at after the first that differs, to tell [`Stored::Differ`] from
-/// [`Stored::MostDiffer`].
-const SAMPLE: usize = 1000;
-
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
 /// ([`digest_of_cells`], one per row, the rows different) are `wanted`: read without a write,
 /// by a scan that stops soon after the first row not wanted (once it has seen whether most rows of
@@ -361,39 +327,14 @@ pub fn compare_stored(
     digests: &mut RowDigests,
     mut wanted: DigestSet,
 ) -> Stored {
-    let scope_at = 1;
-    if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {
-        internal(format!("{table}: the second column is not the scope"));
-    }
-    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     let order = scan_order(table, wanted.len());
-    // (rows of the scopes looked at, those since the first that differs, and how many differ)
-    let (mut seen, mut after, mut differ) = (0usize, 0usize, 0usize);
-    scan_ledger(table, columns, ledger, order, |_, stored| {
+    let mut comparison = Comparison::default();
+    scan_scopes(table, columns, ledger, scopes, order, |_, stored| {
         // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
-        let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
-            internal(format!("{table}: a row without a scope"))
-        };
-        if !scope_bytes.contains(scope) {
-            return true;
-        }
-        seen += 1;
-        // SAFETY: as above.
         let found = wanted.remove(&unsafe { digest_of_stored(digests, stored, columns) });
-        if differ > 0 || !found {
-            after += 1;
-            differ += usize::from(!found);
-        }
-        differ == 0 || after < SAMPLE
+        comparison.note(found)
     });
-    if differ == 0 && wanted.is_empty() {
-        Stored::Same
-    } else if differ * 2 > after && (after >= SAMPLE || differ * 2 > seen) {
-        // (most of a full sample, or of all rows when the table ended before one)
-        Stored::MostDiffer
-    } else {
-        Stored::Differ
-    }
+    comparison.answer(wanted.is_empty())
 }
 
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
@@ -408,29 +349,13 @@ pub fn stored_sum_is(
     digests: &mut RowDigests,
     wanted: DigestSum,
 ) -> bool {
-    let scope_at = 1;
-    if columns.get(scope_at).map(|c| c.1) != Some(Kind::Text) {
-        internal(format!("{table}: the second column is not the scope"));
-    }
-    let scope_bytes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
     let mut stored_sum = DigestSum::default();
-    scan_ledger(
-        table,
-        columns,
-        ledger,
-        scan_order(table, wanted.rows()),
-        |_, stored| {
-            // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
-            let KeyPart::Text(scope) = (unsafe { stored[scope_at].key_part(Kind::Text) }) else {
-                internal(format!("{table}: a row without a scope"))
-            };
-            if scope_bytes.contains(scope) {
-                // SAFETY: as above.
-                stored_sum.add(unsafe { digest_of_stored(digests, stored, columns) });
-            }
-            stored_sum.rows() <= wanted.rows()
-        },
-    );
+    let order = scan_order(table, wanted.rows());
+    scan_scopes(table, columns, ledger, scopes, order, |_, stored| {
+        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+        stored_sum.add(unsafe { digest_of_stored(digests, stored, columns) });
+        stored_sum.rows() <= wanted.rows()
+    });
     stored_sum == wanted
 }
 
@@ -481,6 +406,28 @@ fn delete_rows(table: &str, tids: &mut [pg_sys::ItemPointerData]) {
 enum Order {
     Key,
     Heap,
+}
+
+/// [`scan_ledger`] of the rows of `scopes` only (the second of `columns` is the scope).
+fn scan_scopes(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    order: Order,
+    mut each: impl FnMut(pg_sys::ItemPointerData, &[StoredRow]) -> bool,
+) {
+    if columns.get(1).map(|c| c.1) != Some(Kind::Text) {
+        internal(format!("{table}: the second column is not the scope"));
+    }
+    let scopes: BTreeSet<&[u8]> = scopes.iter().map(|s| s.as_bytes()).collect();
+    scan_ledger(table, columns, ledger, order, |tid, stored| {
+        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+        let KeyPart::Text(scope) = (unsafe { stored[1].key_part(Kind::Text) }) else {
+            internal(format!("{table}: a row without a scope"))
+        };
+        !scopes.contains(scope) || each(tid, stored)
+    });
 }
 
 /// Calls `each` with the row id and the values of `columns` of every row of `ledger` that a

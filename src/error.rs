@@ -104,6 +104,8 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
         ErrorClass::Restricted => PgSqlErrorCode::ERRCODE_RESTRICT_VIOLATION,
         ErrorClass::UndefinedColumn => PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
         ErrorClass::UniqueViolation => PgSqlErrorCode::ERRCODE_UNIQUE_VIOLATION,
+        ErrorClass::InsufficientPrivilege => PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
+        ErrorClass::ReservedName => PgSqlErrorCode::ERRCODE_RESERVED_NAME,
         ErrorClass::Internal => PgSqlErrorCode::ERRCODE_INTERNAL_ERROR,
     }
 }

@@ -40,6 +40,10 @@ pub enum ErrorClass {
     UndefinedColumn,
     /// A second row where one is allowed: two openings lines that reach one position (23505).
     UniqueViolation,
+    /// A role that may not do what it asks: not a member of an owner (42501).
+    InsufficientPrivilege,
+    /// A name kept for pg_rating's own objects (42939).
+    ReservedName,
     /// What the glue handed over contradicts itself: a fact it gathered is missing (XX000).
     Internal,
 }
@@ -63,6 +67,8 @@ impl ErrorClass {
             ErrorClass::Restricted => "23001",
             ErrorClass::UndefinedColumn => "42703",
             ErrorClass::UniqueViolation => "23505",
+            ErrorClass::InsufficientPrivilege => "42501",
+            ErrorClass::ReservedName => "42939",
             ErrorClass::Internal => "XX000",
         }
     }
@@ -202,6 +208,8 @@ mod tests {
             ErrorClass::Restricted,
             ErrorClass::UndefinedColumn,
             ErrorClass::UniqueViolation,
+            ErrorClass::InsufficientPrivilege,
+            ErrorClass::ReservedName,
             ErrorClass::Internal,
         ];
         let mut codes: Vec<&str> = classes.iter().map(|c| c.sqlstate()).collect();

@@ -3,8 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use pg_rating_core::ledger::what_if::{check_variants, what_if, Games, Scope};
-use pg_rating_core::ledger::{check_band, quality_by_group, LedgerGame, Quality};
+use pg_rating_core::ledger::what_if::{
+    check_variant_count, check_variants, multiplayer_scopes, two_player_scopes, what_if, Scope,
+};
+use pg_rating_core::ledger::{check_band, quality_by_group, Quality};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -91,10 +93,6 @@ fn ledger_prediction_quality(
     TableIterator::new(rows)
 }
 
-/// The most K factors and taus together that one `ledger_what_if` call replays (each is a replay
-/// of the whole ledger): 54000 past it.
-pub const MAX_WHAT_IF_VARIANTS: usize = 100;
-
 /// The prediction quality the ledger's rating system would have had with other K factors or
 /// taus, replayed in memory over the ledger's games (nothing is written). The first row is the
 /// ledger's own setting. The replays can be cancelled (`statement_timeout`, a cancel).
@@ -129,16 +127,7 @@ fn ledger_what_if(
         require_one_dimension(fcinfo, 2, "taus");
     }
     let count = |a: &Option<Array<'_, f64>>| a.as_ref().map_or(0, |a| a.len());
-    if count(&k_factors) + count(&taus) > MAX_WHAT_IF_VARIANTS {
-        raise(
-            PgSqlErrorCode::ERRCODE_PROGRAM_LIMIT_EXCEEDED,
-            format!(
-                "ledger_what_if replays at most {MAX_WHAT_IF_VARIANTS} K factors and taus together, \
-                 not {}",
-                count(&k_factors) + count(&taus)
-            ),
-        );
-    }
+    check_variant_count(count(&k_factors) + count(&taus)).unwrap_or_else(|e| raise_core(&e));
     let values = |a: &Option<Array<'_, f64>>, what: &str| -> Vec<f64> {
         a.as_ref()
             .map_or_else(Vec::new, |a| crate::rating::elements(a, what).into_owned())
@@ -163,27 +152,16 @@ fn ledger_what_if(
         )
         .unwrap_or_else(|e| raise_core(&e));
         // each scope's games, of either kind, sorted
-        let mut games: BTreeMap<String, Games> = BTreeMap::new();
-        if let Some(m) = &att.multiplayer {
-            let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
-            let mut by_scope: BTreeMap<&str, Vec<_>> = BTreeMap::new();
-            for r in &rows {
-                by_scope.entry(r.scope.as_str()).or_default().push(r);
+        let games = match &att.multiplayer {
+            Some(m) => {
+                let rows = store.read_participants(&att, &att.all_rows_query(), &[]);
+                multiplayer_scopes(m.rule, &rows).unwrap_or_else(|e| raise_core(&e))
             }
-            for (scope, rows) in by_scope {
-                let scope_games = Games::Multiplayer(m.rule, super::multi_games(&rows));
-                games.insert(scope.to_owned(), scope_games);
-            }
-        } else {
-            let mut two: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
-            for g in rated(&store.read_games(&att, &att.all_rows_query(), &[])) {
-                two.entry(g.scope.clone()).or_default().push(ledger_game(g));
-            }
-            for (scope, mut scope_games) in two {
-                scope_games.sort_by(|a, b| a.key.cmp(&b.key));
-                games.insert(scope, Games::TwoPlayer(scope_games));
-            }
-        }
+            None => two_player_scopes(
+                rated(&store.read_games(&att, &att.all_rows_query(), &[]))
+                    .map(|g| (g.scope.clone(), ledger_game(g))),
+            ),
+        };
         // each scope's seasons, and its players' seeds (ledger_seeds), as in the ledger itself
         let seasons: Vec<_> = games
             .keys()

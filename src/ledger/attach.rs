@@ -140,26 +140,27 @@ fn resolve(
         let (table, column) = att.table_of(c);
         types.insert(what, store.column_type_of(table, &column, what));
     }
-    if let Some(&t) = types.get("rated_column") {
-        check_type(&types, t == pg_sys::BOOLOID, "rated_column", "boolean");
+    for what in ["rated_column", "date_column"] {
+        if let Some(&t) = types.get(what) {
+            attachment::check_column_type(what, t);
+        }
     }
-    let date = attachment::date_type_supported(types["date_column"]);
-    check_type(
-        &types,
-        date,
-        "date_column",
-        "timestamptz, timestamp or date",
-    );
     types
 }
 
-fn need(v: Option<&str>, what: &str) -> String {
-    v.map(str::to_owned).unwrap_or_else(|| {
+/// The argument `what` of `function`: 22004 when it is NULL.
+fn need<T>(function: &str, what: &str, v: Option<T>) -> T {
+    v.unwrap_or_else(|| {
         raise(
             PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            format!("ledger_attach: {what} must not be NULL"),
+            format!("{function}: {what} must not be NULL"),
         )
     })
+}
+
+/// The column arguments of an attach (`ledger_attach: ... must not be NULL`), in their order.
+fn columns<const N: usize>(args: [(&'static str, Option<&str>); N]) -> [(&'static str, String); N] {
+    args.map(|(what, c)| (what, need("ledger_attach", what, c).to_owned()))
 }
 
 /// The ledger and the table's owner, once `actor` may attach them (42501) and the ledger is not
@@ -196,19 +197,6 @@ fn attachable(
         );
     }
     (l, owner)
-}
-
-/// 42804 unless `ok`: the column `what` is not of a type the ledger reads.
-fn check_type(types: &HashMap<&'static str, pg_sys::Oid>, ok: bool, what: &str, wanted: &str) {
-    if !ok {
-        raise(
-            PgSqlErrorCode::ERRCODE_DATATYPE_MISMATCH,
-            format!(
-                "{what} must be {wanted}, not {}",
-                store::type_name(types[what])
-            ),
-        );
-    }
 }
 
 /// Waits for the statements writing a games table under way to end with their transactions, and
@@ -262,12 +250,7 @@ fn attach(
     result_map: Option<JsonB>,
 ) -> i64 {
     hold_off_writers(att.table);
-    check_type(
-        &HashMap::from([("key_column", att.key_type)]),
-        attachment::key_type_supported(att.key_type),
-        "key_column",
-        "smallint, integer, bigint, text, varchar or uuid",
-    );
+    attachment::check_column_type("key_column", att.key_type);
     // The filter (and every column) is read once now, as the table's owner: a bad expression
     // is an error of the attach, not of the next insert.
     let probe = format!("{} LIMIT 0", att.all_rows_query());
@@ -324,6 +307,39 @@ fn attach(
     rebuild(store, l, att)
 }
 
+/// A new attachment to `l` of its table (owned by `owner`), read by the key column and the date
+/// column (the first two of `columns`), with the scope column, the filter and the rated column
+/// (`optional`); the columns of its players and results are the caller's to set.
+fn new_attachment(
+    store: &mut LedgerStore<'_, '_>,
+    l: &Ledger,
+    (table, owner): (pg_sys::Oid, pg_sys::Oid),
+    columns: &[(&str, String)],
+    [scope_column, filter, rated_column]: [Option<&str>; 3],
+) -> Attachment {
+    let key_type = store.column_type(table, &columns[0].1, columns[0].0);
+    Attachment {
+        ledger_id: l.id,
+        table,
+        table_name: attachment::games_name(table, l.id),
+        owner,
+        key_column: columns[0].1.clone(),
+        key_type,
+        key_kind: attachment::key_kind(key_type),
+        date_column: columns[1].1.clone(),
+        white_column: String::new(),
+        black_column: String::new(),
+        result_column: String::new(),
+        result_map: None,
+        scope_column: scope_column.map(str::to_owned),
+        filter: filter.map(str::to_owned),
+        multiplayer: None,
+        rated_column: rated_column.map(str::to_owned),
+        related: Vec::new(),
+        paths: None,
+    }
+}
+
 /// `ledger_attach(ledger, games, key_column, date_column, white_column, black_column, result_column,
 /// result_map, scope_column, filter, rated_column)` (declared in sql/ledgers.sql).
 #[allow(clippy::too_many_arguments)]
@@ -343,54 +359,30 @@ pub(crate) fn ledger_attach_0_13(
     rated_column: Option<&str>,
 ) -> i64 {
     let result_map = result_map.map(attachment::result_map_arg);
-    let ledger = need(ledger, "ledger");
-    let table = games.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "ledger_attach: games must not be NULL",
-        )
-    });
-    let columns = [
-        ("key_column", need(key_column, "key_column")),
-        ("date_column", need(date_column, "date_column")),
-        ("white_column", need(white_column, "white_column")),
-        ("black_column", need(black_column, "black_column")),
-        ("result_column", need(result_column, "result_column")),
-    ];
+    let ledger = need("ledger_attach", "ledger", ledger);
+    let table = need("ledger_attach", "games", games);
+    let columns = columns([
+        ("key_column", key_column),
+        ("date_column", date_column),
+        ("white_column", white_column),
+        ("black_column", black_column),
+        ("result_column", result_column),
+    ]);
     as_writer("ledger_attach()", |store, actor| {
-        let (l, owner) = attachable(store, actor, &ledger, table);
-        let key_type = store.column_type(table, &columns[0].1, columns[0].0);
+        let (l, owner) = attachable(store, actor, ledger, table);
+        let optional = [scope_column, filter, rated_column];
         let mut att = Attachment {
-            ledger_id: l.id,
-            table,
-            table_name: attachment::games_name(table, l.id),
-            owner,
-            key_column: columns[0].1.clone(),
-            key_type,
-            key_kind: attachment::key_kind(key_type),
-            date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
             black_column: columns[3].1.clone(),
             result_column: columns[4].1.clone(),
-            result_map: None,
-            scope_column: scope_column.map(str::to_owned),
-            filter: filter.map(str::to_owned),
-            multiplayer: None,
-            rated_column: rated_column.map(str::to_owned),
-            related: Vec::new(),
-            paths: None,
+            ..new_attachment(store, &l, (table, owner), &columns, optional)
         };
         let types = resolve(store, actor, &mut att);
         let map = result_map
             .as_ref()
             .map(|j| attachment::parse_result_map(&j.0));
         if map.is_none() {
-            check_type(
-                &types,
-                attachment::score_type_supported(types["result_column"]),
-                "result_column",
-                "a number (white's score in [0, 1]) unless a result_map says what its values mean",
-            );
+            attachment::check_column_type("result_column", types["result_column"]);
         }
         att.result_map = map;
         attach(store, &l, &att, result_map)
@@ -415,62 +407,34 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
     filter: Option<&str>,
     rated_column: Option<&str>,
 ) -> i64 {
-    let ledger = need(ledger, "ledger");
-    let table = participants.unwrap_or_else(|| {
-        raise(
-            PgSqlErrorCode::ERRCODE_NULL_VALUE_NOT_ALLOWED,
-            "ledger_attach_multiplayer: participants must not be NULL",
-        )
-    });
+    let ledger = need("ledger_attach", "ledger", ledger);
+    let table = need("ledger_attach_multiplayer", "participants", participants);
     let rule =
         MultiplayerRule::parse(rule.unwrap_or("pairwise")).unwrap_or_else(|e| raise_core(&e));
-    let columns = [
-        ("game_column", need(game_column, "game_column")),
-        ("date_column", need(date_column, "date_column")),
-        ("player_column", need(player_column, "player_column")),
-        (
-            "placement_column",
-            need(placement_column, "placement_column"),
-        ),
-    ];
+    let columns = columns([
+        ("game_column", game_column),
+        ("date_column", date_column),
+        ("player_column", player_column),
+        ("placement_column", placement_column),
+    ]);
     as_writer("ledger_attach_multiplayer()", |store, actor| {
-        let (l, owner) = attachable(store, actor, &ledger, table);
+        let (l, owner) = attachable(store, actor, ledger, table);
         let system = &l.settings.rating_system;
-        rule.check_system(&ledger, system)
+        rule.check_system(ledger, system)
             .unwrap_or_else(|e| raise_core(&e));
-        let key_type = store.column_type(table, &columns[0].1, columns[0].0);
+        let optional = [scope_column, filter, rated_column];
         let mut att = Attachment {
-            ledger_id: l.id,
-            table,
-            table_name: attachment::games_name(table, l.id),
-            owner,
-            key_column: columns[0].1.clone(),
-            key_type,
-            key_kind: attachment::key_kind(key_type),
-            date_column: columns[1].1.clone(),
             white_column: columns[2].1.clone(),
-            black_column: String::new(),
-            result_column: String::new(),
-            result_map: None,
-            scope_column: scope_column.map(str::to_owned),
-            filter: filter.map(str::to_owned),
             multiplayer: Some(attachment::Multiplayer {
                 player_column: columns[2].1.clone(),
                 placement_column: columns[3].1.clone(),
                 higher_is_better: higher_is_better.unwrap_or(false),
                 rule,
             }),
-            rated_column: rated_column.map(str::to_owned),
-            related: Vec::new(),
-            paths: None,
+            ..new_attachment(store, &l, (table, owner), &columns, optional)
         };
         let types = resolve(store, actor, &mut att);
-        check_type(
-            &types,
-            attachment::score_type_supported(types["placement_column"]),
-            "placement_column",
-            "a number",
-        );
+        attachment::check_column_type("placement_column", types["placement_column"]);
         attach(store, &l, &att, None)
     })
 }

@@ -29,35 +29,13 @@ pub fn games_name(table: pg_sys::Oid, ledger: i32) -> String {
 
 /// How a key column of type `t` is compared.
 pub fn key_kind(t: pg_sys::Oid) -> KeyKind {
-    if is_integer(t) {
-        KeyKind::Integer
-    } else if t == pg_sys::UUIDOID {
-        KeyKind::Uuid
-    } else {
-        KeyKind::Text
-    }
+    KeyKind::of_type(t.to_u32())
 }
 
-fn is_integer(t: pg_sys::Oid) -> bool {
-    [pg_sys::INT2OID, pg_sys::INT4OID, pg_sys::INT8OID].contains(&t)
-}
-
-/// Key types whose text order (bytewise) is their own order, or that are integers.
-pub fn key_type_supported(t: pg_sys::Oid) -> bool {
-    is_integer(t) || [pg_sys::TEXTOID, pg_sys::VARCHAROID, pg_sys::UUIDOID].contains(&t)
-}
-
-pub fn date_type_supported(t: pg_sys::Oid) -> bool {
-    [
-        pg_sys::TIMESTAMPTZOID,
-        pg_sys::TIMESTAMPOID,
-        pg_sys::DATEOID,
-    ]
-    .contains(&t)
-}
-
-pub fn score_type_supported(t: pg_sys::Oid) -> bool {
-    is_integer(t) || [pg_sys::NUMERICOID, pg_sys::FLOAT4OID, pg_sys::FLOAT8OID].contains(&t)
+/// 42804 unless the column of argument `what` has a type the ledger reads (`t`).
+pub fn check_column_type(what: &str, t: pg_sys::Oid) {
+    attachment::check_column_type(what, t.to_u32(), &super::store::type_name(t))
+        .unwrap_or_else(|e| raise_core(&e));
 }
 
 /// A `result_map` argument (jsonb) as JSON: 22023 for a number beyond what a score can be (`1e400`:

@@ -18,8 +18,9 @@ mod tables;
 mod triggers;
 mod unchanged;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
+use pg_rating_core::ledger::attachment::{changed_by_scope, old_entries};
 use pg_rating_core::ledger::writer::{Fresh, FreshGames, Kind, ReplayFrom, Run, ScopeChanges};
 use pg_rating_core::ledger::{LedgerGame, LedgerKey, LedgerRules, MultiGame};
 use pgrx::prelude::*;
@@ -101,36 +102,13 @@ struct Changes<'a> {
     new: Vec<GameRow>,
 }
 
-/// The rated rows of `changes` whose rating inputs changed, by scope: (rows as they were, rows as
-/// they are). An UPDATE that leaves what the ledger reads of a game as it was changes nothing.
-fn by_scope<'c>(
-    changes: &'c Changes<'_>,
-) -> BTreeMap<&'c str, (Vec<&'c GameRow>, Vec<&'c GameRow>)> {
-    let olds: HashMap<(&str, &LedgerKey), &GameRow> = rated(&changes.old)
-        .map(|g| ((g.scope.as_str(), &g.key), g))
-        .collect();
-    let unchanged: std::collections::HashSet<(&str, &LedgerKey)> = rated(&changes.new)
-        .filter(|g| {
-            olds.get(&(g.scope.as_str(), &g.key))
-                .is_some_and(|o| *o == *g)
-        })
-        .map(|g| (g.scope.as_str(), &g.key))
-        .collect();
-    let changed = |g: &&GameRow| !unchanged.contains(&(g.scope.as_str(), &g.key));
-    let mut by_scope: BTreeMap<&str, (Vec<&GameRow>, Vec<&GameRow>)> = BTreeMap::new();
-    for g in rated(&changes.old).filter(changed) {
-        by_scope.entry(g.scope.as_str()).or_default().0.push(g);
-    }
-    for g in rated(&changes.new).filter(changed) {
-        by_scope.entry(g.scope.as_str()).or_default().1.push(g);
-    }
-    by_scope
-}
-
 /// Applies a statement's changes to the two-player ledgers of its table: every scope's lock in
 /// one statement, then the writer ([`writer::Run::apply`]). Returns the number of entries written.
 fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> usize {
-    let scopes: Vec<_> = changes.iter().map(by_scope).collect();
+    let scopes: Vec<_> = changes
+        .iter()
+        .map(|c| changed_by_scope(&c.old, &c.new))
+        .collect();
     // Every scope's lock, in (ledger, scope) order: concurrent writers never deadlock.
     let mut locks: Vec<(i32, &str)> = changes
         .iter()
@@ -159,18 +137,6 @@ fn apply_changes(store: &mut LedgerStore<'_, '_>, changes: &[Changes<'_>]) -> us
         }
     }
     store.drive(Run::apply(work))
-}
-
-/// The (player, game) pairs of rows as they were.
-fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
-    olds.iter()
-        .flat_map(|g| {
-            [&g.white, &g.black]
-                .into_iter()
-                .flatten()
-                .map(|p| (p.clone(), g.key.clone()))
-        })
-        .collect()
 }
 
 /// The multiplayer games of participant rows ([`pg_rating_core::ledger::games_of_participants`]).

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeSet;
 
-pub use pg_rating_core::ledger::kept::DroppedClient;
 use pg_rating_core::ledger::settings_row::{Kind, Value};
 use pg_rating_core::ledger::{LedgerKey, LedgerSettings};
 use pgrx::datum::DatumWithOid;

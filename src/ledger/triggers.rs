@@ -5,6 +5,9 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
+use pg_rating_core::ledger::attachment::game_ids;
+use pg_rating_core::ledger::changed_season_ends;
+use pg_rating_core::ledger::row_check::{check_seed_row, LedgerWrite, NewLedger};
 use pgrx::prelude::*;
 use pgrx::PgSqlErrorCode;
 
@@ -13,7 +16,7 @@ use super::attachment::{Attachment, GameRow, ParticipantRow};
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
 use super::{apply_changes, apply_multi_changes, internal, rebuild, replay_scopes, Changes};
-use crate::error::raise;
+use crate::error::{raise, raise_core};
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::stored as read;
@@ -23,27 +26,12 @@ use crate::trigger::{
 };
 use crate::writer_lock::local_transaction;
 
-/// 42501 with `message` unless the role that acts (the trigger function is SECURITY INVOKER:
-/// the role whose statement, or whose filter, writes the row) is a member of the owner of this
-/// `ledgers` row; a restore may write any row.
-fn require_member_of_owner(row: &PgHeapTuple<'_, AllocatedByPostgres>, message: &str) {
-    let owner: pg_sys::Oid = read(row, "owner");
-    if !restoring() && !is_member(acting_role(), owner) {
-        raise(PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE, message);
-    }
-}
-
 /// 23514 for a seed that the ledger could not start a player from (the core's bounds).
 fn check_seed(row: &PgHeapTuple<'_, AllocatedByPostgres>) {
     let rating: f64 = read(row, "rating");
     let rd: Option<f64> = crate::trigger::field(row, "rd");
     let volatility: Option<f64> = crate::trigger::field(row, "volatility");
-    if let Err(e) = pg_rating_core::ledger::check_seed(rating, rd, volatility) {
-        raise(
-            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-            format!("seed rejected: {e}"),
-        );
-    }
+    check_seed_row(rating, rd, volatility).unwrap_or_else(|e| raise_core(&e));
 }
 
 /// 42501 unless the role that acts is a member of the owner of each of `ledgers` (seeds and
@@ -59,14 +47,7 @@ fn require_owner_of_each(store: &mut LedgerStore<'_, '_>, ledgers: impl Iterator
 
 /// The name of the table of that oid, if it exists (a client's table is gone with its extension).
 fn table_name(table: pg_sys::Oid) -> Option<String> {
-    // SAFETY: a catalog lookup by oid, NULL when there is no such relation, else a name.
-    let name = unsafe { pg_sys::get_rel_name(table) };
-    (!name.is_null()).then(|| {
-        // SAFETY: `name` is a non-NULL, NUL-terminated name palloc'd by get_rel_name.
-        unsafe { std::ffi::CStr::from_ptr(name) }
-            .to_string_lossy()
-            .into_owned()
-    })
+    crate::relation::schema_and_name(table).map(|(_, name)| name)
 }
 
 /// BEFORE INSERT, UPDATE or DELETE ON ledgers: settings are checked (23514), only a member of a
@@ -78,45 +59,42 @@ fn check_ledger<'a>(
     trigger: &'a PgTrigger<'a>,
 ) -> Result<Option<PgHeapTuple<'a, AllocatedByPostgres>>, PgTriggerError> {
     let op = trigger.op()?;
-    // SAFETY: reads a flag of this backend, set while an extension's script runs.
-    let by_pg_rating = writing() || restoring() || unsafe { pg_sys::creating_extension };
-    let deleted = matches!(op, PgTriggerOperation::Delete);
-    let kept = [trigger.old(), trigger.new()]
-        .iter()
-        .flatten()
-        .find_map(crate::compat::kept_in);
-    let orphan = deleted && kept.is_some_and(|t| table_name(t).is_none());
-    if let (Some(table), false, false) = (kept, by_pg_rating, orphan) {
-        let row = [trigger.old(), trigger.new()].into_iter().flatten().next();
-        let name: String = read(&row.unwrap_or_else(|| internal("no row")), "name");
-        let Some(table) = table_name(table) else {
-            raise(
-                PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-                format!("{}", super::store::DroppedClient(&name)),
-            );
-        };
-        raise(
-            PgSqlErrorCode::ERRCODE_INSUFFICIENT_PRIVILEGE,
-            format!(
-                "permission denied: ledger \"{name}\" keeps its history in {table}: pg_rating writes it with \
-                 its client's settings (change those instead)"
-            ),
-        );
-    }
-    let own_checks = kept.is_none() || orphan;
-    if own_checks {
-        if let Some(old) = trigger.old() {
-            require_member_of_owner(
-                &old,
-                "permission denied: only a member of a ledger's owner may change or delete it",
-            );
+    let (old, new) = (trigger.old(), trigger.new());
+    let rows = || [&old, &new].into_iter().flatten();
+    let kept_in = rows().find_map(crate::compat::kept_in).map(table_name);
+    let name: Option<String> = rows().next().and_then(|r| crate::trigger::field(r, "name"));
+    // (a restore may write any row)
+    let member_of = |row: &PgHeapTuple<'_, AllocatedByPostgres>| {
+        restoring() || is_member(acting_role(), read(row, "owner"))
+    };
+    // a NULL in a NOT NULL column: its constraint reports it (23502) after this trigger
+    let new_name: Option<String> = new.as_ref().and_then(|r| crate::trigger::field(r, "name"));
+    let new_settings = new.as_ref().and_then(store::settings_of_tuple);
+    let new_row = match (&new, &new_name, &new_settings) {
+        (Some(row), Some(name), Some(settings))
+            if crate::trigger::field::<pg_sys::Oid>(row, "owner").is_some() =>
+        {
+            Some(NewLedger {
+                name,
+                member_of_owner: member_of(row),
+                settings,
+            })
         }
-    }
+        _ => None,
+    };
+    let deleted = matches!(op, PgTriggerOperation::Delete);
+    let write = LedgerWrite {
+        name: name.as_deref(),
+        kept_in: kept_in.as_ref().map(Option::as_deref),
+        // SAFETY: reads a flag of this backend, set while an extension's script runs.
+        by_pg_rating: writing() || restoring() || unsafe { pg_sys::creating_extension },
+        deleted,
+        member_of_old_owner: old.as_ref().map(member_of),
+        new: new_row,
+    };
+    write.check().unwrap_or_else(|e| raise_core(&e));
     if deleted {
-        let id: i32 = read(
-            &trigger.old().unwrap_or_else(|| internal("no old row")),
-            "id",
-        );
+        let id: i32 = read(old.as_ref().unwrap_or_else(|| internal("no old row")), "id");
         let _owner = RunAs::extension_owner();
         let _writing = DerivedWrite::begin();
         Spi::connect_mut(|client| {
@@ -124,38 +102,9 @@ fn check_ledger<'a>(
             detach(&mut store, id);
             store.forget(id);
         });
-        return Ok(trigger.old());
+        return Ok(old);
     }
-    let new = trigger.new().unwrap_or_else(|| internal("no new row"));
-    // a NULL in a NOT NULL column: its constraint reports it (23502) after this trigger
-    let settings = store::settings_of_tuple(&new);
-    let nulls = crate::trigger::field::<String>(&new, "name").is_none()
-        || crate::trigger::field::<pg_sys::Oid>(&new, "owner").is_none();
-    let Some(settings) = settings.filter(|_| own_checks && !nulls) else {
-        return Ok(Some(new));
-    };
-    require_member_of_owner(
-        &new,
-        "permission denied: a ledger's owner must be a role the session is a member of",
-    );
-    let name: String = read(&new, "name");
-    if kept.is_none() && !by_pg_rating && pg_rating_core::ledger::reserved_name(&name) {
-        raise(
-            PgSqlErrorCode::ERRCODE_RESERVED_NAME,
-            format!(
-                "ledger name {} is reserved: names starting with \"{}\" are the Random Chess rankings'",
-                pg_rating_core::error::Quoted(&name),
-                pg_rating_core::ledger::RESERVED_PREFIX
-            ),
-        );
-    }
-    if let Err(e) = settings.rules() {
-        raise(
-            PgSqlErrorCode::ERRCODE_CHECK_VIOLATION,
-            format!("ledger settings rejected: {e}"),
-        );
-    }
-    Ok(Some(new))
+    Ok(Some(new.unwrap_or_else(|| internal("no new row"))))
 }
 trigger_function!(
     check_only check_ledger,
@@ -335,18 +284,17 @@ fn reseason_ledger<'a>(
     if restoring() {
         return Ok(None);
     }
-    // (ledger, Some(scope)) for a season of one scope, (ledger, None) for one of every scope
-    let mut ends: BTreeMap<(i32, Option<String>), i64> = BTreeMap::new();
-    for row in [trigger.old(), trigger.new()].into_iter().flatten() {
-        let ledger: i32 = read(&row, "ledger_id");
-        let scope: String = read(&row, "scope");
-        let every: bool = read(&row, "every_scope");
+    let rows = [trigger.old(), trigger.new()].into_iter().flatten();
+    let ends = changed_season_ends(rows.map(|row| {
         let at: TimestampWithTimeZone = read(&row, "ends_at");
-        let end = ends
-            .entry((ledger, (!every).then_some(scope)))
-            .or_insert(at.into_inner());
-        *end = (*end).min(at.into_inner());
-    }
+        let every = read(&row, "every_scope");
+        (
+            read(&row, "ledger_id"),
+            read(&row, "scope"),
+            every,
+            at.into_inner(),
+        )
+    }));
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         require_owner_of_each(&mut store, ends.keys().map(|k| k.0));
@@ -579,9 +527,7 @@ fn old_as_rated(
     old: &mut Vec<GameRow>,
     new: &[GameRow],
 ) {
-    let mut keys: Vec<String> = old.iter().chain(new).map(|g| g.key.id.clone()).collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = game_ids(old.iter().chain(new).map(|g| &g.key));
     if keys.is_empty() {
         return;
     }
@@ -597,9 +543,7 @@ fn old_participants_as_rated(
     old: &mut Vec<ParticipantRow>,
     new: &[ParticipantRow],
 ) {
-    let mut keys: Vec<String> = old.iter().chain(new).map(|r| r.key.id.clone()).collect();
-    keys.sort_unstable();
-    keys.dedup();
+    let keys = game_ids(old.iter().chain(new).map(|g| &g.key));
     *old = match keys.is_empty() {
         true => Vec::new(),
         false => store.rated_participants(ledger, &keys),

@@ -3,6 +3,7 @@
 //! one). The glue gathers first what the statements need of the catalog (the table's quoted name,
 //! how its key compares: plain data in [`Attachment`]) and runs them as the table's owner.
 
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 use super::paths::{self, Join, Plan};
@@ -836,9 +837,202 @@ pub fn not_attachable(relkind: &str, parent: bool, child: bool) -> Option<&'stat
     }
 }
 
+/// A statement's rated rows of a games table whose rating inputs changed, by scope: (rows as
+/// they were, rows as they are). An UPDATE that leaves what the ledger reads of a game as it was
+/// changes nothing.
+pub fn changed_by_scope<'c>(
+    old: &'c [GameRow],
+    new: &'c [GameRow],
+) -> BTreeMap<&'c str, (Vec<&'c GameRow>, Vec<&'c GameRow>)> {
+    let rated = |rows: &'c [GameRow]| rows.iter().filter(|g| g.outcome.is_some());
+    let place = |g: &'c GameRow| (g.scope.as_str(), &g.key);
+    let olds: HashMap<_, &GameRow> = rated(old).map(|g| (place(g), g)).collect();
+    let unchanged: HashSet<_> = rated(new)
+        .filter(|g| olds.get(&place(g)).is_some_and(|o| *o == *g))
+        .map(place)
+        .collect();
+    let mut by_scope: BTreeMap<&str, (Vec<&GameRow>, Vec<&GameRow>)> = BTreeMap::new();
+    for g in rated(old).filter(|g| !unchanged.contains(&place(g))) {
+        by_scope.entry(g.scope.as_str()).or_default().0.push(g);
+    }
+    for g in rated(new).filter(|g| !unchanged.contains(&place(g))) {
+        by_scope.entry(g.scope.as_str()).or_default().1.push(g);
+    }
+    by_scope
+}
+
+/// The ids of the games of `keys`, each once, sorted (those whose entries a statement reads).
+pub fn game_ids<'a>(keys: impl IntoIterator<Item = &'a LedgerKey>) -> Vec<String> {
+    let mut ids: Vec<String> = keys.into_iter().map(|k| k.id.clone()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+/// The (player, game) pairs of rows as they were.
+pub fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
+    olds.iter()
+        .flat_map(|g| {
+            [&g.white, &g.black]
+                .into_iter()
+                .flatten()
+                .map(|p| (p.clone(), g.key.clone()))
+        })
+        .collect()
+}
+
+/// PostgreSQL's oids of the built-in types an attachment reads (fixed by its catalog).
+mod type_oid {
+    pub const BOOL: u32 = 16;
+    pub const INT8: u32 = 20;
+    pub const INT2: u32 = 21;
+    pub const INT4: u32 = 23;
+    pub const TEXT: u32 = 25;
+    pub const FLOAT4: u32 = 700;
+    pub const FLOAT8: u32 = 701;
+    pub const VARCHAR: u32 = 1043;
+    pub const DATE: u32 = 1082;
+    pub const TIMESTAMP: u32 = 1114;
+    pub const TIMESTAMPTZ: u32 = 1184;
+    pub const NUMERIC: u32 = 1700;
+    pub const UUID: u32 = 2950;
+    pub const INTEGERS: [u32; 3] = [INT2, INT4, INT8];
+}
+
+impl KeyKind {
+    /// How a key column of the type of oid `t` compares.
+    pub fn of_type(t: u32) -> KeyKind {
+        if type_oid::INTEGERS.contains(&t) {
+            KeyKind::Integer
+        } else if t == type_oid::UUID {
+            KeyKind::Uuid
+        } else {
+            KeyKind::Text
+        }
+    }
+}
+
+/// The types (oids) that the column of argument `what` may have, and how a message names them.
+/// Keys are integers or types whose text order (bytewise) is their own; a `result_column` is
+/// checked only without a result map.
+fn accepted_types(what: &str) -> (Vec<u32>, &'static str) {
+    use type_oid::*;
+    let numbers = [&INTEGERS[..], &[NUMERIC, FLOAT4, FLOAT8]].concat();
+    match what {
+        "key_column" => (
+            [&INTEGERS[..], &[TEXT, VARCHAR, UUID]].concat(),
+            "smallint, integer, bigint, text, varchar or uuid",
+        ),
+        "date_column" => (
+            vec![TIMESTAMPTZ, TIMESTAMP, DATE],
+            "timestamptz, timestamp or date",
+        ),
+        "rated_column" => (vec![BOOL], "boolean"),
+        "result_column" => (
+            numbers,
+            "a number (white's score in [0, 1]) unless a result_map says what its values mean",
+        ),
+        _ => (numbers, "a number"),
+    }
+}
+
+/// 42804 unless the column of argument `what` (`key_column`, `date_column`, `rated_column`,
+/// `result_column`, `placement_column`) has a type the ledger reads: `t`, named `type_name`.
+pub fn check_column_type(what: &str, t: u32, type_name: &str) -> Result<(), AttachError> {
+    let (types, wanted) = accepted_types(what);
+    match types.contains(&t) {
+        true => Ok(()),
+        false => Err(AttachError::new(
+            ErrorClass::DatatypeMismatch,
+            format!("{what} must be {wanted}, not {type_name}"),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_statement_changes_the_rated_rows_whose_inputs_changed_by_scope() {
+        let row = |scope: &str, id: &str, white: &str, score: Option<f64>| GameRow {
+            scope: scope.into(),
+            key: LedgerKey {
+                at: 1,
+                id: id.into(),
+            },
+            white: Some(white.into()),
+            black: Some("z".into()),
+            outcome: score.map(Outcome::White),
+            broken: false,
+        };
+        let old = [
+            row("a", "1", "p", Some(1.0)),
+            row("a", "2", "p", Some(1.0)),
+            row("b", "3", "q", None),
+        ];
+        let new = [
+            row("a", "1", "p", Some(1.0)),
+            row("a", "2", "p", Some(0.0)),
+            row("b", "3", "q", Some(0.5)),
+        ];
+        let changed = changed_by_scope(&old, &new);
+        assert_eq!(changed.keys().collect::<Vec<_>>(), [&"a", &"b"]);
+        let ids = |rows: &[&GameRow]| rows.iter().map(|g| g.key.id.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            (ids(&changed["a"].0), ids(&changed["a"].1)),
+            (vec!["2".to_string()], vec!["2".to_string()])
+        );
+        assert!(changed["b"].0.is_empty() && ids(&changed["b"].1) == ["3"]);
+        assert_eq!(
+            game_ids(old.iter().chain(&new).map(|g| &g.key)),
+            ["1", "2", "3"]
+        );
+        let olds = old_entries(&changed["a"].0);
+        assert_eq!(
+            olds,
+            [
+                ("p".to_string(), old[1].key.clone()),
+                ("z".to_string(), old[1].key.clone())
+            ]
+        );
+    }
+
+    #[test]
+    fn attached_columns_have_the_types_a_ledger_reads() {
+        assert_eq!(KeyKind::of_type(type_oid::INT8), KeyKind::Integer);
+        assert_eq!(KeyKind::of_type(type_oid::UUID), KeyKind::Uuid);
+        assert_eq!(KeyKind::of_type(type_oid::VARCHAR), KeyKind::Text);
+        for (what, t) in [
+            ("key_column", type_oid::UUID),
+            ("key_column", type_oid::INT2),
+            ("date_column", type_oid::DATE),
+            ("rated_column", type_oid::BOOL),
+            ("result_column", type_oid::NUMERIC),
+            ("placement_column", type_oid::FLOAT4),
+        ] {
+            assert_eq!(check_column_type(what, t, "x"), Ok(()), "{what}");
+        }
+        let e = check_column_type("key_column", type_oid::FLOAT8, "double precision").unwrap_err();
+        assert_eq!(e.sqlstate(), "42804");
+        assert_eq!(
+            e.to_string(),
+            "key_column must be smallint, integer, bigint, text, varchar or uuid, not double precision"
+        );
+        let e = check_column_type("date_column", type_oid::TEXT, "text").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "date_column must be timestamptz, timestamp or date, not text"
+        );
+        let e = check_column_type("rated_column", type_oid::INT4, "integer").unwrap_err();
+        assert_eq!(e.to_string(), "rated_column must be boolean, not integer");
+        let e = check_column_type("result_column", type_oid::TEXT, "text").unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("result_column must be a number (white's score"));
+        let e = check_column_type("placement_column", type_oid::TEXT, "text").unwrap_err();
+        assert_eq!(e.to_string(), "placement_column must be a number, not text");
+    }
 
     #[test]
     fn participants_as_rated_compare_unequal_to_any_row() {

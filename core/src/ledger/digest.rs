@@ -116,9 +116,97 @@ impl DigestSum {
     }
 }
 
+/// How the stored rows of a table compare with a rebuild's (the glue's `compare_stored`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Exactly the rebuild's rows.
+    Same,
+    /// Some differ: the rows are compared one by one, the equal ones kept.
+    Differ,
+    /// Most of a sample differ (a new K): every row is written anew, none compared.
+    MostDiffer,
+}
+
+/// Rows looked at after the first that differs, to tell [`Stored::Differ`] from
+/// [`Stored::MostDiffer`].
+pub const SAMPLE: usize = 1000;
+
+/// A comparison of the stored rows with a rebuild's, as a scan finds them: the rows looked at,
+/// those since the first that differs, and how many differ.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Comparison {
+    seen: usize,
+    after: usize,
+    differ: usize,
+}
+
+impl Comparison {
+    /// Notes a stored row, `found` among the rebuild's or not; whether the scan goes on: until a
+    /// sample of rows after the first that differs is seen.
+    pub fn note(&mut self, found: bool) -> bool {
+        self.seen += 1;
+        if self.differ > 0 || !found {
+            self.after += 1;
+            self.differ += usize::from(!found);
+        }
+        self.differ == 0 || self.after < SAMPLE
+    }
+
+    /// The answer once the scan ended (`all_found`: no row of the rebuild left unseen).
+    pub fn answer(&self, all_found: bool) -> Stored {
+        let (seen, after, differ) = (self.seen, self.after, self.differ);
+        if differ == 0 && all_found {
+            Stored::Same
+        } else if differ * 2 > after && (after >= SAMPLE || differ * 2 > seen) {
+            // (most of a full sample, or of all rows when the table ended before one)
+            Stored::MostDiffer
+        } else {
+            Stored::Differ
+        }
+    }
+}
+
+/// Whether a merge of stored rows with a rebuild's `rows` that found `doomed` stored rows not the
+/// rebuild's (of `scanned`, so far) had better write every row anew: most of what is seen
+/// differs (a new K), so the rest need not be compared.
+pub fn most_differ(doomed: usize, rows: usize, scanned: usize) -> bool {
+    doomed > rows / 4 || (scanned > 10_000 && doomed > scanned / 2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comparison_stops_after_a_sample_and_tells_most_from_some() {
+        let mut same = Comparison::default();
+        assert!((0..5000).all(|_| same.note(true)));
+        assert_eq!(same.answer(true), Stored::Same);
+        assert_eq!(
+            same.answer(false),
+            Stored::Differ,
+            "a row of the rebuild not stored"
+        );
+        let mut most = Comparison::default();
+        let goes_on: Vec<bool> = (0..SAMPLE + 5).map(|i| most.note(i % 3 == 0)).collect();
+        assert_eq!(goes_on.iter().position(|g| !g), Some(SAMPLE));
+        assert_eq!(most.answer(false), Stored::MostDiffer);
+        let mut some = Comparison::default();
+        assert!((0..100).all(|_| some.note(true)));
+        assert!(some.note(false));
+        for _ in 0..SAMPLE {
+            some.note(true);
+        }
+        assert_eq!(some.answer(false), Stored::Differ);
+        // a small table that ended before a sample: most of all its rows
+        let mut small = Comparison::default();
+        for found in [false, false, true] {
+            small.note(found);
+        }
+        assert_eq!(small.answer(false), Stored::MostDiffer);
+        assert!(most_differ(26, 100, 0) && !most_differ(25, 100, 0));
+        assert!(most_differ(5_002, 100_000, 10_001) && !most_differ(5_002, 100_000, 10_000));
+    }
 
     fn row(d: &mut RowDigests, values: (Option<f64>, i32, &str, &str, i64)) -> u128 {
         match values.0 {

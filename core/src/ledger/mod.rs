@@ -14,6 +14,7 @@ pub mod paths;
 mod quality;
 mod replay;
 pub mod results;
+pub mod row_check;
 pub mod rows;
 mod rules;
 pub mod settings_row;
@@ -31,7 +32,7 @@ pub use rules::{
     check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,
     Variant, MAX_RD, MIN_RD, RESERVED_PREFIX,
 };
-pub use standing::{SeasonEnd, Standing};
+pub use standing::{changed_season_ends, SeasonEnd, Standing};
 
 /// Where a game stands in its ledger: its date (microseconds), then its key, compared byte by
 /// byte (the glue writes integer keys so that this order is their numeric order).

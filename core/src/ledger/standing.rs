@@ -132,9 +132,42 @@ impl Standing {
     }
 }
 
+/// What a statement's changes of seasons replay: each `(ledger, Some(scope))` of a season of one
+/// scope, each `(ledger, None)` of a season of every scope (every scope of its ledger), from the
+/// earliest end changed (`seasons`: ledger, scope, every scope, end; before and after the change).
+pub fn changed_season_ends(
+    seasons: impl IntoIterator<Item = (i32, String, bool, i64)>,
+) -> std::collections::BTreeMap<(i32, Option<String>), i64> {
+    let mut ends = std::collections::BTreeMap::new();
+    for (ledger, scope, every, at) in seasons {
+        let end = ends
+            .entry((ledger, (!every).then_some(scope)))
+            .or_insert(at);
+        *end = (*end).min(at);
+    }
+    ends
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_seasons_replay_their_scopes_from_the_earliest_end() {
+        let ends = changed_season_ends([
+            (1, "a".to_string(), false, 50),
+            (1, "a".to_string(), false, 20),
+            (1, "b".to_string(), true, 70),
+            (1, "c".to_string(), true, 30),
+            (2, "a".to_string(), false, 10),
+        ]);
+        let expected = [
+            ((1, None), 30),
+            ((1, Some("a".to_string())), 20),
+            ((2, Some("a".to_string())), 10),
+        ];
+        assert_eq!(ends.into_iter().collect::<Vec<_>>(), expected);
+    }
 
     #[test]
     fn a_seed_starts_from_its_rating_and_keeps_the_systems_defaults() {

@@ -5,7 +5,10 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use super::multiplayer::{replay_multiplayer_seasons, MultiGame, MultiplayerRule};
+use super::attachment::ParticipantRow;
+use super::multiplayer::{
+    games_of_participants, replay_multiplayer_seasons, MultiGame, MultiplayerRule,
+};
 use super::quality::{Quality, QualitySum};
 use super::replay::{replay_seasons, LedgerGame};
 use super::rules::{LedgerRules, LedgerSettings, Variant};
@@ -44,6 +47,78 @@ impl Games {
                 .collect(),
         };
         players.into_iter().collect()
+    }
+}
+
+/// Each scope's games of a two-player ledger, sorted by key: `games` are its rated games, each
+/// with its scope.
+pub fn two_player_scopes(
+    games: impl IntoIterator<Item = (String, LedgerGame)>,
+) -> BTreeMap<String, Games> {
+    let mut by_scope: BTreeMap<String, Vec<LedgerGame>> = BTreeMap::new();
+    for (scope, game) in games {
+        by_scope.entry(scope).or_default().push(game);
+    }
+    by_scope
+        .into_iter()
+        .map(|(scope, mut games)| {
+            games.sort_by(|a, b| a.key.cmp(&b.key));
+            (scope, Games::TwoPlayer(games))
+        })
+        .collect()
+}
+
+/// Each scope's games of a participants table's ledger rated by `rule`, from its rows (22023 for
+/// rows of one game of different dates: [`games_of_participants`]).
+pub fn multiplayer_scopes(
+    rule: MultiplayerRule,
+    rows: &[ParticipantRow],
+) -> Result<BTreeMap<String, Games>, RatingError> {
+    let mut by_scope: BTreeMap<&str, Vec<&ParticipantRow>> = BTreeMap::new();
+    for r in rows {
+        by_scope.entry(r.scope.as_str()).or_default().push(r);
+    }
+    by_scope
+        .into_iter()
+        .map(|(scope, rows)| {
+            let places = rows
+                .iter()
+                .map(|r| (&r.key, r.player.as_str(), r.placement));
+            let games = games_of_participants(places)?;
+            Ok((scope.to_owned(), Games::Multiplayer(rule, games)))
+        })
+        .collect()
+}
+
+/// The most K factors and taus together that one `ledger_what_if` call replays (each is a replay
+/// of the whole ledger).
+pub const MAX_VARIANTS: usize = 100;
+
+/// More K factors and taus than [`MAX_VARIANTS`] (54000): how many were given.
+#[derive(Debug, PartialEq, Eq)]
+pub struct TooManyVariants(pub usize);
+
+impl std::fmt::Display for TooManyVariants {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "ledger_what_if replays at most {MAX_VARIANTS} K factors and taus together, not {}",
+            self.0
+        )
+    }
+}
+
+impl crate::error::Classified for TooManyVariants {
+    fn class(&self) -> crate::error::ErrorClass {
+        crate::error::ErrorClass::ProgramLimit
+    }
+}
+
+/// 54000 for more than [`MAX_VARIANTS`] K factors and taus together (`count`).
+pub fn check_variant_count(count: usize) -> Result<(), TooManyVariants> {
+    match count > MAX_VARIANTS {
+        true => Err(TooManyVariants(count)),
+        false => Ok(()),
     }
 }
 
@@ -168,6 +243,68 @@ mod tests {
                 seeds,
             },
         )])
+    }
+
+    #[test]
+    fn at_most_a_hundred_variants_are_replayed() {
+        assert_eq!(check_variant_count(MAX_VARIANTS), Ok(()));
+        let e = check_variant_count(101).unwrap_err();
+        assert_eq!(e.sqlstate(), "54000");
+        assert_eq!(
+            e.to_string(),
+            "ledger_what_if replays at most 100 K factors and taus together, not 101"
+        );
+    }
+
+    #[test]
+    fn games_are_grouped_by_scope_and_sorted() {
+        let Games::TwoPlayer(all) = games() else {
+            unreachable!()
+        };
+        let tagged = [("b", 2), ("a", 1), ("b", 0)].map(|(s, i)| (s.to_string(), all[i].clone()));
+        let scopes = two_player_scopes(tagged);
+        let keys = |g: &Games| match g {
+            Games::TwoPlayer(g) => g.iter().map(|g| g.key.at).collect::<Vec<_>>(),
+            Games::Multiplayer(..) => unreachable!(),
+        };
+        assert_eq!(scopes.keys().collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(keys(&scopes["a"]), [2]);
+        assert_eq!(keys(&scopes["b"]), [1, 3]);
+        let row = |scope: &str, game: i64, player: &str, placement| ParticipantRow {
+            scope: scope.into(),
+            key: LedgerKey {
+                at: game,
+                id: game.to_string(),
+            },
+            player: player.into(),
+            placement,
+            broken: false,
+        };
+        let rows = [
+            row("y", 2, "p", Some(1.0)),
+            row("x", 1, "q", Some(2.0)),
+            row("x", 1, "p", Some(1.0)),
+            row("y", 2, "q", Some(2.0)),
+            row("y", 3, "q", None),
+        ];
+        let rule = MultiplayerRule::parse("pairwise").unwrap();
+        let scopes = multiplayer_scopes(rule, &rows).unwrap();
+        assert_eq!(scopes.keys().collect::<Vec<_>>(), ["x", "y"]);
+        let Games::Multiplayer(_, y) = &scopes["y"] else {
+            unreachable!()
+        };
+        assert_eq!(
+            y.len(),
+            1,
+            "a game with one rated participant is not rated yet"
+        );
+        assert_eq!(
+            y[0].places,
+            [("p".to_string(), 1.0), ("q".to_string(), 2.0)]
+        );
+        let mut dated = rows.to_vec();
+        dated[0].key.at = 9;
+        assert!(multiplayer_scopes(rule, &dated).is_err());
     }
 
     #[test]
