@@ -915,10 +915,10 @@ impl KeyKind {
 /// The types (oids) that the column of argument `what` may have, and how a message names them.
 /// Keys are integers or types whose text order (bytewise) is their own; a `result_column` is
 /// checked only without a result map.
-fn accepted_types(what: &str) -> (Vec<u32>, &'static str) {
+fn accepted_types(what: &str) -> Option<(Vec<u32>, &'static str)> {
     use type_oid::*;
     let numbers = [&INTEGERS[..], &[NUMERIC, FLOAT4, FLOAT8]].concat();
-    match what {
+    Some(match what {
         "key_column" => (
             [&INTEGERS[..], &[TEXT, VARCHAR, UUID]].concat(),
             "smallint, integer, bigint, text, varchar or uuid",
@@ -932,14 +932,18 @@ fn accepted_types(what: &str) -> (Vec<u32>, &'static str) {
             numbers,
             "a number (white's score in [0, 1]) unless a result_map says what its values mean",
         ),
-        _ => (numbers, "a number"),
-    }
+        "placement_column" => (numbers, "a number"),
+        _ => return None,
+    })
 }
 
 /// 42804 unless the column of argument `what` (`key_column`, `date_column`, `rated_column`,
 /// `result_column`, `placement_column`) has a type the ledger reads: `t`, named `type_name`.
 pub fn check_column_type(what: &str, t: u32, type_name: &str) -> Result<(), AttachError> {
-    let (types, wanted) = accepted_types(what);
+    let Some((types, wanted)) = accepted_types(what) else {
+        let e = format!("check_column_type: no rule for argument {what}");
+        return Err(AttachError::new(ErrorClass::Internal, e));
+    };
     match types.contains(&t) {
         true => Ok(()),
         false => Err(AttachError::new(
@@ -1032,6 +1036,9 @@ mod tests {
             .starts_with("result_column must be a number (white's score"));
         let e = check_column_type("placement_column", type_oid::TEXT, "text").unwrap_err();
         assert_eq!(e.to_string(), "placement_column must be a number, not text");
+        // an argument without a rule is a bug of the caller, not a number column
+        let e = check_column_type("placement", type_oid::INT4, "integer").unwrap_err();
+        assert_eq!(e.class(), ErrorClass::Internal);
     }
 
     #[test]
