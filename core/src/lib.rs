@@ -21,3 +21,4 @@ pub mod svg;
 mod test_rng;
 pub mod text_order;
 pub mod tournament;
+pub mod type_oid;

@@ -12,6 +12,7 @@ use super::{integer_key, integer_key_id, LedgerKey, MultiplayerRule, Outcome};
 use crate::error::{Classified, ErrorClass, Quoted};
 use crate::quote::quote_ident;
 use crate::rating::RatingError;
+use crate::type_oid;
 
 /// How a key column's values are ordered: integers by their value (kept as texts that sort so),
 /// uuids as uuids, texts bytewise.
@@ -879,24 +880,6 @@ pub fn old_entries(olds: &[&GameRow]) -> Vec<(String, LedgerKey)> {
                 .map(|p| (p.clone(), g.key.clone()))
         })
         .collect()
-}
-
-/// PostgreSQL's oids of the built-in types an attachment reads (fixed by its catalog).
-mod type_oid {
-    pub const BOOL: u32 = 16;
-    pub const INT8: u32 = 20;
-    pub const INT2: u32 = 21;
-    pub const INT4: u32 = 23;
-    pub const TEXT: u32 = 25;
-    pub const FLOAT4: u32 = 700;
-    pub const FLOAT8: u32 = 701;
-    pub const VARCHAR: u32 = 1043;
-    pub const DATE: u32 = 1082;
-    pub const TIMESTAMP: u32 = 1114;
-    pub const TIMESTAMPTZ: u32 = 1184;
-    pub const NUMERIC: u32 = 1700;
-    pub const UUID: u32 = 2950;
-    pub const INTEGERS: [u32; 3] = [INT2, INT4, INT8];
 }
 
 impl KeyKind {

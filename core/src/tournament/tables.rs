@@ -42,10 +42,11 @@ pub enum TypeClass {
 impl TypeClass {
     /// The class of the PostgreSQL type of oid `oid` (the built-in types' fixed oids).
     pub fn of_type_oid(oid: u32) -> TypeClass {
+        use crate::type_oid::*;
         match oid {
-            20 | 21 | 23 => TypeClass::Integer,
-            700 | 701 | 1700 => TypeClass::Number,
-            16 => TypeClass::Boolean,
+            INT8 | INT2 | INT4 => TypeClass::Integer,
+            FLOAT4 | FLOAT8 | NUMERIC => TypeClass::Number,
+            BOOL => TypeClass::Boolean,
             _ => TypeClass::Other,
         }
     }
