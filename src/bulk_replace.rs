@@ -278,20 +278,6 @@ fn rewrite<R: Cells<N>, const N: usize>(
     }
 }
 
-/// The digest of a row as the rebuild has it.
-pub fn digest_of_cells(d: &mut RowDigests, cells: &[Named<Cell<'_>>]) -> u128 {
-    for (_, cell) in cells {
-        match *cell {
-            Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => d.null(),
-            Cell::Float(Some(x)) => d.float(x.to_bits()),
-            Cell::Int(Some(x)) => d.int(x),
-            Cell::Text(Some(t)) => d.text(t.as_bytes()),
-            Cell::Time(t) => d.time(t),
-        }
-    }
-    d.finish()
-}
-
 /// The digest of a stored row (the same as its cells' when the values are the same).
 ///
 /// # Safety
@@ -315,7 +301,7 @@ unsafe fn digest_of_stored(d: &mut RowDigests, stored: &[StoredRow], columns: &[
 }
 
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
-/// ([`digest_of_cells`], one per row, the rows different) are `wanted`: read without a write,
+/// ([`RowDigests::of_cells`], one per row, the rows different) are `wanted`: read without a write,
 /// by a scan that stops soon after the first row not wanted (once it has seen whether most rows of
 /// a sample after it differ too). A rebuild that changes nothing (a check) costs a replay and this
 /// scan, without sorting or comparing its rows one by one.
@@ -338,7 +324,7 @@ pub fn compare_stored(
 }
 
 /// Whether the rows of `table` of `ledger` and `scopes` are exactly those whose digests
-/// ([`digest_of_cells`], the rows different) sum to `wanted`: one scan of them all (stopped
+/// ([`RowDigests::of_cells`], the rows different) sum to `wanted`: one scan of them all (stopped
 /// only when there are more), nothing written. For a table whose rows are expected to be the
 /// rebuild's (its other table's are): [`compare_stored`] stops sooner when they are not.
 pub fn stored_sum_is(
@@ -567,9 +553,7 @@ fn scan_ledger(
 mod tests {
     use std::collections::BTreeSet;
 
-    use super::{
-        compare_stored, digest_of_cells, stored_sum_is, DigestSet, DigestSum, RowDigests, Stored,
-    };
+    use super::{compare_stored, stored_sum_is, DigestSet, DigestSum, RowDigests, Stored};
     use crate::columns::{Cell, Column, Kind, Named};
     use pgrx::prelude::*;
 
@@ -605,7 +589,7 @@ mod tests {
     }
 
     fn wanted(digests: &mut RowDigests, rows: &[[Named<Cell<'_>>; 7]]) -> DigestSet {
-        rows.iter().map(|r| digest_of_cells(digests, r)).collect()
+        rows.iter().map(|r| digests.of_cells(r)).collect()
     }
 
     fn compared(rows: &[[Named<Cell<'_>>; 7]]) -> Stored {
@@ -621,7 +605,7 @@ mod tests {
         let mut digests = RowDigests::new();
         let mut sum = DigestSum::default();
         for r in rows {
-            sum.add(digest_of_cells(&mut digests, r));
+            sum.add(digests.of_cells(r));
         }
         let scopes: BTreeSet<String> = ["a".to_owned()].into();
         let by_sum = stored_sum_is("digest_rows", COLUMNS, 1, &scopes, &mut digests, sum);

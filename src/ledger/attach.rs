@@ -10,8 +10,8 @@ use pgrx::prelude::*;
 use pgrx::{JsonB, PgSqlErrorCode};
 
 use super::attachment::{self, Attachment};
-use super::rebuild;
 use super::store::{self, Ledger, LedgerStore};
+use super::{rebuild, Rebuild};
 use crate::error::{raise, raise_core};
 use crate::security::{acting_role, is_member, RunAs};
 use crate::trigger::{writes_allowed, DerivedWrite};
@@ -304,7 +304,7 @@ fn attach(
         let function = "ledger_related_changed";
         create_triggers(store, table, &label, &RELATED_TRIGGERS, function, &schema);
     }
-    rebuild(store, l, att)
+    rebuild(store, l, att, Rebuild::Rewrite)
 }
 
 /// A new attachment to `l` of its table (owned by `owner`), read by the key column and the date
@@ -494,6 +494,6 @@ fn ledger_rebuild(ledger: &str) -> i64 {
         // the attachment as it is once the scopes are locked (see `locked_for_replay`)
         store.lock_all_scopes(l.id);
         let att = attached(&mut store, &l);
-        rebuild(&mut store, &l, &att)
+        rebuild(&mut store, &l, &att, Rebuild::Check)
     })
 }

@@ -21,7 +21,10 @@ mod unchanged;
 use std::collections::{BTreeMap, BTreeSet};
 
 use pg_rating_core::ledger::attachment::{changed_by_scope, old_entries};
-use pg_rating_core::ledger::writer::{Fresh, FreshGames, Kind, ReplayFrom, Run, ScopeChanges};
+use pg_rating_core::ledger::digest::RowDigests;
+use pg_rating_core::ledger::writer::{
+    Check, Fresh, FreshGames, Kind, ReplayFrom, Run, ScopeChanges,
+};
 use pg_rating_core::ledger::{LedgerGame, LedgerKey, LedgerRules, MultiGame};
 use pgrx::prelude::*;
 
@@ -247,9 +250,25 @@ fn read_locked<T>(
     }
 }
 
+/// Why a ledger is rebuilt, which says whether its stored rows are expected to stay.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rebuild {
+    /// On request (`ledger_rebuild`: a check or a repair): the rows are most likely right, so
+    /// the replay digests them first ([`Run::rebuild_checked`]) and makes them only if the stored
+    /// ones differ.
+    Check,
+    /// New settings, a new attachment, a truncated games table: the rows change.
+    Rewrite,
+}
+
 /// Replays a ledger from scratch; the rows already equal to the replay's stay. Returns the
 /// number of entries of the replay.
-fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -> i64 {
+fn rebuild(
+    store: &mut LedgerStore<'_, '_>,
+    ledger: &Ledger,
+    att: &Attachment,
+    why: Rebuild,
+) -> i64 {
     let started = std::time::Instant::now();
     let rules = rules_of(ledger);
     let book = LedgerBook { ledger, att };
@@ -302,14 +321,36 @@ fn rebuild(store: &mut LedgerStore<'_, '_>, ledger: &Ledger, att: &Attachment) -
         locked
     };
     let read = started.elapsed();
-    let done = store.finish(Run::rebuild(fresh));
     // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
-    pgrx::debug2!(
-        "ledger {} rebuild: games read in {:.2} s, replayed in {:.2} s",
-        ledger.id,
-        read.as_secs_f64(),
-        (started.elapsed() - read).as_secs_f64()
-    );
+    let replayed = |what: &str| {
+        pgrx::debug2!(
+            "ledger {} rebuild: games read in {:.2} s, {what} in {:.2} s",
+            ledger.id,
+            read.as_secs_f64(),
+            (started.elapsed() - read).as_secs_f64()
+        )
+    };
+    let done = match why {
+        Rebuild::Rewrite => store.finish(Run::rebuild(fresh)),
+        Rebuild::Check => {
+            let check = Check {
+                digests: RowDigests::new(),
+                integer_keys: att.is_integer(),
+            };
+            let mut run = Run::rebuild_checked(fresh, check);
+            let done = store.finish_run(&mut run);
+            replayed("replayed and digested");
+            let checked = done
+                .checked
+                .unwrap_or_else(|| crate::error::internal("a checked rebuild without digests"));
+            if store.stored_are_rebuilt(ledger, &locked, checked) {
+                return done.written as i64;
+            }
+            run.rows()
+                .unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e))
+        }
+    };
+    replayed("replayed");
     store.replace_rebuilt(ledger.id, &locked, done.scopes);
     done.written as i64
 }

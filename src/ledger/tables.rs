@@ -9,8 +9,8 @@ use pg_rating_core::ledger::rows::{
     self, entry_cells, standing_row_cells, ENTRY_COLUMNS, STANDINGS_COLUMNS,
 };
 use pg_rating_core::ledger::writer::{
-    self, Answer, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows, Step,
-    WriteError, Writes,
+    self, Answer, Checked, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows,
+    Step, WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
 use pg_rating_core::rating::RatingError;
@@ -22,8 +22,8 @@ use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::{
-    compare_stored, digest_of_cells, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum,
-    Replaced, RowDigests, Stored,
+    compare_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum, Replaced, RowDigests,
+    Stored,
 };
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
@@ -60,17 +60,26 @@ pub(crate) trait Keeps<B: Clone> {
 
     /// Answers a run's requests until it is done (its scopes locked): its rows, or its error raised.
     fn finish(&mut self, mut run: Run<B>) -> Done<B> {
+        self.finish_run(&mut run)
+    }
+
+    /// [`Keeps::finish`] of a run kept for more (a checked rebuild's [`Run::rows`]).
+    fn finish_run(&mut self, run: &mut Run<B>) -> Done<B> {
         let mut answer = Answer::Start;
         loop {
             match run.step(answer) {
                 Step::Read(request) => answer = self.answer(request),
-                Step::Done(Ok(done)) => return done,
-                Step::Done(Err(WriteError::Replay { book, error })) => {
-                    Self::replay_failed(book, error)
-                }
-                Step::Done(Err(WriteError::Participants(e))) => crate::error::raise_core(&e),
-                Step::Done(Err(WriteError::Answer(what))) => internal(what),
+                Step::Done(done) => return done.unwrap_or_else(|e| Self::failed(e)),
             }
+        }
+    }
+
+    /// Raises a run's error.
+    fn failed(e: WriteError<B>) -> ! {
+        match e {
+            WriteError::Replay { book, error } => Self::replay_failed(book, error),
+            WriteError::Participants(e) => crate::error::raise_core(&e),
+            WriteError::Answer(what) => internal(what),
         }
     }
 
@@ -556,7 +565,7 @@ impl LedgerStore<'_, '_> {
             for (player, standing, key) in &w.standings {
                 pg_rating_core::interrupt::check();
                 let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
-                wanted.insert(digest_of_cells(&mut digests, &cells));
+                wanted.insert(digests.of_cells(&cells));
             }
         }
         let mut digested = started.elapsed();
@@ -587,10 +596,7 @@ impl LedgerStore<'_, '_> {
                     if game.0 != e.key.id {
                         game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
                     }
-                    wanted.add(digest_of_cells(
-                        &mut digests,
-                        &entry_cells(ledger, &w.scope, &game.1, e),
-                    ));
+                    wanted.add(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
                 }
             }
             digested += started.elapsed() - from;
@@ -680,15 +686,78 @@ impl LedgerStore<'_, '_> {
             (started.elapsed() - entries_done).as_secs_f64()
         );
         if notify {
-            self.write(
-                &super::for_writers(
-                    "SELECT pg_catalog.pg_notify(l.notify_channel,
-                         pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
-                     FROM @ledgers@ l WHERE l.id = $1 AND l.notify_channel IS NOT NULL",
-                ),
-                &[ledger.into()],
-            );
+            self.notify_rebuilt(ledger);
         }
+    }
+
+    /// Whether the stored rows of a ledger's `scopes` (locked) are those whose digests a checked
+    /// rebuild made ([`Run::rebuild_checked`]): the standings by their set, then the entries by
+    /// their sum. When they are, nothing is written (the ledger's channel told of the rebuild).
+    pub fn stored_are_rebuilt(
+        &mut self,
+        ledger: &Ledger,
+        scopes: &BTreeSet<String>,
+        checked: Checked,
+    ) -> bool {
+        let started = std::time::Instant::now();
+        let Checked {
+            mut digests,
+            standings,
+            standings_rows,
+            entries,
+        } = checked;
+        let (entries_rows, id) = (entries.rows(), ledger.id);
+        let same = standings.len() == standings_rows
+            && {
+                let columns = &STANDINGS_COLUMNS;
+                let found = compare_stored(
+                    "ledger_standings",
+                    columns,
+                    id,
+                    scopes,
+                    &mut digests,
+                    standings,
+                );
+                found == Stored::Same
+            }
+            && stored_sum_is(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                id,
+                scopes,
+                &mut digests,
+                entries,
+            );
+        // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
+        pgrx::debug2!(
+            "ledger {id} rebuilt rows: digested with the replay, compared with the stored ones in \
+             {:.2} s: {}",
+            started.elapsed().as_secs_f64(),
+            if same { "the same" } else { "they differ" }
+        );
+        if same {
+            pgrx::debug1!(
+                "ledger {id} rebuilt: entries {entries_rows} kept, 0 deleted, 0 inserted; \
+                 standings {standings_rows} kept, 0 deleted, 0 inserted"
+            );
+            // (a ledger without games has no scope to tell of, as replace_rebuilt does)
+            if ledger.notify_channel.is_some() && standings_rows > 0 {
+                self.notify_rebuilt(id);
+            }
+        }
+        same
+    }
+
+    /// Tells a ledger's channel (if any) that it was rebuilt, when the transaction commits.
+    fn notify_rebuilt(&mut self, ledger: i32) {
+        self.write(
+            &super::for_writers(
+                "SELECT pg_catalog.pg_notify(l.notify_channel,
+                     pg_catalog.json_build_object('ledger', l.name, 'rebuilt', true)::text) AS sent
+                 FROM @ledgers@ l WHERE l.id = $1 AND l.notify_channel IS NOT NULL",
+            ),
+            &[ledger.into()],
+        );
     }
 
     /// Notifies the channels of the ledgers whose players' standings were written: one JSON

@@ -15,7 +15,9 @@ use super::attach::{detach, hold_off_writers};
 use super::attachment::{Attachment, GameRow, ParticipantRow};
 use super::store::{self, Ledger, LedgerStore};
 use super::tables::LedgerBook;
-use super::{apply_changes, apply_multi_changes, internal, rebuild, replay_scopes, Changes};
+use super::{
+    apply_changes, apply_multi_changes, internal, rebuild, replay_scopes, Changes, Rebuild,
+};
 use crate::error::{raise, raise_core};
 use crate::restore::restoring;
 use crate::security::{acting_role, is_member, RunAs};
@@ -144,7 +146,7 @@ fn rebuild_changed_ledger<'a>(
         // The games table's writers wait for the rebuild, queued behind it: those under way
         // finish by the old settings first (see `LedgerStore::ledgers_on`).
         hold_off_writers(att.table);
-        rebuild(&mut store, &l, &att);
+        rebuild(&mut store, &l, &att, Rebuild::Rewrite);
     });
     Ok(None)
 }
@@ -447,7 +449,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
         let (has_old, has_new) = transition_tables(&trigger);
         if truncate {
             for (l, att) in &ledgers {
-                rebuild(&mut store, l, att);
+                rebuild(&mut store, l, att, Rebuild::Rewrite);
             }
             return;
         }

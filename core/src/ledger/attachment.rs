@@ -173,7 +173,8 @@ fn steps(text: &str) -> Vec<String> {
 }
 
 impl<R: Copy + PartialEq> Attachment<R> {
-    fn is_integer(&self) -> bool {
+    /// Whether the key column is an integer (its ledger keys are numbers made texts that sort).
+    pub fn is_integer(&self) -> bool {
         self.key_kind == KeyKind::Integer
     }
 
@@ -572,10 +573,7 @@ impl<R: Copy + PartialEq> Attachment<R> {
     /// The column's text of a ledger key (the inverse of [`Attachment::ledger_key_id`]; a key
     /// it did not make is given back as it is, and fails as the column's input).
     pub fn column_key_text(&self, id: &str) -> String {
-        match integer_key_id(id).filter(|_| self.is_integer()) {
-            Some(n) => n.to_string(),
-            None => id.to_owned(),
-        }
+        game_key_text(id, self.is_integer())
     }
 
     /// What a result value means (the library's rule); a NULL result is a game not over: not rated.
@@ -933,6 +931,15 @@ pub fn check_column_type(what: &str, t: u32, type_name: &str) -> Result<(), Atta
             ErrorClass::DatatypeMismatch,
             format!("{what} must be {wanted}, not {type_name}"),
         )),
+    }
+}
+
+/// The text of ledger key `id` in a games table's key column ([`Attachment::column_key_text`]):
+/// the number of an `integer` column's key, any other as it is.
+pub fn game_key_text(id: &str, integer: bool) -> String {
+    match integer_key_id(id).filter(|_| integer) {
+        Some(n) => n.to_string(),
+        None => id.to_owned(),
     }
 }
 

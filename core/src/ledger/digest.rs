@@ -5,13 +5,23 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::columns::{Cell, Named};
+
 /// Digests of rows: a 128-bit SipHash-1-3 of each row's values (NULL or not, floats by their bits,
 /// texts by their bytes and length), under a key drawn for each comparison, so that rows made to
 /// collide with the digest of others cannot be written beforehand. A row's values are added in
 /// its columns' order, then [`RowDigests::finish`] gives its digest.
+#[derive(Clone)]
 pub struct RowDigests {
     keys: (u64, u64),
     buf: Vec<u8>,
+}
+
+/// (without its key, which stays secret)
+impl std::fmt::Debug for RowDigests {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RowDigests").finish_non_exhaustive()
+    }
 }
 
 impl Default for RowDigests {
@@ -67,6 +77,20 @@ impl RowDigests {
     pub fn text(&mut self, text: &[u8]) {
         self.value(&(text.len() as u64).to_le_bytes());
         self.buf.extend_from_slice(text);
+    }
+
+    /// The digest of a row of `cells` (the same as the stored row's when the values are).
+    pub fn of_cells(&mut self, cells: &[Named<Cell<'_>>]) -> u128 {
+        for (_, cell) in cells {
+            match *cell {
+                Cell::Float(None) | Cell::Int(None) | Cell::Text(None) => self.null(),
+                Cell::Float(Some(x)) => self.float(x.to_bits()),
+                Cell::Int(Some(x)) => self.int(x),
+                Cell::Text(Some(t)) => self.text(t.as_bytes()),
+                Cell::Time(t) => self.time(t),
+            }
+        }
+        self.finish()
     }
 }
 

@@ -27,7 +27,10 @@ pub use multiplayer::{
     MultiplayerRule,
 };
 pub use quality::{check_band, quality, quality_by_group, Quality, QualitySum};
-pub use replay::{appendable, rename_game, replay, replay_seasons, Entry, LedgerGame, Outcome};
+pub use replay::{
+    appendable, rename_game, replay, replay_seasons, replay_seasons_into, Entry, LedgerGame,
+    Outcome,
+};
 pub use rules::{
     check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,
     Variant, MAX_RD, MIN_RD, RESERVED_PREFIX,

@@ -85,6 +85,19 @@ pub fn replay_seasons(
     games: &[LedgerGame],
 ) -> Result<Vec<Entry>, RatingError> {
     let mut entries = Vec::with_capacity(2 * games.len());
+    replay_seasons_into(rules, seasons, standings, games, |e| entries.push(e))?;
+    Ok(entries)
+}
+
+/// [`replay_seasons`] handing each entry to `emit` as it is made, none kept (a checked rebuild
+/// digests two million entries, which as a list would take 600 MB).
+pub fn replay_seasons_into(
+    rules: &LedgerRules,
+    seasons: &[SeasonEnd],
+    standings: &mut HashMap<String, Standing>,
+    games: &[LedgerGame],
+    mut emit: impl FnMut(Entry),
+) -> Result<(), RatingError> {
     let mut previous: Option<&LedgerKey> = None;
     for game in games {
         // a replay of a whole history (a rebuild, ledger_what_if) can be cancelled
@@ -191,7 +204,7 @@ pub fn replay_seasons(
                 used,
                 before.after(state, score, other.state.rating),
             );
-            entries.push(Entry {
+            emit(Entry {
                 key: game.key.clone(),
                 player: player.clone(),
                 opponent: opponent.clone(),
@@ -205,7 +218,7 @@ pub fn replay_seasons(
         *white_now = afters[0];
         *black_now = afters[1];
     }
-    Ok(entries)
+    Ok(())
 }
 
 /// True when `games` can be appended: every player's latest rated game (`latest`) comes before

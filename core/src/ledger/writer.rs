@@ -16,9 +16,13 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use super::attachment::game_key_text;
+use super::digest::{DigestSet, DigestSum, RowDigests};
+use super::rows::{entry_cells, standing_row_cells};
 use super::{
-    appendable, games_of_participants, replay_multiplayer_seasons, replay_seasons, Entry,
-    LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule, SeasonEnd, Standing,
+    appendable, games_of_participants, replay_multiplayer_seasons, replay_seasons,
+    replay_seasons_into, Entry, LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule,
+    SeasonEnd, Standing,
 };
 use crate::rating::RatingError;
 
@@ -226,6 +230,31 @@ pub struct Done<T> {
     pub scopes: Vec<ScopeWrite<T>>,
     /// The number of entries.
     pub written: usize,
+    /// A checked rebuild's digests, its rows not made ([`Run::rebuild_checked`]).
+    pub checked: Option<Checked>,
+}
+
+/// What a rebuild that expects the stored rows to be its own (a repair or a check of a ledger)
+/// needs to digest its rows as the replay makes them, instead of keeping them: a ledger's two
+/// million entries take 600 MB as a list.
+#[derive(Clone, Debug)]
+pub struct Check {
+    /// Digests under the key the keeper digests the stored rows with.
+    pub digests: RowDigests,
+    /// Whether the games table's key is an integer: the `game` column's text of a key.
+    pub integer_keys: bool,
+}
+
+/// The digests of a checked rebuild's rows ([`Done::checked`]), to compare with the stored rows'.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    pub digests: RowDigests,
+    /// One per standings row.
+    pub standings: DigestSet,
+    /// The number of standings rows (as many as digests unless two rows were alike).
+    pub standings_rows: usize,
+    /// The entries, order-free.
+    pub entries: DigestSum,
 }
 
 /// A run's error, as a value: the keeper raises it.
@@ -343,6 +372,8 @@ impl Phase {
 pub struct Run<T> {
     jobs: Vec<Job<T>>,
     phase: Phase,
+    /// A rebuild whose rows are digested, not made, until [`Run::rows`] asks for them.
+    check: Option<Check>,
 }
 
 impl<T: Clone> Run<T> {
@@ -434,10 +465,31 @@ impl<T: Clone> Run<T> {
         Run::of(jobs)
     }
 
+    /// [`Run::rebuild`] that digests its rows instead of making them ([`Done::checked`]): the
+    /// keeper compares the digests with the stored rows' and, when they differ, asks for the
+    /// rows with [`Run::rows`] (a second replay, from the answers already given).
+    pub fn rebuild_checked(scopes: Vec<Fresh<T>>, check: Check) -> Self {
+        Run {
+            check: Some(check),
+            ..Run::rebuild(scopes)
+        }
+    }
+
+    /// The rows of a checked rebuild, once it is done.
+    pub fn rows(&mut self) -> Result<Done<T>, WriteError<T>> {
+        if self.phase != Phase::Finished || self.check.is_some() {
+            return Err(WriteError::Answer(
+                "rows asked of a run not checked to its end",
+            ));
+        }
+        self.finish()
+    }
+
     fn of(jobs: Vec<Job<T>>) -> Self {
         Run {
             jobs,
             phase: Phase::Start,
+            check: None,
         }
     }
 
@@ -703,11 +755,15 @@ impl<T: Clone> Run<T> {
         Ok(())
     }
 
-    /// Replays each scope and returns the rows to write.
+    /// Replays each scope and returns the rows to write (their digests when checked).
     fn finish(&mut self) -> Result<Done<T>, WriteError<T>> {
+        if let Some(check) = self.check.take() {
+            return self.checked(check);
+        }
         let mut done = Done {
             scopes: Vec::with_capacity(self.jobs.len()),
             written: 0,
+            checked: None,
         };
         for j in std::mem::take(&mut self.jobs) {
             let writes = match j.mode {
@@ -717,24 +773,9 @@ impl<T: Clone> Run<T> {
                 Mode::Skip => continue,
             };
             let rules = &j.ledger.rules;
-            // (room for every player at once: a rebuild's million would rehash the map 20 times)
-            let mut standings: HashMap<String, Standing> =
-                HashMap::with_capacity(j.known.len().max(j.playing.len()));
-            standings.extend(j.known.iter().map(|(p, (s, _))| (p.clone(), *s)));
+            let mut standings = j.starting_standings();
             let last: HashMap<String, LedgerKey> =
                 j.known.into_iter().map(|(p, (_, k))| (p, k)).collect();
-            for p in &j.playing {
-                if standings.contains_key(p) {
-                    continue;
-                }
-                let start = match j.ledger.keeper {
-                    Keeper::Engine => j.seeded.get(p).copied(),
-                    Keeper::Ranking => Some(crate::ranking::newcomer(&rules.system)),
-                };
-                if let Some(s) = start {
-                    standings.insert(p.clone(), s);
-                }
-            }
             let entries = match &j.games {
                 Games::TwoPlayer(games) => replay_seasons(rules, &j.seasons, &mut standings, games),
                 Games::Multiplayer(rule, games) => {
@@ -764,7 +805,104 @@ impl<T: Clone> Run<T> {
     }
 }
 
+impl<T: Clone> Run<T> {
+    /// Replays each scope of a rebuild, its jobs kept for [`Run::rows`], and digests the rows it
+    /// would write: standings in a set, entries in a sum, none of them kept.
+    fn checked(&mut self, mut check: Check) -> Result<Done<T>, WriteError<T>> {
+        let (mut standings_digests, mut standings_rows) = (DigestSet::default(), 0);
+        let (mut entries_digest, mut written) = (DigestSum::default(), 0);
+        let digests = &mut check.digests;
+        for j in &self.jobs {
+            if !matches!(j.mode, Mode::Fresh) {
+                return Err(WriteError::Answer("only a rebuild is checked"));
+            }
+            let (ledger, scope, rules) = (j.ledger.id, j.scope.as_str(), &j.ledger.rules);
+            let mut standings = j.starting_standings();
+            // (the two entries of a game come one after the other: its key's text made once)
+            let mut game = (String::new(), String::new());
+            let mut digest = |e: Entry| {
+                if game.0 != e.key.id {
+                    game = (
+                        e.key.id.clone(),
+                        game_key_text(&e.key.id, check.integer_keys),
+                    );
+                }
+                entries_digest.add(digests.of_cells(&entry_cells(ledger, scope, &game.1, &e)));
+                written += 1;
+            };
+            let failed = |error| WriteError::Replay {
+                book: j.ledger.book.clone(),
+                error,
+            };
+            match &j.games {
+                Games::TwoPlayer(games) => {
+                    replay_seasons_into(rules, &j.seasons, &mut standings, games, &mut digest)
+                        .map_err(failed)?;
+                    standings_rows += standings.len();
+                    // each player's last game found from the last back, as rebuilt_standings does
+                    for g in games.iter().rev() {
+                        crate::interrupt::check();
+                        for p in [&g.white, &g.black] {
+                            if let Some(s) = standings.remove(p) {
+                                let cells = standing_row_cells(ledger, scope, p, &s, &g.key);
+                                standings_digests.insert(digests.of_cells(&cells));
+                            }
+                        }
+                    }
+                    // (every player of a replay from scratch has a game: none is left)
+                    standings_rows -= standings.len();
+                }
+                Games::Multiplayer(rule, games) => {
+                    let entries =
+                        replay_multiplayer_seasons(rules, *rule, &j.seasons, &mut standings, games)
+                            .map_err(failed)?;
+                    let (rows, _) = rebuilt_standings(&entries, standings);
+                    entries.into_iter().for_each(&mut digest);
+                    standings_rows += rows.len();
+                    for (p, s, key) in &rows {
+                        let cells = standing_row_cells(ledger, scope, p, s, key);
+                        standings_digests.insert(digests.of_cells(&cells));
+                    }
+                }
+            }
+        }
+        Ok(Done {
+            scopes: Vec::new(),
+            written,
+            checked: Some(Checked {
+                digests: check.digests,
+                standings: standings_digests,
+                standings_rows,
+                entries: entries_digest,
+            }),
+        })
+    }
+}
+
 impl<T> Job<T> {
+    /// Each player's standing before the replay: as known, else a newcomer's (a seed, or a
+    /// ranking's newcomer); a player without either starts as the rating system does.
+    fn starting_standings(&self) -> HashMap<String, Standing> {
+        let rules = &self.ledger.rules;
+        // (room for every player at once: a rebuild's million would rehash the map 20 times)
+        let mut standings: HashMap<String, Standing> =
+            HashMap::with_capacity(self.known.len().max(self.playing.len()));
+        standings.extend(self.known.iter().map(|(p, (s, _))| (p.clone(), *s)));
+        for p in &self.playing {
+            if standings.contains_key(p) {
+                continue;
+            }
+            let start = match self.ledger.keeper {
+                Keeper::Engine => self.seeded.get(p).copied(),
+                Keeper::Ranking => Some(crate::ranking::newcomer(&rules.system)),
+            };
+            if let Some(s) = start {
+                standings.insert(p.clone(), s);
+            }
+        }
+        standings
+    }
+
     fn new(
         ledger: Ledger<T>,
         scope: String,
@@ -1470,6 +1608,110 @@ mod tests {
             memory.write(w);
         }
         check(&memory, &rules, 0);
+    }
+
+    /// A checked rebuild digests exactly the rows a rebuild makes (two-player and multiplayer
+    /// scopes, a seed, a season end), keeps none, and gives them when asked; another K changes
+    /// the digests.
+    #[test]
+    fn a_checked_rebuild_digests_the_rows_a_rebuild_makes() {
+        let mut rng = Rng::new(29);
+        let (mut memory, mut n) = (Memory::default(), 0);
+        memory.seeds.insert(("b".into(), "ann".into()), 1800.0);
+        for (s, at) in [("a", 1), ("b", 2), ("a", 600), ("b", 700), ("a", 800)] {
+            let g = game(&mut rng, &mut n, at);
+            let games = memory.games.entry(s.into()).or_default();
+            games.insert(g.key.clone(), g);
+        }
+        let multi = |id: i64, at: i64, places: &[(&str, f64)]| MultiGame {
+            key: LedgerKey {
+                at,
+                id: integer_key(id),
+            },
+            places: places.iter().map(|(p, x)| (p.to_string(), *x)).collect(),
+        };
+        let games = memory.games.clone();
+        let fresh = |rules: LedgerRules| {
+            let mut fresh: Vec<Fresh<()>> = games
+                .iter()
+                .map(|(s, games)| Fresh {
+                    ledger: ledger(rules),
+                    scope: s.clone(),
+                    games: FreshGames::TwoPlayer(games.values().cloned().collect()),
+                })
+                .collect();
+            fresh.push(Fresh {
+                ledger: ledger(rules),
+                scope: "m".into(),
+                games: FreshGames::Multiplayer(
+                    MultiplayerRule::Pairwise,
+                    vec![
+                        multi(90, 3, &[("ann", 1.0), ("bob", 2.0), ("cy", 3.0)]),
+                        multi(91, 4, &[("bob", 1.0), ("cy", 1.0)]),
+                    ],
+                ),
+            });
+            fresh
+        };
+        let drive = |memory: &mut Memory, run: &mut Run<()>| {
+            let mut answer = Answer::Start;
+            loop {
+                match run.step(answer) {
+                    Step::Read(r) => answer = memory.read(r),
+                    Step::Done(done) => return done.unwrap(),
+                }
+            }
+        };
+        let check = || Check {
+            digests: RowDigests::new(),
+            integer_keys: true,
+        };
+        let mut run = Run::rebuild_checked(fresh(elo()), check());
+        assert!(run.rows().is_err(), "no rows before the run is done");
+        let done = drive(&mut memory, &mut run);
+        assert!(done.scopes.is_empty(), "a checked rebuild makes no rows");
+        let checked = done.checked.expect("the digests of a checked rebuild");
+        let rows = run.rows().unwrap();
+        assert!(rows.checked.is_none());
+        assert_eq!(rows.written, done.written);
+
+        // the rows' digests, under the same key
+        let mut digests = checked.digests.clone();
+        let (mut standings, mut entries) = (DigestSet::default(), DigestSum::default());
+        let mut standings_rows = 0;
+        for w in &rows.scopes {
+            for e in &w.entries {
+                let game = game_key_text(&e.key.id, true);
+                entries.add(digests.of_cells(&entry_cells(1, &w.scope, &game, e)));
+            }
+            for (p, s, key) in &w.standings {
+                standings.insert(digests.of_cells(&standing_row_cells(1, &w.scope, p, s, key)));
+                standings_rows += 1;
+            }
+        }
+        assert_eq!(entries.rows(), rows.written);
+        assert!(rows
+            .scopes
+            .iter()
+            .any(|w| w.scope == "m" && w.entries.len() == 5));
+        assert_eq!(entries, checked.entries);
+        assert_eq!(standings, checked.standings);
+        assert_eq!(standings_rows, checked.standings_rows);
+
+        // another K: other standings, other entries
+        let mut other = elo();
+        other.system = RatingSystem::Elo {
+            starting: 1500.0,
+            k: 24.0,
+        };
+        let same_key = Check {
+            digests: checked.digests.clone(),
+            integer_keys: true,
+        };
+        let mut run = Run::rebuild_checked(fresh(other), same_key);
+        let again = drive(&mut memory, &mut run).checked.unwrap();
+        assert_ne!(again.entries, checked.entries);
+        assert_eq!(again.standings.intersection(&checked.standings).count(), 0);
     }
 
     /// Errors are values: a replay's error names its ledger's book, participant rows of one game
