@@ -1102,4 +1102,74 @@ mod tests {
         assert!(all > 100);
         assert_eq!(kept, all, "another ledger's rows were rewritten");
     }
+
+    /// `ledger_rebuild` digests its rows first (`Run::rebuild_checked`): a ledger whose rows are
+    /// right is left as it is (the same row versions); a forged entry alone (its standings
+    /// right), then a forged standing alone, are found and made the replay's again.
+    #[pg_test]
+    fn a_checked_rebuild_writes_nothing_unless_a_row_differs() {
+        let schema = crate::test_support::engine_schema();
+        Spi::run(&format!(
+            "CREATE TABLE public.c_games (id bigint PRIMARY KEY, played_at timestamptz NOT NULL,
+                 white text NOT NULL, black text NOT NULL, score float8 NOT NULL, league text NOT NULL);
+             INSERT INTO {schema}.ledgers (name, rating_system, k_factor) VALUES ('c', 'elo', 20);
+             SELECT {schema}.ledger_attach('c', 'public.c_games', 'id', 'played_at', 'white', 'black',
+                                           'score', scope_column => 'league');
+             INSERT INTO public.c_games
+             SELECT n, timestamptz '2025-01-01' + n * interval '1 hour', 'p' || n % 41,
+                    'p' || (n % 41 + 1 + n % 7) % 41, (n % 3) / 2.0, (ARRAY['open', 'blitz'])[1 + n % 2]
+             FROM generate_series(1, 2000) n;
+             CREATE TABLE public.c_rows AS
+             SELECT 'entry' AS kind, pg_catalog.to_jsonb(e) AS row, e.ctid::text AS at
+             FROM {schema}.ledger_entries e
+             UNION ALL
+             SELECT 'standing', pg_catalog.to_jsonb(s), s.ctid::text FROM {schema}.ledger_standings s;"
+        ))
+        .unwrap();
+        let count = |sql: &str| Spi::get_one::<i64>(sql).unwrap().unwrap();
+        let all = count("SELECT count(*) FROM public.c_rows");
+        assert!(all > 4000, "{all} rows");
+        // rows as they are now that are not those of the first replay, and rows of it gone
+        let now = format!(
+            "SELECT 'entry' AS kind, pg_catalog.to_jsonb(e) AS row, e.ctid::text AS at
+             FROM {schema}.ledger_entries e
+             UNION ALL
+             SELECT 'standing', pg_catalog.to_jsonb(s), s.ctid::text FROM {schema}.ledger_standings s"
+        );
+        let differ = |with_place: bool| {
+            let columns = if with_place {
+                "kind, row, at"
+            } else {
+                "kind, row"
+            };
+            count(&format!(
+                "SELECT count(*) FROM ((SELECT {columns} FROM ({now}) n EXCEPT ALL SELECT {columns} FROM public.c_rows)
+                 UNION ALL (SELECT {columns} FROM public.c_rows EXCEPT ALL SELECT {columns} FROM ({now}) n)) d"
+            ))
+        };
+        let rebuild = || count(&format!("SELECT {schema}.ledger_rebuild('c')"));
+        assert_eq!(rebuild(), 4000);
+        assert_eq!(differ(true), 0, "a ledger already right was written");
+        for forge in [
+            "UPDATE {schema}.ledger_entries SET rating = rating + 1
+             WHERE (player, game_key) = (SELECT player, max(game_key) FROM {schema}.ledger_entries
+                                         WHERE player = 'p3' GROUP BY player)",
+            "UPDATE {schema}.ledger_standings SET wins = wins + 1 WHERE player = 'p5' AND scope = 'blitz'",
+        ] {
+            Spi::run(&format!(
+                "SET LOCAL row_security = off; {}",
+                forge.replace("{schema}", &schema)
+            ))
+            .unwrap();
+            assert_eq!(differ(false), 2, "{forge}: not forged");
+            assert_eq!(rebuild(), 4000);
+            assert_eq!(differ(false), 0, "{forge}: not repaired");
+            // (only the forged row was written again)
+            assert_eq!(differ(true), 2, "{forge}: more than the forged row written");
+            Spi::run(&format!(
+                "DELETE FROM public.c_rows; INSERT INTO public.c_rows {now}"
+            ))
+            .unwrap();
+        }
+    }
 }
