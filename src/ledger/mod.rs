@@ -346,11 +346,14 @@ fn rebuild(
             if store.stored_are_rebuilt(ledger, &locked, checked) {
                 return done.written as i64;
             }
-            run.rows()
-                .unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e))
+            let rows = run.rows();
+            replayed("replayed, digested, compared and replayed again");
+            rows.unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e))
         }
     };
-    replayed("replayed");
+    if why == Rebuild::Rewrite {
+        replayed("replayed");
+    }
     store.replace_rebuilt(ledger.id, &locked, done.scopes);
     done.written as i64
 }

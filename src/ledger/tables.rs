@@ -596,7 +596,12 @@ impl LedgerStore<'_, '_> {
                     if game.0 != e.key.id {
                         game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
                     }
-                    wanted.add(digests.of_cells(&entry_cells(ledger, &w.scope, &game.1, e)));
+                    wanted.add(digests.of_cells(&entry_cells(
+                        ledger,
+                        &w.scope,
+                        &game.1,
+                        &e.as_ref(),
+                    )));
                 }
             }
             digested += started.elapsed() - from;
@@ -701,6 +706,7 @@ impl LedgerStore<'_, '_> {
     ) -> bool {
         let started = std::time::Instant::now();
         let Checked {
+            scopes: replayed,
             mut digests,
             standings,
             standings_rows,
@@ -740,8 +746,8 @@ impl LedgerStore<'_, '_> {
                 "ledger {id} rebuilt: entries {entries_rows} kept, 0 deleted, 0 inserted; \
                  standings {standings_rows} kept, 0 deleted, 0 inserted"
             );
-            // (a ledger without games has no scope to tell of, as replace_rebuilt does)
-            if ledger.notify_channel.is_some() && standings_rows > 0 {
+            // (as replace_rebuilt does: a ledger without games has no scope to tell of)
+            if ledger.notify_channel.is_some() && replayed > 0 {
                 self.notify_rebuilt(id);
             }
         }
@@ -852,7 +858,7 @@ impl EntryRow {
 
 impl Cells<24> for EntryRow {
     fn cells(&self) -> [Named<Cell<'_>>; 24] {
-        entry_cells(self.ledger, &self.scope, &self.game, &self.entry)
+        entry_cells(self.ledger, &self.scope, &self.game, &self.entry.as_ref())
     }
 }
 

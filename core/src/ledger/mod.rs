@@ -28,8 +28,8 @@ pub use multiplayer::{
 };
 pub use quality::{check_band, quality, quality_by_group, Quality, QualitySum};
 pub use replay::{
-    appendable, rename_game, replay, replay_seasons, replay_seasons_into, Entry, LedgerGame,
-    Outcome,
+    appendable, rename_game, replay, replay_seasons, replay_seasons_into, Entry, EntryRef,
+    LedgerGame, Outcome,
 };
 pub use rules::{
     check_seed, reserved_name, LedgerRules, LedgerSettings, Limits, PeriodCap, Policy, Provisional,

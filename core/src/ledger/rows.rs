@@ -4,7 +4,7 @@
 use crate::columns::{Cell, Column, Kind, Named};
 use crate::rating::PlayerState;
 
-use super::{Entry, LedgerKey, Standing};
+use super::{EntryRef, LedgerKey, Standing};
 
 /// The columns of a standing, in entries (after the game) and standings rows alike.
 pub const STANDING_COLUMNS: [Column; 12] = [
@@ -92,16 +92,16 @@ pub fn entry_cells<'a>(
     ledger: i32,
     scope: &'a str,
     game: &'a str,
-    e: &'a Entry,
+    e: &EntryRef<'a>,
 ) -> [Named<Cell<'a>>; 24] {
     let head = [
         ("ledger_id", Cell::Int(Some(ledger))),
         ("scope", Cell::Text(Some(scope))),
-        ("player", Cell::Text(Some(&e.player))),
+        ("player", Cell::Text(Some(e.player))),
         ("game_date", Cell::Time(e.key.at)),
         ("game_key", Cell::Text(Some(&e.key.id))),
         ("game", Cell::Text(Some(game))),
-        ("opponent", Cell::Text(Some(&e.opponent))),
+        ("opponent", Cell::Text(Some(e.opponent))),
         ("score", Cell::Float(Some(e.score))),
         ("expected", Cell::Float(Some(e.expected))),
         ("rating_before", Cell::Float(Some(e.before.state.rating))),
@@ -171,6 +171,7 @@ pub fn standing_of<'a>(
 mod tests {
     use super::*;
     use crate::columns::check_names;
+    use crate::ledger::Entry;
 
     fn standing() -> Standing {
         Standing {
@@ -218,7 +219,7 @@ mod tests {
             before: standing(),
             after: standing(),
         };
-        let cells = entry_cells(1, "open", "g1", &entry);
+        let cells = entry_cells(1, "open", "g1", &entry.as_ref());
         assert_eq!(check_names(cells.map(|(n, _)| n), &ENTRY_COLUMNS), Ok(()));
         assert_eq!(cells[5], ("game", Cell::Text(Some("g1"))));
         assert_eq!(cells[10], ("rd_before", Cell::Float(Some(80.5))));

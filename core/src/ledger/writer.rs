@@ -21,8 +21,8 @@ use super::digest::{DigestSet, DigestSum, RowDigests};
 use super::rows::{entry_cells, standing_row_cells};
 use super::{
     appendable, games_of_participants, replay_multiplayer_seasons, replay_seasons,
-    replay_seasons_into, Entry, LedgerGame, LedgerKey, LedgerRules, MultiGame, MultiplayerRule,
-    SeasonEnd, Standing,
+    replay_seasons_into, Entry, EntryRef, LedgerGame, LedgerKey, LedgerRules, MultiGame,
+    MultiplayerRule, SeasonEnd, Standing,
 };
 use crate::rating::RatingError;
 
@@ -236,7 +236,7 @@ pub struct Done<T> {
 
 /// What a rebuild that expects the stored rows to be its own (a repair or a check of a ledger)
 /// needs to digest its rows as the replay makes them, instead of keeping them: a ledger's two
-/// million entries take 600 MB as a list.
+/// million entries take 640 MB as a list.
 #[derive(Clone, Debug)]
 pub struct Check {
     /// Digests under the key the keeper digests the stored rows with.
@@ -248,6 +248,8 @@ pub struct Check {
 /// The digests of a checked rebuild's rows ([`Done::checked`]), to compare with the stored rows'.
 #[derive(Clone, Debug)]
 pub struct Checked {
+    /// The number of scopes replayed (with games or not).
+    pub scopes: usize,
     pub digests: RowDigests,
     /// One per standings row.
     pub standings: DigestSet,
@@ -372,8 +374,18 @@ impl Phase {
 pub struct Run<T> {
     jobs: Vec<Job<T>>,
     phase: Phase,
-    /// A rebuild whose rows are digested, not made, until [`Run::rows`] asks for them.
-    check: Option<Check>,
+    /// Where a checked rebuild is ([`Run::rebuild_checked`]).
+    checking: Checking,
+}
+
+/// The states of a checked rebuild: its rows are made only once digested, and only once.
+enum Checking {
+    /// Not a checked rebuild, or its rows already asked for.
+    No,
+    /// To be digested when the run is done.
+    Pending(Check),
+    /// Digested: [`Run::rows`] may make the rows.
+    Digested,
 }
 
 impl<T: Clone> Run<T> {
@@ -470,18 +482,20 @@ impl<T: Clone> Run<T> {
     /// rows with [`Run::rows`] (a second replay, from the answers already given).
     pub fn rebuild_checked(scopes: Vec<Fresh<T>>, check: Check) -> Self {
         Run {
-            check: Some(check),
+            checking: Checking::Pending(check),
             ..Run::rebuild(scopes)
         }
     }
 
     /// The rows of a checked rebuild, once it is done.
     pub fn rows(&mut self) -> Result<Done<T>, WriteError<T>> {
-        if self.phase != Phase::Finished || self.check.is_some() {
+        let digested = matches!(self.checking, Checking::Digested);
+        if self.phase != Phase::Finished || !digested {
             return Err(WriteError::Answer(
-                "rows asked of a run not checked to its end",
+                "rows asked of a run not checked to its end, or asked twice",
             ));
         }
+        self.checking = Checking::No;
         self.finish()
     }
 
@@ -489,7 +503,7 @@ impl<T: Clone> Run<T> {
         Run {
             jobs,
             phase: Phase::Start,
-            check: None,
+            checking: Checking::No,
         }
     }
 
@@ -757,8 +771,14 @@ impl<T: Clone> Run<T> {
 
     /// Replays each scope and returns the rows to write (their digests when checked).
     fn finish(&mut self) -> Result<Done<T>, WriteError<T>> {
-        if let Some(check) = self.check.take() {
-            return self.checked(check);
+        match std::mem::replace(&mut self.checking, Checking::No) {
+            Checking::Pending(check) => {
+                let done = self.checked(check)?;
+                self.checking = Checking::Digested;
+                return Ok(done);
+            }
+            Checking::Digested => return Err(WriteError::Answer("rows of a rebuild asked twice")),
+            Checking::No => {}
         }
         let mut done = Done {
             scopes: Vec::with_capacity(self.jobs.len()),
@@ -809,7 +829,10 @@ impl<T: Clone> Run<T> {
     /// Replays each scope of a rebuild, its jobs kept for [`Run::rows`], and digests the rows it
     /// would write: standings in a set, entries in a sum, none of them kept.
     fn checked(&mut self, mut check: Check) -> Result<Done<T>, WriteError<T>> {
-        let (mut standings_digests, mut standings_rows) = (DigestSet::default(), 0);
+        let players = self.jobs.iter().map(|j| j.playing.len()).sum();
+        let mut standings_digests =
+            DigestSet::with_capacity_and_hasher(players, Default::default());
+        let mut standings_rows = 0;
         let (mut entries_digest, mut written) = (DigestSum::default(), 0);
         let digests = &mut check.digests;
         for j in &self.jobs {
@@ -820,12 +843,11 @@ impl<T: Clone> Run<T> {
             let mut standings = j.starting_standings();
             // (the two entries of a game come one after the other: its key's text made once)
             let mut game = (String::new(), String::new());
-            let mut digest = |e: Entry| {
+            let mut digest = |e: EntryRef<'_>| {
                 if game.0 != e.key.id {
-                    game = (
-                        e.key.id.clone(),
-                        game_key_text(&e.key.id, check.integer_keys),
-                    );
+                    game.0.clear();
+                    game.0.push_str(&e.key.id);
+                    game.1 = game_key_text(&e.key.id, check.integer_keys);
                 }
                 entries_digest.add(digests.of_cells(&entry_cells(ledger, scope, &game.1, &e)));
                 written += 1;
@@ -841,6 +863,9 @@ impl<T: Clone> Run<T> {
                     standings_rows += standings.len();
                     // each player's last game found from the last back, as rebuilt_standings does
                     for g in games.iter().rev() {
+                        if standings.is_empty() {
+                            break;
+                        }
                         crate::interrupt::check();
                         for p in [&g.white, &g.black] {
                             if let Some(s) = standings.remove(p) {
@@ -857,9 +882,13 @@ impl<T: Clone> Run<T> {
                         replay_multiplayer_seasons(rules, *rule, &j.seasons, &mut standings, games)
                             .map_err(failed)?;
                     let (rows, _) = rebuilt_standings(&entries, standings);
-                    entries.into_iter().for_each(&mut digest);
+                    for e in &entries {
+                        crate::interrupt::check();
+                        digest(e.as_ref());
+                    }
                     standings_rows += rows.len();
                     for (p, s, key) in &rows {
+                        crate::interrupt::check();
                         let cells = standing_row_cells(ledger, scope, p, s, key);
                         standings_digests.insert(digests.of_cells(&cells));
                     }
@@ -870,6 +899,7 @@ impl<T: Clone> Run<T> {
             scopes: Vec::new(),
             written,
             checked: Some(Checked {
+                scopes: self.jobs.len(),
                 digests: check.digests,
                 standings: standings_digests,
                 standings_rows,
@@ -888,16 +918,21 @@ impl<T> Job<T> {
         let mut standings: HashMap<String, Standing> =
             HashMap::with_capacity(self.known.len().max(self.playing.len()));
         standings.extend(self.known.iter().map(|(p, (s, _))| (p.clone(), *s)));
-        for p in &self.playing {
-            if standings.contains_key(p) {
-                continue;
+        match self.ledger.keeper {
+            // (the seeded players only: a rebuild's million others start at their first game)
+            Keeper::Engine => {
+                for (p, s) in &self.seeded {
+                    if self.playing.contains(p) && !standings.contains_key(p) {
+                        standings.insert(p.clone(), *s);
+                    }
+                }
             }
-            let start = match self.ledger.keeper {
-                Keeper::Engine => self.seeded.get(p).copied(),
-                Keeper::Ranking => Some(crate::ranking::newcomer(&rules.system)),
-            };
-            if let Some(s) = start {
-                standings.insert(p.clone(), s);
+            Keeper::Ranking => {
+                for p in &self.playing {
+                    if !standings.contains_key(p) {
+                        standings.insert(p.clone(), crate::ranking::newcomer(&rules.system));
+                    }
+                }
             }
         }
         standings
@@ -1673,6 +1708,7 @@ mod tests {
         let checked = done.checked.expect("the digests of a checked rebuild");
         let rows = run.rows().unwrap();
         assert!(rows.checked.is_none());
+        assert!(run.rows().is_err(), "rows are made once");
         assert_eq!(rows.written, done.written);
 
         // the rows' digests, under the same key
@@ -1682,7 +1718,7 @@ mod tests {
         for w in &rows.scopes {
             for e in &w.entries {
                 let game = game_key_text(&e.key.id, true);
-                entries.add(digests.of_cells(&entry_cells(1, &w.scope, &game, e)));
+                entries.add(digests.of_cells(&entry_cells(1, &w.scope, &game, &e.as_ref())));
             }
             for (p, s, key) in &w.standings {
                 standings.insert(digests.of_cells(&standing_row_cells(1, &w.scope, p, s, key)));
@@ -1697,6 +1733,7 @@ mod tests {
         assert_eq!(entries, checked.entries);
         assert_eq!(standings, checked.standings);
         assert_eq!(standings_rows, checked.standings_rows);
+        assert_eq!(checked.scopes, 3);
 
         // another K: other standings, other entries
         let mut other = elo();
