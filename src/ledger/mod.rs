@@ -330,8 +330,8 @@ fn rebuild(
             (started.elapsed() - read).as_secs_f64()
         )
     };
-    let done = match why {
-        Rebuild::Rewrite => store.finish(Run::rebuild(fresh)),
+    let (done, known) = match why {
+        Rebuild::Rewrite => (store.finish(Run::rebuild(fresh)), None),
         Rebuild::Check => {
             let check = Check {
                 digests: RowDigests::new(),
@@ -343,17 +343,19 @@ fn rebuild(
             let checked = done
                 .checked
                 .unwrap_or_else(|| crate::error::internal("a checked rebuild without digests"));
-            if store.stored_are_rebuilt(ledger, &locked, checked) {
+            let verdict = store.compare_checked(ledger, &locked, checked);
+            if verdict.all_same() {
                 return done.written as i64;
             }
             let rows = run.rows();
             replayed("replayed, digested, compared and replayed again");
-            rows.unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e))
+            let rows = rows.unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e));
+            (rows, Some(verdict))
         }
     };
     if why == Rebuild::Rewrite {
         replayed("replayed");
     }
-    store.replace_rebuilt(ledger.id, &locked, done.scopes);
+    store.replace_rebuilt(ledger.id, &locked, done.scopes, known);
     done.written as i64
 }

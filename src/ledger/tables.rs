@@ -6,7 +6,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use pg_rating_core::ledger::rows::{
-    self, entry_cells, standing_row_cells, ENTRY_COLUMNS, STANDINGS_COLUMNS,
+    self, entry_cells, standing_row_cells, EntriesDigest, ENTRY_COLUMNS, STANDINGS_COLUMNS,
 };
 use pg_rating_core::ledger::writer::{
     self, Answer, Checked, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows,
@@ -36,6 +36,20 @@ use crate::spi::{column as get, nullable as opt};
 pub struct LedgerBook<'a> {
     pub ledger: &'a Ledger,
     pub att: &'a Attachment,
+}
+
+/// How a ledger's stored rows compare with a rebuild's.
+#[derive(Clone, Copy, Debug)]
+pub struct Verdict {
+    pub standings: Stored,
+    /// The entries are the same (only looked at when the standings are).
+    pub entries: bool,
+}
+
+impl Verdict {
+    pub fn all_same(&self) -> bool {
+        self.standings == Stored::Same && self.entries
+    }
 }
 
 impl<'a> LedgerBook<'a> {
@@ -543,12 +557,13 @@ impl LedgerStore<'_, '_> {
     /// those (their digests, [`crate::bulk_replace::compare_stored`]), nothing is written; when
     /// most of the standings differ (a new K), every row of both tables is written anew without a
     /// comparison; else rows already equal stay and the others are replaced
-    /// ([`crate::bulk_replace`]).
+    /// ([`crate::bulk_replace`]). `known`: how they compare, when a checked rebuild found it.
     pub fn replace_rebuilt(
         &mut self,
         ledger: i32,
         scopes: &BTreeSet<String>,
         rebuilt: Vec<ScopeWrite<LedgerBook<'_>>>,
+        known: Option<Verdict>,
     ) {
         let started = std::time::Instant::now();
         let notify = rebuilt
@@ -558,62 +573,38 @@ impl LedgerStore<'_, '_> {
         // standings first: when they differ, so do the entries almost always, and their digests
         // are not worth making (the rows are then compared one by one); when most of them differ
         // (a new K), the rows of both tables are all written anew, none compared.
-        let mut digests = RowDigests::new();
-        let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
-        let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
-        for w in &rebuilt {
-            for (player, standing, key) in &w.standings {
-                pg_rating_core::interrupt::check();
-                let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
-                wanted.insert(digests.of_cells(&cells));
-            }
-        }
-        let mut digested = started.elapsed();
-        let standings = if wanted.len() == n_standings {
-            compare_stored(
-                "ledger_standings",
-                &STANDINGS_COLUMNS,
-                ledger,
-                scopes,
-                &mut digests,
-                wanted,
-            )
-        } else {
-            Stored::Differ
-        };
-        let same_standings = standings == Stored::Same;
-        let most_differ = standings == Stored::MostDiffer;
-        let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
-        let same_entries = same_standings && {
-            // (their sum: two million entries, expected to be the same)
-            let from = started.elapsed();
-            let mut wanted = DigestSum::default();
-            let mut game = (String::new(), String::new());
+        let mut digested = std::time::Duration::ZERO;
+        let verdict = known.unwrap_or_else(|| {
+            let mut digests = RowDigests::new();
+            let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
+            let mut wanted = DigestSet::with_capacity_and_hasher(n_standings, Default::default());
             for w in &rebuilt {
-                for e in &w.entries {
+                for (player, standing, key) in &w.standings {
                     pg_rating_core::interrupt::check();
-                    // (both entries of a game come one after the other)
-                    if game.0 != e.key.id {
-                        game = (e.key.id.clone(), w.book.att.column_key_text(&e.key.id));
-                    }
-                    wanted.add(digests.of_cells(&entry_cells(
-                        ledger,
-                        &w.scope,
-                        &game.1,
-                        &e.as_ref(),
-                    )));
+                    let cells = standing_row_cells(ledger, &w.scope, player, standing, key);
+                    wanted.insert(digests.of_cells(&cells));
                 }
             }
-            digested += started.elapsed() - from;
-            stored_sum_is(
-                "ledger_entries",
-                &ENTRY_COLUMNS,
-                ledger,
-                scopes,
-                &mut digests,
-                wanted,
-            )
-        };
+            digested = started.elapsed();
+            self.compare_rebuilt(ledger, scopes, digests, wanted, n_standings, |digests| {
+                // (their sum: two million entries, expected to be the same)
+                let from = started.elapsed();
+                let integer_keys = rebuilt.first().is_some_and(|w| w.book.att.is_integer());
+                let mut wanted = EntriesDigest::new(integer_keys);
+                for w in &rebuilt {
+                    for e in &w.entries {
+                        pg_rating_core::interrupt::check();
+                        wanted.add(digests, ledger, &w.scope, &e.as_ref());
+                    }
+                }
+                digested += started.elapsed() - from;
+                wanted.sum
+            })
+        });
+        let (same_standings, same_entries) = (verdict.standings == Stored::Same, verdict.entries);
+        let most_differ = verdict.standings == Stored::MostDiffer;
+        let n_entries = rebuilt.iter().map(|w| w.entries.len()).sum();
+        let n_standings = rebuilt.iter().map(|w| w.standings.len()).sum();
         let compared = started.elapsed();
         let kept = |n| Replaced {
             kept: n,
@@ -695,53 +686,38 @@ impl LedgerStore<'_, '_> {
         }
     }
 
-    /// Whether the stored rows of a ledger's `scopes` (locked) are those whose digests a checked
-    /// rebuild made ([`Run::rebuild_checked`]): the standings by their set, then the entries by
-    /// their sum. When they are, nothing is written (the ledger's channel told of the rebuild).
-    pub fn stored_are_rebuilt(
+    /// How the stored rows of a ledger's `scopes` (locked) compare with those whose digests a
+    /// checked rebuild made ([`Run::rebuild_checked`]). When they are the same, nothing is to be
+    /// written (the ledger's channel is told of the rebuild).
+    pub fn compare_checked(
         &mut self,
         ledger: &Ledger,
         scopes: &BTreeSet<String>,
         checked: Checked,
-    ) -> bool {
+    ) -> Verdict {
         let started = std::time::Instant::now();
         let Checked {
             scopes: replayed,
-            mut digests,
+            digests,
             standings,
             standings_rows,
             entries,
         } = checked;
         let (entries_rows, id) = (entries.rows(), ledger.id);
-        let same = standings.len() == standings_rows
-            && {
-                let columns = &STANDINGS_COLUMNS;
-                let found = compare_stored(
-                    "ledger_standings",
-                    columns,
-                    id,
-                    scopes,
-                    &mut digests,
-                    standings,
-                );
-                found == Stored::Same
-            }
-            && stored_sum_is(
-                "ledger_entries",
-                &ENTRY_COLUMNS,
-                id,
-                scopes,
-                &mut digests,
-                entries,
-            );
+        let verdict =
+            self.compare_rebuilt(id, scopes, digests, standings, standings_rows, |_| entries);
         // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
         pgrx::debug2!(
             "ledger {id} rebuilt rows: digested with the replay, compared with the stored ones in \
              {:.2} s: {}",
             started.elapsed().as_secs_f64(),
-            if same { "the same" } else { "they differ" }
+            if verdict.all_same() {
+                "the same"
+            } else {
+                "they differ"
+            }
         );
-        if same {
+        if verdict.all_same() {
             pgrx::debug1!(
                 "ledger {id} rebuilt: entries {entries_rows} kept, 0 deleted, 0 inserted; \
                  standings {standings_rows} kept, 0 deleted, 0 inserted"
@@ -751,7 +727,46 @@ impl LedgerStore<'_, '_> {
                 self.notify_rebuilt(id);
             }
         }
-        same
+        verdict
+    }
+
+    /// Compares the stored rows of a ledger's `scopes` with a rebuild's digests: the standings'
+    /// (`standings_rows` of them; a set with fewer had two rows alike) one by one in a set, then,
+    /// only when those are the same, the entries' sum that `entries` makes.
+    fn compare_rebuilt(
+        &mut self,
+        ledger: i32,
+        scopes: &BTreeSet<String>,
+        mut digests: RowDigests,
+        standings: DigestSet,
+        standings_rows: usize,
+        entries: impl FnOnce(&mut RowDigests) -> DigestSum,
+    ) -> Verdict {
+        let standings = if standings.len() == standings_rows {
+            let columns = &STANDINGS_COLUMNS;
+            compare_stored(
+                "ledger_standings",
+                columns,
+                ledger,
+                scopes,
+                &mut digests,
+                standings,
+            )
+        } else {
+            Stored::Differ
+        };
+        let entries = standings == Stored::Same && {
+            let wanted = entries(&mut digests);
+            stored_sum_is(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                ledger,
+                scopes,
+                &mut digests,
+                wanted,
+            )
+        };
+        Verdict { standings, entries }
     }
 
     /// Tells a ledger's channel (if any) that it was rebuilt, when the transaction commits.

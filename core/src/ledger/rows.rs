@@ -4,6 +4,8 @@
 use crate::columns::{Cell, Column, Kind, Named};
 use crate::rating::PlayerState;
 
+use super::attachment::game_key_text;
+use super::digest::{DigestSum, RowDigests};
 use super::{EntryRef, LedgerKey, Standing};
 
 /// The columns of a standing, in entries (after the game) and standings rows alike.
@@ -109,6 +111,37 @@ pub fn entry_cells<'a>(
         ("volatility_before", Cell::Float(e.before.state.volatility)),
     ];
     with_standing_cells(head, &e.after)
+}
+
+/// The order-free digest of entry rows ([`entry_cells`]) as a rebuild makes them, the two entries
+/// of a game one after the other: each game's text in its table ([`game_key_text`]) made once.
+pub struct EntriesDigest {
+    integer_keys: bool,
+    /// The last game's key and its text.
+    game: (String, String),
+    pub sum: DigestSum,
+}
+
+impl EntriesDigest {
+    /// `integer_keys`: whether the games table's key is an integer.
+    pub fn new(integer_keys: bool) -> Self {
+        EntriesDigest {
+            integer_keys,
+            game: Default::default(),
+            sum: DigestSum::default(),
+        }
+    }
+
+    /// Adds the row of entry `e` of `ledger` and `scope`.
+    pub fn add(&mut self, digests: &mut RowDigests, ledger: i32, scope: &str, e: &EntryRef<'_>) {
+        if self.game.0 != e.key.id {
+            self.game.0.clear();
+            self.game.0.push_str(&e.key.id);
+            self.game.1 = game_key_text(&e.key.id, self.integer_keys);
+        }
+        let cells = entry_cells(ledger, scope, &self.game.1, e);
+        self.sum.add(digests.of_cells(&cells));
+    }
 }
 
 /// The cells of a standings row ([`STANDINGS_COLUMNS`]); `key` is the player's last game.

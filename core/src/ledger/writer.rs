@@ -16,9 +16,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::attachment::game_key_text;
 use super::digest::{DigestSet, DigestSum, RowDigests};
-use super::rows::{entry_cells, standing_row_cells};
+use super::rows::{standing_row_cells, EntriesDigest};
 use super::{
     appendable, games_of_participants, replay_multiplayer_seasons, replay_seasons,
     replay_seasons_into, Entry, EntryRef, LedgerGame, LedgerKey, LedgerRules, MultiGame,
@@ -489,8 +488,8 @@ impl<T: Clone> Run<T> {
 
     /// The rows of a checked rebuild, once it is done.
     pub fn rows(&mut self) -> Result<Done<T>, WriteError<T>> {
-        let digested = matches!(self.checking, Checking::Digested);
-        if self.phase != Phase::Finished || !digested {
+        // (digested only once the run finished)
+        if !matches!(self.checking, Checking::Digested) {
             return Err(WriteError::Answer(
                 "rows asked of a run not checked to its end, or asked twice",
             ));
@@ -833,7 +832,7 @@ impl<T: Clone> Run<T> {
         let mut standings_digests =
             DigestSet::with_capacity_and_hasher(players, Default::default());
         let mut standings_rows = 0;
-        let (mut entries_digest, mut written) = (DigestSum::default(), 0);
+        let mut entries_digest = EntriesDigest::new(check.integer_keys);
         let digests = &mut check.digests;
         for j in &self.jobs {
             if !matches!(j.mode, Mode::Fresh) {
@@ -841,17 +840,7 @@ impl<T: Clone> Run<T> {
             }
             let (ledger, scope, rules) = (j.ledger.id, j.scope.as_str(), &j.ledger.rules);
             let mut standings = j.starting_standings();
-            // (the two entries of a game come one after the other: its key's text made once)
-            let mut game = (String::new(), String::new());
-            let mut digest = |e: EntryRef<'_>| {
-                if game.0 != e.key.id {
-                    game.0.clear();
-                    game.0.push_str(&e.key.id);
-                    game.1 = game_key_text(&e.key.id, check.integer_keys);
-                }
-                entries_digest.add(digests.of_cells(&entry_cells(ledger, scope, &game.1, &e)));
-                written += 1;
-            };
+            let mut digest = |e: EntryRef<'_>| entries_digest.add(digests, ledger, scope, &e);
             let failed = |error| WriteError::Replay {
                 book: j.ledger.book.clone(),
                 error,
@@ -897,13 +886,13 @@ impl<T: Clone> Run<T> {
         }
         Ok(Done {
             scopes: Vec::new(),
-            written,
+            written: entries_digest.sum.rows(),
             checked: Some(Checked {
                 scopes: self.jobs.len(),
                 digests: check.digests,
                 standings: standings_digests,
                 standings_rows,
-                entries: entries_digest,
+                entries: entries_digest.sum,
             }),
         })
     }
@@ -1019,6 +1008,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+    use crate::ledger::attachment::game_key_text;
+    use crate::ledger::rows::entry_cells;
     use crate::ledger::{integer_key, replay_seasons, Limits, Outcome, Provisional};
     use crate::rating::glicko2;
     use crate::rating::RatingSystem;
@@ -1043,6 +1034,21 @@ mod tests {
             rules,
             keeper: Keeper::Engine,
         }
+    }
+
+    /// A rebuild's scopes: every scope of `games` from scratch.
+    fn fresh_scopes(
+        games: &BTreeMap<String, BTreeMap<LedgerKey, LedgerGame>>,
+        rules: LedgerRules,
+    ) -> Vec<Fresh<()>> {
+        games
+            .iter()
+            .map(|(s, games)| Fresh {
+                ledger: ledger(rules),
+                scope: s.clone(),
+                games: FreshGames::TwoPlayer(games.values().cloned().collect()),
+            })
+            .collect()
     }
 
     /// A ledger kept in memory: its games table, entries and standings, as the database keeps
@@ -1613,16 +1619,7 @@ mod tests {
                 .or_default()
                 .insert(g.key.clone(), g);
         }
-        let fresh = memory
-            .games
-            .iter()
-            .map(|(s, games)| Fresh {
-                ledger: ledger(rules),
-                scope: s.clone(),
-                games: FreshGames::TwoPlayer(games.values().cloned().collect()),
-            })
-            .collect();
-        let mut run = Run::rebuild(fresh);
+        let mut run = Run::rebuild(fresh_scopes(&memory.games, rules));
         let mut answer = Answer::Start;
         let writes;
         loop {
@@ -1667,14 +1664,7 @@ mod tests {
         };
         let games = memory.games.clone();
         let fresh = |rules: LedgerRules| {
-            let mut fresh: Vec<Fresh<()>> = games
-                .iter()
-                .map(|(s, games)| Fresh {
-                    ledger: ledger(rules),
-                    scope: s.clone(),
-                    games: FreshGames::TwoPlayer(games.values().cloned().collect()),
-                })
-                .collect();
+            let mut fresh = fresh_scopes(&games, rules);
             fresh.push(Fresh {
                 ledger: ledger(rules),
                 scope: "m".into(),
