@@ -25,12 +25,54 @@ use std::ffi::CStr;
 use pgrx::pg_sys;
 use pgrx::PgMemoryContexts;
 
-use crate::columns::{Column, Value};
+use pgrx::IntoDatum;
+
+use crate::columns::{Cell, Column, Kind, Named, Value};
 use crate::error::{internal, raise};
 use crate::relation;
 
 /// Rows buffered before one multi-insert (COPY buffers as many).
 const BATCH: usize = 1000;
+
+/// A column written, with the index and type of its attribute.
+type WriterColumn = (Column, usize, pg_sys::Oid);
+
+/// `value` as a datum of its column's type (`None`: NULL); an internal error when it does not fit.
+fn stored_datum(
+    value: Value,
+    kind: Kind,
+    name: &str,
+    type_oid: pg_sys::Oid,
+) -> Option<pg_sys::Datum> {
+    // the value checked against its column's kind, then against the table
+    let arg = value.into_stored(kind, name);
+    // text goes into a varchar of no length as it is (the same representation)
+    let fits =
+        arg.oid() == type_oid || (arg.oid() == pg_sys::TEXTOID && type_oid == pg_sys::VARCHAROID);
+    if !fits {
+        internal(format!(
+            "column {name}: a value of type {} for a column of type {type_oid}",
+            arg.oid()
+        ));
+    }
+    arg.datum().map(|d| d.sans_lifetime())
+}
+
+/// [`stored_datum`] of a cell: a cell of its column's own kind and type made a datum at once (its
+/// text copied into the current memory context), any other through [`Value`], which checks it.
+fn cell_datum(
+    cell: Cell<'_>,
+    kind: Kind,
+    name: &str,
+    type_oid: pg_sys::Oid,
+) -> Option<pg_sys::Datum> {
+    match (cell, kind) {
+        (Cell::Float(x), Kind::Float) if type_oid == pg_sys::FLOAT8OID => x.into_datum(),
+        (Cell::Int(x), Kind::Int) if type_oid == pg_sys::INT4OID => x.into_datum(),
+        (Cell::Text(x), Kind::Text) if type_oid == pg_sys::TEXTOID => x.into_datum(),
+        _ => stored_datum(Value::from(cell), kind, name, type_oid),
+    }
+}
 
 /// An open insertion into one table: its relation, index state and slots.
 pub struct BulkInsert {
@@ -40,8 +82,8 @@ pub struct BulkInsert {
     /// Made as rows come (a game writes a few), at most BATCH.
     slots: Vec<*mut pg_sys::TupleTableSlot>,
     used: usize,
-    /// The writer's columns, in their order, with the index and type of their attribute.
-    columns: Vec<(Column, usize, pg_sys::Oid)>,
+    /// The writer's columns, in their order.
+    columns: Vec<WriterColumn>,
     /// Whether each attribute is NOT NULL.
     not_null: Vec<bool>,
     natts: usize,
@@ -335,6 +377,35 @@ impl BulkInsert {
     /// Buffers a row: one value per column, in the columns' order.
     pub fn push(&mut self, row: Vec<Value>) {
         crate::columns::check_row_len(row.len(), self.columns.len());
+        self.buffer(|columns, values, nulls| {
+            for (value, &((name, kind), i, type_oid)) in row.into_iter().zip(columns) {
+                if let Some(d) = stored_datum(value, kind, name, type_oid) {
+                    values[i] = d;
+                    nulls[i] = false;
+                }
+            }
+        });
+    }
+
+    /// [`Self::push`] of a row lent as cells, in the columns' order (names checked by the caller:
+    /// `check_cells`): each text is copied once, into the batch's memory, instead of into a
+    /// `Value` first (a rebuild writes three million rows).
+    pub fn push_cells(&mut self, cells: &[Named<Cell<'_>>]) {
+        crate::columns::check_row_len(cells.len(), self.columns.len());
+        self.buffer(|columns, values, nulls| {
+            for (&(_, cell), &((name, kind), i, type_oid)) in cells.iter().zip(columns) {
+                if let Some(d) = cell_datum(cell, kind, name, type_oid) {
+                    values[i] = d;
+                    nulls[i] = false;
+                }
+            }
+        });
+    }
+
+    /// Fills the next slot by `fill` (from the writer's columns, its values and nulls, all null at
+    /// first; run in the batch's memory, which lives until the batch is in), then checks and
+    /// buffers it.
+    fn buffer(&mut self, fill: impl FnOnce(&[WriterColumn], &mut [pg_sys::Datum], &mut [bool])) {
         if self.used == self.slots.len() {
             // SAFETY: a slot of the open relation's descriptor, dropped by finish().
             let slot = unsafe {
@@ -351,25 +422,7 @@ impl BulkInsert {
             let nulls = std::slice::from_raw_parts_mut((*slot).tts_isnull, self.natts);
             nulls.fill(true);
             let columns = &self.columns;
-            self.values.switch_to(|_| {
-                for (value, &((name, kind), i, type_oid)) in row.into_iter().zip(columns) {
-                    // the value checked against its column's kind, then against the table
-                    let arg = value.into_stored(kind, name);
-                    // text goes into a varchar of no length as it is (the same representation)
-                    let fits = arg.oid() == type_oid
-                        || (arg.oid() == pg_sys::TEXTOID && type_oid == pg_sys::VARCHAROID);
-                    if !fits {
-                        internal(format!(
-                            "column {name}: a value of type {} for a column of type {type_oid}",
-                            arg.oid()
-                        ));
-                    }
-                    if let Some(d) = arg.datum() {
-                        values[i] = d.sans_lifetime();
-                        nulls[i] = false;
-                    }
-                }
-            });
+            self.values.switch_to(|_| fill(columns, values, nulls));
             if let Some(i) = (0..self.natts).find(|&i| nulls[i] && self.not_null[i]) {
                 internal(format!(
                     "a NULL for NOT NULL attribute {} of a derived row",
@@ -394,8 +447,12 @@ impl BulkInsert {
             return;
         }
         // SAFETY: the slots hold stored virtual tuples of this relation; the table's access
-        // method inserts them and sets their tuple ids, which the index entries point to.
+        // method inserts them and sets their tuple ids, which the index entries point to. It
+        // forms each row's tuple in the current memory context: the batch's, reset below, so
+        // that a rebuild's millions of rows do not pile up until its end (only the tuple ids,
+        // copied into the slots, are used after).
         unsafe {
+            let caller_memory = pg_sys::MemoryContextSwitchTo(self.values.value());
             let insert = (*(*self.rel).rd_tableam)
                 .multi_insert
                 .unwrap_or_else(|| internal("the table's access method cannot insert"));
@@ -430,6 +487,7 @@ impl BulkInsert {
                 }
                 pg_sys::MemoryContextReset((*self.econtext).ecxt_per_tuple_memory);
             }
+            pg_sys::MemoryContextSwitchTo(caller_memory);
             for &slot in &self.slots[..self.used] {
                 pg_sys::ExecClearTuple(slot);
             }
@@ -474,7 +532,7 @@ impl Drop for BulkInsert {
 #[pgrx::pg_schema]
 mod tests {
     use super::BulkInsert;
-    use crate::columns::{Column, Kind, Value};
+    use crate::columns::{Cell, Column, Kind, Value};
     use pgrx::prelude::*;
 
     const COLUMNS: &[Column] = &[("id", Kind::Int), ("name", Kind::Text)];
@@ -506,6 +564,62 @@ mod tests {
             "SELECT name FROM {schema}.bulk_rows WHERE id = 2500"
         ));
         assert_eq!(name.unwrap().as_deref(), Some("p2500"));
+    }
+
+    #[pg_test]
+    fn rows_lent_as_cells_are_written_as_their_values_across_batches() {
+        const CELL_COLUMNS: &[Column] = &[
+            ("id", Kind::Int),
+            ("name", Kind::Text),
+            ("score", Kind::Float),
+            ("at", Kind::Time),
+        ];
+        let schema = table(
+            "bulk_cells (id int PRIMARY KEY, name text NOT NULL, score float8, at timestamptz NOT NULL)",
+        );
+        let mut writer = BulkInsert::open("bulk_cells", CELL_COLUMNS);
+        for i in 1..=2500 {
+            let name = format!("p{i}");
+            writer.push_cells(&[
+                ("id", Cell::Int(Some(i))),
+                ("name", Cell::Text(Some(&name))),
+                (
+                    "score",
+                    Cell::Float((i % 2 == 0).then_some(f64::from(i) / 4.0)),
+                ),
+                // microseconds since 2000-01-01
+                ("at", Cell::Time(i64::from(i) * 1_000_000)),
+            ]);
+        }
+        writer.finish();
+        let last = Spi::get_three::<String, f64, f64>(&format!(
+            "SELECT name, score, extract(epoch FROM at)::float8 FROM {schema}.bulk_cells WHERE id = 2500"
+        ))
+        .unwrap();
+        assert_eq!(
+            last,
+            (
+                Some("p2500".into()),
+                Some(625.0),
+                Some(946_684_800.0 + 2500.0)
+            )
+        );
+        let nulls = Spi::get_one::<i64>(&format!(
+            "SELECT count(*) FROM {schema}.bulk_cells WHERE score IS NULL"
+        ));
+        assert_eq!(nulls.unwrap(), Some(1250));
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "a value of another type for column id")]
+    fn a_cell_of_another_kind_than_its_column_is_an_error() {
+        table("bulk_kinds (id int PRIMARY KEY, name text NOT NULL)");
+        let mut writer = BulkInsert::open("bulk_kinds", COLUMNS);
+        writer.push_cells(&[
+            ("id", Cell::Text(Some("7"))),
+            ("name", Cell::Text(Some("x"))),
+        ]);
+        writer.finish();
     }
 
     #[pg_test]

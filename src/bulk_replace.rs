@@ -227,7 +227,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     let mut inserted = 0;
     for (row, k) in rows.iter().zip(&kept) {
         if k.is_none() {
-            insert.push(row.values());
+            insert.push_cells(&row.cells());
             inserted += 1;
         }
     }
@@ -261,7 +261,7 @@ fn rewrite<R: Cells<N>, const N: usize>(
     let mut insert = BulkInsert::open_emptied(table, columns);
     for row in &rows {
         pg_rating_core::interrupt::check();
-        insert.push(row.values());
+        insert.push_cells(&row.cells());
     }
     insert.finish();
     // where a rewrite's time goes (bench/ledgers_scale.sh prints it)

@@ -511,7 +511,7 @@ impl LedgerStore<'_, '_> {
         check_cells(&rows, &ENTRY_COLUMNS);
         let mut insert = BulkInsert::open("ledger_entries", &ENTRY_COLUMNS);
         for row in in_key_order(rows) {
-            insert.push(row.values());
+            insert.push_cells(&row.cells());
         }
         insert.finish();
     }
@@ -611,7 +611,10 @@ impl LedgerStore<'_, '_> {
             deleted: 0,
             inserted: 0,
         };
-        let (mut entry_rows, mut standing_rows) = (Vec::new(), Vec::new());
+        // (sized at once: growing a list of two million rows would copy it and touch its memory
+        // again at each doubling)
+        let mut entry_rows = Vec::with_capacity(if same_entries { 0 } else { n_entries });
+        let mut standing_rows = Vec::with_capacity(if same_standings { 0 } else { n_standings });
         if !(same_entries && same_standings) {
             for w in rebuilt {
                 let (scope, att) = (w.scope, w.book.att);
