@@ -9,7 +9,8 @@
 #    that reads and writes; a read then a write; a lock, a read and a write: ledgers/trigger_floor.sql);
 # 2. one INSERT of `batch` games in date order into a table with an Elo ledger, and into the same
 #    table without one; beside them their floor: the rows the ledger keeps for them, written by plain
-#    SQL in the games' own statement (ledgers/batch_floor.sql); three rounds, and the medians;
+#    SQL in the games' own statement (ledgers/batch_floor.sql), and the games' INSERT followed by a
+#    binary COPY of their entries (no writer can store them faster); three rounds, and the medians;
 # 3. ledger_rebuild of the Elo ledger; a game backdated 1,000 games before the end vs one appended;
 # 4. the writer lock: while one session holds a backdated game uncommitted for 2 s, how long a
 #    game of another ranking waits (Random Chess rankings: a lock per ranking since 0.9.0) and a game
@@ -123,25 +124,37 @@ psql -X -q -v ON_ERROR_STOP=1 -d batch -f bench/ledgers/batch_floor.sql
 insert_batch() { ms batch "INSERT INTO $1 (id, played_at, white, black, score)
                            SELECT n, m.at, m.white, m.black, m.score FROM generate_series(1, $batch) n, bench_match(n) m"; }
 # Three rounds on emptied, vacuumed tables (one INSERT of this size varies by a quarter from one
-# run to the next): each round's ratios, then their medians.
-ratios=() floors=()
+# run to the next): each round's ratios, then their medians. Beside the SQL floor, the floor of any
+# writer: the games' INSERT followed by a binary COPY of the ledger's entries for them (written out
+# after the first round) into a table of the same shape, PostgreSQL's fastest load, with nothing
+# read or computed.
+ratios=() floors=() copies=()
 for round in 1 2 3; do
     if ((round > 1)); then
-        psql -X -q -v ON_ERROR_STOP=1 -d batch -c "TRUNCATE plain_matches, batch_floor_matches, batch_floor_entries, batch_floor_standings" \
+        psql -X -q -v ON_ERROR_STOP=1 -d batch \
+            -c "TRUNCATE plain_matches, batch_floor_matches, batch_floor_entries, batch_floor_standings, copy_floor_entries" \
             -c "TRUNCATE matches" -c "VACUUM matches, plain_matches, ledger_entries, ledger_standings" >/dev/null
     fi
     tp=$(insert_batch plain_matches)
     t=$(insert_batch matches)
     tf=$(ms batch "CALL batch_floor_insert($batch)")
+    if ((round == 1)); then
+        psql -X -q -v ON_ERROR_STOP=1 -d batch \
+            -c "CREATE TABLE copy_floor_entries (LIKE ledger_entries INCLUDING INDEXES)" \
+            -c "COPY (SELECT * FROM ledger_entries) TO '$CLUSTER_DIR/entries.copy' (FORMAT binary)" >/dev/null
+    fi
+    tc=$(ms batch "COPY copy_floor_entries FROM '$CLUSTER_DIR/entries.copy' (FORMAT binary)")
     ratio=$(awk -v a="$tp" -v b="$t" 'BEGIN { printf "%.2f", a / b }')
     floor=$(awk -v a="$tp" -v b="$tf" 'BEGIN { printf "%.2f", a / b }')
-    ratios+=("$ratio") floors+=("$floor")
+    copy=$(awk -v a="$tp" -v c="$tc" 'BEGIN { printf "%.2f", a / (a + c) }')
+    ratios+=("$ratio") floors+=("$floor") copies+=("$copy")
     echo "round $round: $(rate "$batch" "$t") games/s ($t ms; without the ledger $(rate "$batch" "$tp") games/s, $tp ms);" \
          "with the ledger / without: ${ratio}x the speed; the floor (its entries and standings by plain SQL in the" \
-         "same statement, $tf ms): ${floor}x"
+         "same statement, $tf ms): ${floor}x; the games then their entries by binary COPY ($tc ms): ${copy}x"
 done
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-echo "with the ledger / without, median of the rounds: $(median3 "${ratios[@]}")x the speed; the floor: $(median3 "${floors[@]}")x"
+echo "with the ledger / without, median of the rounds: $(median3 "${ratios[@]}")x the speed; the floor:" \
+     "$(median3 "${floors[@]}")x; the games then their entries by COPY: $(median3 "${copies[@]}")x"
 
 ((upto >= 3)) || exit 0
 echo
