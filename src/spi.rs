@@ -176,6 +176,167 @@ pub fn nullable_at<T: IntoDatum + FromDatum>(
         .unwrap_or_else(|e| crate::error::internal(format!("column {ordinal}: {e}")))
 }
 
+/// What a column read in place ([`InPlace`]) holds, checked against its type when the read opens.
+#[derive(Clone, Copy, Debug)]
+pub enum InPlaceKind {
+    /// `text`, `varchar` or `bpchar` (the same representation)
+    Text,
+    Time,
+    Bool,
+    Int,
+}
+
+impl InPlaceKind {
+    fn holds(self, type_oid: pg_sys::Oid) -> bool {
+        match self {
+            InPlaceKind::Text => {
+                [pg_sys::TEXTOID, pg_sys::VARCHAROID, pg_sys::BPCHAROID].contains(&type_oid)
+            }
+            InPlaceKind::Time => type_oid == pg_sys::TIMESTAMPTZOID,
+            InPlaceKind::Bool => type_oid == pg_sys::BOOLOID,
+            InPlaceKind::Int => type_oid == pg_sys::INT4OID,
+        }
+    }
+}
+
+/// The rows of a statement's result read in place: each row taken apart once
+/// (`heap_deform_tuple`) and its values read from there. pgrx's row (`SpiHeapTupleData`) fetches
+/// and converts every value through guarded calls of its own: half of the reading of a rebuild's
+/// million games.
+pub struct InPlace<'t> {
+    table: *mut pg_sys::SPITupleTable,
+    rows: usize,
+    values: Vec<pg_sys::Datum>,
+    nulls: Vec<bool>,
+    /// (the result, which holds the rows, lives as long as this)
+    _result: std::marker::PhantomData<&'t SpiTupleTable<'t>>,
+}
+
+impl<'t> InPlace<'t> {
+    /// Opens `rows` for reading its `columns` (ordinals from [`ordinals`], each with the kind it
+    /// must hold: an internal error when it does not).
+    ///
+    /// # Safety
+    /// `rows` is the result of the statement the backend ran last through SPI (its
+    /// `SPI_tuptable`): no statement has run since.
+    pub unsafe fn open(
+        rows: &'t SpiTupleTable<'t>,
+        columns: &[(usize, InPlaceKind, &str)],
+    ) -> Self {
+        // SAFETY: as the function's contract says, SPI_tuptable is `rows`' table; its
+        // descriptor has natts attributes. The counts are checked against pgrx's own.
+        unsafe {
+            let table = pg_sys::SPI_tuptable;
+            if table.is_null() || (*table).numvals as usize != rows.len() {
+                crate::error::internal("a result read in place is not the last one");
+            }
+            let tupdesc = (*table).tupdesc;
+            let natts = usize::try_from((*tupdesc).natts).unwrap_or(0);
+            if rows.columns().ok() != Some(natts) {
+                crate::error::internal("a result read in place is not the last one");
+            }
+            let attrs = (*tupdesc).attrs.as_slice(natts);
+            for &(ordinal, kind, name) in columns {
+                let type_oid = ordinal
+                    .checked_sub(1)
+                    .and_then(|i| attrs.get(i))
+                    .map(|a| a.atttypid);
+                if !type_oid.is_some_and(|t| kind.holds(t)) {
+                    crate::error::internal(format!(
+                        "column {name} of a result is of type {type_oid:?}, read as {kind:?}"
+                    ));
+                }
+            }
+            InPlace {
+                table,
+                rows: rows.len(),
+                values: vec![pg_sys::Datum::from(0usize); natts],
+                nulls: vec![true; natts],
+                _result: std::marker::PhantomData,
+            }
+        }
+    }
+
+    /// Lends each row in turn to `each`.
+    pub fn for_each(&mut self, mut each: impl FnMut(&InPlaceRow<'_>)) {
+        for i in 0..self.rows {
+            pg_rating_core::interrupt::check();
+            // SAFETY: the result's i-th tuple (i < its count), taken apart by its own descriptor
+            // into arrays of natts entries.
+            unsafe {
+                let tuple = *(*self.table).vals.add(i);
+                pg_sys::heap_deform_tuple(
+                    tuple,
+                    (*self.table).tupdesc,
+                    self.values.as_mut_ptr(),
+                    self.nulls.as_mut_ptr(),
+                );
+            }
+            each(&InPlaceRow {
+                values: &self.values,
+                nulls: &self.nulls,
+            });
+        }
+    }
+}
+
+/// A row of an [`InPlace`] read. Its accessors take the ordinals the read was opened with, and
+/// read each as the kind it was checked to hold.
+pub struct InPlaceRow<'r> {
+    values: &'r [pg_sys::Datum],
+    nulls: &'r [bool],
+}
+
+impl InPlaceRow<'_> {
+    fn datum(&self, ordinal: usize) -> Option<pg_sys::Datum> {
+        let i = ordinal.wrapping_sub(1);
+        let null = *self
+            .nulls
+            .get(i)
+            .unwrap_or_else(|| crate::error::internal(format!("no column {ordinal}")));
+        (!null).then(|| self.values[i])
+    }
+
+    /// A column opened as [`InPlaceKind::Text`], copied (22021 when it is not UTF-8).
+    pub fn text(&self, ordinal: usize) -> Option<String> {
+        let datum = self.datum(ordinal)?;
+        // SAFETY: a varlena of the row (checked at open), which lives with the result; one
+        // stored out of line or compressed is detoasted into the current memory context.
+        let bytes = unsafe {
+            let mut v = datum.cast_mut_ptr::<pg_sys::varlena>();
+            if pgrx::varlena::varatt_is_1b_e(v) || pgrx::varlena::varatt_is_4b_c(v) {
+                v = pg_sys::pg_detoast_datum_packed(v);
+            }
+            std::slice::from_raw_parts(
+                pgrx::varlena::vardata_any(v) as *const u8,
+                pgrx::varlena::varsize_any_exhdr(v),
+            )
+        };
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Some(text.to_owned()),
+            Err(_) => crate::error::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                "a text read is not valid UTF-8",
+            ),
+        }
+    }
+
+    /// A column opened as [`InPlaceKind::Time`]: microseconds since 2000-01-01.
+    pub fn time(&self, ordinal: usize) -> Option<i64> {
+        self.datum(ordinal).map(|d| d.value() as i64)
+    }
+
+    /// A column opened as [`InPlaceKind::Bool`].
+    pub fn bool(&self, ordinal: usize) -> Option<bool> {
+        self.datum(ordinal).map(|d| d.value() != 0)
+    }
+
+    /// A column opened as [`InPlaceKind::Int`].
+    pub fn int(&self, ordinal: usize) -> Option<i32> {
+        self.datum(ordinal).map(|d| d.value() as i32)
+    }
+}
+
 #[cfg(any(test, feature = "pg_test"))]
 #[pg_schema]
 mod tests {
@@ -195,6 +356,90 @@ mod tests {
                 .unwrap()
         });
         assert_eq!(d, Some(9));
+    }
+
+    /// Rows read in place: texts inline, short, compressed and stored out of line, NULLs, and
+    /// each kind's values as SQL gives them.
+    #[pg_test]
+    fn rows_read_in_place_are_the_values_sql_reads() {
+        use super::{InPlace, InPlaceKind};
+        Spi::run(
+            "CREATE TEMP TABLE in_place (t text, v varchar, c char(3), b bool, i int, at timestamptz);
+             ALTER TABLE in_place ALTER COLUMN t SET STORAGE EXTERNAL;
+             INSERT INTO in_place VALUES
+                 ('short', 'vé', 'ab', true, -7, '2000-01-01 00:00:01+00'),
+                 (repeat('x', 5000), NULL, NULL, false, NULL, NULL),
+                 (NULL, repeat('yz', 3000), 'c', NULL, 2147483647, 'infinity')",
+        )
+        .unwrap();
+        let rows = Spi::connect(|client| {
+            let rows = client
+                .select(
+                    "SELECT t, v, c, b, i, at FROM in_place ORDER BY i NULLS FIRST",
+                    None,
+                    &[],
+                )
+                .unwrap();
+            let kinds = [
+                (1, InPlaceKind::Text, "t"),
+                (2, InPlaceKind::Text, "v"),
+                (3, InPlaceKind::Text, "c"),
+                (4, InPlaceKind::Bool, "b"),
+                (5, InPlaceKind::Int, "i"),
+                (6, InPlaceKind::Time, "at"),
+            ];
+            let mut out = Vec::new();
+            // SAFETY: `rows` is the result of the statement just run.
+            let mut read = unsafe { InPlace::open(&rows, &kinds) };
+            read.for_each(|row| {
+                out.push((
+                    row.text(1),
+                    row.text(2),
+                    row.text(3),
+                    row.bool(4),
+                    row.int(5),
+                    row.time(6),
+                ))
+            });
+            out
+        });
+        assert_eq!(rows.len(), 3);
+        assert_eq!(
+            rows[0],
+            (Some("x".repeat(5000)), None, None, Some(false), None, None)
+        );
+        assert_eq!(
+            rows[1],
+            (
+                Some("short".into()),
+                Some("vé".into()),
+                Some("ab ".into()),
+                Some(true),
+                Some(-7),
+                Some(1_000_000)
+            )
+        );
+        assert_eq!(
+            rows[2],
+            (
+                None,
+                Some("yz".repeat(3000)),
+                Some("c  ".into()),
+                None,
+                Some(i32::MAX),
+                Some(i64::MAX)
+            )
+        );
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "column n of a result is of type")]
+    fn a_column_read_in_place_as_another_kind_is_an_error() {
+        Spi::connect(|client| {
+            let rows = client.select("SELECT 1::bigint AS n", None, &[]).unwrap();
+            // SAFETY: `rows` is the result of the statement just run.
+            unsafe { super::InPlace::open(&rows, &[(1, super::InPlaceKind::Int, "n")]) };
+        });
     }
 
     #[pg_test]

@@ -18,7 +18,7 @@ use crate::compat::{
     attachment_since_0_13, ledger_since_0_13, since_0_13, KEPT_IN, LEDGER_COLUMNS_0_13,
 };
 use crate::error::{raise, raise_core};
-use crate::spi::{column as get, column_at, nullable as opt, nullable_at, ordinals};
+use crate::spi::{column as get, nullable as opt, ordinals, InPlace, InPlaceKind, InPlaceRow};
 use crate::types::to_core;
 use crate::writer_lock::{snapshot_per_transaction, LockTable};
 
@@ -129,20 +129,44 @@ fn game_ordinals(rows: &SpiTupleTable<'_>) -> [usize; 8] {
     )
 }
 
+/// What each column of [`game_ordinals`] holds, in its order.
+const GAME_KINDS: [(InPlaceKind, &str); 8] = [
+    (InPlaceKind::Text, "scope"),
+    (InPlaceKind::Time, "played_at"),
+    (InPlaceKind::Text, "key"),
+    (InPlaceKind::Text, "white"),
+    (InPlaceKind::Text, "black"),
+    (InPlaceKind::Text, "result"),
+    (InPlaceKind::Bool, "counted"),
+    (InPlaceKind::Bool, "broken"),
+];
+
+/// The columns of [`game_ordinals`] as an [`InPlace`] read opens them.
+fn game_columns(columns: [usize; 8]) -> Vec<(usize, InPlaceKind, &'static str)> {
+    columns
+        .into_iter()
+        .zip(GAME_KINDS)
+        .map(|(ordinal, (kind, name))| (ordinal, kind, name))
+        .collect()
+}
+
 /// A game read from an attached table (`columns` from [`game_ordinals`]): what the ledger reads of
 /// it, checked by the core.
-fn game_of(att: &Attachment, row: &SpiHeapTupleData<'_>, columns: [usize; 8]) -> GameRow {
+fn game_of(att: &Attachment, row: &InPlaceRow<'_>, columns: [usize; 8]) -> GameRow {
     let [scope, played_at, key, white, black, result, counted, broken] = columns;
     let read = Read {
-        scope: column_at(row, scope, "scope"),
-        played_at: nullable_at::<TimestampWithTimeZone>(row, played_at).map(micros),
-        key: nullable_at(row, key),
-        white: nullable_at(row, white),
-        black: nullable_at(row, black),
-        result: nullable_at(row, result),
+        scope: row
+            .text(scope)
+            .unwrap_or_else(|| internal("column scope is NULL")),
+        played_at: row.time(played_at),
+        key: row.text(key),
+        white: row.text(white),
+        black: row.text(black),
+        result: row.text(result),
         placement: None,
-        counted: nullable_at::<bool>(row, counted).unwrap_or(false),
-        broken: nullable_at::<bool>(row, broken).unwrap_or(false),
+        // (a condition that is NULL is not true)
+        counted: row.bool(counted).unwrap_or(false),
+        broken: row.bool(broken).unwrap_or(false),
     };
     att.game(read).unwrap_or_else(|e| raise_core(&e))
 }
@@ -519,9 +543,11 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             return Vec::new();
         }
         let columns = game_ordinals(&rows);
-        rows.into_iter()
-            .map(|row| game_of(att, &row, columns))
-            .collect()
+        let mut games = Vec::with_capacity(rows.len());
+        // SAFETY: `rows` is the result of the statement just run.
+        let mut read = unsafe { InPlace::open(&rows, &game_columns(columns)) };
+        read.for_each(|row| games.push(game_of(att, row, columns)));
+        games
     }
 
     /// The rows of a transition table (`pg_rating_new` / `pg_rating_old`) of each of `atts`,
@@ -550,11 +576,20 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         }
         let columns = game_ordinals(&rows);
         let [part] = ordinals(&rows, ["part"]);
-        for row in rows {
-            let i: i32 = column_at(&row, part, "part");
-            let i = usize::try_from(i).unwrap_or_else(|_| internal(format!("part {i}")));
-            games[i].push(game_of(atts[i], &row, columns));
-        }
+        let mut read_columns = game_columns(columns);
+        read_columns.push((part, InPlaceKind::Int, "part"));
+        // SAFETY: `rows` is the result of the statement just run.
+        let mut read = unsafe { InPlace::open(&rows, &read_columns) };
+        read.for_each(|row| {
+            let i = row
+                .int(part)
+                .unwrap_or_else(|| internal("column part is NULL"));
+            let i = usize::try_from(i)
+                .ok()
+                .filter(|&i| i < atts.len())
+                .unwrap_or_else(|| internal(format!("part {i}")));
+            games[i].push(game_of(atts[i], row, columns));
+        });
         games
     }
 
