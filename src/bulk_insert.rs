@@ -456,14 +456,18 @@ impl BulkInsert {
             let insert = (*(*self.rel).rd_tableam)
                 .multi_insert
                 .unwrap_or_else(|| internal("the table's access method cannot insert"));
-            insert(
+            // (called through the access method's pointer, which pgrx does not guard: an ERROR
+            // in it, a serialization failure say, must unwind the writer's frames, not jump past
+            // them and their guards)
+            let (rel, slots, used, command) = (
                 self.rel,
                 self.slots.as_mut_ptr(),
                 self.used as i32,
                 self.command,
-                0,
-                std::ptr::null_mut(),
             );
+            pg_sys::ffi::pg_guard_ffi_boundary(|| {
+                insert(rel, slots, used, command, 0, std::ptr::null_mut())
+            });
             for &slot in &self.slots[..self.used] {
                 if self.unchecked {
                     insert_index_entries_unchecked(

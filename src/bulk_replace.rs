@@ -496,14 +496,18 @@ fn scan_ledger(
                 use pg_sys::ScanOptions::*;
                 // as table_beginscan (an inline function of PostgreSQL's headers) begins one
                 let flags = SO_TYPE_SEQSCAN | SO_ALLOW_STRAT | SO_ALLOW_SYNC | SO_ALLOW_PAGEMODE;
-                let scan = heap_begin(
-                    rel,
-                    snapshot,
-                    0,
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                    flags,
-                );
+                // (the access method's functions are called through pointers, which pgrx does
+                // not guard: an ERROR in one, a cancel say, must unwind the scan's frames)
+                let scan = pg_sys::ffi::pg_guard_ffi_boundary(|| {
+                    heap_begin(
+                        rel,
+                        snapshot,
+                        0,
+                        std::ptr::null_mut(),
+                        std::ptr::null_mut(),
+                        flags,
+                    )
+                });
                 (std::ptr::null_mut(), scan)
             }
         };
@@ -512,7 +516,9 @@ fn scan_ledger(
         loop {
             let found = match order {
                 Order::Key => pg_sys::index_getnext_slot(index_scan, forward, slot),
-                Order::Heap => heap_next(heap_scan, forward, slot),
+                Order::Heap => {
+                    pg_sys::ffi::pg_guard_ffi_boundary(|| heap_next(heap_scan, forward, slot))
+                }
             };
             if !found {
                 break;
@@ -540,7 +546,7 @@ fn scan_ledger(
         pg_sys::ExecDropSingleTupleTableSlot(slot);
         match order {
             Order::Key => pg_sys::index_endscan(index_scan),
-            Order::Heap => heap_end(heap_scan),
+            Order::Heap => pg_sys::ffi::pg_guard_ffi_boundary(|| heap_end(heap_scan)),
         }
         pg_sys::UnregisterSnapshot(snapshot);
         pg_sys::index_close(index, pg_sys::NoLock as pg_sys::LOCKMODE);

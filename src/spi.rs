@@ -177,7 +177,7 @@ pub fn nullable_at<T: IntoDatum + FromDatum>(
 }
 
 /// What a column read in place ([`InPlace`]) holds, checked against its type when the read opens.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum InPlaceKind {
     /// `text`, `varchar` or `bpchar` (the same representation)
     Text,
@@ -208,6 +208,8 @@ pub struct InPlace<'t> {
     rows: usize,
     values: Vec<pg_sys::Datum>,
     nulls: Vec<bool>,
+    /// The kind each attribute was opened as (none: not opened).
+    kinds: Vec<Option<InPlaceKind>>,
     /// (the result, which holds the rows, lives as long as this)
     _result: std::marker::PhantomData<&'t SpiTupleTable<'t>>,
 }
@@ -236,6 +238,7 @@ impl<'t> InPlace<'t> {
                 crate::error::internal("a result read in place is not the last one");
             }
             let attrs = (*tupdesc).attrs.as_slice(natts);
+            let mut kinds = vec![None; natts];
             for &(ordinal, kind, name) in columns {
                 let type_oid = ordinal
                     .checked_sub(1)
@@ -246,12 +249,14 @@ impl<'t> InPlace<'t> {
                         "column {name} of a result is of type {type_oid:?}, read as {kind:?}"
                     ));
                 }
+                kinds[ordinal - 1] = Some(kind);
             }
             InPlace {
                 table,
                 rows: rows.len(),
                 values: vec![pg_sys::Datum::from(0usize); natts],
                 nulls: vec![true; natts],
+                kinds,
                 _result: std::marker::PhantomData,
             }
         }
@@ -275,6 +280,7 @@ impl<'t> InPlace<'t> {
             each(&InPlaceRow {
                 values: &self.values,
                 nulls: &self.nulls,
+                kinds: &self.kinds,
             });
         }
     }
@@ -285,55 +291,67 @@ impl<'t> InPlace<'t> {
 pub struct InPlaceRow<'r> {
     values: &'r [pg_sys::Datum],
     nulls: &'r [bool],
+    kinds: &'r [Option<InPlaceKind>],
 }
 
 impl InPlaceRow<'_> {
-    fn datum(&self, ordinal: usize) -> Option<pg_sys::Datum> {
+    /// The datum of a column opened as `kind` (an internal error for any other: its datum
+    /// would be read as what it is not).
+    fn datum(&self, ordinal: usize, kind: InPlaceKind) -> Option<pg_sys::Datum> {
         let i = ordinal.wrapping_sub(1);
-        let null = *self
-            .nulls
-            .get(i)
-            .unwrap_or_else(|| crate::error::internal(format!("no column {ordinal}")));
-        (!null).then(|| self.values[i])
+        if self.kinds.get(i) != Some(&Some(kind)) {
+            crate::error::internal(format!("column {ordinal} was not opened as {kind:?}"));
+        }
+        (!self.nulls[i]).then(|| self.values[i])
     }
 
     /// A column opened as [`InPlaceKind::Text`], copied (22021 when it is not UTF-8).
     pub fn text(&self, ordinal: usize) -> Option<String> {
-        let datum = self.datum(ordinal)?;
+        let datum = self.datum(ordinal, InPlaceKind::Text)?;
         // SAFETY: a varlena of the row (checked at open), which lives with the result; one
-        // stored out of line or compressed is detoasted into the current memory context.
-        let bytes = unsafe {
-            let mut v = datum.cast_mut_ptr::<pg_sys::varlena>();
-            if pgrx::varlena::varatt_is_1b_e(v) || pgrx::varlena::varatt_is_4b_c(v) {
-                v = pg_sys::pg_detoast_datum_packed(v);
-            }
-            std::slice::from_raw_parts(
+        // stored out of line or compressed is detoasted into a copy, freed once copied again.
+        unsafe {
+            let stored = datum.cast_mut_ptr::<pg_sys::varlena>();
+            let v =
+                if pgrx::varlena::varatt_is_1b_e(stored) || pgrx::varlena::varatt_is_4b_c(stored) {
+                    pg_sys::pg_detoast_datum_packed(stored)
+                } else {
+                    stored
+                };
+            let bytes = std::slice::from_raw_parts(
                 pgrx::varlena::vardata_any(v) as *const u8,
                 pgrx::varlena::varsize_any_exhdr(v),
-            )
-        };
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Some(text.to_owned()),
-            Err(_) => crate::error::raise(
-                pgrx::PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
-                "a text read is not valid UTF-8",
-            ),
+            );
+            let text = std::str::from_utf8(bytes).map(str::to_owned);
+            if v != stored {
+                pg_sys::pfree(v.cast());
+            }
+            match text {
+                Ok(text) => Some(text),
+                Err(_) => crate::error::raise(
+                    pgrx::PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                    "a text read is not valid UTF-8",
+                ),
+            }
         }
     }
 
     /// A column opened as [`InPlaceKind::Time`]: microseconds since 2000-01-01.
     pub fn time(&self, ordinal: usize) -> Option<i64> {
-        self.datum(ordinal).map(|d| d.value() as i64)
+        self.datum(ordinal, InPlaceKind::Time)
+            .map(|d| d.value() as i64)
     }
 
     /// A column opened as [`InPlaceKind::Bool`].
     pub fn bool(&self, ordinal: usize) -> Option<bool> {
-        self.datum(ordinal).map(|d| d.value() != 0)
+        self.datum(ordinal, InPlaceKind::Bool)
+            .map(|d| d.value() != 0)
     }
 
     /// A column opened as [`InPlaceKind::Int`].
     pub fn int(&self, ordinal: usize) -> Option<i32> {
-        self.datum(ordinal).map(|d| d.value() as i32)
+        self.datum(ordinal, InPlaceKind::Int)
+            .map(|d| d.value() as i32)
     }
 }
 
@@ -430,6 +448,20 @@ mod tests {
                 Some(i64::MAX)
             )
         );
+    }
+
+    #[pg_test]
+    #[should_panic(expected = "column 1 was not opened as Text")]
+    fn a_column_read_as_another_kind_than_opened_is_an_error() {
+        Spi::connect(|client| {
+            let rows = client.select("SELECT true AS b", None, &[]).unwrap();
+            // SAFETY: `rows` is the result of the statement just run.
+            let mut read =
+                unsafe { super::InPlace::open(&rows, &[(1, super::InPlaceKind::Bool, "b")]) };
+            read.for_each(|row| {
+                row.text(1);
+            });
+        });
     }
 
     #[pg_test]
