@@ -152,9 +152,8 @@ for round in 1 2 3; do
          "with the ledger / without: ${ratio}x the speed; the floor (its entries and standings by plain SQL in the" \
          "same statement, $tf ms): ${floor}x; the games then their entries by binary COPY ($tc ms): ${copy}x"
 done
-median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
-echo "with the ledger / without, median of the rounds: $(median3 "${ratios[@]}")x the speed; the floor:" \
-     "$(median3 "${floors[@]}")x; the games then their entries by COPY: $(median3 "${copies[@]}")x"
+echo "with the ledger / without, median of the rounds: $(median_of "${ratios[@]}")x the speed; the floor:" \
+     "$(median_of "${floors[@]}")x; the games then their entries by COPY: $(median_of "${copies[@]}")x"
 
 ((upto >= 3)) || exit 0
 echo

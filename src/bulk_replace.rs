@@ -73,13 +73,7 @@ impl StoredRow {
     /// The datum is a varlena of the scanned row, which lives until the next row.
     unsafe fn bytes<'a>(&self) -> &'a [u8] {
         // SAFETY: as the function's contract says.
-        unsafe {
-            let v = pg_sys::pg_detoast_datum_packed(self.datum.cast_mut_ptr());
-            std::slice::from_raw_parts(
-                pgrx::varlena::vardata_any(v) as *const u8,
-                pgrx::varlena::varsize_any_exhdr(v),
-            )
-        }
+        unsafe { crate::types::text_bytes(self.datum) }
     }
 
     /// # Safety

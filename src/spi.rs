@@ -305,34 +305,19 @@ impl InPlaceRow<'_> {
         (!self.nulls[i]).then(|| self.values[i])
     }
 
-    /// A column opened as [`InPlaceKind::Text`], copied (22021 when it is not UTF-8).
+    /// A column opened as [`InPlaceKind::Text`], copied (22021 when it is not UTF-8). One stored
+    /// out of line or compressed is detoasted into the current memory context, where the copy
+    /// stays until the caller's SPI connection ends.
     pub fn text(&self, ordinal: usize) -> Option<String> {
         let datum = self.datum(ordinal, InPlaceKind::Text)?;
-        // SAFETY: a varlena of the row (checked at open), which lives with the result; one
-        // stored out of line or compressed is detoasted into a copy, freed once copied again.
-        unsafe {
-            let stored = datum.cast_mut_ptr::<pg_sys::varlena>();
-            let v =
-                if pgrx::varlena::varatt_is_1b_e(stored) || pgrx::varlena::varatt_is_4b_c(stored) {
-                    pg_sys::pg_detoast_datum_packed(stored)
-                } else {
-                    stored
-                };
-            let bytes = std::slice::from_raw_parts(
-                pgrx::varlena::vardata_any(v) as *const u8,
-                pgrx::varlena::varsize_any_exhdr(v),
-            );
-            let text = std::str::from_utf8(bytes).map(str::to_owned);
-            if v != stored {
-                pg_sys::pfree(v.cast());
-            }
-            match text {
-                Ok(text) => Some(text),
-                Err(_) => crate::error::raise(
-                    pgrx::PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
-                    "a text read is not valid UTF-8",
-                ),
-            }
+        // SAFETY: a varlena of the row (checked at open), which lives with the result.
+        let bytes = unsafe { crate::types::text_bytes(datum) };
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Some(text.to_owned()),
+            Err(_) => crate::error::raise(
+                pgrx::PgSqlErrorCode::ERRCODE_CHARACTER_NOT_IN_REPERTOIRE,
+                "a text read is not valid UTF-8",
+            ),
         }
     }
 

@@ -101,15 +101,22 @@ pub unsafe fn array_datums<'a>(
 }
 
 /// The bytes of a text-like datum without its header (detoasted first when it is compressed or
-/// stored apart).
+/// stored apart; a plain one is read where it is, without a call into PostgreSQL: a rebuild reads
+/// millions).
 ///
 /// # Safety
 /// `datum` is a non-NULL datum of a varlena type; the bytes live as long as it (or its detoasted
 /// copy, in the current memory context).
 pub unsafe fn text_bytes<'a>(datum: pg_sys::Datum) -> &'a [u8] {
-    // SAFETY: the caller's `datum` is a varlena, read by its own (detoasted) header.
+    // SAFETY: the caller's `datum` is a varlena, read by its own (detoasted) header; the test is
+    // pg_detoast_datum_packed's own (VARATT_IS_EXTERNAL or VARATT_IS_COMPRESSED).
     unsafe {
-        let v = pg_sys::pg_detoast_datum_packed(datum.cast_mut_ptr());
+        let stored = datum.cast_mut_ptr::<pg_sys::varlena>();
+        let v = if pgrx::varlena::varatt_is_1b_e(stored) || pgrx::varlena::varatt_is_4b_c(stored) {
+            pg_sys::pg_detoast_datum_packed(stored)
+        } else {
+            stored
+        };
         std::slice::from_raw_parts(
             pgrx::vardata_any(v) as *const u8,
             pgrx::varsize_any_exhdr(v),
