@@ -307,12 +307,10 @@ pub fn compare_stored(
     digests: &mut RowDigests,
     mut wanted: DigestSet,
 ) -> Stored {
-    let order = scan_order(table, wanted.len());
     let mut comparison = Comparison::default();
-    scan_scopes(table, columns, ledger, scopes, order, |_, stored| {
-        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
-        let found = wanted.remove(&unsafe { digest_of_stored(digests, stored, columns) });
-        comparison.note(found)
+    let rows = wanted.len();
+    digest_stored(table, columns, ledger, scopes, digests, rows, |stored| {
+        comparison.note(wanted.remove(&stored))
     });
     comparison.answer(wanted.is_empty())
 }
@@ -330,13 +328,30 @@ pub fn stored_sum_is(
     wanted: DigestSum,
 ) -> bool {
     let mut stored_sum = DigestSum::default();
-    let order = scan_order(table, wanted.rows());
-    scan_scopes(table, columns, ledger, scopes, order, |_, stored| {
-        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
-        stored_sum.add(unsafe { digest_of_stored(digests, stored, columns) });
+    let rows = wanted.rows();
+    digest_stored(table, columns, ledger, scopes, digests, rows, |stored| {
+        stored_sum.add(stored);
         stored_sum.rows() <= wanted.rows()
     });
     stored_sum == wanted
+}
+
+/// Gives `each` the digest ([`RowDigests`]) of every row of `table` of `ledger` and `scopes`
+/// (about `rows` of them), in the order a scan finds them, until it returns false.
+pub fn digest_stored(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    digests: &mut RowDigests,
+    rows: usize,
+    mut each: impl FnMut(u128) -> bool,
+) {
+    let order = scan_order(table, rows);
+    scan_scopes(table, columns, ledger, scopes, order, |_, stored| {
+        // SAFETY: the scanned row's attributes, of the columns' kinds (checked by the scan).
+        each(unsafe { digest_of_stored(digests, stored, columns) })
+    });
 }
 
 /// The order to scan a ledger's rows in: the heap's when the ledger's rows (`rows`, about) are a

@@ -19,6 +19,7 @@ pub extern "C-unwind" fn _PG_init() {
 }
 
 mod accounts;
+mod apart;
 mod bulk_insert;
 mod bulk_replace;
 mod chess;

@@ -5,12 +5,13 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use pg_rating_core::ledger::digest::compare_digests;
 use pg_rating_core::ledger::rows::{
     self, entry_cells, standing_row_cells, EntriesDigest, ENTRY_COLUMNS, STANDINGS_COLUMNS,
 };
 use pg_rating_core::ledger::writer::{
     self, Answer, Checked, Done, GamesRead, Keeper, Moved, Request, Run, ScopeWrite, StandingRows,
-    Step, WriteError, Writes,
+    WriteError, Writes,
 };
 use pg_rating_core::ledger::{rename_game, Entry, LedgerGame, LedgerKey, LedgerRules, Standing};
 use pg_rating_core::rating::RatingError;
@@ -22,8 +23,8 @@ use super::store::{key_of, micros, timestamp, Ledger, LedgerStore};
 use super::{ledger_game, rated};
 use crate::bulk_insert::BulkInsert;
 use crate::bulk_replace::{
-    compare_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum, Replaced, RowDigests,
-    Stored,
+    compare_stored, digest_stored, replace_ledger_rows, stored_sum_is, DigestSet, DigestSum,
+    Replaced, RowDigests, Stored,
 };
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
@@ -36,6 +37,13 @@ use crate::spi::{column as get, nullable as opt};
 pub struct LedgerBook<'a> {
     pub ledger: &'a Ledger,
     pub att: &'a Attachment,
+}
+
+/// The digests of a ledger's stored rows ([`LedgerStore::digest_stored`]): the standings' in the
+/// order a scan found them, the entries' sum.
+pub struct StoredDigests {
+    standings: Vec<u128>,
+    entries: DigestSum,
 }
 
 /// How a ledger's stored rows compare with a rebuild's.
@@ -79,12 +87,16 @@ pub(crate) trait Keeps<B: Clone> {
 
     /// [`Keeps::finish`] of a run kept for more (a checked rebuild's [`Run::rows`]).
     fn finish_run(&mut self, run: &mut Run<B>) -> Done<B> {
+        self.answer_all(run);
+        run.compute().unwrap_or_else(|e| Self::failed(e))
+    }
+
+    /// Answers a run's requests until every answer is in (its scopes locked), its error raised:
+    /// what is left is [`Run::compute`], which reads nothing.
+    fn answer_all(&mut self, run: &mut Run<B>) {
         let mut answer = Answer::Start;
-        loop {
-            match run.step(answer) {
-                Step::Read(request) => answer = self.answer(request),
-                Step::Done(done) => return done.unwrap_or_else(|e| Self::failed(e)),
-            }
+        while let Some(request) = run.next_request(answer).unwrap_or_else(|e| Self::failed(e)) {
+            answer = self.answer(request);
         }
     }
 
@@ -689,37 +701,75 @@ impl LedgerStore<'_, '_> {
         }
     }
 
-    /// How the stored rows of a ledger's `scopes` (locked) compare with those whose digests a
-    /// checked rebuild made ([`Run::rebuild_checked`]). When they are the same, nothing is to be
+    /// Digests the stored rows of a ledger's `scopes` (locked) as a checked rebuild compares them
+    /// ([`LedgerStore::compare_checked`]), about `expected` (standings, entries) of them: read
+    /// while the rebuild replays its games ([`crate::apart`]), so every row is read, even after
+    /// one that differs.
+    pub fn digest_stored(
+        &mut self,
+        ledger: i32,
+        scopes: &BTreeSet<String>,
+        digests: &mut RowDigests,
+        expected: (usize, usize),
+    ) -> StoredDigests {
+        let mut standings = Vec::with_capacity(expected.0);
+        let table = "ledger_standings";
+        digest_stored(
+            table,
+            &STANDINGS_COLUMNS,
+            ledger,
+            scopes,
+            digests,
+            expected.0,
+            |d| {
+                standings.push(d);
+                true
+            },
+        );
+        let mut entries = DigestSum::default();
+        digest_stored(
+            "ledger_entries",
+            &ENTRY_COLUMNS,
+            ledger,
+            scopes,
+            digests,
+            expected.1,
+            |d| {
+                entries.add(d);
+                true
+            },
+        );
+        StoredDigests { standings, entries }
+    }
+
+    /// How the stored rows of a ledger (their digests, [`LedgerStore::digest_stored`]) compare with
+    /// those whose digests a checked rebuild made ([`Run::rebuild_checked`]), as
+    /// [`LedgerStore::compare_rebuilt`] compares them. When they are the same, nothing is to be
     /// written (the ledger's channel is told of the rebuild).
     pub fn compare_checked(
         &mut self,
         ledger: &Ledger,
-        scopes: &BTreeSet<String>,
         checked: Checked,
+        stored: StoredDigests,
     ) -> Verdict {
-        let started = std::time::Instant::now();
         let Checked {
             scopes: replayed,
-            digests,
             standings,
             standings_rows,
             entries,
+            ..
         } = checked;
         let (entries_rows, id) = (entries.rows(), ledger.id);
-        let verdict =
-            self.compare_rebuilt(id, scopes, digests, standings, standings_rows, |_| entries);
-        // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
-        pgrx::debug2!(
-            "ledger {id} rebuilt rows: digested with the replay, compared with the stored ones in \
-             {:.2} s: {}",
-            started.elapsed().as_secs_f64(),
-            if verdict.all_same() {
-                "the same"
-            } else {
-                "they differ"
-            }
-        );
+        // (a set with fewer digests than rows had two rows alike)
+        let standings = if standings.len() == standings_rows {
+            compare_digests(&stored.standings, standings)
+        } else {
+            Stored::Differ
+        };
+        let verdict = Verdict {
+            standings,
+            entries: standings == Stored::Same && stored.entries == entries,
+        };
         if verdict.all_same() {
             pgrx::debug1!(
                 "ledger {id} rebuilt: entries {entries_rows} kept, 0 deleted, 0 inserted; \

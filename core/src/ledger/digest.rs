@@ -190,6 +190,19 @@ impl Comparison {
     }
 }
 
+/// How stored rows compare with a rebuild's `wanted` ones, from their digests in the order a
+/// scan found them: what [`Comparison`] answers when the scan stops where it says.
+pub fn compare_digests(stored: &[u128], mut wanted: DigestSet) -> Stored {
+    let mut comparison = Comparison::default();
+    for digest in stored {
+        crate::interrupt::check();
+        if !comparison.note(wanted.remove(digest)) {
+            break;
+        }
+    }
+    comparison.answer(wanted.is_empty())
+}
+
 /// Whether a merge of stored rows with a rebuild's `rows` that found `doomed` stored rows not the
 /// rebuild's (of `scanned`, so far) had better write every row anew: most of what is seen
 /// differs (a new K), so the rest need not be compared.
@@ -200,6 +213,33 @@ pub fn most_differ(doomed: usize, rows: usize, scanned: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stored_digests_compare_as_a_scan_of_them_would() {
+        let wanted = |range: std::ops::Range<u128>| range.collect::<DigestSet>();
+        let stored: Vec<u128> = (0..3000).rev().collect();
+        assert_eq!(compare_digests(&stored, wanted(0..3000)), Stored::Same);
+        assert_eq!(
+            compare_digests(&stored, wanted(0..3001)),
+            Stored::Differ,
+            "a row of the rebuild not stored"
+        );
+        assert_eq!(
+            compare_digests(&stored[1..], wanted(0..3000)),
+            Stored::Differ,
+            "a row of the rebuild not stored, the first scanned"
+        );
+        let one_other: Vec<u128> = (0..3000)
+            .map(|d| if d == 7 { 1 << 100 } else { d })
+            .collect();
+        assert_eq!(compare_digests(&one_other, wanted(0..3000)), Stored::Differ);
+        assert_eq!(
+            compare_digests(&stored, wanted(10_000..13_000)),
+            Stored::MostDiffer,
+            "a new K"
+        );
+        assert_eq!(compare_digests(&[], DigestSet::default()), Stored::Same);
+    }
 
     #[test]
     fn a_comparison_stops_after_a_sample_and_tells_most_from_some() {

@@ -349,7 +349,10 @@ enum Phase {
     Before,
     Period,
     Seeds,
+    /// Every answer in: [`Run::compute`] next.
     Finished,
+    /// Computed (a checked rebuild's rows are made by [`Run::rows`]).
+    Computed,
 }
 
 impl Phase {
@@ -363,6 +366,7 @@ impl Phase {
             Phase::Before => Phase::Period,
             Phase::Period => Phase::Seeds,
             Phase::Seeds | Phase::Finished => Phase::Finished,
+            Phase::Computed => Phase::Computed,
         }
     }
 }
@@ -508,19 +512,59 @@ impl<T: Clone> Run<T> {
 
     /// Takes the answer to the last request (or [`Answer::Start`]) and says what to do next.
     pub fn step(&mut self, answer: Answer) -> Step<T> {
+        match self.next_request(answer) {
+            Err(e) => Step::Done(Err(e)),
+            Ok(Some(request)) => Step::Read(request),
+            Ok(None) => Step::Done(self.compute()),
+        }
+    }
+
+    /// [`Run::step`] without the computation: takes the answer to the last request (or
+    /// [`Answer::Start`]) and returns the next request, or none once every answer is in; then
+    /// [`Run::compute`] makes the rows, reading nothing (a keeper may run it on a thread of its
+    /// own meanwhile).
+    pub fn next_request(&mut self, answer: Answer) -> Result<Option<Request<T>>, WriteError<T>> {
         if let Err(e) = self.take(answer) {
-            self.phase = Phase::Finished;
-            return Step::Done(Err(e));
+            // (nothing to compute from answers in part)
+            self.phase = Phase::Computed;
+            return Err(e);
         }
         loop {
             self.phase = self.phase.next();
             if self.phase == Phase::Finished {
-                return Step::Done(self.finish());
+                return Ok(None);
             }
             if let Some(request) = self.request() {
-                return Step::Read(request);
+                return Ok(Some(request));
             }
         }
+    }
+
+    /// Replays each scope once every answer is in ([`Run::next_request`]): the rows to write
+    /// (their digests when checked).
+    pub fn compute(&mut self) -> Result<Done<T>, WriteError<T>> {
+        if self.phase != Phase::Finished {
+            return Err(WriteError::Answer(
+                "a run computed before its answers were in, or twice",
+            ));
+        }
+        self.phase = Phase::Computed;
+        self.finish()
+    }
+
+    /// About how many rows a rebuild makes: its players' standings and their entries (one per
+    /// player of each game), before it is replayed.
+    pub fn rows_expected(&self) -> (usize, usize) {
+        let standings = self.jobs.iter().map(|j| j.playing.len()).sum();
+        let entries = self
+            .jobs
+            .iter()
+            .map(|j| match &j.games {
+                Games::TwoPlayer(games) => 2 * games.len(),
+                Games::Multiplayer(_, games) => games.iter().map(|g| g.places.len()).sum(),
+            })
+            .sum();
+        (standings, entries)
     }
 
     /// The request of the current phase, if any scope needs it.
@@ -617,7 +661,7 @@ impl<T: Clone> Run<T> {
                     })
                     .collect(),
             ),
-            Phase::Start | Phase::Finished => return None,
+            Phase::Start | Phase::Finished | Phase::Computed => return None,
         };
         let empty = match &request {
             Request::Seasons(v) => v.is_empty(),
