@@ -84,21 +84,28 @@ impl Drop for WakeOnDrop {
 }
 
 /// Runs `start` with every signal blocked on this thread, so that a thread it starts inherits
-/// that mask; this thread's mask is restored after.
+/// that mask; this thread's mask is restored after, however `start` ends.
 fn with_signals_blocked<R>(start: impl FnOnce() -> R) -> R {
+    /// This thread's mask before, put back when dropped.
+    struct Restore(libc::sigset_t);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            // SAFETY: sets this thread's mask to the one read before (a set pthread_sigmask wrote).
+            unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.0, std::ptr::null_mut()) };
+        }
+    }
     // SAFETY: sigfillset writes the set it is given, a local one; pthread_sigmask changes this
-    // thread's mask only, and the old one is put back below before anything else runs here.
-    unsafe {
+    // thread's mask only, and writes the old one into a local set.
+    let _restore = unsafe {
         let mut all: libc::sigset_t = std::mem::zeroed();
         let mut old: libc::sigset_t = std::mem::zeroed();
         libc::sigfillset(&mut all);
         if libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old) != 0 {
             crate::error::internal("the signal mask could not be set");
         }
-        let started = start();
-        libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        started
-    }
+        Restore(old)
+    };
+    start()
 }
 
 #[cfg(any(test, feature = "pg_test"))]

@@ -6,7 +6,8 @@
 # are those of before, row for row; and a last rebuild finds them unchanged. The timeouts only choose
 # where the cancel falls: nothing here depends on how fast the machine is.
 set -euo pipefail
-psql() { command psql -X -q -v ON_ERROR_STOP=1 "$@"; }
+# (a backend that never ends a rebuild fails the test instead of hanging it)
+psql() { timeout 300 psql -X -q -v ON_ERROR_STOP=1 "$@"; }
 
 psql <<'SQL'
 CREATE TABLE cancel_games (id int PRIMARY KEY, played_at timestamptz NOT NULL, white text, black text,
@@ -35,17 +36,24 @@ psql -c "SELECT ledger_rebuild('cancel')" >/dev/null
 whole=$((($(date +%s%N) - start) / 1000000))
 echo "a whole rebuild: ${whole} ms"
 
+# (the server's log, scripts/lib.sh's cluster_start: a crashed backend restarts the server, which then
+# answers again)
+server_log="$PGHOST/server.log"
+[[ -r "$server_log" ]] || { echo "no server log at $server_log"; exit 1; }
+logged=$(wc -l <"$server_log")
 cancelled=0
 for i in $(seq 1 16); do
     timeout=$((whole * i / 16 + 1))
     out=$(printf '%s\n' "SET statement_timeout = ${timeout};" "SELECT ledger_rebuild('cancel');" \
-        | command psql -X -q -At -v VERBOSITY=sqlstate 2>&1 || true)
+        | timeout 300 psql -X -q -At -v VERBOSITY=sqlstate 2>&1 || true)
     case "$out" in
         400000) echo "statement_timeout = ${timeout} ms: done" ;;
         "ERROR:  57014") echo "statement_timeout = ${timeout} ms: cancelled"; cancelled=$((cancelled + 1)) ;;
         *) echo "statement_timeout = ${timeout} ms: unexpected: $out"; exit 1 ;;
     esac
     [[ "$(psql -At -c "SELECT 1")" == 1 ]] || { echo "the server does not answer"; exit 1; }
+    crashed=$(tail -n +"$((logged + 1))" "$server_log" | grep -c "terminated by signal" || true)
+    [[ "$crashed" == 0 ]] || { echo "a backend crashed"; exit 1; }
 done
 ((cancelled > 0)) || { echo "no rebuild was cancelled: the sweep tested nothing"; exit 1; }
 
