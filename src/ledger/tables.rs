@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use pg_rating_core::ledger::digest::compare_digests;
+use pg_rating_core::ledger::digest::{compare_digests, compare_standings};
 use pg_rating_core::ledger::rows::{
     self, entry_cells, standing_row_cells, EntriesDigest, ENTRY_COLUMNS, STANDINGS_COLUMNS,
 };
@@ -713,9 +713,8 @@ impl LedgerStore<'_, '_> {
         expected: (usize, usize),
     ) -> StoredDigests {
         let mut standings = Vec::with_capacity(expected.0);
-        let table = "ledger_standings";
         digest_stored(
-            table,
+            "ledger_standings",
             &STANDINGS_COLUMNS,
             ledger,
             scopes,
@@ -757,15 +756,11 @@ impl LedgerStore<'_, '_> {
             standings,
             standings_rows,
             entries,
-            ..
         } = checked;
         let (entries_rows, id) = (entries.rows(), ledger.id);
-        // (a set with fewer digests than rows had two rows alike)
-        let standings = if standings.len() == standings_rows {
-            compare_digests(&stored.standings, standings)
-        } else {
-            Stored::Differ
-        };
+        let standings = compare_standings(standings, standings_rows, |wanted| {
+            compare_digests(&stored.standings, wanted)
+        });
         let verdict = Verdict {
             standings,
             entries: standings == Stored::Same && stored.entries == entries,
@@ -795,7 +790,7 @@ impl LedgerStore<'_, '_> {
         standings_rows: usize,
         entries: impl FnOnce(&mut RowDigests) -> DigestSum,
     ) -> Verdict {
-        let standings = if standings.len() == standings_rows {
+        let standings = compare_standings(standings, standings_rows, |wanted| {
             let columns = &STANDINGS_COLUMNS;
             compare_stored(
                 "ledger_standings",
@@ -803,11 +798,9 @@ impl LedgerStore<'_, '_> {
                 ledger,
                 scopes,
                 &mut digests,
-                standings,
+                wanted,
             )
-        } else {
-            Stored::Differ
-        };
+        });
         let entries = standings == Stored::Same && {
             let wanted = entries(&mut digests);
             stored_sum_is(

@@ -190,6 +190,21 @@ impl Comparison {
     }
 }
 
+/// How the stored standings compare with a rebuild's `rows` of them, whose digests are `wanted`:
+/// `compare`'s answer (a scan of the stored ones), or [`Stored::Differ`] without one when the set
+/// holds fewer digests than rows (two rows alike).
+pub fn compare_standings(
+    wanted: DigestSet,
+    rows: usize,
+    compare: impl FnOnce(DigestSet) -> Stored,
+) -> Stored {
+    if wanted.len() == rows {
+        compare(wanted)
+    } else {
+        Stored::Differ
+    }
+}
+
 /// How stored rows compare with a rebuild's `wanted` ones, from their digests in the order a
 /// scan found them: what [`Comparison`] answers when the scan stops where it says.
 pub fn compare_digests(stored: &[u128], mut wanted: DigestSet) -> Stored {
@@ -239,6 +254,13 @@ mod tests {
             "a new K"
         );
         assert_eq!(compare_digests(&[], DigestSet::default()), Stored::Same);
+        let scan = |wanted: DigestSet| compare_digests(&stored, wanted);
+        assert_eq!(compare_standings(wanted(0..3000), 3000, scan), Stored::Same);
+        assert_eq!(
+            compare_standings(wanted(0..3000), 3001, |_| unreachable!("no scan")),
+            Stored::Differ,
+            "two standings rows alike, one digest for both"
+        );
     }
 
     #[test]

@@ -249,7 +249,6 @@ pub struct Check {
 pub struct Checked {
     /// The number of scopes replayed (with games or not).
     pub scopes: usize,
-    pub digests: RowDigests,
     /// One per standings row.
     pub standings: DigestSet,
     /// The number of standings rows (as many as digests unless two rows were alike).
@@ -933,7 +932,6 @@ impl<T: Clone> Run<T> {
             written: entries_digest.sum.rows(),
             checked: Some(Checked {
                 scopes: self.jobs.len(),
-                digests: check.digests,
                 standings: standings_digests,
                 standings_rows,
                 entries: entries_digest.sum,
@@ -1731,11 +1729,13 @@ mod tests {
                 }
             }
         };
-        let check = || Check {
-            digests: RowDigests::new(),
+        // (the key the rows' digests are made with below too)
+        let key = RowDigests::new();
+        let check = Check {
+            digests: key.clone(),
             integer_keys: true,
         };
-        let mut run = Run::rebuild_checked(fresh(elo()), check());
+        let mut run = Run::rebuild_checked(fresh(elo()), check);
         assert!(run.rows().is_err(), "no rows before the run is done");
         let done = drive(&mut memory, &mut run);
         assert!(done.scopes.is_empty(), "a checked rebuild makes no rows");
@@ -1746,7 +1746,7 @@ mod tests {
         assert_eq!(rows.written, done.written);
 
         // the rows' digests, under the same key
-        let mut digests = checked.digests.clone();
+        let mut digests = key.clone();
         let (mut standings, mut entries) = (DigestSet::default(), DigestSum::default());
         let mut standings_rows = 0;
         for w in &rows.scopes {
@@ -1776,7 +1776,7 @@ mod tests {
             k: 24.0,
         };
         let same_key = Check {
-            digests: checked.digests.clone(),
+            digests: key,
             integer_keys: true,
         };
         let mut run = Run::rebuild_checked(fresh(other), same_key);
