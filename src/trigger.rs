@@ -60,6 +60,42 @@ impl Drop for ForeignCode {
     }
 }
 
+/// Registers [`settle_writers_mark`] for every transaction of this backend (`_PG_init`).
+pub fn settle_writers_mark_at_transaction_ends() {
+    // SAFETY: registers a callback with no argument; the function lives as long as the library,
+    // which PostgreSQL never unloads.
+    unsafe { pg_sys::RegisterXactCallback(Some(at_transaction_end), std::ptr::null_mut()) }
+}
+
+#[pg_guard]
+unsafe extern "C-unwind" fn at_transaction_end(
+    event: pg_sys::XactEvent::Type,
+    _arg: *mut std::ffi::c_void,
+) {
+    settle_writers_mark(event);
+}
+
+/// A safety net under [`DerivedWrite`]'s guard: no transaction ends with the mark of
+/// pg_rating's writers set. A writer's guard clears it as its frame unwinds, so the mark can
+/// only be left set by a defect; were it left, the backend's next statements could write the
+/// derived tables past [`refuse_foreign_write`]. A transaction about to commit (or prepare)
+/// with the mark set fails instead (XX000), and any transaction's end clears it. (No writer can
+/// be running then: pg_rating's functions and triggers run in atomic contexts, where no COMMIT is
+/// allowed.)
+fn settle_writers_mark(event: pg_sys::XactEvent::Type) {
+    use pg_sys::XactEvent::*;
+    let left = WRITERS.with(|w| w.replace(0));
+    let committing = matches!(
+        event,
+        XACT_EVENT_PRE_COMMIT | XACT_EVENT_PARALLEL_PRE_COMMIT | XACT_EVENT_PRE_PREPARE
+    );
+    if committing && left > 0 {
+        crate::error::internal(
+            "pg_rating's writers left their mark on the derived tables set: the transaction is rolled back",
+        );
+    }
+}
+
 /// Reads a column of a row by name.
 pub fn field<'a, T>(row: &'a PgHeapTuple<'_, impl WhoAllocated>, name: &str) -> Option<T>
 where
@@ -374,3 +410,51 @@ pub fn writes_allowed(what: &str) {
 }
 
 extension_sql_file!("../sql/derived_tables.sql", name = "derived_tables");
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use super::*;
+
+    /// The mark left set, as a defect would leave it.
+    fn leave_mark_set() {
+        std::mem::forget(DerivedWrite::begin());
+        assert!(writing());
+    }
+
+    #[pg_test]
+    fn an_ending_transaction_clears_a_mark_left_set() {
+        leave_mark_set();
+        settle_writers_mark(pg_sys::XactEvent::XACT_EVENT_ABORT);
+        assert!(!writing());
+    }
+
+    #[pg_test]
+    fn a_transaction_cannot_commit_with_the_mark_left_set() {
+        leave_mark_set();
+        let raised = PgTryBuilder::new(|| {
+            settle_writers_mark(pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT);
+            None
+        })
+        .catch_others(|e| match e {
+            pg_sys::panic::CaughtError::ErrorReport(r) => Some(r.sql_error_code()),
+            _ => None,
+        })
+        .execute();
+        assert_eq!(raised, Some(PgSqlErrorCode::ERRCODE_INTERNAL_ERROR));
+        assert!(!writing());
+    }
+
+    #[pg_test]
+    fn a_transaction_without_the_mark_commits_and_nested_writers_still_count() {
+        settle_writers_mark(pg_sys::XactEvent::XACT_EVENT_PRE_COMMIT);
+        let outer = DerivedWrite::begin();
+        {
+            let _inner = DerivedWrite::begin();
+            assert!(writing());
+        }
+        assert!(writing());
+        drop(outer);
+        assert!(!writing());
+    }
+}
