@@ -13,8 +13,8 @@ use std::time::Duration;
 
 /// Runs `work` (the core's, no call into PostgreSQL) on a second thread while `here` runs on the
 /// backend's; returns both results. An ERROR or a cancel here stops `work` at its next check,
-/// and is raised once it has stopped; a panic of `work` is raised here. When no thread can be
-/// started, `work` runs here first.
+/// and is raised once it has stopped; a panic of `work` is raised here as a defect (XX000).
+/// When no thread can be started, `work` runs here first.
 pub fn alongside<A: Send, B>(work: impl FnOnce() -> A + Send, here: impl FnOnce() -> B) -> (A, B) {
     let stop = Arc::new(AtomicBool::new(false));
     // (where the thread takes `work` from: left here when no thread starts)
@@ -29,6 +29,9 @@ pub fn alongside<A: Send, B>(work: impl FnOnce() -> A + Send, here: impl FnOnce(
         let spawned = with_signals_blocked(|| {
             std::thread::Builder::new()
                 .name("pg_rating apart".into())
+                // (a backend's own stack: Rust's default of 2 MiB would make the work's depth
+                // limit lower here than on the backend's thread)
+                .stack_size(8 << 20)
                 .spawn_scoped(scope, move || {
                     let _wake = WakeOnDrop(backend);
                     let work = take(work);
@@ -49,9 +52,23 @@ pub fn alongside<A: Send, B>(work: impl FnOnce() -> A + Send, here: impl FnOnce(
         }
         match worker.join() {
             Ok(a) => (a, b),
-            Err(payload) => std::panic::resume_unwind(payload),
+            // (a panic of the core is a defect: reported as one, with its message; resumed
+            // as it is, it would carry the location of the backend's last error)
+            Err(payload) => crate::error::internal(format!(
+                "pg_rating's computation apart failed: {}",
+                panic_message(payload.as_ref())
+            )),
         }
     })
+}
+
+/// The message of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
 }
 
 /// The work in `slot`, taken once.
@@ -201,7 +218,7 @@ mod tests {
         );
     }
 
-    #[pg_test(error = "the work apart failed")]
+    #[pg_test(error = "pg_rating's computation apart failed: the work apart failed")]
     fn a_panic_apart_is_raised_here() {
         alongside(|| panic!("the work apart failed"), || ());
     }

@@ -71,9 +71,8 @@ pub unsafe fn one_dimension(arr: *const pg_sys::ArrayType, what: &str) {
 }
 
 /// Lets a cancel or `statement_timeout` stop a long computation of the core: sets the core's
-/// interrupt hook (`pg_rating_core::interrupt`) to PostgreSQL's check for interrupts. Called by
-/// every function whose core work loops over its input (once per backend is enough; calling it
-/// again costs nothing).
+/// interrupt hook (`pg_rating_core::interrupt`) to PostgreSQL's check for interrupts, once per
+/// backend, as the library loads (`_PG_init`), so that no path into the core runs without it.
 pub fn cancellable() {
     fn check() {
         pgrx::check_for_interrupts!();
@@ -113,4 +112,41 @@ pub fn code(e: &impl Classified) -> PgSqlErrorCode {
 /// Raises a core error: its message, the SQLSTATE of its class.
 pub fn raise_core(e: &impl Classified) -> ! {
     raise(code(e), e.to_string())
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    /// The core's checks reach PostgreSQL's in any backend, whatever ran before: the hook is
+    /// set as the library loads.
+    #[pg_test]
+    fn a_cancel_stops_the_core_at_its_next_check() {
+        // SAFETY: what a cancel request's signal handler sets, on the backend's thread; the
+        // check below processes it (and clears them).
+        unsafe {
+            pg_sys::QueryCancelPending = 1;
+            pg_sys::InterruptPending = 1;
+        }
+        let raised = PgTryBuilder::new(|| {
+            pg_rating_core::interrupt::check();
+            None
+        })
+        .catch_others(|e| match e {
+            // (raised by PostgreSQL's check)
+            pg_sys::panic::CaughtError::PostgresError(r) => Some(r.sql_error_code()),
+            _ => None,
+        })
+        .execute();
+        // SAFETY: as above; a check that ran no hook left the request pending.
+        let left = unsafe { pg_sys::QueryCancelPending };
+        // SAFETY: as above.
+        unsafe {
+            pg_sys::QueryCancelPending = 0;
+            pg_sys::InterruptPending = 0;
+        }
+        assert_eq!(left, 0, "the core's check left the cancel pending");
+        assert_eq!(raised, Some(PgSqlErrorCode::ERRCODE_QUERY_CANCELED));
+    }
 }

@@ -16,6 +16,7 @@
 pub extern "C-unwind" fn _PG_init() {
     // (a backend runs one thread, so changing its environment races with nothing)
     std::env::set_var("RUST_LIB_BACKTRACE", "0");
+    error::cancellable();
     trigger::settle_writers_mark_at_transaction_ends();
 }
 

@@ -134,7 +134,6 @@ fn ledger_what_if(
     };
     let k_factors = values(&k_factors, "a K factor");
     let taus = values(&taus, "a tau");
-    crate::error::cancellable();
     let actor = crate::security::acting_role();
     let _owner = crate::security::RunAs::extension_owner();
     let rows = Spi::connect_mut(|client| {

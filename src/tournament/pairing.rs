@@ -12,7 +12,7 @@ use pg_rating_core::tournament::{PlayerNo, Tournament};
 use pgrx::prelude::*;
 
 use super::store::{Loaded, TournamentStore};
-use crate::error::{cancellable, raise, raise_core};
+use crate::error::{raise, raise_core};
 
 extension_sql_file!(
     "../../sql/tournament_pairing.sql",
@@ -42,7 +42,6 @@ fn tournament_pairings_from_trf(
     ),
 > {
     let system = system_arg(Some(system)).unwrap_or_else(|e| raise_core(&e));
-    cancellable();
     let read = read_trf16(trf).unwrap_or_else(|e| raise_core(&e));
     let forbidden = arguments::forbidden_ranks(&forbidden_pairs, read.tournament.player_count())
         .unwrap_or_else(|e| raise_core(&e));
@@ -106,7 +105,6 @@ fn tournament_pair_round(
         first_colour_white,
     )
     .unwrap_or_else(|e| raise_core(&e));
-    cancellable();
     Spi::connect_mut(|client| {
         let mut store = TournamentStore::reader(client);
         let loaded = super::existing(&mut store, tournament_id);

@@ -18,7 +18,7 @@ use pgrx::{datum::DatumWithOid, JsonB, PgSqlErrorCode};
 use serde_json::{Map, Value};
 
 use super::store::Row;
-use crate::error::{cancellable, internal, raise, raise_core};
+use crate::error::{internal, raise, raise_core};
 
 /// A relation's name as a statement writes it: schema and name, each quoted.
 fn relation_name(rel: pg_sys::Oid) -> String {
@@ -129,7 +129,6 @@ fn pair(
     round: Option<i32>,
     choices: arguments::Choices,
 ) -> RowPairing {
-    cancellable();
     let (players, games, rounds) = read(client, t);
     let tournament =
         RowTournament::read(&players, &games, rounds).unwrap_or_else(|e| raise_core(&e));
