@@ -183,10 +183,10 @@ BEGIN
                     AND e.extname IN ('pg_rating', 'pg_rating_random_chess')) t
             CROSS JOIN LATERAL aclexplode(t.relacl) acl
             WHERE acl.grantee <> t.relowner
-              AND (acl.privilege_type = 'TRIGGER'
+              AND (acl.privilege_type IN ('TRIGGER', 'REFERENCES')
                    OR ((t.derived OR t.relkind = 'v')
-                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES'))
-                   OR (t.extname = 'pg_rating' AND acl.privilege_type IN ('TRUNCATE', 'REFERENCES')))
+                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE'))
+                   OR (t.extname = 'pg_rating' AND acl.privilege_type = 'TRUNCATE'))
             GROUP BY t.oid, acl.grantee
             ORDER BY t.oid, 2
         LOOP
@@ -197,16 +197,17 @@ BEGIN
     IF cardinality(revoked) > 0 THEN
         RAISE WARNING 'pg_rating keeps some privileges on its tables to their owner'
             USING DETAIL = 'Revoked ' || array_to_string(revoked, '; ') || '.',
-                  HINT = 'TRIGGER would run code as the extension''s owner; UPDATE, DELETE and TRUNCATE of a '
-                         'derived table or a view would only let a role lock it. See "Roles for ledgers" in docs/operations.md.';
+                  HINT = 'TRIGGER, or REFERENCES through a foreign key''s cascade, would run code as the extension''s owner; '
+                         'UPDATE, DELETE and TRUNCATE of a derived table or a view would only let a role lock it. '
+                         'See "Roles for ledgers" in docs/operations.md.';
     END IF;
 END
 $$;
 REVOKE ALL ON FUNCTION restrict_table_privileges() FROM PUBLIC;
 
 COMMENT ON FUNCTION restrict_table_privileges() IS
-    'Revokes from every role but the owner TRIGGER on the tables of pg_rating and pg_rating_random_chess, '
-    'UPDATE, DELETE, TRUNCATE and REFERENCES on their derived tables and views, and TRUNCATE and REFERENCES on the '
+    'Revokes from every role but the owner TRIGGER and REFERENCES on the tables of pg_rating and '
+    'pg_rating_random_chess, UPDATE, DELETE and TRUNCATE on their derived tables and views, and TRUNCATE on the '
     'engine''s other tables (a WARNING lists what it took back). Run after every GRANT by the event trigger '
     'pg_rating_restrict_table_privileges.';
 
@@ -1616,6 +1617,82 @@ COMMENT ON FUNCTION tournament_pairings_from_trf(text, int[], text) IS
 
 -- The SQL copy of the RD growth of 0.12.0 (see ledger_rd_now above): no reader names it now.
 DROP FUNCTION ledger_rd_now(float8, float8, float8, timestamptz, interval, float8);
+
+-- The schema that holds pg_rating (and pg_rating_random_chess, created in it) keeps its name. The
+-- SQL and PL/pgSQL bodies of both extensions name it as text (@extschema@), looked up again at
+-- every call: were it renamed, a schema then made under the old name by a role that may create
+-- one (on PostgreSQL 15 the database's owner owns public) would receive those calls, SECURITY
+-- DEFINER functions' included, and its objects would run with the rights of their callers,
+-- the extension's owner among them. Its owner may still change (ALTER SCHEMA ... OWNER TO).
+CREATE FUNCTION refuse_extension_schema_rename() RETURNS event_trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    renamed record;
+BEGIN
+    FOR renamed IN
+        SELECT c.object_identity
+        FROM pg_catalog.pg_event_trigger_ddl_commands() c
+        JOIN pg_catalog.pg_extension x ON x.extnamespace OPERATOR(pg_catalog.=) c.objid
+        WHERE c.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_namespace'::pg_catalog.regclass::pg_catalog.oid
+          AND x.extname OPERATOR(pg_catalog.=) 'pg_rating'
+          AND c.object_identity OPERATOR(pg_catalog.<>) '@extschema@'
+    LOOP
+        RAISE EXCEPTION 'schema @extschema@ holds pg_rating and cannot be renamed'
+            USING ERRCODE = '0A000',
+                  DETAIL = 'Its functions name the schema @extschema@; renamed to ' OPERATOR(pg_catalog.||)
+                           renamed.object_identity OPERATOR(pg_catalog.||)
+                           ', another schema of that name would receive their calls.';
+    END LOOP;
+END
+$$;
+REVOKE ALL ON FUNCTION refuse_extension_schema_rename() FROM PUBLIC;
+
+COMMENT ON FUNCTION refuse_extension_schema_rename() IS
+    'Event trigger function of pg_rating_keep_schema_name: refuses (0A000) to rename the schema that holds '
+    'pg_rating, whose functions name it.';
+
+CREATE EVENT TRIGGER pg_rating_keep_schema_name ON ddl_command_end
+    WHEN TAG IN ('ALTER SCHEMA')
+    EXECUTE FUNCTION refuse_extension_schema_rename();
+
+COMMENT ON EVENT TRIGGER pg_rating_keep_schema_name IS
+    'Refuses to rename the schema that holds pg_rating (refuse_extension_schema_rename).';
+
+-- A foreign key of another role's table to a table of either extension (REFERENCES was theirs
+-- to hold before 0.13.0): its referential action would make pg_rating's writers, which run as the
+-- extension's owner, change that table's rows and fire its triggers with the owner's rights. The
+-- update stops until such keys are gone (a superuser's own tables excepted).
+DO $$
+DECLARE
+    found text;
+BEGIN
+    SELECT pg_catalog.string_agg(pg_catalog.format('%I on %s (owned by %I) references %s', k.conname,
+                                                   k.conrelid::pg_catalog.regclass, r.rolname,
+                                                   k.confrelid::pg_catalog.regclass), '; ')
+    INTO found
+    FROM pg_catalog.pg_constraint k
+    JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) k.conrelid
+    JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) c.relowner
+    WHERE k.contype OPERATOR(pg_catalog.=) 'f' AND NOT r.rolsuper
+      AND k.confrelid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT d.objid FROM pg_catalog.pg_depend d
+                          JOIN pg_catalog.pg_extension x ON x.oid OPERATOR(pg_catalog.=) d.refobjid
+                          WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid
+                            AND d.deptype OPERATOR(pg_catalog.=) 'e'
+                            AND x.extname OPERATOR(pg_catalog.=)
+                                ANY ('{pg_rating,pg_rating_random_chess}'::pg_catalog.name[])))
+      AND NOT k.conrelid OPERATOR(pg_catalog.=) ANY (ARRAY(SELECT d.objid FROM pg_catalog.pg_depend d
+                             WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid
+                               AND d.refclassid OPERATOR(pg_catalog.=) 'pg_catalog.pg_extension'::pg_catalog.regclass::pg_catalog.oid
+                               AND d.deptype OPERATOR(pg_catalog.=) 'e'));
+    IF found IS NOT NULL THEN
+        RAISE EXCEPTION 'pg_rating 0.13.0 allows no foreign key of another role''s table to its tables'
+            USING ERRCODE = '42501', DETAIL = 'Found: ' OPERATOR(pg_catalog.||) found OPERATOR(pg_catalog.||) '.',
+                  HINT = 'pg_rating''s writers run as the extension''s owner: a referential action would fire the '
+                         'table''s triggers with those rights. Drop these constraints, then update again.';
+    END IF;
+END
+$$;
 
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();

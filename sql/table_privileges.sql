@@ -2,12 +2,16 @@
 -- pg_rating_random_chess, whatever a GRANT (GRANT ALL ON ALL TABLES IN SCHEMA public, say) gave:
 --   TRIGGER on every table: a trigger fires inside pg_rating's writers, which run as the extension's
 --     owner, so whoever may create one would run code with the owner's rights;
---   UPDATE, DELETE, TRUNCATE and REFERENCES on the derived tables (those with refuse_foreign_write):
---     their writes are refused anyway, and these privileges only let a role LOCK TABLE them (every
---     application's writers then wait) or hold their rows with a foreign key of its own;
---   TRUNCATE and REFERENCES on the engine's other tables (ledgers, ledger_seeds, ledger_seasons):
---     TRUNCATE passes over row-level security and the triggers that replay a ledger.
---   UPDATE, DELETE, TRUNCATE and REFERENCES on the views (and TRIGGER): no view of theirs is written
+--   REFERENCES on every table: a foreign key of a role's own table with a referential action
+--     (ON DELETE CASCADE, say) makes the writers' deletes and updates change that table's rows, and
+--     the triggers of that table then fire at the end of the writer's statement, as the extension's
+--     owner (and a foreign key holds the referenced rows with locks of its own);
+--   UPDATE, DELETE and TRUNCATE on the derived tables (those with refuse_foreign_write): their
+--     writes are refused anyway, and these privileges only let a role LOCK TABLE them (every
+--     application's writers then wait);
+--   TRUNCATE on the engine's other tables (ledgers, ledger_seeds, ledger_seasons): it passes over
+--     row-level security and the triggers that replay a ledger.
+--   UPDATE, DELETE and TRUNCATE on the views (and TRIGGER and REFERENCES): no view of theirs is written
 --     through, and a LOCK TABLE of a view locks the tables behind it with the view owner's rights,
 --     derived tables included (Random Chess's leaderboard: elo_history and ranking_players).
 -- The event trigger below takes them back after every GRANT; the install and update scripts of
@@ -39,10 +43,10 @@ BEGIN
                     AND e.extname IN ('pg_rating', 'pg_rating_random_chess')) t
             CROSS JOIN LATERAL aclexplode(t.relacl) acl
             WHERE acl.grantee <> t.relowner
-              AND (acl.privilege_type = 'TRIGGER'
+              AND (acl.privilege_type IN ('TRIGGER', 'REFERENCES')
                    OR ((t.derived OR t.relkind = 'v')
-                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES'))
-                   OR (t.extname = 'pg_rating' AND acl.privilege_type IN ('TRUNCATE', 'REFERENCES')))
+                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE'))
+                   OR (t.extname = 'pg_rating' AND acl.privilege_type = 'TRUNCATE'))
             GROUP BY t.oid, acl.grantee
             ORDER BY t.oid, 2
         LOOP
@@ -53,16 +57,17 @@ BEGIN
     IF cardinality(revoked) > 0 THEN
         RAISE WARNING 'pg_rating keeps some privileges on its tables to their owner'
             USING DETAIL = 'Revoked ' || array_to_string(revoked, '; ') || '.',
-                  HINT = 'TRIGGER would run code as the extension''s owner; UPDATE, DELETE and TRUNCATE of a '
-                         'derived table or a view would only let a role lock it. See "Roles for ledgers" in docs/operations.md.';
+                  HINT = 'TRIGGER, or REFERENCES through a foreign key''s cascade, would run code as the extension''s owner; '
+                         'UPDATE, DELETE and TRUNCATE of a derived table or a view would only let a role lock it. '
+                         'See "Roles for ledgers" in docs/operations.md.';
     END IF;
 END
 $$;
 REVOKE ALL ON FUNCTION restrict_table_privileges() FROM PUBLIC;
 
 COMMENT ON FUNCTION restrict_table_privileges() IS
-    'Revokes from every role but the owner TRIGGER on the tables of pg_rating and pg_rating_random_chess, '
-    'UPDATE, DELETE, TRUNCATE and REFERENCES on their derived tables and views, and TRUNCATE and REFERENCES on the '
+    'Revokes from every role but the owner TRIGGER and REFERENCES on the tables of pg_rating and '
+    'pg_rating_random_chess, UPDATE, DELETE and TRUNCATE on their derived tables and views, and TRUNCATE on the '
     'engine''s other tables (a WARNING lists what it took back). Run after every GRANT by the event trigger '
     'pg_rating_restrict_table_privileges.';
 

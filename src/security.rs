@@ -30,6 +30,9 @@ pgrx::extension_sql_file!(
     finalize
 );
 
+// The schema that holds the extension keeps its name (its functions name it).
+pgrx::extension_sql_file!("../sql/schema_guard.sql", name = "schema_guard");
+
 /// The role whose rights pg_rating's code has at this point: the caller of a SECURITY INVOKER
 /// function, the owner of an application's table while its filter runs.
 pub fn acting_role() -> pg_sys::Oid {

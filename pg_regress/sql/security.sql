@@ -159,6 +159,18 @@ RESET ROLE;
 SELECT count(*) AS history, (SELECT count(*) FROM ranking_players) AS standings,
        (SELECT count(*) FROM swiss_tournament_standings) AS tournament_standings FROM elo_history;
 
+-- a foreign key of the role's own table to a Random Chess table, whose deletes pg_rating's code
+-- makes as the extension's owner (a registration's byes): its cascade would fire the table's
+-- triggers with the owner's rights, so REFERENCES stays with the owner, whatever was granted
+GRANT REFERENCES ON ALL TABLES IN SCHEMA public TO regress_web_app;
+SELECT c.relname, has_table_privilege('regress_web_app', c.oid, 'REFERENCES') AS references_held
+FROM pg_class c WHERE c.relname IN ('byes', 'tournaments_players', 'users', 'swiss_tournaments', 'elo_history')
+ORDER BY 1;
+SET ROLE regress_web_app;
+CREATE TABLE public.held_byes (t int, r int, u varchar,
+    FOREIGN KEY (t, r, u) REFERENCES byes (tournament_id, round, user_id_in_service) ON DELETE CASCADE);
+RESET ROLE;
+
 DROP OWNED BY regress_web_app;
 DROP ROLE regress_web_app;
 DROP OWNED BY regress_random_chess_app;

@@ -5,7 +5,7 @@
 SELECT p.oid::regprocedure AS function, p.provolatile AS volatile, p.proisstrict AS strict,
        p.proparallel AS parallel, p.proconfig AS config, pg_get_function_arguments(p.oid) AS arguments,
        obj_description(p.oid, 'pg_proc') IS NOT NULL AS has_comment
-FROM pg_proc p WHERE p.proname IN ('board_svg', 'ledger_rating_svg') ORDER BY 1::text;
+FROM pg_proc p WHERE p.proname IN ('board_svg', 'ledger_rating_svg') ORDER BY p.proname;
 
 -- the start position: 64 squares in a frame, coordinates, 32 pieces drawn as shapes, no glyphs
 CREATE TEMP VIEW board_parts AS

@@ -165,6 +165,31 @@ RESET ROLE;
 GRANT TRIGGER ON ledgers TO regress_app_a WITH GRANT OPTION;
 SELECT has_table_privilege('regress_app_a', 'ledgers', 'TRIGGER') AS app_a_trigger;
 
+-- REFERENCES stays with the owner too: a foreign key of the role's own table with a referential
+-- action would make pg_rating's writers change its rows and fire its triggers as the extension's
+-- owner
+SELECT c.relname, has_table_privilege('regress_bare', c.oid, 'REFERENCES') AS references_held
+FROM pg_class c WHERE c.relname IN ('ledgers', 'ledger_seeds', 'ledger_seasons', 'ledger_entries')
+ORDER BY 1;
+SET ROLE regress_app_a;
+CREATE TABLE app_a.held_seeds (ledger_id int, scope text, player text,
+    FOREIGN KEY (ledger_id, scope, player) REFERENCES ledger_seeds ON DELETE CASCADE);
+RESET ROLE;
+
+-- The schema that holds pg_rating keeps its name, whoever owns it (on PostgreSQL 15 the database's
+-- owner owns public): renamed, a schema made under the old name would receive the calls of the
+-- extension's functions. Its owner may change.
+BEGIN;
+ALTER SCHEMA public OWNER TO regress_app_a;
+DO $$ BEGIN EXECUTE format('GRANT CREATE ON DATABASE %I TO regress_app_a', current_database()); END $$;
+SET ROLE regress_app_a;
+ALTER SCHEMA public RENAME TO engine_home;
+ROLLBACK;
+BEGIN;
+ALTER SCHEMA public RENAME TO engine_home;
+ROLLBACK;
+SELECT n.nspname FROM pg_extension x JOIN pg_namespace n ON n.oid = x.extnamespace WHERE x.extname = 'pg_rating';
+
 DROP SCHEMA app_a CASCADE;
 DROP SCHEMA app_b CASCADE;
 DELETE FROM ledgers;

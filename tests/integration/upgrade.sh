@@ -155,3 +155,32 @@ for script in "${released[@]}"; do
     psql -X -q -d postgres -c "DROP DATABASE $old"
     echo "ledgers from $version: one set of triggers, same ratings afterwards"
 done
+
+# A foreign key of another role's table to a table of the extensions, made while 0.12.0 let roles
+# hold REFERENCES: its cascade would fire that table's triggers as the extension's owner when
+# pg_rating's code deletes the referenced rows. The update stops (42501, naming the key) and
+# changes nothing; once the key is dropped it goes through.
+old=${fresh}_foreign_key
+psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "CREATE DATABASE $old" \
+    -c "DROP ROLE IF EXISTS upgrade_referrer" -c "CREATE ROLE upgrade_referrer"
+q -d "$old" -c "CREATE EXTENSION pg_rating VERSION '0.12.0'" -c "CREATE EXTENSION pg_rating_random_chess VERSION '0.12.0'" \
+    -c "CREATE SCHEMA referrer AUTHORIZATION upgrade_referrer" \
+    -c "GRANT REFERENCES ON byes TO upgrade_referrer" \
+    -c "SET ROLE upgrade_referrer" \
+    -c "CREATE TABLE referrer.held (t int, r int, u varchar,
+            CONSTRAINT held_bye FOREIGN KEY (t, r, u) REFERENCES public.byes (tournament_id, round, user_id_in_service)
+            ON DELETE CASCADE)"
+if refused=$(psql -X -q -v ON_ERROR_STOP=1 -d "$old" -v VERBOSITY=verbose \
+                 -c "\\set VERBOSITY verbose" -c "ALTER EXTENSION pg_rating UPDATE" 2>&1); then
+    echo "the update from 0.12.0 went through a foreign key to byes"; exit 1
+fi
+if [[ $refused != *42501* || $refused != *"held_bye on referrer.held (owned by upgrade_referrer) references byes"* ]]; then
+    echo "the update from 0.12.0 failed otherwise than on the foreign key: $refused"; exit 1
+fi
+if [[ $(q -d "$old" -c "SELECT extversion FROM pg_extension WHERE extname = 'pg_rating'") != 0.12.0 ]]; then
+    echo "the refused update changed the extension's version"; exit 1
+fi
+q -d "$old" -c "ALTER TABLE referrer.held DROP CONSTRAINT held_bye" \
+    -c "ALTER EXTENSION pg_rating UPDATE; ALTER EXTENSION pg_rating_random_chess UPDATE"
+psql -X -q -d postgres -c "DROP DATABASE $old" -c "DROP ROLE upgrade_referrer"
+echo "from 0.12.0 with a foreign key of another role's table to byes: refused (42501), then updated without it"
