@@ -101,6 +101,13 @@ read_ms=$(psql -X -q -v ON_ERROR_STOP=1 -d scale -c '\timing on' \
 echo "swap floor, statements in ms (bench/ledgers/swap_floor.sql): $times(reading and sorting the rows: $read_ms ms)"
 echo "swap floor, those rows written into fresh tables and indexed: $(echo "$times" | awk -v r="$read_ms" '{ for (i = 1; i <= NF; i++) s += $i; printf "%.1f", (s - r) / 1000 }') s"
 psql -X -q -d scale -c "DROP TABLE swap_entries, swap_standings"
+# the same floor as a bulk writer would reach it: binary COPY in, indexes built after in 1 GB
+times=$(psql -X -q -v ON_ERROR_STOP=1 -d scale -v dir="$CLUSTER_DIR" -f bench/ledgers/swap_floor_copy.sql \
+    | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | tr '\n' ' ')
+echo "swap floor by COPY, statements in ms (bench/ledgers/swap_floor_copy.sql): $times"
+echo "swap floor by COPY, those rows written into fresh tables and indexed: $(echo "$times" | awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.1f", s / 1000 }') s"
+psql -X -q -d scale -c "DROP TABLE copy_entries, copy_standings"
+rm -f "$CLUSTER_DIR"/swap_entries.bin "$CLUSTER_DIR"/swap_standings.bin
 psql -X -q -d scale -c "VACUUM ANALYZE"
 
 echo

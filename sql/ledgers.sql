@@ -259,6 +259,45 @@ CREATE FUNCTION ledger_detach(ledger text) RETURNS void
 CREATE FUNCTION ledger_rebuild(ledger text) RETURNS bigint
     VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_rebuild_wrapper';
 
+-- A dropped games table takes its ledgers' attachment with it (their history stays, as after
+-- ledger_detach): no attachment names a table that is gone, nor, later, another table that
+-- PostgreSQL gives the same oid.
+CREATE FUNCTION ledger_forget_dropped_tables(tables oid[]) RETURNS void
+    VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_forget_dropped_tables_wrapper';
+REVOKE ALL ON FUNCTION ledger_forget_dropped_tables(oid[]) FROM PUBLIC;
+ALTER FUNCTION ledger_forget_dropped_tables(oid[]) SET search_path = pg_catalog, pg_temp;
+CREATE FUNCTION ledgers_forget_dropped_tables() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    dropped oid[];
+BEGIN
+    -- (nothing to do while pg_rating itself is dropped)
+    IF pg_catalog.to_regclass('@extschema@.ledger_attachments') IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT pg_catalog.array_agg(d.objid) INTO dropped
+    FROM pg_catalog.pg_event_trigger_dropped_objects() d
+    WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid
+      AND d.object_type OPERATOR(pg_catalog.=) 'table';
+    IF dropped IS NOT NULL THEN
+        PERFORM @extschema@.ledger_forget_dropped_tables(dropped);
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION ledgers_forget_dropped_tables() FROM PUBLIC;
+CREATE EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables ON sql_drop
+    WHEN TAG IN ('DROP TABLE', 'DROP SCHEMA', 'DROP OWNED', 'DROP EXTENSION')
+    EXECUTE FUNCTION ledgers_forget_dropped_tables();
+COMMENT ON FUNCTION ledger_forget_dropped_tables(oid[]) IS
+    'Detaches the ledgers attached to those of the given tables that no longer exist (their history stays); '
+    'called by the event trigger pg_rating_ledgers_forget_dropped_tables.';
+COMMENT ON FUNCTION ledgers_forget_dropped_tables() IS
+    'Event trigger function of pg_rating_ledgers_forget_dropped_tables: the tables a statement dropped, '
+    'passed to ledger_forget_dropped_tables.';
+COMMENT ON EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables IS
+    'After a statement that drops tables, detaches the ledgers attached to them (ledgers_forget_dropped_tables).';
+
 -- Every function runs with search_path = pg_catalog, pg_temp (no schema a non-superuser can
 -- create in) and names pg_rating's objects with their schema. The triggers that derive rows run
 -- as the extension's owner (SECURITY DEFINER); the functions that check who acts (attach, detach,

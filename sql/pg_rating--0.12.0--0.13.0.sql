@@ -1659,6 +1659,50 @@ CREATE EVENT TRIGGER pg_rating_keep_schema_name ON ddl_command_end
 COMMENT ON EVENT TRIGGER pg_rating_keep_schema_name IS
     'Refuses to rename the schema that holds pg_rating (refuse_extension_schema_rename).';
 
+
+-- A dropped games table takes its ledgers' attachment with it (their history stays, as after
+-- ledger_detach): no attachment names a table that is gone, nor, later, another table that
+-- PostgreSQL gives the same oid.
+CREATE FUNCTION ledger_forget_dropped_tables(tables oid[]) RETURNS void
+    VOLATILE STRICT LANGUAGE c AS 'MODULE_PATHNAME', 'ledger_forget_dropped_tables_wrapper';
+REVOKE ALL ON FUNCTION ledger_forget_dropped_tables(oid[]) FROM PUBLIC;
+ALTER FUNCTION ledger_forget_dropped_tables(oid[]) SET search_path = pg_catalog, pg_temp;
+CREATE FUNCTION ledgers_forget_dropped_tables() RETURNS event_trigger
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    dropped oid[];
+BEGIN
+    -- (nothing to do while pg_rating itself is dropped)
+    IF pg_catalog.to_regclass('@extschema@.ledger_attachments') IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT pg_catalog.array_agg(d.objid) INTO dropped
+    FROM pg_catalog.pg_event_trigger_dropped_objects() d
+    WHERE d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_class'::pg_catalog.regclass::pg_catalog.oid
+      AND d.object_type OPERATOR(pg_catalog.=) 'table';
+    IF dropped IS NOT NULL THEN
+        PERFORM @extschema@.ledger_forget_dropped_tables(dropped);
+    END IF;
+END
+$$;
+REVOKE ALL ON FUNCTION ledgers_forget_dropped_tables() FROM PUBLIC;
+CREATE EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables ON sql_drop
+    WHEN TAG IN ('DROP TABLE', 'DROP SCHEMA', 'DROP OWNED', 'DROP EXTENSION')
+    EXECUTE FUNCTION ledgers_forget_dropped_tables();
+COMMENT ON FUNCTION ledger_forget_dropped_tables(oid[]) IS
+    'Detaches the ledgers attached to those of the given tables that no longer exist (their history stays); '
+    'called by the event trigger pg_rating_ledgers_forget_dropped_tables.';
+COMMENT ON FUNCTION ledgers_forget_dropped_tables() IS
+    'Event trigger function of pg_rating_ledgers_forget_dropped_tables: the tables a statement dropped, '
+    'passed to ledger_forget_dropped_tables.';
+COMMENT ON EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables IS
+    'After a statement that drops tables, detaches the ledgers attached to them (ledgers_forget_dropped_tables).';
+
+-- attachments left by tables dropped before this update
+SELECT @extschema@.ledger_forget_dropped_tables(pg_catalog.array_agg(a.games::pg_catalog.oid))
+FROM @extschema@.ledger_attachments a HAVING pg_catalog.count(*) OPERATOR(pg_catalog.>) 0;
+
 -- A foreign key of another role's table to a table of either extension (REFERENCES was theirs
 -- to hold before 0.13.0): its referential action would make pg_rating's writers, which run as the
 -- extension's owner, change that table's rows and fire its triggers with the owner's rights. The

@@ -24,6 +24,8 @@ thread_local! {
     /// How many of pg_rating's writers are running (they nest: a trigger's statement fires
     /// the triggers of other tables).
     static WRITERS: Cell<u32> = const { Cell::new(0) };
+    /// How many applications' SQL runs pg_rating's writers are inside ([`ForeignCode`]).
+    static FOREIGN: Cell<u32> = const { Cell::new(0) };
     /// Relations found to be pg_rating's own: oid -> (namespace, name) as seen then.
     static OWN_TABLES: RefCell<HashMap<pg_sys::Oid, (pg_sys::Oid, String)>> = RefCell::new(HashMap::new());
 }
@@ -50,6 +52,7 @@ pub struct ForeignCode(u32);
 
 impl ForeignCode {
     pub fn begin() -> Self {
+        FOREIGN.with(|f| f.set(f.get() + 1));
         ForeignCode(WRITERS.with(|w| w.replace(0)))
     }
 }
@@ -57,7 +60,15 @@ impl ForeignCode {
 impl Drop for ForeignCode {
     fn drop(&mut self) {
         WRITERS.with(|w| w.set(self.0));
+        FOREIGN.with(|f| f.set(f.get().saturating_sub(1)));
     }
+}
+
+/// True while an application's SQL that a writer of pg_rating runs (a filter, a path) runs
+/// itself, not a writer of pg_rating nested in it: the writer outside has read the ledgers'
+/// settings it rates by.
+pub fn amid_a_write() -> bool {
+    FOREIGN.with(Cell::get) > 0 && !writing()
 }
 
 /// Registers [`settle_writers_mark`] for every transaction of this backend (`_PG_init`).
@@ -85,6 +96,7 @@ unsafe extern "C-unwind" fn at_transaction_end(
 fn settle_writers_mark(event: pg_sys::XactEvent::Type) {
     use pg_sys::XactEvent::*;
     let left = WRITERS.with(|w| w.replace(0));
+    FOREIGN.with(|f| f.set(0));
     let committing = matches!(
         event,
         XACT_EVENT_PRE_COMMIT | XACT_EVENT_PARALLEL_PRE_COMMIT | XACT_EVENT_PRE_PREPARE

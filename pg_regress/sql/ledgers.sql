@@ -440,6 +440,50 @@ SELECT game, player, round(rating::numeric, 1) AS rating FROM ledger_history WHE
 DROP TABLE keyless_games, keyless_plays;
 DELETE FROM ledgers WHERE name IN ('keyless', 'keyless plays');
 
+-- A dropped games table takes its ledgers' attachment with it (the history stays): the ledger
+-- can be attached again, and no attachment names the dropped table's oid
+INSERT INTO ledgers (name) VALUES ('dropped table');
+CREATE TABLE dropped_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('dropped table', 'dropped_games', 'id', 'at', 'a', 'b', 's');
+INSERT INTO dropped_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+SELECT 'dropped_games'::regclass::oid AS dropped_oid \gset
+DROP TABLE dropped_games;
+SELECT count(*) AS attachments_of_the_dropped_oid FROM ledger_attachments WHERE games::oid = :dropped_oid;
+SELECT count(*) AS history_kept FROM ledger_history WHERE ledger = 'dropped table';
+CREATE TABLE dropped_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('dropped table', 'dropped_games', 'id', 'at', 'a', 'b', 's');
+-- and with its schema: DROP SCHEMA ... CASCADE
+CREATE SCHEMA dropped_schema;
+ALTER TABLE dropped_games SET SCHEMA dropped_schema;
+DROP SCHEMA dropped_schema CASCADE;
+SELECT count(*) AS attachments_left FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id
+WHERE l.name = 'dropped table';
+-- a ledger's settings do not change while pg_rating rates its games (55000): a filter that
+-- changes them is refused, and the statement with it
+INSERT INTO ledgers (name, k_factor) VALUES ('sneaky', 20);
+CREATE TABLE sneaky_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+CREATE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ UPDATE public.ledgers SET k_factor = 40 WHERE name = 'sneaky' AND k_factor = 20 RETURNING true $$;
+SELECT ledger_attach('sneaky', 'sneaky_games', 'id', 'at', 'a', 'b', 's', filter => 'coalesce(public.sneaky_filter(), true)');
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+SELECT k_factor, (SELECT count(*) FROM sneaky_games) AS games FROM ledgers WHERE name = 'sneaky';
+SELECT ledger_detach('sneaky');
+DROP TABLE sneaky_games;
+DROP FUNCTION sneaky_filter();
+-- a filter is one expression (42601 otherwise: it would change pg_rating's reads); a comment
+-- that ends it ends with it
+CREATE TABLE filtered_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'true) OR (true');
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'true FROM pg_class');
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'true; SELECT 1');
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'id > 0 /*');
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'true UNION SELECT false');
+SELECT ledger_attach('sneaky', 'filtered_games', 'id', 'at', 'a', 'b', 's', filter => 'id > 1 -- not the first');
+INSERT INTO filtered_games VALUES (1, '2025-01-01', 'x', 'y', 1), (2, '2025-01-02', 'x', 'y', 1);
+SELECT game FROM ledger_history WHERE ledger = 'sneaky' ORDER BY game, player;
+DROP TABLE filtered_games;
+DELETE FROM ledgers WHERE name IN ('dropped table', 'sneaky');
+
 DROP TABLE regress_my_games;
 DROP OWNED BY regress_ledger_app;
 DROP ROLE regress_ledger_app;

@@ -307,6 +307,86 @@ fn attach(
     rebuild(store, l, att, Rebuild::Rewrite)
 }
 
+/// Checks that `filter` is one SQL expression, as PostgreSQL's parser reads it (42601 if not):
+/// pg_rating writes it into its reads of the games table, where text that closes a parenthesis
+/// or adds a clause (`true) OR (true`, `true FROM t`) would change those reads.
+fn one_expression(filter: &str) {
+    let text = std::ffi::CString::new(format!("SELECT {filter}")).unwrap_or_else(|_| {
+        raise(
+            PgSqlErrorCode::ERRCODE_SYNTAX_ERROR,
+            "filter must not contain a zero byte".to_owned(),
+        )
+    });
+    let refused = |why: Option<String>| -> ! {
+        raise(
+            PgSqlErrorCode::ERRCODE_SYNTAX_ERROR,
+            format!(
+                "filter must be one boolean SQL expression over the games table's columns, not {}{}",
+                pg_rating_core::error::Quoted(filter),
+                why.map(|w| format!(": {w}")).unwrap_or_default()
+            ),
+        )
+    };
+    // (the parser's own error points into this text, not the caller's statement: restated)
+    let statements = PgTryBuilder::new(|| {
+        // SAFETY: parses a NUL-terminated text; a syntax error is raised as an ERROR.
+        unsafe { pg_sys::raw_parser(text.as_ptr(), pg_sys::RawParseMode::RAW_PARSE_DEFAULT) }
+    })
+    .catch_others(|e| match e {
+        pg_sys::panic::CaughtError::PostgresError(report) => {
+            refused(Some(report.message().to_owned()))
+        }
+        e => e.rethrow(),
+    })
+    .execute();
+    // SAFETY: the nodes the parser returned live in the current memory context and are only
+    // read here.
+    let alone = unsafe {
+        let length = |list: *mut pg_sys::List| if list.is_null() { 0 } else { (*list).length };
+        if length(statements) != 1 {
+            false
+        } else {
+            let raw = (*(*statements).elements)
+                .ptr_value
+                .cast::<pg_sys::RawStmt>();
+            let node = (*raw).stmt;
+            if (*node).type_ != pg_sys::NodeTag::T_SelectStmt {
+                false
+            } else {
+                let select = node.cast::<pg_sys::SelectStmt>();
+                let s = &*select;
+                let target = (length(s.targetList) == 1).then(|| {
+                    (*(*s.targetList).elements)
+                        .ptr_value
+                        .cast::<pg_sys::ResTarget>()
+                });
+                target.is_some_and(|t| (*t).name.is_null())
+                    && s.op == pg_sys::SetOperation::SETOP_NONE
+                    && [
+                        s.distinctClause,
+                        s.fromClause,
+                        s.groupClause,
+                        s.windowClause,
+                        s.valuesLists,
+                        s.sortClause,
+                        s.lockingClause,
+                    ]
+                    .iter()
+                    .all(|l| length(*l) == 0)
+                    && s.intoClause.is_null()
+                    && s.whereClause.is_null()
+                    && s.havingClause.is_null()
+                    && s.limitOffset.is_null()
+                    && s.limitCount.is_null()
+                    && s.withClause.is_null()
+            }
+        }
+    };
+    if !alone {
+        refused(None);
+    }
+}
+
 /// A new attachment to `l` of its table (owned by `owner`), read by the key column and the date
 /// column (the first two of `columns`), with the scope column, the filter and the rated column
 /// (`optional`); the columns of its players and results are the caller's to set.
@@ -317,6 +397,9 @@ fn new_attachment(
     columns: &[(&str, String)],
     [scope_column, filter, rated_column]: [Option<&str>; 3],
 ) -> Attachment {
+    if let Some(filter) = filter {
+        one_expression(filter);
+    }
     let key_type = store.column_type(table, &columns[0].1, columns[0].0);
     Attachment {
         ledger_id: l.id,
@@ -458,7 +541,13 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
             drop_trigger(store, &att, &name);
         }
     }
-    for &table in &att.related {
+    drop_related_triggers(store, ledger, &att.related);
+}
+
+/// Drops the triggers of the tables `related` that a detached `ledger`'s paths reached, unless
+/// another attachment reaches them.
+fn drop_related_triggers(store: &mut LedgerStore<'_, '_>, ledger: i32, related: &[pg_sys::Oid]) {
+    for &table in related {
         // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
         let exists = unsafe { !pg_sys::get_rel_name(table).is_null() };
         if exists && !store.related_elsewhere(table, ledger) {
@@ -477,6 +566,27 @@ fn ledger_detach(ledger: &str) {
         let l = store.ledger_named(ledger);
         require_owner(actor, &l, "detach");
         detach(store, l.id);
+    })
+}
+
+/// `ledger_forget_dropped_tables(tables)`, called by the event trigger
+/// `pg_rating_ledgers_forget_dropped_tables` with the tables a statement dropped: the ledgers
+/// attached to those of them that are gone are detached (their history stays), so that no
+/// attachment names a table that no longer exists, nor a later table given the same oid.
+#[pg_extern(volatile, strict, parallel_unsafe, sql = false)]
+fn ledger_forget_dropped_tables(tables: Vec<pg_sys::Oid>) {
+    // SAFETY: makes the dropping statement's own changes (the tables gone from the catalog)
+    // visible to the reads below, as any statement of the transaction after it would see them.
+    unsafe { pg_sys::CommandCounterIncrement() };
+    let _owner = RunAs::extension_owner();
+    let _writing = DerivedWrite::begin();
+    Spi::connect_mut(|client| {
+        let mut store = LedgerStore::new(client);
+        for (ledger, related) in store.attached_to_dropped(tables) {
+            store.delete_attachment(ledger);
+            // (the games table's triggers went with it)
+            drop_related_triggers(&mut store, ledger, &related);
+        }
     })
 }
 

@@ -308,6 +308,34 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .is_empty()
     }
 
+    /// The ledgers attached to tables that are gone, of `tables` (a dropped table's attachment
+    /// would otherwise stay, and follow a table that reuses its oid).
+    /// Each with the related tables of its paths.
+    pub fn attached_to_dropped(
+        &mut self,
+        tables: Vec<pg_sys::Oid>,
+    ) -> Vec<(i32, Vec<pg_sys::Oid>)> {
+        self.read(
+            &format!(
+                "SELECT a.ledger_id, COALESCE(an.related::pg_catalog.oid[], '{{}}'::pg_catalog.oid[]) AS related
+                 FROM @extschema@.ledger_attachments a {attachment_since}
+                 WHERE a.games OPERATOR(pg_catalog.=) ANY ($1)
+                   AND NOT EXISTS (SELECT FROM pg_catalog.pg_class c
+                                   WHERE c.oid OPERATOR(pg_catalog.=) a.games)
+                 ORDER BY a.ledger_id",
+                attachment_since = attachment_since_0_13()
+            ),
+            &[tables.into()],
+        )
+        .map(|row| {
+            (
+                crate::spi::column(&row, "ledger_id"),
+                crate::spi::column(&row, "related"),
+            )
+        })
+        .collect()
+    }
+
     /// A ledger's name (for messages; its id when there is no such ledger).
     pub fn ledger_name(&mut self, id: i32) -> String {
         self.read(

@@ -92,6 +92,7 @@ fn check_ledger<'a>(
         by_pg_rating: writing() || restoring() || unsafe { pg_sys::creating_extension },
         deleted,
         member_of_old_owner: old.as_ref().map(member_of),
+        amid_a_write: crate::trigger::amid_a_write(),
         new: new_row,
     };
     write.check().unwrap_or_else(|e| raise_core(&e));

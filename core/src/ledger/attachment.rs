@@ -301,7 +301,8 @@ impl<R: Copy + PartialEq> Attachment<R> {
 
     fn filter_expr(&self) -> String {
         match &self.filter {
-            Some(f) => format!("coalesce(({f}), false)"),
+            // (on lines of its own: a comment that ends the filter ends with its line)
+            Some(f) => format!("coalesce((\n{f}\n), false)"),
             None => "true".into(),
         }
     }
@@ -1138,7 +1139,7 @@ mod tests {
             .starts_with("SELECT ROW(g.a, g.b)::text AS scope"));
         assert!(att
             .changed_rows_query("n")
-            .contains("coalesce((g.x > 1), false) AS counted"));
+            .contains("coalesce((\ng.x > 1\n), false) AS counted"));
         att.scope_column = Some("a,".into());
         assert_eq!(
             att.column_args().unwrap_err().class(),

@@ -111,6 +111,11 @@ fn pairwise_score(mine: f64, theirs: f64) -> f64 {
     }
 }
 
+/// The most players one multiplayer game may have. A game's work and entries grow with the
+/// square of its players (each is rated against every other, and each entry names its
+/// opponents): 1,000 players make a million pairs and about ten megabytes of entries.
+pub const MAX_PLAYERS: usize = 1_000;
+
 /// Each player's state after the game, by the rule.
 fn rate(
     rules: &LedgerRules,
@@ -143,6 +148,7 @@ fn rate(
             let n = before.len();
             let mut out = Vec::with_capacity(n);
             for i in 0..n {
+                crate::interrupt::check();
                 let (mut rating, mut rd, mut volatility) = (0.0, 0.0, 0.0);
                 for j in (0..n).filter(|&j| j != i) {
                     let mine = system.rate_player(
@@ -209,6 +215,14 @@ pub fn replay_multiplayer_seasons(
                 &game.key,
             ));
         }
+        if n > MAX_PLAYERS {
+            return Err(at_game(
+                RatingError::limit(format!(
+                    "a game of {n} players: a multiplayer game has at most {MAX_PLAYERS}"
+                )),
+                &game.key,
+            ));
+        }
         for (i, (p, place)) in game.places.iter().enumerate() {
             if game.places[..i].iter().any(|(q, _)| q == p) {
                 return Err(at_game(
@@ -237,6 +251,7 @@ pub fn replay_multiplayer_seasons(
         let states =
             rate(rules, rule, &before, &places, game.key.at).map_err(|e| at_game(e, &game.key))?;
         for (i, (player, _)) in game.places.iter().enumerate() {
+            crate::interrupt::check();
             let others: Vec<usize> = (0..n).filter(|&j| j != i).collect();
             let score = others
                 .iter()
@@ -281,6 +296,7 @@ pub fn replay_multiplayer_seasons(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::{Classified, ErrorClass};
     use crate::ledger::{Limits, Provisional};
     use crate::rating::glicko2::{Bounds, Rating};
 
@@ -392,6 +408,30 @@ mod tests {
             &[game("g", &places)]
         )
         .is_err());
+    }
+
+    #[test]
+    fn a_game_of_more_players_than_the_limit_is_an_error_of_its_class() {
+        let names: Vec<String> = (0..=MAX_PLAYERS).map(|i| format!("p{i}")).collect();
+        let places: Vec<(&str, f64)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.as_str(), i as f64))
+            .collect();
+        let rules = glicko();
+        let run = |places: &[(&str, f64)]| {
+            replay_multiplayer(
+                &rules,
+                MultiplayerRule::Pairwise,
+                &mut HashMap::new(),
+                &[game("g", places)],
+            )
+        };
+        let e = run(&places).unwrap_err();
+        assert_eq!(e.class(), ErrorClass::ProgramLimit);
+        assert!(e.to_string().contains("1001 players"), "{e}");
+        let entries = run(&places[..MAX_PLAYERS]).unwrap();
+        assert_eq!(entries.len(), MAX_PLAYERS);
     }
 
     #[test]

@@ -20,6 +20,9 @@ pub struct LedgerWrite<'a> {
     pub deleted: bool,
     /// Whether the role that acts is a member of the old row's owner (`None`: no old row).
     pub member_of_old_owner: Option<bool>,
+    /// Written by an application's SQL that pg_rating runs while it rates games (a filter, a
+    /// path): a write that has read the ledgers' settings is under way.
+    pub amid_a_write: bool,
     /// The new row, unless it has none or a NULL setting, name or owner (its constraint reports
     /// a NULL, after the trigger).
     pub new: Option<NewLedger<'a>>,
@@ -49,6 +52,8 @@ pub enum LedgerWriteRefused {
     Settings(RatingError),
     /// A kept ledger's row without a name (a damaged row).
     NoName,
+    /// A ledger changed or deleted by an application's SQL run amid a write of ledgers.
+    AmidAWrite(Option<String>),
 }
 
 impl fmt::Display for LedgerWriteRefused {
@@ -76,6 +81,13 @@ impl fmt::Display for LedgerWriteRefused {
             ),
             Self::Settings(e) => write!(f, "ledger settings rejected: {e}"),
             Self::NoName => f.write_str("column name of a stored row is NULL"),
+            Self::AmidAWrite(ledger) => write!(
+                f,
+                "ledger {} cannot change while pg_rating rates games: a filter or a column path of an \
+                 attachment changed it, and the games being rated would be rated by the settings \
+                 read before",
+                ledger.as_deref().map(Quoted).map_or("(unnamed)".to_owned(), |q| q.to_string())
+            ),
         }
     }
 }
@@ -89,6 +101,7 @@ impl Classified for LedgerWriteRefused {
             Self::Reserved(_) => ErrorClass::ReservedName,
             Self::Settings(_) => ErrorClass::RuleViolation,
             Self::NoName => ErrorClass::Internal,
+            Self::AmidAWrite(_) => ErrorClass::PrerequisiteState,
         }
     }
 }
@@ -100,6 +113,10 @@ impl LedgerWrite<'_> {
     /// the session is a member of, its name not reserved (but by pg_rating), its settings valid.
     /// A kept ledger's own checks are its client's.
     pub fn check(&self) -> Result<(), LedgerWriteRefused> {
+        // (first: no ledger read by a write under way changes under it, whoever writes)
+        if self.amid_a_write && self.member_of_old_owner.is_some() {
+            return Err(LedgerWriteRefused::AmidAWrite(self.name.map(str::to_owned)));
+        }
         let orphan = self.deleted && self.kept_in == Some(None);
         if let (Some(table), false, false) = (self.kept_in, self.by_pg_rating, orphan) {
             return Err(LedgerWriteRefused::Kept {
@@ -177,6 +194,7 @@ mod tests {
             by_pg_rating: false,
             deleted: false,
             member_of_old_owner: Some(true),
+            amid_a_write: false,
             new: Some(NewLedger {
                 name,
                 member_of_owner: true,
@@ -242,6 +260,30 @@ mod tests {
             ..write(&s, "x")
         };
         assert_eq!(nameless.check().unwrap_err().sqlstate(), "XX000");
+    }
+
+    #[test]
+    fn no_ledger_changes_or_goes_amid_a_write_but_one_may_be_made() {
+        let s = settings();
+        for deleted in [false, true] {
+            let amid = LedgerWrite {
+                amid_a_write: true,
+                deleted,
+                ..write(&s, "blitz")
+            };
+            let e = amid.check().unwrap_err();
+            assert_eq!(e, LedgerWriteRefused::AmidAWrite(Some("blitz".into())));
+            assert_eq!(e.sqlstate(), "55000");
+            assert!(e.to_string().starts_with(
+                "ledger \"blitz\" cannot change while pg_rating rates games: a filter or a column path"
+            ));
+        }
+        let insert = LedgerWrite {
+            amid_a_write: true,
+            member_of_old_owner: None,
+            ..write(&s, "blitz")
+        };
+        assert_eq!(insert.check(), Ok(()));
     }
 
     #[test]

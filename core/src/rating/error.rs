@@ -22,6 +22,8 @@ pub enum RatingErrorKind {
     RuleViolation,
     /// A NULL where a value is needed (22004).
     NullValue,
+    /// More than the engine rates at once: a multiplayer game of too many players (54000).
+    ProgramLimit,
 }
 
 /// An error of the rating engine: a kind and a human-readable message.
@@ -64,6 +66,12 @@ impl RatingError {
             message: message.into(),
         }
     }
+    pub fn limit(message: impl Into<String>) -> Self {
+        Self {
+            kind: RatingErrorKind::ProgramLimit,
+            message: message.into(),
+        }
+    }
     pub fn no_convergence(message: impl Into<String>) -> Self {
         Self {
             kind: RatingErrorKind::NoConvergence,
@@ -80,6 +88,7 @@ impl Classified for RatingError {
             RatingErrorKind::LengthMismatch => ErrorClass::ArrayLength,
             RatingErrorKind::RuleViolation => ErrorClass::RuleViolation,
             RatingErrorKind::NullValue => ErrorClass::NullValue,
+            RatingErrorKind::ProgramLimit => ErrorClass::ProgramLimit,
         }
     }
 }

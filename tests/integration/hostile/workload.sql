@@ -155,7 +155,11 @@ UPDATE public.leagues SET name = 'north' WHERE id = 1;
 UPDATE public.leagues SET active = false WHERE id = 1;
 DELETE FROM public.leagues WHERE id = 2;
 INSERT INTO public.leagues VALUES (3, 'south', true);
-SELECT ledger_detach('paths');
+-- the games table dropped: its ledger detached, the related table's triggers dropped
+-- (ledgers_forget_dropped_tables)
+DROP TABLE public.fixtures;
+SELECT count(*) AS attachments_left FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id
+WHERE l.name = 'paths';
 DELETE FROM ledgers WHERE name = 'paths';
 TRUNCATE public.matches;
 
