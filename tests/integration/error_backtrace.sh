@@ -2,7 +2,7 @@
 # No Rust backtrace reaches a client (issue 35): on a server started with RUST_BACKTRACE=1 (which
 # makes pgrx capture one with every error it catches), errors raised inside the Rust code (a
 # PostgreSQL error caught around SPI, a refusal of the glue) carry no backtrace in DETAIL. Also
-# checks the hint of a filter PostgreSQL cannot read.
+# checks the messages of filters: one that is no expression, one PostgreSQL cannot read.
 set -euo pipefail
 source "$(dirname "$0")/../../scripts/lib.sh"
 CLUSTER_ENV="RUST_BACKTRACE=1 RUST_LIB_BACKTRACE=1" cluster_start
@@ -34,6 +34,9 @@ errors=$(grep -c '^ERROR:' <<<"$out" || true)
 if grep -Eiq 'backtrace|^ +[0-9]+: [a-z_<]|^ +at /|pgrx_pg_sys::' <<<"$out"; then
     echo "FAILED: a Rust backtrace reached the client"; exit 1
 fi
-grep -q "^HINT:  the games table is read with filter => 'w = '" <<<"$out" || {
+# a filter that is no expression is refused as such; one PostgreSQL cannot read gets the hint
+grep -q "^ERROR:  42601: filter must be one boolean SQL expression over the games table's columns, not \"w = \"" \
+    <<<"$out" || { echo "FAILED: the filter that is no expression is not refused as such"; exit 1; }
+grep -q "^HINT:  the games table is read with filter => 'no_such_column'" <<<"$out" || {
     echo "FAILED: no hint naming the filter"; exit 1; }
-echo "no backtrace in $errors errors on a server with RUST_BACKTRACE=1; the filter's hint is there"
+echo "no backtrace in $errors errors on a server with RUST_BACKTRACE=1; the filter's message and hint are there"
