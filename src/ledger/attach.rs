@@ -339,51 +339,55 @@ fn one_expression(filter: &str) {
         e => e.rethrow(),
     })
     .execute();
-    // SAFETY: the nodes the parser returned live in the current memory context and are only
-    // read here.
-    let alone = unsafe {
-        let length = |list: *mut pg_sys::List| if list.is_null() { 0 } else { (*list).length };
-        if length(statements) != 1 {
-            false
-        } else {
-            let raw = (*(*statements).elements)
-                .ptr_value
-                .cast::<pg_sys::RawStmt>();
-            let node = (*raw).stmt;
-            if (*node).type_ != pg_sys::NodeTag::T_SelectStmt {
-                false
-            } else {
-                let select = node.cast::<pg_sys::SelectStmt>();
-                let s = &*select;
-                let target = (length(s.targetList) == 1).then(|| {
-                    (*(*s.targetList).elements)
-                        .ptr_value
-                        .cast::<pg_sys::ResTarget>()
-                });
-                target.is_some_and(|t| (*t).name.is_null())
-                    && s.op == pg_sys::SetOperation::SETOP_NONE
-                    && [
-                        s.distinctClause,
-                        s.fromClause,
-                        s.groupClause,
-                        s.windowClause,
-                        s.valuesLists,
-                        s.sortClause,
-                        s.lockingClause,
-                    ]
-                    .iter()
-                    .all(|l| length(*l) == 0)
-                    && s.intoClause.is_null()
-                    && s.whereClause.is_null()
-                    && s.havingClause.is_null()
-                    && s.limitOffset.is_null()
-                    && s.limitCount.is_null()
-                    && s.withClause.is_null()
-            }
-        }
-    };
-    if !alone {
+    // SAFETY: the parser's list of statements, in the current memory context.
+    if !unsafe { one_bare_target(statements) } {
         refused(None);
+    }
+}
+
+/// Whether `statements` (the raw parse of `SELECT <filter>`) is one SELECT of one unnamed target
+/// and nothing else: no FROM, WHERE, set operation, ordering, locking, ... clause.
+///
+/// # Safety
+/// `statements` is a list `raw_parser` returned, alive in the current memory context.
+unsafe fn one_bare_target(statements: *mut pg_sys::List) -> bool {
+    // SAFETY: the list and its nodes are the parser's (this function's contract); each is read
+    // only after its tag or length says what it is.
+    unsafe {
+        if pg_sys::list_length(statements) != 1 {
+            return false;
+        }
+        let node = (*pg_sys::list_nth(statements, 0).cast::<pg_sys::RawStmt>()).stmt;
+        if (*node).type_ != pg_sys::NodeTag::T_SelectStmt {
+            return false;
+        }
+        let s = &*node.cast::<pg_sys::SelectStmt>();
+        if pg_sys::list_length(s.targetList) != 1
+            || !(*pg_sys::list_nth(s.targetList, 0).cast::<pg_sys::ResTarget>())
+                .name
+                .is_null()
+        {
+            return false;
+        }
+        let no_lists = [
+            s.distinctClause,
+            s.fromClause,
+            s.groupClause,
+            s.windowClause,
+            s.valuesLists,
+            s.sortClause,
+            s.lockingClause,
+        ]
+        .iter()
+        .all(|&l| pg_sys::list_length(l) == 0);
+        no_lists
+            && s.op == pg_sys::SetOperation::SETOP_NONE
+            && s.intoClause.is_null()
+            && s.whereClause.is_null()
+            && s.havingClause.is_null()
+            && s.limitOffset.is_null()
+            && s.limitCount.is_null()
+            && s.withClause.is_null()
     }
 }
 

@@ -308,9 +308,9 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             .is_empty()
     }
 
-    /// The ledgers attached to tables that are gone, of `tables` (a dropped table's attachment
-    /// would otherwise stay, and follow a table that reuses its oid).
-    /// Each with the related tables of its paths.
+    /// The ledgers attached to those of `tables` that are gone, each with the related tables of
+    /// its paths (a dropped table's attachment would otherwise stay, and follow a table that
+    /// reuses its oid).
     pub fn attached_to_dropped(
         &mut self,
         tables: Vec<pg_sys::Oid>,
