@@ -71,6 +71,12 @@ pub fn amid_a_write() -> bool {
     FOREIGN.with(Cell::get) > 0 && !writing()
 }
 
+/// [`amid_a_write`] seen from the body of a trigger function whose entry marked pg_rating's
+/// writers ([`trigger_function!`]): its own mark is not a writer outside it.
+pub fn amid_a_write_in_trigger() -> bool {
+    FOREIGN.with(Cell::get) > 0 && WRITERS.with(Cell::get) <= 1
+}
+
 /// Registers [`settle_writers_mark`] for every transaction of this backend (`_PG_init`).
 pub fn settle_writers_mark_at_transaction_ends() {
     // SAFETY: registers a callback with no argument; the function lives as long as the library,
@@ -413,9 +419,12 @@ trigger_function!(
     ]
 );
 
-/// Refuses a write during recovery or in a read-only transaction (25006), before it reaches a
-/// statement that would need a transaction id.
+/// Refuses a write of a function of pg_rating (`what`) called by a filter or a column path amid a
+/// write (55000), and one during recovery or in a read-only transaction (25006), before it
+/// reaches a statement that would need a transaction id.
 pub fn writes_allowed(what: &str) {
+    pg_rating_core::amid_a_write::may_write(what, amid_a_write())
+        .unwrap_or_else(|e| crate::error::raise_core(&e));
     let command = std::ffi::CString::new(what).unwrap_or_default();
     // SAFETY: raises the usual 25006 error when the transaction is read-only.
     unsafe { pg_sys::PreventCommandIfReadOnly(command.as_ptr()) };

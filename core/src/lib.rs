@@ -4,6 +4,7 @@
 //! on its own; the `pg_rating` crate only converts types and reports errors.
 #![forbid(unsafe_code)]
 
+pub mod amid_a_write;
 pub mod chess;
 pub mod clock;
 pub mod columns;

@@ -107,6 +107,13 @@ ALTER TABLE app_games ALTER COLUMN id TYPE numeric;
 SELECT pg_temp.err($$INSERT INTO app_games VALUES (4.5, '2025-01-04', 'ann', 'cy', 'W')$$) AS error;
 INSERT INTO app_games VALUES (5, '2025-01-05', 'ann', 'cy', 'W');
 SELECT count(*) AS entries FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id WHERE l.name = 'app';
+-- altered to text, which no longer compares with the ledger's integer keys: a game deleted (its
+-- scope replayed from it) is refused as such (42804), not as an operator that does not exist
+ALTER TABLE app_games ALTER COLUMN id TYPE text;
+SELECT pg_temp.err($$DELETE FROM app_games WHERE id = '5'$$) AS error;
+ALTER TABLE app_games ALTER COLUMN id TYPE integer USING id::integer;
+DELETE FROM app_games WHERE id = 5;
+SELECT count(*) AS entries FROM ledger_entries e JOIN ledgers l ON l.id = e.ledger_id WHERE l.name = 'app';
 
 -- 4. a long ledger name comes back cut
 SELECT s AS statement, pg_temp.err(s) AS error FROM unnest(ARRAY[

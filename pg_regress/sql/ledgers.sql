@@ -467,6 +467,35 @@ CREATE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
 SELECT ledger_attach('sneaky', 'sneaky_games', 'id', 'at', 'a', 'b', 's', filter => 'coalesce(public.sneaky_filter(), true)');
 INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
 SELECT k_factor, (SELECT count(*) FROM sneaky_games) AS games FROM ledgers WHERE name = 'sneaky';
+-- nor does a filter attach, detach or rebuild a ledger, or change its seeds or seasons (55000)
+INSERT INTO ledgers (name, k_factor) VALUES ('sneaky victim', 20);
+CREATE TABLE sneaky_victim_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+SELECT ledger_attach('sneaky victim', 'sneaky_victim_games', 'id', 'at', 'a', 'b', 's');
+CREATE OR REPLACE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ SELECT public.ledger_detach('sneaky victim') IS NULL $$;
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+CREATE OR REPLACE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ SELECT public.ledger_rebuild('sneaky') >= 0 $$;
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+CREATE OR REPLACE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ SELECT public.ledger_attach('sneaky', 'sneaky_victim_games', 'id', 'at', 'a', 'b', 's') >= 0 $$;
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+CREATE OR REPLACE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ INSERT INTO public.ledger_seeds (ledger_id, scope, player, rating)
+       SELECT id, '', 'x', 2000 FROM public.ledgers WHERE name = 'sneaky' RETURNING true $$;
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+CREATE OR REPLACE FUNCTION sneaky_filter() RETURNS boolean LANGUAGE sql AS
+    $$ INSERT INTO public.ledger_seasons (ledger_id, name, ends_at)
+       SELECT id, 'spring', '2024-06-01' FROM public.ledgers WHERE name = 'sneaky' RETURNING true $$;
+INSERT INTO sneaky_games VALUES (1, '2025-01-01', 'x', 'y', 1);
+SELECT l.name, (SELECT count(*) FROM ledger_attachments a WHERE a.ledger_id = l.id) AS attached,
+       (SELECT count(*) FROM ledger_seeds s WHERE s.ledger_id = l.id) AS seeds,
+       (SELECT count(*) FROM ledger_seasons s WHERE s.ledger_id = l.id) AS seasons,
+       (SELECT count(*) FROM ledger_entries e WHERE e.ledger_id = l.id) AS entries
+FROM ledgers l WHERE l.name LIKE 'sneaky%' ORDER BY l.name;
+SELECT ledger_detach('sneaky victim');
+DROP TABLE sneaky_victim_games;
+DELETE FROM ledgers WHERE name = 'sneaky victim';
 SELECT ledger_detach('sneaky');
 DROP TABLE sneaky_games;
 DROP FUNCTION sneaky_filter();

@@ -28,6 +28,7 @@ use crate::bulk_replace::{
 };
 use crate::columns::{check_cells, Cell, Cells, Column, Kind, Named};
 use crate::error::raise;
+use crate::error::raise_core;
 use crate::keyed::{key_args, shaped, texts, Texts};
 use crate::rows::RowWriter;
 use crate::spi::{column as get, nullable as opt};
@@ -215,6 +216,11 @@ impl LedgerStore<'_, '_> {
         from: &LedgerKey,
         participants: bool,
     ) -> GamesRead {
+        // (the key compared with one of the ledger's: 42804, not an operator missing, when the
+        // column's type changed since it was attached)
+        let now = self.column_type_of(att.table, &att.key_column, "a ledger's key_column");
+        att.check_key_type_now(now.to_u32(), &super::store::type_name(now))
+            .unwrap_or_else(|e| raise_core(&e));
         let query = att.rows_from_query();
         let args = [
             scope.into(),

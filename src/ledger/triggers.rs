@@ -180,6 +180,13 @@ fn locked_for_replay(
     Some((l?, store.attachment(ledger)?))
 }
 
+/// 55000 for a change (`what`) of what a ledger's write reads, made by a filter or a column path
+/// that the write runs (checked in the body of a trigger that marks pg_rating's writers).
+fn refuse_amid_a_write(what: &str) {
+    pg_rating_core::amid_a_write::may_write(what, crate::trigger::amid_a_write_in_trigger())
+        .unwrap_or_else(|e| raise_core(&e));
+}
+
 /// Players whose seeds changed, by (ledger, scope).
 type SeedsByScope = BTreeMap<(i32, String), BTreeSet<String>>;
 
@@ -210,6 +217,7 @@ fn reseed_ledger<'a>(
     if restoring() {
         return Ok(None);
     }
+    refuse_amid_a_write("a change of ledger_seeds");
     let mut seeds = Vec::new();
     for row in [trigger.old(), trigger.new()].into_iter().flatten() {
         let ledger: i32 = read(&row, "ledger_id");
@@ -287,6 +295,7 @@ fn reseason_ledger<'a>(
     if restoring() {
         return Ok(None);
     }
+    refuse_amid_a_write("a change of ledger_seasons");
     let rows = [trigger.old(), trigger.new()].into_iter().flatten();
     let ends = changed_season_ends(rows.map(|row| {
         let at: TimestampWithTimeZone = read(&row, "ends_at");

@@ -571,6 +571,36 @@ impl<R: Copy + PartialEq> Attachment<R> {
         }
     }
 
+    /// 42804 when the key column, now of type `now` (named `now_name`), no longer compares with
+    /// the ledger's keys as they were attached, which a replay from a game on needs (a game
+    /// deleted, changed or backdated): an integer key's column stays an integer or a `numeric`
+    /// (whose integer keys go on), a uuid key's a uuid, a text key's text or varchar.
+    pub fn check_key_type_now(&self, now: u32, now_name: &str) -> Result<(), AttachError> {
+        use type_oid::*;
+        let compares = match self.key_kind {
+            KeyKind::Integer => INTEGERS.contains(&now) || now == NUMERIC,
+            KeyKind::Uuid => now == UUID,
+            KeyKind::Text => now == TEXT || now == VARCHAR,
+        };
+        if compares {
+            return Ok(());
+        }
+        let attached = match self.key_kind {
+            KeyKind::Integer => "an integer",
+            KeyKind::Uuid => "a uuid",
+            KeyKind::Text => "a text",
+        };
+        Err(AttachError::new(
+            ErrorClass::DatatypeMismatch,
+            format!(
+                "ledger {}: column \"{}\" of {} was attached as {attached} key and is now of type \
+                 {now_name}, by which its games cannot be found in the ledger's order (change it \
+                 back, or detach the ledger and attach it again)",
+                self.ledger_id, self.key_column, self.table_name
+            ),
+        ))
+    }
+
     /// The column's text of a ledger key (the inverse of [`Attachment::ledger_key_id`]; a key
     /// it did not make is given back as it is, and fails as the column's input).
     pub fn column_key_text(&self, id: &str) -> String {
@@ -1099,6 +1129,31 @@ mod tests {
             counted: true,
             broken: false,
         }
+    }
+
+    #[test]
+    fn a_key_column_whose_type_changed_since_it_was_attached_is_refused_unless_it_compares() {
+        use type_oid::*;
+        // (integer, uuid, text keys: the types that still compare with each)
+        let compare = [
+            (0, &[INT2, INT4, INT8, NUMERIC][..]),
+            (1, &[UUID][..]),
+            (2, &[TEXT, VARCHAR][..]),
+        ];
+        for (kind, types) in compare {
+            for t in [INT2, INT4, INT8, NUMERIC, UUID, TEXT, VARCHAR, FLOAT8] {
+                let checked = games(kind).check_key_type_now(t, "x");
+                assert_eq!(checked.is_ok(), types.contains(&t), "kind {kind}, type {t}");
+            }
+        }
+        let e = games(0).check_key_type_now(TEXT, "text").unwrap_err();
+        assert_eq!(e.sqlstate(), "42804");
+        assert_eq!(
+            e.to_string(),
+            "ledger 7: column \"id\" of public.t1 was attached as an integer key and is now of \
+             type text, by which its games cannot be found in the ledger's order (change it back, \
+             or detach the ledger and attach it again)"
+        );
     }
 
     #[test]
