@@ -286,8 +286,9 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION ledgers_forget_dropped_tables() FROM PUBLIC;
+-- (every command that drops: DROP TYPE ... CASCADE takes a typed table with it, DROP SERVER
+-- ... CASCADE a foreign table, DROP ACCESS METHOD ... CASCADE a table of that method)
 CREATE EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables ON sql_drop
-    WHEN TAG IN ('DROP TABLE', 'DROP SCHEMA', 'DROP OWNED', 'DROP EXTENSION')
     EXECUTE FUNCTION ledgers_forget_dropped_tables();
 COMMENT ON FUNCTION ledger_forget_dropped_tables(oid[]) IS
     'Detaches the ledgers attached to those of the given tables that no longer exist (their history stays); '

@@ -168,29 +168,57 @@ BEGIN
     -- own (CASCADE), which the first pass may meet after the one passed on.
     FOR pass IN 1..2 LOOP
         FOR held IN
+            WITH own AS (
+                SELECT c.oid, c.relowner, c.relacl, c.relkind, e.extname,
+                       EXISTS (SELECT FROM pg_trigger tg
+                               WHERE tg.tgrelid = c.oid AND tg.tgname = 'refuse_foreign_write') AS derived,
+                       -- (a sequence that no application's table owns: not the ids of Random Chess's
+                       -- users or games, say)
+                       c.relkind = 'S' AND (e.extname = 'pg_rating' OR NOT EXISTS (
+                           SELECT FROM pg_depend o
+                           WHERE o.classid = 'pg_class'::regclass AND o.objid = c.oid
+                             AND o.refclassid = 'pg_class'::regclass AND o.deptype IN ('a', 'i')
+                             AND NOT EXISTS (SELECT FROM pg_trigger tg
+                                             WHERE tg.tgrelid = o.refobjid AND tg.tgname = 'refuse_foreign_write')))
+                           AS writers_sequence
+                FROM pg_depend d
+                JOIN pg_extension e ON e.oid = d.refobjid
+                JOIN pg_class c ON c.oid = d.objid
+                WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_extension'::regclass
+                  AND d.deptype = 'e' AND c.relkind IN ('r', 'v', 'S')
+                  AND e.extname IN ('pg_rating', 'pg_rating_random_chess')
+            )
+            -- privileges on tables, views and sequences
             SELECT t.oid::regclass AS table_name,
+                   CASE WHEN t.relkind = 'S' THEN 'SEQUENCE' ELSE 'TABLE' END AS kind,
                    CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END
                        AS grantee,
                    string_agg(acl.privilege_type, ', ' ORDER BY acl.privilege_type) AS privileges
-            FROM (SELECT c.oid, c.relowner, c.relacl, e.extname, c.relkind,
-                         EXISTS (SELECT FROM pg_trigger tg
-                                 WHERE tg.tgrelid = c.oid AND tg.tgname = 'refuse_foreign_write') AS derived
-                  FROM pg_depend d
-                  JOIN pg_extension e ON e.oid = d.refobjid
-                  JOIN pg_class c ON c.oid = d.objid
-                  WHERE d.classid = 'pg_class'::regclass AND d.refclassid = 'pg_extension'::regclass
-                    AND d.deptype = 'e' AND c.relkind IN ('r', 'v')
-                    AND e.extname IN ('pg_rating', 'pg_rating_random_chess')) t
+            FROM own t
             CROSS JOIN LATERAL aclexplode(t.relacl) acl
             WHERE acl.grantee <> t.relowner
-              AND (acl.privilege_type IN ('TRIGGER', 'REFERENCES')
-                   OR ((t.derived OR t.relkind = 'v')
-                       AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE'))
-                   OR (t.extname = 'pg_rating' AND acl.privilege_type = 'TRUNCATE'))
+              AND CASE WHEN t.relkind = 'S' THEN t.writers_sequence AND acl.privilege_type = 'UPDATE'
+                  ELSE acl.privilege_type IN ('TRIGGER', 'REFERENCES')
+                       OR ((t.derived OR t.relkind = 'v')
+                           AND acl.privilege_type IN ('UPDATE', 'DELETE', 'TRUNCATE'))
+                       OR (t.extname = 'pg_rating' AND acl.privilege_type = 'TRUNCATE') END
+            GROUP BY t.oid, t.relkind, acl.grantee
+            UNION ALL
+            -- privileges on their columns
+            SELECT t.oid::regclass, 'TABLE',
+                   CASE WHEN acl.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(pg_get_userbyid(acl.grantee)) END,
+                   string_agg(acl.privilege_type || ' (' || quote_ident(a.attname) || ')', ', '
+                              ORDER BY acl.privilege_type, a.attnum)
+            FROM own t
+            JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum > 0 AND a.attacl IS NOT NULL
+            CROSS JOIN LATERAL aclexplode(a.attacl) acl
+            WHERE acl.grantee <> t.relowner AND t.relkind IN ('r', 'v')
+              AND (acl.privilege_type = 'REFERENCES'
+                   OR ((t.derived OR t.relkind = 'v') AND acl.privilege_type = 'UPDATE'))
             GROUP BY t.oid, acl.grantee
-            ORDER BY t.oid, 2
+            ORDER BY 1, 3, 4
         LOOP
-            EXECUTE format('REVOKE %s ON TABLE %s FROM %s CASCADE', held.privileges, held.table_name, held.grantee);
+            EXECUTE format('REVOKE %s ON %s %s FROM %s CASCADE', held.privileges, held.kind, held.table_name, held.grantee);
             revoked := revoked || format('%s on %s from %s', held.privileges, held.table_name, held.grantee);
         END LOOP;
     END LOOP;
@@ -198,7 +226,8 @@ BEGIN
         RAISE WARNING 'pg_rating keeps some privileges on its tables to their owner'
             USING DETAIL = 'Revoked ' || array_to_string(revoked, '; ') || '.',
                   HINT = 'TRIGGER, or REFERENCES through a foreign key''s cascade, would run code as the extension''s owner; '
-                         'UPDATE, DELETE and TRUNCATE of a derived table or a view would only let a role lock it. '
+                         'UPDATE, DELETE and TRUNCATE of a derived table or a view would only let a role lock it; '
+                         'UPDATE of a sequence of pg_rating''s writers would let a role set it back. '
                          'See "Roles for ledgers" in docs/operations.md.';
     END IF;
 END
@@ -207,8 +236,9 @@ REVOKE ALL ON FUNCTION restrict_table_privileges() FROM PUBLIC;
 
 COMMENT ON FUNCTION restrict_table_privileges() IS
     'Revokes from every role but the owner TRIGGER and REFERENCES on the tables of pg_rating and '
-    'pg_rating_random_chess, UPDATE, DELETE and TRUNCATE on their derived tables and views, and TRUNCATE on the '
-    'engine''s other tables (a WARNING lists what it took back). Run after every GRANT by the event trigger '
+    'pg_rating_random_chess, UPDATE, DELETE and TRUNCATE on their derived tables and views, TRUNCATE on the '
+    'engine''s other tables, the same privileges granted on columns, and UPDATE on the sequences pg_rating''s '
+    'writers use (a WARNING lists what it took back). Run after every GRANT by the event trigger '
     'pg_rating_restrict_table_privileges.';
 
 CREATE FUNCTION restrict_table_privileges_after_grant() RETURNS event_trigger
@@ -1659,6 +1689,74 @@ CREATE EVENT TRIGGER pg_rating_keep_schema_name ON ddl_command_end
 COMMENT ON EVENT TRIGGER pg_rating_keep_schema_name IS
     'Refuses to rename the schema that holds pg_rating (refuse_extension_schema_rename).';
 
+-- Nobody makes a function, procedure or aggregate in that schema with the name of one of pg_rating's
+-- (or pg_rating_random_chess's). Calls name pg_rating's functions with its schema, from its own
+-- bodies (inlined into the caller's query) and from applications; PostgreSQL resolves such a call
+-- among every function of that name in the schema, and one with argument types nearer the call's
+-- wins (a `ledger_typed(text, text)` beside pg_rating's `ledger_typed(text, anyelement)`), or makes
+-- the call ambiguous. On PostgreSQL 15 a database's owner owns public and may create there: its
+-- namesake would run with the rights of every caller, a superuser's included.
+CREATE FUNCTION refuse_function_namesakes() RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    namesakes text;
+BEGIN
+    WITH member AS (
+        SELECT p.oid, p.proname, p.pronamespace
+        FROM pg_catalog.pg_proc p
+        JOIN pg_catalog.pg_depend d
+          ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
+         AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
+        JOIN pg_catalog.pg_extension x ON x.oid OPERATOR(pg_catalog.=) d.refobjid
+        WHERE x.extname OPERATOR(pg_catalog.=) ANY ('{pg_rating,pg_rating_random_chess}'::pg_catalog.name[])
+    )
+    SELECT pg_catalog.string_agg(p.oid::pg_catalog.regprocedure::pg_catalog.text, ', '
+                                 ORDER BY p.oid::pg_catalog.regprocedure::pg_catalog.text)
+    INTO namesakes
+    FROM pg_catalog.pg_proc p
+    WHERE EXISTS (SELECT FROM member m
+                  WHERE m.proname OPERATOR(pg_catalog.=) p.proname
+                    AND m.pronamespace OPERATOR(pg_catalog.=) p.pronamespace)
+      AND NOT EXISTS (SELECT FROM member m WHERE m.oid OPERATOR(pg_catalog.=) p.oid);
+    IF namesakes IS NOT NULL THEN
+        RAISE EXCEPTION 'schema @extschema@ holds pg_rating: a function of its own there cannot have the name of one of pg_rating''s'
+            USING ERRCODE = '42723',
+                  DETAIL = 'Named like pg_rating''s: ' OPERATOR(pg_catalog.||) namesakes OPERATOR(pg_catalog.||)
+                           '. Calls of pg_rating''s functions (its own bodies'' among them) would reach it, with '
+                           'the rights of each caller.',
+                  HINT = 'Give it another name, or create it in another schema.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION refuse_function_namesakes() IS
+    'Refuses (42723) while the schema that holds pg_rating has a function, procedure or aggregate that is '
+    'not of pg_rating or pg_rating_random_chess with the name of one of theirs; run after every command '
+    'that creates or changes one (event trigger pg_rating_keep_function_names) and at the end of the '
+    'install and update scripts.';
+
+CREATE FUNCTION refuse_function_namesakes_after_ddl() RETURNS event_trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    PERFORM @extschema@.refuse_function_namesakes();
+END
+$$;
+REVOKE ALL ON FUNCTION refuse_function_namesakes_after_ddl() FROM PUBLIC;
+
+COMMENT ON FUNCTION refuse_function_namesakes_after_ddl() IS
+    'Event trigger function of pg_rating_keep_function_names: calls refuse_function_namesakes().';
+
+CREATE EVENT TRIGGER pg_rating_keep_function_names ON ddl_command_end
+    WHEN TAG IN ('CREATE FUNCTION', 'ALTER FUNCTION', 'CREATE PROCEDURE', 'ALTER PROCEDURE',
+                 'ALTER ROUTINE', 'CREATE AGGREGATE', 'ALTER AGGREGATE', 'CREATE EXTENSION',
+                 'ALTER EXTENSION')
+    EXECUTE FUNCTION refuse_function_namesakes_after_ddl();
+
+COMMENT ON EVENT TRIGGER pg_rating_keep_function_names IS
+    'Refuses a function, procedure or aggregate in the schema that holds pg_rating with the name of one of '
+    'pg_rating''s (refuse_function_namesakes).';
+
 
 -- A dropped games table takes its ledgers' attachment with it (their history stays, as after
 -- ledger_detach): no attachment names a table that is gone, nor, later, another table that
@@ -1687,8 +1785,9 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION ledgers_forget_dropped_tables() FROM PUBLIC;
+-- (every command that drops: DROP TYPE ... CASCADE takes a typed table with it, DROP SERVER
+-- ... CASCADE a foreign table, DROP ACCESS METHOD ... CASCADE a table of that method)
 CREATE EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables ON sql_drop
-    WHEN TAG IN ('DROP TABLE', 'DROP SCHEMA', 'DROP OWNED', 'DROP EXTENSION')
     EXECUTE FUNCTION ledgers_forget_dropped_tables();
 COMMENT ON FUNCTION ledger_forget_dropped_tables(oid[]) IS
     'Detaches the ledgers attached to those of the given tables that no longer exist (their history stays); '
@@ -1740,3 +1839,7 @@ $$;
 
 -- the privileges only a table's owner keeps, on the tables made since (default privileges)
 SELECT @extschema@.restrict_table_privileges();
+
+-- no function made in the schema before this update has the name of one of pg_rating's (see
+-- refuse_function_namesakes above)
+SELECT @extschema@.refuse_function_namesakes();

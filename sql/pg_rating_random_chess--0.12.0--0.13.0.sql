@@ -304,3 +304,7 @@ COMMENT ON FUNCTION tournament_pair_round(int, int, boolean, varchar[], text, bo
     'players of the tournament 22023 (a NULL: 22004), a system other than dutch or burstein 22023 (NULL: 22004), '
     'virtual_points not an object of arrays of whole or half points from 0 to 1000, naming no player, '
     'longer than the rounds, or with baku_acceleration 22023, no pairing that meets the absolute criteria 23514.';
+
+-- No function made in the schema before this update has the name of one of pg_rating_random_chess's
+-- (pg_rating's refuse_function_namesakes: the engine is updated first).
+SELECT @extschema@.refuse_function_namesakes();

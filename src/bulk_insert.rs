@@ -541,10 +541,14 @@ mod tests {
 
     const COLUMNS: &[Column] = &[("id", Kind::Int), ("name", Kind::Text)];
 
-    /// A table of the engine's schema, where the writer finds its tables.
+    /// A table of the engine's schema and extension, where the writer finds its tables.
     fn table(definition: &str) -> String {
         let schema = crate::test_support::engine_schema();
-        Spi::run(&format!("CREATE TABLE {schema}.{definition}")).unwrap();
+        let name = definition.split([' ', '(']).next().unwrap_or_default();
+        Spi::run(&format!(
+            "CREATE TABLE {schema}.{definition}; ALTER EXTENSION pg_rating ADD TABLE {schema}.{name}"
+        ))
+        .unwrap();
         schema
     }
 

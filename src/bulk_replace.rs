@@ -643,6 +643,7 @@ mod tests {
         Spi::run(&format!(
             "CREATE TABLE {schema}.digest_rows (ledger_id int, scope text, player text, at timestamptz NOT NULL,
                  rating float8, rd float8, games int, PRIMARY KEY (ledger_id, scope, player));
+             ALTER EXTENSION pg_rating ADD TABLE {schema}.digest_rows;
              INSERT INTO {schema}.digest_rows VALUES
                  (1, 'a', 'alice', '2000-01-01 00:00:01+00', 1516.25, 50.5, 3),
                  (1, 'a', 'bob', '2000-01-01 00:00:01+00', 1516.25, NULL, 1),

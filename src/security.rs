@@ -153,11 +153,24 @@ pub fn qualify(sql: &str) -> Cow<'_, str> {
     }
 }
 
-/// The relation `name` of the engine's schema, or `InvalidOid`.
+/// The relation `name` of the engine's schema, or `InvalidOid` (see [`own_relation_in`]).
 pub fn own_relation(name: &str) -> pg_sys::Oid {
     let name = CString::new(name).unwrap_or_else(|e| internal(e));
+    own_relation_in(&name, engine().namespace)
+}
+
+/// The relation `name` of `namespace` when it belongs to one of pg_rating's extensions, else
+/// `InvalidOid`. Which tables a schema has tells its version, and pg_rating's code then reads and
+/// writes them as the extension's owner: a relation of that name that a role made there (on
+/// PostgreSQL 15 a database's owner owns `public`, and may let others create in it) is none of
+/// pg_rating's, whatever version it mimics.
+pub fn own_relation_in(name: &CStr, namespace: pg_sys::Oid) -> pg_sys::Oid {
     // SAFETY: a catalog lookup by name in one schema.
-    unsafe { pg_sys::get_relname_relid(name.as_ptr(), engine().namespace) }
+    let relation = unsafe { pg_sys::get_relname_relid(name.as_ptr(), namespace) };
+    match relation != pg_sys::InvalidOid && crate::trigger::member_of_own_extension(relation) {
+        true => relation,
+        false => pg_sys::InvalidOid,
+    }
 }
 
 /// Runs what follows with another role's rights (and, for an application's SQL, its table's

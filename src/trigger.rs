@@ -157,6 +157,19 @@ pub fn protocol_violation(message: String) -> ! {
 /// Chess schema, its client in this repository.
 const OWN_EXTENSIONS: [&std::ffi::CStr; 2] = [c"pg_rating", c"pg_rating_random_chess"];
 
+/// Whether the relation `oid` belongs to one of [`OWN_EXTENSIONS`] (a member of it, as
+/// `pg_depend` records).
+pub fn member_of_own_extension(oid: pg_sys::Oid) -> bool {
+    // SAFETY: catalog lookups by oid and by name.
+    unsafe {
+        let owner = pg_sys::getExtensionOfObject(pg_sys::RelationRelationId, oid);
+        owner != pg_sys::InvalidOid
+            && OWN_EXTENSIONS
+                .iter()
+                .any(|name| pg_sys::get_extension_oid(name.as_ptr(), true) == owner)
+    }
+}
+
 /// The name of `relation` if it is a table of one of [`OWN_EXTENSIONS`], else `None`.
 fn own_table_name(relation: &PgRelation) -> Option<String> {
     let oid = relation.oid();
@@ -169,15 +182,7 @@ fn own_table_name(relation: &PgRelation) -> Option<String> {
     if known {
         return Some(name);
     }
-    // SAFETY: catalog lookups by oid and by name.
-    let member = unsafe {
-        let owner = pg_sys::getExtensionOfObject(pg_sys::RelationRelationId, oid);
-        owner != pg_sys::InvalidOid
-            && OWN_EXTENSIONS
-                .iter()
-                .any(|name| pg_sys::get_extension_oid(name.as_ptr(), true) == owner)
-    };
-    if !member {
+    if !member_of_own_extension(oid) {
         return None;
     }
     OWN_TABLES.with_borrow_mut(|t| t.insert(oid, (namespace, name.clone())));

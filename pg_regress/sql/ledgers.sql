@@ -458,6 +458,25 @@ ALTER TABLE dropped_games SET SCHEMA dropped_schema;
 DROP SCHEMA dropped_schema CASCADE;
 SELECT count(*) AS attachments_left FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id
 WHERE l.name = 'dropped table';
+-- a temporary table goes at its session's end, unseen by event triggers: none is attached (0A000);
+-- a typed table dropped with its type (DROP TYPE ... CASCADE) takes its attachment with it
+CREATE TEMP TABLE temp_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);
+DO $$
+BEGIN
+    PERFORM ledger_attach('dropped table', 'temp_games', 'id', 'at', 'a', 'b', 's');
+EXCEPTION WHEN feature_not_supported THEN
+    -- (the number of the session's temporary schema varies)
+    RAISE NOTICE '%', regexp_replace(SQLERRM, 'pg_temp_[0-9]+', 'pg_temp_N');
+END
+$$;
+DROP TABLE temp_games;
+CREATE TYPE typed_game AS (id int, at timestamptz, a text, b text, s float8);
+CREATE TABLE typed_games OF typed_game (PRIMARY KEY (id));
+SELECT ledger_attach('dropped table', 'typed_games', 'id', 'at', 'a', 'b', 's');
+DROP TYPE typed_game CASCADE;
+SELECT count(*) AS attachments_left FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id
+WHERE l.name = 'dropped table';
+
 -- a ledger's settings do not change while pg_rating rates its games (55000): a filter that
 -- changes them is refused, and the statement with it
 INSERT INTO ledgers (name, k_factor) VALUES ('sneaky', 20);

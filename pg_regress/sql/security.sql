@@ -171,6 +171,56 @@ CREATE TABLE public.held_byes (t int, r int, u varchar,
     FOREIGN KEY (t, r, u) REFERENCES byes (tournament_id, round, user_id_in_service) ON DELETE CASCADE);
 RESET ROLE;
 
+-- tables of the extensions only: a ranking_locks (the writers' lock table of schema 0.9.0) that
+-- another role made in the schema is none of pg_rating's, whose writers would otherwise lock it (and
+-- fire its triggers) as the extension's owner
+SET ROLE regress_web_app;
+CREATE TABLE public.ranking_locks (ranking_id int PRIMARY KEY, writes int NOT NULL DEFAULT 0);
+CREATE FUNCTION public.ranking_locks_written() RETURNS trigger LANGUAGE plpgsql AS
+    $$ BEGIN RAISE EXCEPTION 'ranking_locks written as %', current_user; END $$;
+CREATE TRIGGER written BEFORE INSERT OR UPDATE ON public.ranking_locks
+    FOR EACH ROW EXECUTE FUNCTION public.ranking_locks_written();
+INSERT INTO service_games (moves, creation_date, result, clock, service_id, white_player, black_player, is_ranked)
+VALUES ('{e2e4}', '2024-05-03', '(1-0,RESIGNATION)', '(3 minutes, 2 seconds)', 1, '4', '5', true);
+SELECT count(*) AS lock_rows FROM public.ranking_locks;
+DROP TABLE public.ranking_locks;
+RESET ROLE;
+SELECT * FROM ratings;
+
+-- the sequences pg_rating's writers use keep UPDATE (setval) to their owner: set back, the ids of
+-- elo_history would collide and ranking_versions would make a backend's cache of the rankings look
+-- current; an application's own sequences keep what was granted
+GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO regress_web_app;
+SELECT s AS sequence, has_sequence_privilege('regress_web_app', s, 'UPDATE') AS setval,
+       has_sequence_privilege('regress_web_app', s, 'USAGE') AS nextval
+FROM unnest(ARRAY['elo_history_id_seq', 'ranking_versions', 'ledgers_id_seq', 'users_id_seq']) s ORDER BY 1;
+SET ROLE regress_web_app;
+SELECT setval('ranking_versions', 1, false);
+RESET ROLE;
+-- ... and privileges granted on columns go as those on tables: UPDATE of one column of a derived
+-- table would let a role hold its rows (SELECT ... FOR UPDATE), REFERENCES of one a foreign key
+GRANT UPDATE (games), REFERENCES (ranking_id) ON ranking_players TO regress_web_app;
+GRANT REFERENCES (id) ON users TO regress_web_app;
+SELECT has_column_privilege('regress_web_app', 'ranking_players', 'games', 'UPDATE') AS update_games,
+       has_column_privilege('regress_web_app', 'ranking_players', 'ranking_id', 'REFERENCES') AS references_ranking,
+       has_column_privilege('regress_web_app', 'users', 'id', 'REFERENCES') AS references_users;
+SET ROLE regress_web_app;
+SELECT user_id_in_service FROM ranking_players LIMIT 1 FOR UPDATE;
+RESET ROLE;
+
+-- no function in the schema has the name of one of pg_rating's (42723): the calls of pg_rating's
+-- own bodies and of applications would reach the namesake with a nearer argument type, with each
+-- caller's rights; made or renamed, whoever asks
+SET ROLE regress_web_app;
+CREATE FUNCTION public.ledger_typed(value text, type_of text) RETURNS text LANGUAGE sql AS 'SELECT value';
+CREATE FUNCTION public.rebuild_ranking(text) RETURNS void LANGUAGE sql AS '';
+CREATE FUNCTION public.my_typed(value text, type_of text) RETURNS text LANGUAGE sql AS 'SELECT value';
+ALTER FUNCTION public.my_typed(text, text) RENAME TO ledger_typed;
+DROP FUNCTION public.my_typed(text, text);
+RESET ROLE;
+CREATE FUNCTION public.ledger_typed(value text, type_of text) RETURNS text LANGUAGE sql AS 'SELECT value';
+SELECT count(*) AS namesakes FROM pg_proc WHERE proname = 'ledger_typed';
+
 DROP OWNED BY regress_web_app;
 DROP ROLE regress_web_app;
 DROP OWNED BY regress_random_chess_app;

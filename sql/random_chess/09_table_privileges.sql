@@ -3,3 +3,5 @@
 -- taken back from default privileges now, and after every GRANT by the engine's event trigger
 -- (sql/table_privileges.sql).
 SELECT @extschema@.restrict_table_privileges();
+-- (and no function made in the schema before has the name of one of pg_rating_random_chess's)
+SELECT @extschema@.refuse_function_namesakes();

@@ -34,10 +34,11 @@ thread_local! {
 /// The lock protocol of the Random Chess schema of `extension` (InvalidOid: not installed, the
 /// rankings of 0.3.0 and before), whose tables are in `schema`.
 pub fn lock_rows(extension: pg_sys::Oid, schema: pg_sys::Oid) -> LockRows {
-    // SAFETY: catalog lookups by name, in the extension's own schema; get_attnum of InvalidOid
-    // finds no column.
+    // (tables of the extension only: a `ranking_locks` that another role made in the schema
+    // would have the writers lock, and fire its triggers, as the extension's owner)
+    let relid = |name: &std::ffi::CStr| crate::security::own_relation_in(name, schema);
+    // SAFETY: a catalog lookup of a column; get_attnum of InvalidOid finds no column.
     unsafe {
-        let relid = |name: &std::ffi::CStr| pg_sys::get_relname_relid(name.as_ptr(), schema);
         if extension == pg_sys::InvalidOid {
             LockRows::Single
         } else if relid(c"ranking_locks") != pg_sys::InvalidOid {

@@ -179,12 +179,11 @@ fn attachable(
             format!("permission denied: attaching ledger \"{ledger}\" takes a member of the ledger's owner and of the table's owner"),
         );
     }
-    if let Some(why) = store.not_attachable(table) {
+    if let Some((what, why)) = store.not_attachable(table) {
         raise(
             PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
             format!(
-                "ledger {} cannot be attached to {}: {why} (rows written into a partition or child \
-                 table directly would not reach its triggers); attach a plain table",
+                "ledger {} cannot be attached to {}: {what} ({why}); attach a plain table",
                 pg_rating_core::error::Quoted(ledger),
                 store::table_label(table)
             ),
@@ -528,6 +527,12 @@ pub(crate) fn ledger_attach_multiplayer_0_13(
 
 pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     let Some(att) = store.attachment_as_recorded(ledger) else {
+        // (an attachment to a table gone unseen, a temporary table of 0.12.0 at its session's
+        // end: its related tables' triggers go, and so does it)
+        for (gone, related) in store.attachment_to_a_gone_table(ledger) {
+            store.delete_attachment(gone);
+            drop_related_triggers(store, gone, &related);
+        }
         return;
     };
     // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
@@ -610,4 +615,45 @@ fn ledger_rebuild(ledger: &str) -> i64 {
         let att = attached(&mut store, &l);
         rebuild(&mut store, &l, &att, Rebuild::Check)
     })
+}
+
+#[cfg(any(test, feature = "pg_test"))]
+#[pgrx::pg_schema]
+mod tests {
+    use pgrx::prelude::*;
+
+    /// An attachment whose table went without an event trigger seeing it (a temporary table of
+    /// 0.12.0 at its session's end) goes with `ledger_detach`, and the ledger attaches again.
+    #[pg_test]
+    fn a_ledger_whose_table_went_unseen_is_detached() {
+        let schema = crate::test_support::engine_schema();
+        let table = |name: &str| {
+            format!(
+                "CREATE TABLE public.{name} (id int PRIMARY KEY, at timestamptz NOT NULL, a text,
+                     b text, s float8);
+                 SELECT {schema}.ledger_attach('gone', 'public.{name}', 'id', 'at', 'a', 'b', 's');"
+            )
+        };
+        Spi::run(&format!(
+            "INSERT INTO {schema}.ledgers (name) VALUES ('gone');
+             {}
+             ALTER EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables DISABLE;
+             DROP TABLE public.gone_games;
+             ALTER EVENT TRIGGER pg_rating_ledgers_forget_dropped_tables ENABLE;",
+            table("gone_games")
+        ))
+        .unwrap();
+        let attached = || {
+            Spi::get_one::<i64>(&format!(
+                "SELECT count(*) FROM {schema}.ledger_attachments a
+                 JOIN {schema}.ledgers l ON l.id = a.ledger_id WHERE l.name = 'gone'"
+            ))
+            .unwrap()
+        };
+        assert_eq!(attached(), Some(1), "the attachment did not stay");
+        Spi::run(&format!("SELECT {schema}.ledger_detach('gone')")).unwrap();
+        assert_eq!(attached(), Some(0));
+        Spi::run(&table("games_again")).unwrap();
+        assert_eq!(attached(), Some(1));
+    }
 }

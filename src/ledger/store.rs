@@ -336,6 +336,22 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         .collect()
     }
 
+    /// The attachment of `ledger` when its table is gone ([`LedgerStore::attached_to_dropped`]).
+    pub fn attachment_to_a_gone_table(&mut self, ledger: i32) -> Vec<(i32, Vec<pg_sys::Oid>)> {
+        let tables: Vec<pg_sys::Oid> = self
+            .read(
+                "SELECT a.games::pg_catalog.oid AS games FROM @extschema@.ledger_attachments a
+                 WHERE a.ledger_id OPERATOR(pg_catalog.=) $1",
+                &[ledger.into()],
+            )
+            .map(|row| crate::spi::column(&row, "games"))
+            .collect();
+        match tables.is_empty() {
+            true => Vec::new(),
+            false => self.attached_to_dropped(tables),
+        }
+    }
+
     /// A ledger's name (for messages; its id when there is no such ledger).
     pub fn ledger_name(&mut self, id: i32) -> String {
         self.read(
@@ -490,12 +506,12 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         let step = pg_rating_core::ledger::attachment::step_key(&keys, games, &join.via, &label);
         let first = &found[step.unwrap_or_else(|e| raise_core(&e))];
         let target = first.0;
-        if let Some(why) = self.not_attachable(target) {
+        if let Some((what, why)) = self.not_attachable(target) {
             raise(
                 PgSqlErrorCode::ERRCODE_FEATURE_NOT_SUPPORTED,
                 format!(
-                    "column path: column \"{}\" of {label} references {}: {why} (its rows may be \
-                     written past its statement triggers); a path goes through plain tables",
+                    "column path: column \"{}\" of {label} references {}: {what} ({why}); a path \
+                     goes through plain tables",
                     join.via,
                     table_label(target)
                 ),
@@ -708,14 +724,15 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
         );
     }
 
-    /// Why `table` cannot have ledgers (its rows may be written past its statement triggers): it is
-    /// partitioned, has inheritance children or is one; `None` for a plain table.
-    pub fn not_attachable(&mut self, table: pg_sys::Oid) -> Option<&'static str> {
+    /// Why `table` cannot have ledgers (what it is, why that matters): it is partitioned, has
+    /// inheritance children or is one, or is temporary; `None` for a plain table.
+    pub fn not_attachable(&mut self, table: pg_sys::Oid) -> Option<(&'static str, &'static str)> {
         let row = self
             .read(
                 "SELECT c.relkind::text AS kind,
                         EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhparent = c.oid) AS parent,
-                        EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) AS child
+                        EXISTS (SELECT FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) AS child,
+                        c.relpersistence = 't' AS temporary
                  FROM pg_catalog.pg_class c WHERE c.oid = $1",
                 &[table.into()],
             )
@@ -725,6 +742,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
             &kind,
             get(&row, "parent"),
             get(&row, "child"),
+            get(&row, "temporary"),
         )
     }
 

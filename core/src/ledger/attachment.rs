@@ -853,15 +853,30 @@ pub fn old_as_rated(rated: Vec<GameRow>, old: &[GameRow]) -> Vec<GameRow> {
         .collect()
 }
 
-/// Why a table (its `relkind`; whether it has inheritance children, and whether it is one)
-/// cannot have ledgers, its rows writable past its statement triggers; `None` for a plain table.
-pub fn not_attachable(relkind: &str, parent: bool, child: bool) -> Option<&'static str> {
+/// Why a table cannot have ledgers or be reached by a column path: what it is, and why that
+/// matters (its rows writable past its statement triggers; its going unseen). From its `relkind`,
+/// whether it has inheritance children, whether it is one, and whether it is temporary; `None`
+/// for a plain table.
+pub fn not_attachable(
+    relkind: &str,
+    parent: bool,
+    child: bool,
+    temporary: bool,
+) -> Option<(&'static str, &'static str)> {
+    const PAST_TRIGGERS: &str =
+        "rows written into a partition or child table directly would not reach its triggers";
     if relkind == "p" {
-        Some("it is partitioned")
+        Some(("it is partitioned", PAST_TRIGGERS))
     } else if parent {
-        Some("it has inheritance children")
+        Some(("it has inheritance children", PAST_TRIGGERS))
     } else if child {
-        Some("it is a partition or inheritance child")
+        Some(("it is a partition or inheritance child", PAST_TRIGGERS))
+    } else if temporary {
+        // (a session's end drops it without an event trigger to detach its ledgers)
+        Some((
+            "it is temporary",
+            "it goes when its session ends, unseen, and its ledgers' attachments would stay",
+        ))
     } else {
         None
     }
@@ -1081,16 +1096,23 @@ mod tests {
 
     #[test]
     fn only_plain_tables_are_attachable() {
-        assert_eq!(not_attachable("r", false, false), None);
-        assert_eq!(not_attachable("p", true, false), Some("it is partitioned"));
+        assert_eq!(not_attachable("r", false, false, false), None);
+        let what = |t: Option<(&'static str, &'static str)>| t.map(|(what, _)| what);
         assert_eq!(
-            not_attachable("r", true, true),
+            what(not_attachable("p", true, false, false)),
+            Some("it is partitioned")
+        );
+        assert_eq!(
+            what(not_attachable("r", true, true, false)),
             Some("it has inheritance children")
         );
         assert_eq!(
-            not_attachable("r", false, true),
+            what(not_attachable("r", false, true, false)),
             Some("it is a partition or inheritance child")
         );
+        let (what, why) = not_attachable("r", false, false, true).unwrap();
+        assert_eq!(what, "it is temporary");
+        assert!(why.starts_with("it goes when its session ends"));
     }
 
     /// A games table `public.t1` whose key is of type 0 (integer), 1 (uuid) or 2 (text).
