@@ -1690,72 +1690,126 @@ COMMENT ON EVENT TRIGGER pg_rating_keep_schema_name IS
     'Refuses to rename the schema that holds pg_rating (refuse_extension_schema_rename).';
 
 -- Nobody makes a function, procedure or aggregate in that schema with the name of one of pg_rating's
--- (or pg_rating_random_chess's). Calls name pg_rating's functions with its schema, from its own
--- bodies (inlined into the caller's query) and from applications; PostgreSQL resolves such a call
--- among every function of that name in the schema, and one with argument types nearer the call's
--- wins (a `ledger_typed(text, text)` beside pg_rating's `ledger_typed(text, anyelement)`), or makes
--- the call ambiguous. On PostgreSQL 15 a database's owner owns public and may create there: its
--- namesake would run with the rights of every caller, a superuser's included.
+-- (or pg_rating_random_chess's), nor an operator there on one of their types. Calls name
+-- pg_rating's functions with its schema, from its own bodies (inlined into the caller's query) and
+-- from applications; PostgreSQL resolves such a call among every function of that name in the
+-- schema, and one with argument types nearer the call's wins (a `ledger_typed(text, text)` beside
+-- pg_rating's `ledger_typed(text, anyelement)`; the constructor of a range type of that name), or
+-- makes the call ambiguous. Likewise no built-in operator takes pg_rating's types exactly (only
+-- `record = record`), so an operator on them in the schema would receive every comparison of them.
+-- On PostgreSQL 15 a database's owner owns public and may create there: its namesake would run with
+-- the rights of every caller, a superuser's included.
+CREATE FUNCTION extension_namesakes(procs oid[], operators oid[]) RETURNS text
+    LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
+AS $$
+WITH ours AS (
+    SELECT d.classid, d.objid
+    FROM pg_depend d JOIN pg_extension x ON x.oid = d.refobjid
+    WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
+      AND x.extname IN ('pg_rating', 'pg_rating_random_chess')
+), our_functions AS (
+    SELECT p.oid, p.proname, p.pronamespace
+    FROM pg_proc p JOIN ours o ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
+), our_types AS (
+    SELECT o.objid AS oid FROM ours o WHERE o.classid = 'pg_type'::regclass
+    UNION
+    SELECT c.reltype FROM ours o JOIN pg_class c ON o.classid = 'pg_class'::regclass AND c.oid = o.objid
+)
+SELECT string_agg(found, ', ' ORDER BY found)
+FROM (SELECT p.oid::regprocedure::text AS found
+      FROM pg_proc p
+      WHERE (procs IS NULL OR p.oid = ANY (procs))
+        AND EXISTS (SELECT FROM our_functions m WHERE m.proname = p.proname AND m.pronamespace = p.pronamespace)
+        AND NOT EXISTS (SELECT FROM our_functions m WHERE m.oid = p.oid)
+      UNION ALL
+      SELECT 'operator ' || o.oid::regoperator::text
+      FROM pg_operator o
+      WHERE (operators IS NULL OR o.oid = ANY (operators))
+        AND o.oprnamespace = (SELECT x.extnamespace FROM pg_extension x WHERE x.extname = 'pg_rating')
+        AND (o.oprleft IN (SELECT oid FROM our_types) OR o.oprright IN (SELECT oid FROM our_types))
+        AND NOT EXISTS (SELECT FROM ours m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid)) f
+$$;
+
+COMMENT ON FUNCTION extension_namesakes(oid[], oid[]) IS
+    'Those of the given functions and operators (NULL: every one) that are not of pg_rating or '
+    'pg_rating_random_chess but, in the schema that holds them, have the name of one of their functions or '
+    'take one of their types; NULL when none.';
+
 CREATE FUNCTION refuse_function_namesakes() RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
-DECLARE
-    namesakes text;
 BEGIN
-    WITH member AS (
-        SELECT p.oid, p.proname, p.pronamespace
-        FROM pg_catalog.pg_proc p
-        JOIN pg_catalog.pg_depend d
-          ON d.classid OPERATOR(pg_catalog.=) 'pg_catalog.pg_proc'::pg_catalog.regclass::pg_catalog.oid
-         AND d.objid OPERATOR(pg_catalog.=) p.oid AND d.deptype OPERATOR(pg_catalog.=) 'e'
-        JOIN pg_catalog.pg_extension x ON x.oid OPERATOR(pg_catalog.=) d.refobjid
-        WHERE x.extname OPERATOR(pg_catalog.=) ANY ('{pg_rating,pg_rating_random_chess}'::pg_catalog.name[])
-    )
-    SELECT pg_catalog.string_agg(p.oid::pg_catalog.regprocedure::pg_catalog.text, ', '
-                                 ORDER BY p.oid::pg_catalog.regprocedure::pg_catalog.text)
-    INTO namesakes
-    FROM pg_catalog.pg_proc p
-    WHERE EXISTS (SELECT FROM member m
-                  WHERE m.proname OPERATOR(pg_catalog.=) p.proname
-                    AND m.pronamespace OPERATOR(pg_catalog.=) p.pronamespace)
-      AND NOT EXISTS (SELECT FROM member m WHERE m.oid OPERATOR(pg_catalog.=) p.oid);
+    PERFORM @extschema@.refuse_namesakes_found(@extschema@.extension_namesakes(NULL, NULL));
+END
+$$;
+
+COMMENT ON FUNCTION refuse_function_namesakes() IS
+    'Refuses (42723) while the schema that holds pg_rating has a function, procedure or aggregate that is '
+    'not of pg_rating or pg_rating_random_chess with the name of one of theirs, or an operator on one of '
+    'their types; run at the end of the install and update scripts.';
+
+CREATE FUNCTION refuse_namesakes_found(namesakes text) RETURNS void
+    LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
     IF namesakes IS NOT NULL THEN
-        RAISE EXCEPTION 'schema @extschema@ holds pg_rating: a function of its own there cannot have the name of one of pg_rating''s'
+        RAISE EXCEPTION 'schema @extschema@ holds pg_rating: no function of another there may have the name of one of pg_rating''s, nor an operator take one of its types'
             USING ERRCODE = '42723',
-                  DETAIL = 'Named like pg_rating''s: ' OPERATOR(pg_catalog.||) namesakes OPERATOR(pg_catalog.||)
-                           '. Calls of pg_rating''s functions (its own bodies'' among them) would reach it, with '
-                           'the rights of each caller.',
+                  DETAIL = 'Found: ' || namesakes || '. Calls of pg_rating''s functions (its own bodies'' among '
+                           'them) and comparisons of its types would reach it, with the rights of each caller.',
                   HINT = 'Give it another name, or create it in another schema.';
     END IF;
 END
 $$;
-COMMENT ON FUNCTION refuse_function_namesakes() IS
-    'Refuses (42723) while the schema that holds pg_rating has a function, procedure or aggregate that is '
-    'not of pg_rating or pg_rating_random_chess with the name of one of theirs; run after every command '
-    'that creates or changes one (event trigger pg_rating_keep_function_names) and at the end of the '
-    'install and update scripts.';
 
+COMMENT ON FUNCTION refuse_namesakes_found(text) IS
+    'Raises 42723 naming the functions and operators found by extension_namesakes, if any.';
+
+-- (the objects of the command only: one made before, however, locks no other command out)
 CREATE FUNCTION refuse_function_namesakes_after_ddl() RETURNS event_trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
+DECLARE
+    procs oid[];
+    operators oid[];
 BEGIN
-    PERFORM @extschema@.refuse_function_namesakes();
+    WITH made AS (SELECT c.classid, c.objid FROM pg_event_trigger_ddl_commands() c),
+    members AS (SELECT d.classid, d.objid FROM made m
+                JOIN pg_depend d ON m.classid = 'pg_extension'::regclass AND d.refobjid = m.objid
+                                AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e')
+    SELECT (SELECT array_agg(p.oid) FROM pg_proc p
+            WHERE EXISTS (SELECT FROM made m WHERE m.classid = 'pg_proc'::regclass AND m.objid = p.oid)
+               OR EXISTS (SELECT FROM members m WHERE m.classid = 'pg_proc'::regclass AND m.objid = p.oid)
+               -- (a type's own functions: a range type's constructors, named as the type)
+               OR EXISTS (SELECT FROM made m
+                          WHERE m.classid = 'pg_type'::regclass
+                            AND (p.prorettype = m.objid
+                                 OR p.prorettype = (SELECT r.rngmultitypid FROM pg_range r WHERE r.rngtypid = m.objid)))),
+           (SELECT array_agg(o.oid) FROM pg_operator o
+            WHERE EXISTS (SELECT FROM made m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid)
+               OR EXISTS (SELECT FROM members m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid))
+    INTO procs, operators;
+    IF procs IS NOT NULL OR operators IS NOT NULL THEN
+        PERFORM @extschema@.refuse_namesakes_found(
+            @extschema@.extension_namesakes(coalesce(procs, '{}'), coalesce(operators, '{}')));
+    END IF;
 END
 $$;
 REVOKE ALL ON FUNCTION refuse_function_namesakes_after_ddl() FROM PUBLIC;
 
 COMMENT ON FUNCTION refuse_function_namesakes_after_ddl() IS
-    'Event trigger function of pg_rating_keep_function_names: calls refuse_function_namesakes().';
+    'Event trigger function of pg_rating_keep_function_names: refuses (42723) the functions and operators a '
+    'command made or changed that extension_namesakes finds.';
 
 CREATE EVENT TRIGGER pg_rating_keep_function_names ON ddl_command_end
     WHEN TAG IN ('CREATE FUNCTION', 'ALTER FUNCTION', 'CREATE PROCEDURE', 'ALTER PROCEDURE',
-                 'ALTER ROUTINE', 'CREATE AGGREGATE', 'ALTER AGGREGATE', 'CREATE EXTENSION',
-                 'ALTER EXTENSION')
+                 'ALTER ROUTINE', 'CREATE AGGREGATE', 'ALTER AGGREGATE', 'CREATE TYPE', 'ALTER TYPE',
+                 'CREATE OPERATOR', 'ALTER OPERATOR', 'CREATE EXTENSION', 'ALTER EXTENSION')
     EXECUTE FUNCTION refuse_function_namesakes_after_ddl();
 
 COMMENT ON EVENT TRIGGER pg_rating_keep_function_names IS
     'Refuses a function, procedure or aggregate in the schema that holds pg_rating with the name of one of '
-    'pg_rating''s (refuse_function_namesakes).';
+    'pg_rating''s, and an operator there on one of its types (refuse_function_namesakes_after_ddl).';
 
 
 -- A dropped games table takes its ledgers' attachment with it (their history stays, as after

@@ -3,7 +3,7 @@
 //! without allocating); PostgreSQL's plan cache parses a statement again when a relation it
 //! names was dropped or changed (the extension created anew, an attached table altered).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -13,11 +13,32 @@ use pgrx::spi::{OwnedPreparedStatement, SpiClient, SpiHeapTupleData, SpiTupleTab
 use pgrx::PgOid;
 
 /// Plans by statement text: for each, the argument types, the engine's schema its names were
-/// qualified with (see [`crate::security::qualify`]) and the plan.
-type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, String, Rc<OwnedPreparedStatement>)>>;
+/// qualified with (see [`crate::security::qualify`]), the columns digest of the transition tables
+/// registered when it was planned ([`planning_over_columns`]) and the plan.
+type Plans = HashMap<String, Vec<(Vec<pg_sys::Oid>, String, u64, Rc<OwnedPreparedStatement>)>>;
 
 thread_local! {
     static PLANS: RefCell<Plans> = RefCell::new(HashMap::new());
+    /// The columns digest of the trigger table whose transition tables were registered last.
+    static TRANSITION_COLUMNS: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Until dropped, statements are planned over transition tables of a table whose columns have the
+/// digest `columns`: a saved plan is used again only for transition tables of the same columns
+/// (two games tables' reads have the same statement text, and PostgreSQL does not plan again for
+/// another table's transition table: the first one's column positions would be read). A trigger
+/// nested in another's restores the outer trigger's digest as it ends.
+pub fn planning_over_columns(columns: u64) -> TransitionColumns {
+    TransitionColumns(TRANSITION_COLUMNS.with(|c| c.replace(columns)))
+}
+
+/// The digest of the transition tables registered before (see [`planning_over_columns`]).
+pub struct TransitionColumns(u64);
+
+impl Drop for TransitionColumns {
+    fn drop(&mut self) {
+        TRANSITION_COLUMNS.with(|c| c.set(self.0));
+    }
 }
 
 fn same_types(types: &[pg_sys::Oid], args: &[DatumWithOid]) -> bool {
@@ -32,15 +53,17 @@ pub fn saved_plan(
     args: &[DatumWithOid],
 ) -> Rc<OwnedPreparedStatement> {
     let schema = crate::security::engine().schema;
+    let columns = TRANSITION_COLUMNS.with(Cell::get);
     // the borrow ends before the statement runs: its triggers may run statements of their own
     let found = PLANS.with_borrow(|plans| {
         plans
             .get(sql)
             .and_then(|kept| {
-                kept.iter()
-                    .find(|(types, s, _)| *s == schema && same_types(types, args))
+                kept.iter().find(|(types, s, c, _)| {
+                    *s == schema && *c == columns && same_types(types, args)
+                })
             })
-            .map(|(_, _, plan)| Rc::clone(plan))
+            .map(|(_, _, _, plan)| Rc::clone(plan))
     });
     found.unwrap_or_else(|| {
         let types: Vec<pg_sys::Oid> = args.iter().map(DatumWithOid::oid).collect();
@@ -52,10 +75,12 @@ pub fn saved_plan(
                 .keep(),
         );
         PLANS.with_borrow_mut(|plans| {
-            plans
-                .entry(sql.to_owned())
-                .or_default()
-                .push((types, schema, Rc::clone(&plan)))
+            plans.entry(sql.to_owned()).or_default().push((
+                types,
+                schema,
+                columns,
+                Rc::clone(&plan),
+            ))
         });
         plan
     })

@@ -216,8 +216,13 @@ pub fn transition_tables(trigger: &PgTrigger<'_>) -> (bool, bool) {
 }
 
 /// Makes the transition tables of `trigger` readable, by the names its CREATE TRIGGER gave
-/// them, to the statements of `client`'s SPI connection.
-pub fn register_transition_tables(trigger: &PgTrigger<'_>, _client: &SpiClient<'_>) {
+/// them, to the statements of `client`'s SPI connection; statements are planned for their columns
+/// until the value returned is dropped.
+#[must_use]
+pub fn register_transition_tables(
+    trigger: &PgTrigger<'_>,
+    _client: &SpiClient<'_>,
+) -> crate::spi::TransitionColumns {
     let data: *const pg_sys::TriggerData = trigger.trigger_data();
     // SAFETY: `data` is the TriggerData of the call running now (a PgTrigger is made only from
     // its fcinfo), which PostgreSQL only reads; the SPI connection is open while `_client` lives.
@@ -225,6 +230,32 @@ pub fn register_transition_tables(trigger: &PgTrigger<'_>, _client: &SpiClient<'
     if status < 0 {
         crate::error::internal(format!("SPI_register_trigger_data: {status}"));
     }
+    // SAFETY: as above; the trigger's relation is open for the whole call.
+    crate::spi::planning_over_columns(unsafe { columns_digest((*data).tg_relation) })
+}
+
+/// A digest of the columns of `rel` (names, types, positions, the dropped ones), which a plan over
+/// its transition tables depends on: PostgreSQL plans again for a changed table, but not for
+/// transition tables of another table (or of this one altered) read by the same statement text.
+///
+/// # Safety
+/// `rel` is open.
+unsafe fn columns_digest(rel: pg_sys::Relation) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut digest = std::collections::hash_map::DefaultHasher::new();
+    // SAFETY: the function's contract.
+    for a in unsafe { crate::relation::attributes(rel) } {
+        // SAFETY: attname is a NUL-terminated NameData.
+        unsafe { std::ffi::CStr::from_ptr(a.attname.data.as_ptr()) }.hash(&mut digest);
+        (
+            a.atttypid.to_u32(),
+            a.atttypmod,
+            a.attcollation.to_u32(),
+            a.attisdropped,
+        )
+            .hash(&mut digest);
+    }
+    digest.finish()
 }
 
 /// Checks how a trigger function was entered: by the trigger manager, on one of `tables` of

@@ -458,6 +458,23 @@ ALTER TABLE dropped_games SET SCHEMA dropped_schema;
 DROP SCHEMA dropped_schema CASCADE;
 SELECT count(*) AS attachments_left FROM ledger_attachments a JOIN ledgers l ON l.id = a.ledger_id
 WHERE l.name = 'dropped table';
+-- two games tables whose columns have the same names in another order, written in one session:
+-- each statement's rows are read by a plan of their own table's columns (the text of the reads is
+-- the same), also after a column's type changed
+CREATE TABLE order_a (id int PRIMARY KEY, at date NOT NULL, home text, away text, result float8);
+CREATE TABLE order_b (id int PRIMARY KEY, at date NOT NULL, away text, home text, result float8);
+INSERT INTO ledgers (name) VALUES ('order a'), ('order b');
+SELECT ledger_attach(l, t, 'id', 'at', 'home', 'away', 'result')
+FROM (VALUES ('order a', 'order_a'), ('order b', 'order_b')) v(l, t);
+INSERT INTO order_a VALUES (1, '2025-01-01', 'H', 'A', 1);
+INSERT INTO order_b (id, at, home, away, result) VALUES (1, '2025-01-01', 'H', 'A', 1);
+ALTER TABLE order_a ALTER COLUMN result TYPE numeric;
+INSERT INTO order_a VALUES (2, '2025-01-02', 'H', 'A', 0.5);
+SELECT ledger, player, rating FROM ledger_standings_now WHERE ledger LIKE 'order %' ORDER BY 1, 2;
+SELECT ledger_detach(l) FROM unnest(ARRAY['order a', 'order b']) l;
+DROP TABLE order_a, order_b;
+DELETE FROM ledgers WHERE name LIKE 'order %';
+
 -- a temporary table goes at its session's end, unseen by event triggers: none is attached (0A000);
 -- a typed table dropped with its type (DROP TYPE ... CASCADE) takes its attachment with it
 CREATE TEMP TABLE temp_games (id int PRIMARY KEY, at timestamptz NOT NULL, a text, b text, s float8);

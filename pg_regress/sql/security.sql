@@ -217,6 +217,15 @@ CREATE FUNCTION public.rebuild_ranking(text) RETURNS void LANGUAGE sql AS '';
 CREATE FUNCTION public.my_typed(value text, type_of text) RETURNS text LANGUAGE sql AS 'SELECT value';
 ALTER FUNCTION public.my_typed(text, text) RENAME TO ledger_typed;
 DROP FUNCTION public.my_typed(text, text);
+-- (a range type's constructors are functions of its name)
+CREATE TYPE public.ledger_typed AS RANGE (subtype = text, multirange_type_name = public.ledger_typed_ranges);
+-- nor an operator there on one of pg_rating's types: no built-in operator takes them exactly, so it
+-- would receive every comparison of them
+CREATE FUNCTION public.same_result(game_result, game_result) RETURNS boolean LANGUAGE sql AS 'SELECT true';
+CREATE OPERATOR public.= (leftarg = game_result, rightarg = game_result, function = public.same_result);
+-- what is refused locks no other command out
+CREATE FUNCTION public.my_own() RETURNS int LANGUAGE sql AS 'SELECT 1';
+DROP FUNCTION public.my_own(), public.same_result(game_result, game_result);
 RESET ROLE;
 CREATE FUNCTION public.ledger_typed(value text, type_of text) RETURNS text LANGUAGE sql AS 'SELECT value';
 SELECT count(*) AS namesakes FROM pg_proc WHERE proname = 'ledger_typed';

@@ -441,7 +441,7 @@ pub unsafe extern "C-unwind" fn ledger_games_changed_wrapper(
     let truncate = matches!(trigger.op(), Ok(PgTriggerOperation::Truncate));
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        register_transition_tables(&trigger, client);
+        let _columns = register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         let mut ledgers = store.ledgers_on(relid);
         if let Some(id) = only {
@@ -588,7 +588,7 @@ pub unsafe extern "C-unwind" fn ledger_related_changed_wrapper(
     let (has_old, has_new) = transition_tables(&trigger);
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
-        register_transition_tables(&trigger, client);
+        let _columns = register_transition_tables(&trigger, client);
         let mut store = LedgerStore::new(client);
         // (none left: a detach dropped the triggers of the tables no attachment reaches)
         let ledgers = store.ledgers_reaching(relid);
