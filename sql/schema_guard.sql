@@ -52,32 +52,38 @@ COMMENT ON EVENT TRIGGER pg_rating_keep_schema_name IS
 CREATE FUNCTION extension_namesakes(procs oid[], operators oid[]) RETURNS text
     LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp
 AS $$
-WITH ours AS (
-    SELECT d.classid, d.objid
-    FROM pg_depend d JOIN pg_extension x ON x.oid = d.refobjid
-    WHERE d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e'
-      AND x.extname IN ('pg_rating', 'pg_rating_random_chess')
-), our_functions AS (
-    SELECT p.oid, p.proname, p.pronamespace
-    FROM pg_proc p JOIN ours o ON o.classid = 'pg_proc'::regclass AND o.objid = p.oid
-), our_types AS (
-    SELECT o.objid AS oid FROM ours o WHERE o.classid = 'pg_type'::regclass
-    UNION
-    SELECT c.reltype FROM ours o JOIN pg_class c ON o.classid = 'pg_class'::regclass AND c.oid = o.objid
-)
+-- (each object looked up by its indexes: the event trigger below runs this for every function
+-- and operator any command of the database makes)
+WITH ours AS (SELECT array_agg(x.oid) AS extensions, min(x.extnamespace) FILTER (WHERE x.extname = 'pg_rating') AS schema
+              FROM pg_extension x WHERE x.extname IN ('pg_rating', 'pg_rating_random_chess'))
 SELECT string_agg(found, ', ' ORDER BY found)
 FROM (SELECT p.oid::regprocedure::text AS found
-      FROM pg_proc p
-      WHERE (procs IS NULL OR p.oid = ANY (procs))
-        AND EXISTS (SELECT FROM our_functions m WHERE m.proname = p.proname AND m.pronamespace = p.pronamespace)
-        AND NOT EXISTS (SELECT FROM our_functions m WHERE m.oid = p.oid)
+      FROM ours, pg_proc p
+      WHERE (procs IS NULL OR p.oid = ANY (procs)) AND p.pronamespace = ours.schema
+        AND NOT EXISTS (SELECT FROM pg_depend d
+                        WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.objsubid = 0
+                          AND d.deptype = 'e' AND d.refobjid = ANY (ours.extensions))
+        AND EXISTS (SELECT FROM pg_proc m JOIN pg_depend d
+                           ON d.classid = 'pg_proc'::regclass AND d.objid = m.oid AND d.objsubid = 0
+                          AND d.deptype = 'e' AND d.refobjid = ANY (ours.extensions)
+                    WHERE m.proname = p.proname AND m.pronamespace = p.pronamespace)
       UNION ALL
       SELECT 'operator ' || o.oid::regoperator::text
-      FROM pg_operator o
-      WHERE (operators IS NULL OR o.oid = ANY (operators))
-        AND o.oprnamespace = (SELECT x.extnamespace FROM pg_extension x WHERE x.extname = 'pg_rating')
-        AND (o.oprleft IN (SELECT oid FROM our_types) OR o.oprright IN (SELECT oid FROM our_types))
-        AND NOT EXISTS (SELECT FROM ours m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid)) f
+      FROM ours, pg_operator o
+      WHERE (operators IS NULL OR o.oid = ANY (operators)) AND o.oprnamespace = ours.schema
+        AND NOT EXISTS (SELECT FROM pg_depend d
+                        WHERE d.classid = 'pg_operator'::regclass AND d.objid = o.oid AND d.objsubid = 0
+                          AND d.deptype = 'e' AND d.refobjid = ANY (ours.extensions))
+        AND EXISTS (SELECT FROM pg_type t
+                    WHERE t.oid IN (o.oprleft, o.oprright)
+                      AND (EXISTS (SELECT FROM pg_depend d
+                                   WHERE d.classid = 'pg_type'::regclass AND d.objid = t.oid AND d.objsubid = 0
+                                     AND d.deptype = 'e' AND d.refobjid = ANY (ours.extensions))
+                           -- (the row type of one of their tables)
+                           OR EXISTS (SELECT FROM pg_depend d
+                                      WHERE d.classid = 'pg_class'::regclass AND d.objid = t.typrelid
+                                        AND d.objsubid = 0 AND d.deptype = 'e'
+                                        AND d.refobjid = ANY (ours.extensions))))) f
 $$;
 
 COMMENT ON FUNCTION extension_namesakes(oid[], oid[]) IS
@@ -120,28 +126,37 @@ CREATE FUNCTION refuse_function_namesakes_after_ddl() RETURNS event_trigger
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 DECLARE
-    procs oid[];
-    operators oid[];
+    made record;
+    procs oid[] := '{}';
+    operators oid[] := '{}';
 BEGIN
-    WITH made AS (SELECT c.classid, c.objid FROM pg_event_trigger_ddl_commands() c),
-    members AS (SELECT d.classid, d.objid FROM made m
-                JOIN pg_depend d ON m.classid = 'pg_extension'::regclass AND d.refobjid = m.objid
-                                AND d.refclassid = 'pg_extension'::regclass AND d.deptype = 'e')
-    SELECT (SELECT array_agg(p.oid) FROM pg_proc p
-            WHERE EXISTS (SELECT FROM made m WHERE m.classid = 'pg_proc'::regclass AND m.objid = p.oid)
-               OR EXISTS (SELECT FROM members m WHERE m.classid = 'pg_proc'::regclass AND m.objid = p.oid)
-               -- (a type's own functions: a range type's constructors, named as the type)
-               OR EXISTS (SELECT FROM made m
-                          WHERE m.classid = 'pg_type'::regclass
-                            AND (p.prorettype = m.objid
-                                 OR p.prorettype = (SELECT r.rngmultitypid FROM pg_range r WHERE r.rngtypid = m.objid)))),
-           (SELECT array_agg(o.oid) FROM pg_operator o
-            WHERE EXISTS (SELECT FROM made m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid)
-               OR EXISTS (SELECT FROM members m WHERE m.classid = 'pg_operator'::regclass AND m.objid = o.oid))
-    INTO procs, operators;
-    IF procs IS NOT NULL OR operators IS NOT NULL THEN
-        PERFORM @extschema@.refuse_namesakes_found(
-            @extschema@.extension_namesakes(coalesce(procs, '{}'), coalesce(operators, '{}')));
+    FOR made IN SELECT c.classid, c.objid FROM pg_event_trigger_ddl_commands() c LOOP
+        IF made.classid = 'pg_proc'::regclass THEN
+            procs := procs || made.objid;
+        ELSIF made.classid = 'pg_operator'::regclass THEN
+            operators := operators || made.objid;
+        ELSIF made.classid = 'pg_type'::regclass THEN
+            -- a type's own functions (a range type's constructors, and its multirange type's),
+            -- which depend on it
+            procs := procs || ARRAY(
+                SELECT d.objid FROM pg_depend d
+                WHERE d.refclassid = 'pg_type'::regclass AND d.classid = 'pg_proc'::regclass
+                  AND (d.refobjid = made.objid
+                       OR d.refobjid IN (SELECT t.objid FROM pg_depend t
+                                         WHERE t.refclassid = 'pg_type'::regclass AND t.refobjid = made.objid
+                                           AND t.classid = 'pg_type'::regclass)));
+        ELSIF made.classid = 'pg_extension'::regclass THEN
+            procs := procs || ARRAY(SELECT d.objid FROM pg_depend d
+                                    WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = made.objid
+                                      AND d.classid = 'pg_proc'::regclass AND d.deptype = 'e');
+            operators := operators || ARRAY(SELECT d.objid FROM pg_depend d
+                                            WHERE d.refclassid = 'pg_extension'::regclass
+                                              AND d.refobjid = made.objid
+                                              AND d.classid = 'pg_operator'::regclass AND d.deptype = 'e');
+        END IF;
+    END LOOP;
+    IF cardinality(procs) > 0 OR cardinality(operators) > 0 THEN
+        PERFORM @extschema@.refuse_namesakes_found(@extschema@.extension_namesakes(procs, operators));
     END IF;
 END
 $$;

@@ -128,16 +128,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
         internal("a replacement needs a cell per column and the ledger, the scope and at most five key columns");
     }
     check_cells(&rows, columns);
-    // Each key once (what lets an emptied scope take the rows without the unique check): the rows
-    // come with equal keys next to each other.
-    let mut previous = None;
-    for row in &rows {
-        let k = key_of(&row.cells(), key, ledger);
-        if previous == Some(k) {
-            internal(format!("{table}: two rows of one key in a rebuild"));
-        }
-        previous = Some(k);
-    }
+    refuse_repeated_keys(table, &rows, key, ledger);
     if most_differ {
         return rewrite(table, columns, ledger, scopes, rows);
     }
@@ -233,6 +224,24 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     }
 }
 
+/// An internal error unless each key (the first `key` columns) is once in `rows`, which come with
+/// equal keys next to each other: what lets an emptied scope take them without the unique check.
+fn refuse_repeated_keys<R: Cells<N>, const N: usize>(
+    table: &str,
+    rows: &[R],
+    key: usize,
+    ledger: i32,
+) {
+    let mut previous = None;
+    for row in rows {
+        let k = key_of(&row.cells(), key, ledger);
+        if previous == Some(k) {
+            internal(format!("{table}: two rows of one key in a rebuild"));
+        }
+        previous = Some(k);
+    }
+}
+
 /// Every stored row of the ledger's `scopes` deleted (found in the heap's order when the ledger is
 /// much of the table) and `rows` inserted into the emptied scopes, nothing compared.
 fn rewrite<R: Cells<N>, const N: usize>(
@@ -242,16 +251,68 @@ fn rewrite<R: Cells<N>, const N: usize>(
     scopes: &BTreeSet<String>,
     rows: Vec<R>,
 ) -> Replaced {
+    let deleted = delete_scopes(table, columns, ledger, scopes, rows.len());
+    let inserted = insert_rows(table, columns, ledger, rows);
+    Replaced {
+        kept: 0,
+        deleted,
+        inserted,
+    }
+}
+
+/// Deletes every stored row of the ledger's `scopes` from `table` (of `columns`, about `expected`
+/// of them: found in the heap's order when they are much of the table); returns how many.
+pub fn delete_scopes(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    scopes: &BTreeSet<String>,
+    expected: usize,
+) -> usize {
     let started = std::time::Instant::now();
-    let mut doomed = Vec::with_capacity(rows.len());
-    let order = scan_order(table, rows.len());
+    let mut doomed = Vec::with_capacity(expected);
+    let order = scan_order(table, expected);
     scan_scopes(table, columns, ledger, scopes, order, |tid, _| {
         doomed.push(tid);
         true
     });
     let scanned = started.elapsed();
     delete_rows(table, &mut doomed);
-    let deleted = started.elapsed();
+    // where a rewrite's time goes (bench/ledgers_scale.sh prints it)
+    pgrx::debug2!(
+        "ledger {ledger} rebuilt {table}: rows found in {:.2} s, deleted in {:.2} s",
+        scanned.as_secs_f64(),
+        (started.elapsed() - scanned).as_secs_f64(),
+    );
+    doomed.len()
+}
+
+/// Inserts `rows` (one value per column of `columns`, the first `key` of them the table's primary
+/// key, in key order) into scopes of `table` that this transaction emptied under their locks
+/// ([`delete_scopes`]); returns how many.
+pub fn insert_into_emptied<R: Cells<N>, const N: usize>(
+    table: &str,
+    columns: &[Column],
+    key: usize,
+    ledger: i32,
+    rows: Vec<R>,
+) -> usize {
+    if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
+        internal("an insert needs a cell per column and the ledger, the scope and at most five key columns");
+    }
+    check_cells(&rows, columns);
+    refuse_repeated_keys(table, &rows, key, ledger);
+    insert_rows(table, columns, ledger, rows)
+}
+
+/// [`insert_into_emptied`] of rows checked.
+fn insert_rows<R: Cells<N>, const N: usize>(
+    table: &str,
+    columns: &[Column],
+    ledger: i32,
+    rows: Vec<R>,
+) -> usize {
+    let started = std::time::Instant::now();
     let mut insert = BulkInsert::open_emptied(table, columns);
     for row in &rows {
         pg_rating_core::interrupt::check();
@@ -260,16 +321,10 @@ fn rewrite<R: Cells<N>, const N: usize>(
     insert.finish();
     // where a rewrite's time goes (bench/ledgers_scale.sh prints it)
     pgrx::debug2!(
-        "ledger {ledger} rebuilt {table}: rows found in {:.2} s, deleted in {:.2} s, inserted in {:.2} s",
-        scanned.as_secs_f64(),
-        (deleted - scanned).as_secs_f64(),
-        (started.elapsed() - deleted).as_secs_f64()
+        "ledger {ledger} rebuilt {table}: rows inserted in {:.2} s",
+        started.elapsed().as_secs_f64()
     );
-    Replaced {
-        kept: 0,
-        deleted: doomed.len(),
-        inserted: rows.len(),
-    }
+    rows.len()
 }
 
 /// The digest of a stored row (the same as its cells' when the values are the same).

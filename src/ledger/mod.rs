@@ -264,8 +264,13 @@ enum Rebuild {
     /// the replay digests them first ([`Run::rebuild_checked`]) and makes them only if the stored
     /// ones differ.
     Check,
-    /// New settings, a new attachment, a truncated games table: the rows change.
+    /// New settings, a new attachment, a truncated games table: the rows change, most or some of
+    /// them (those equal to the stored ones stay).
     Rewrite,
+    /// New rules of rating ([`LedgerRules::rewrite_every_entry`]: a new K, say): every row
+    /// changes, so the stored ones are deleted while the games replay on a second thread, and
+    /// the replay's are inserted, nothing compared.
+    EveryRow,
 }
 
 /// Replays a ledger from scratch; the rows already equal to the replay's stay. Returns the
@@ -339,6 +344,29 @@ fn rebuild(
     };
     let (done, known) = match why {
         Rebuild::Rewrite => (store.finish(Run::rebuild(fresh)), None),
+        Rebuild::EveryRow => {
+            let mut run = Run::rebuild(fresh);
+            store.answer_all(&mut run);
+            let expected = run.rows_expected();
+            let answered = started.elapsed();
+            let ((done, replay_s), (_, deleted_s)) = crate::apart::alongside(
+                || timed(|| run.compute()),
+                || timed(|| store.delete_stored(ledger.id, &locked, expected)),
+            );
+            let done = done.unwrap_or_else(|e| <LedgerStore as Keeps<_>>::failed(e));
+            // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
+            pgrx::debug2!(
+                "ledger {} rebuild: games read in {:.2} s, the replay planned and its reads \
+                 answered in {:.2} s, replayed in {replay_s:.2} s while the stored rows were \
+                 deleted in {deleted_s:.2} s",
+                ledger.id,
+                read.as_secs_f64(),
+                (answered - read).as_secs_f64(),
+            );
+            let written = done.written as i64;
+            store.insert_rebuilt(ledger.id, done.scopes);
+            return written;
+        }
         Rebuild::Check => {
             let digests = RowDigests::new();
             // (the same key for the stored rows' digests as for the replay's)

@@ -629,25 +629,7 @@ impl LedgerStore<'_, '_> {
             deleted: 0,
             inserted: 0,
         };
-        // (sized at once: growing a list of two million rows would copy it and touch its memory
-        // again at each doubling)
-        let mut entry_rows = Vec::with_capacity(if same_entries { 0 } else { n_entries });
-        let mut standing_rows = Vec::with_capacity(if same_standings { 0 } else { n_standings });
-        if !(same_entries && same_standings) {
-            for w in rebuilt {
-                let (scope, att) = (w.scope, w.book.att);
-                let game = |id: &str| att.column_key_text(id);
-                if !same_entries {
-                    let rows = w.entries.into_iter();
-                    entry_rows
-                        .extend(rows.map(|entry| EntryRow::new(ledger, &scope, &game, entry)));
-                }
-                if !same_standings {
-                    let rows = w.standings.into_iter();
-                    standing_rows.extend(rows.map(|row| StandingRow::new(ledger, &scope, row)));
-                }
-            }
-        }
+        let (entry_rows, standing_rows) = rows_of(ledger, rebuilt, !same_entries, !same_standings);
         let rows_made = started.elapsed();
         let e = if same_entries {
             kept(n_entries)
@@ -667,10 +649,7 @@ impl LedgerStore<'_, '_> {
         let s = if same_standings {
             kept(n_standings)
         } else {
-            // (by integers: a comparison of texts scattered in memory took 2.5 s for a million)
-            let standing_rows = pg_rating_core::text_order::in_order_of(standing_rows, |r| {
-                (r.ledger, r.scope.as_str(), r.player.as_str())
-            });
+            let standing_rows = standings_in_key_order(standing_rows);
             replace_ledger_rows(
                 "ledger_standings",
                 &STANDINGS_COLUMNS,
@@ -701,6 +680,70 @@ impl LedgerStore<'_, '_> {
             (rows_made - compared).as_secs_f64(),
             (entries_done - rows_made).as_secs_f64(),
             (started.elapsed() - entries_done).as_secs_f64()
+        );
+        if notify {
+            self.notify_rebuilt(ledger);
+        }
+    }
+
+    /// Deletes every stored row of a ledger's `scopes` (locked), standings and entries, about
+    /// `expected` of each, for [`LedgerStore::insert_rebuilt`]; returns how many of each.
+    pub fn delete_stored(
+        &mut self,
+        ledger: i32,
+        scopes: &BTreeSet<String>,
+        expected: (usize, usize),
+    ) -> (usize, usize) {
+        (
+            crate::bulk_replace::delete_scopes(
+                "ledger_standings",
+                &STANDINGS_COLUMNS,
+                ledger,
+                scopes,
+                expected.0,
+            ),
+            crate::bulk_replace::delete_scopes(
+                "ledger_entries",
+                &ENTRY_COLUMNS,
+                ledger,
+                scopes,
+                expected.1,
+            ),
+        )
+    }
+
+    /// Writes a rebuilt ledger's rows into its `scopes`, emptied by [`LedgerStore::delete_stored`]
+    /// (each scope's written with [`Writes::Rebuilt`]): a change of its rules of rating, which
+    /// changes every row, rebuilds so with nothing compared.
+    pub fn insert_rebuilt(&mut self, ledger: i32, rebuilt: Vec<ScopeWrite<LedgerBook<'_>>>) {
+        let started = std::time::Instant::now();
+        let notify = rebuilt
+            .iter()
+            .any(|w| w.book.ledger.notify_channel.is_some());
+        let (entry_rows, standing_rows) = rows_of(ledger, rebuilt, true, true);
+        let rows_made = started.elapsed();
+        let entries = crate::bulk_replace::insert_into_emptied(
+            "ledger_entries",
+            &ENTRY_COLUMNS,
+            5,
+            ledger,
+            in_key_order(entry_rows),
+        );
+        let standings = crate::bulk_replace::insert_into_emptied(
+            "ledger_standings",
+            &STANDINGS_COLUMNS,
+            3,
+            ledger,
+            standings_in_key_order(standing_rows),
+        );
+        pgrx::debug1!(
+            "ledger {ledger} rebuilt: entries {entries} inserted; standings {standings} inserted"
+        );
+        // where a rebuild's time goes (bench/ledgers_scale.sh prints it)
+        pgrx::debug2!(
+            "ledger {ledger} rebuilt rows: made in {:.2} s, sorted and inserted in {:.2} s",
+            rows_made.as_secs_f64(),
+            (started.elapsed() - rows_made).as_secs_f64()
         );
         if notify {
             self.notify_rebuilt(ledger);
@@ -884,6 +927,51 @@ fn standing_of(row: &SpiHeapTupleData<'_>, date: &str, key: &str) -> (Standing, 
 
 static LOOKUP_TEXTS: Texts = texts();
 static SEASON_TEXTS: Texts = texts();
+
+/// The table rows of a rebuild's scopes: its entries' (`entries`) and its standings'
+/// (`standings`), each list sized at once (growing a list of two million rows would copy it and
+/// touch its memory again at each doubling).
+fn rows_of(
+    ledger: i32,
+    rebuilt: Vec<ScopeWrite<LedgerBook<'_>>>,
+    entries: bool,
+    standings: bool,
+) -> (Vec<EntryRow>, Vec<StandingRow>) {
+    let count = |f: fn(&ScopeWrite<LedgerBook<'_>>) -> usize| rebuilt.iter().map(f).sum::<usize>();
+    let mut entry_rows = Vec::with_capacity(if entries {
+        count(|w| w.entries.len())
+    } else {
+        0
+    });
+    let mut standing_rows = Vec::with_capacity(if standings {
+        count(|w| w.standings.len())
+    } else {
+        0
+    });
+    if entries || standings {
+        for w in rebuilt {
+            let (scope, att) = (w.scope, w.book.att);
+            let game = |id: &str| att.column_key_text(id);
+            if entries {
+                let rows = w.entries.into_iter();
+                entry_rows.extend(rows.map(|entry| EntryRow::new(ledger, &scope, &game, entry)));
+            }
+            if standings {
+                let rows = w.standings.into_iter();
+                standing_rows.extend(rows.map(|row| StandingRow::new(ledger, &scope, row)));
+            }
+        }
+    }
+    (entry_rows, standing_rows)
+}
+
+/// Standings in the order of the table's key (ledger, scope, player): by integers, as
+/// [`in_key_order`] (a comparison of texts scattered in memory took 2.5 s for a million).
+fn standings_in_key_order(rows: Vec<StandingRow>) -> Vec<StandingRow> {
+    pg_rating_core::text_order::in_order_of(rows, |r| {
+        (r.ledger, r.scope.as_str(), r.player.as_str())
+    })
+}
 
 /// Entries in the order of the table's key (ledger, scope, player, game), so that each index page
 /// is visited once, not once per game. A replay makes each player's entries in game order: a sort

@@ -139,6 +139,12 @@ fn rebuild_changed_ledger<'a>(
         return Ok(None);
     }
     let id: i32 = read(&new, "id");
+    // (settings stored are valid: checked by check_ledger as they were written)
+    let rules = |row| stored_settings(row).rules().ok();
+    let why = match (rules(&old), rules(&new)) {
+        (Some(old), Some(new)) if old.rewrite_every_entry(&new) => Rebuild::EveryRow,
+        _ => Rebuild::Rewrite,
+    };
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
         let (Some(l), Some(att)) = (store.ledger_to_write(id), store.attachment(id)) else {
@@ -147,7 +153,7 @@ fn rebuild_changed_ledger<'a>(
         // The games table's writers wait for the rebuild, queued behind it: those under way
         // finish by the old settings first (see `LedgerStore::ledgers_on`).
         hold_off_writers(att.table);
-        rebuild(&mut store, &l, &att, Rebuild::Rewrite);
+        rebuild(&mut store, &l, &att, why);
     });
     Ok(None)
 }

@@ -265,6 +265,15 @@ impl LedgerSettings {
 }
 
 impl LedgerRules {
+    /// Whether a ledger replayed by `new` instead of these rules has (nearly) every entry changed:
+    /// its rating system or one of the system's parameters changed (a new K), so every rating
+    /// moves after a player's first game. Its rebuild then writes every row anew with nothing
+    /// compared; a change of a limit or of provisional status, which may bind no game, leaves the
+    /// rows it does not bind as they were.
+    pub fn rewrite_every_entry(&self, new: &LedgerRules) -> bool {
+        self.system != new.system
+    }
+
     /// Checks settings under which every game can be rated.
     pub fn validated(self) -> Result<Self, RatingError> {
         self.system.validated()?;
@@ -437,6 +446,30 @@ pub(crate) mod tests {
             limits: Limits::default(),
             provisional: Provisional::default(),
         }
+    }
+
+    #[test]
+    fn a_new_rating_system_or_parameter_rewrites_every_entry_and_a_new_limit_does_not() {
+        assert!(!elo(20.0).rewrite_every_entry(&elo(20.0)));
+        assert!(elo(20.0).rewrite_every_entry(&elo(24.0)));
+        let fide = LedgerRules {
+            system: RatingSystem::Fide { starting: 1500.0 },
+            ..elo(20.0)
+        };
+        assert!(elo(20.0).rewrite_every_entry(&fide));
+        let capped = LedgerRules {
+            limits: Limits {
+                max_change: Some(30.0),
+                ..Limits::default()
+            },
+            ..elo(20.0)
+        };
+        assert!(!elo(20.0).rewrite_every_entry(&capped));
+        let provisional = LedgerRules {
+            provisional: Provisional { games: 5, rd: None },
+            ..elo(20.0)
+        };
+        assert!(!elo(20.0).rewrite_every_entry(&provisional));
     }
 
     #[test]
