@@ -1745,7 +1745,10 @@ CREATE FUNCTION refuse_function_namesakes() RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@.refuse_namesakes_found(@extschema@.extension_namesakes(NULL, NULL));
+    -- (typed: an untyped NULL would prefer a function of text arguments of that name, made before
+    -- pg_rating by anyone who may create in the schema, and run it with the installer's rights)
+    PERFORM @extschema@.refuse_namesakes_found(
+        @extschema@.extension_namesakes(NULL::pg_catalog.oid[], NULL::pg_catalog.oid[]));
 END
 $$;
 
@@ -1906,9 +1909,9 @@ BEGIN
 END
 $$;
 
--- the privileges only a table's owner keeps, on the tables made since (default privileges)
-SELECT @extschema@.restrict_table_privileges();
-
 -- no function made in the schema before this update has the name of one of pg_rating's (see
 -- refuse_function_namesakes above)
 SELECT @extschema@.refuse_function_namesakes();
+
+-- the privileges only a table's owner keeps, on the tables made since (default privileges)
+SELECT @extschema@.restrict_table_privileges();

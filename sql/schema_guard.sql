@@ -95,7 +95,10 @@ CREATE FUNCTION refuse_function_namesakes() RETURNS void
     LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    PERFORM @extschema@.refuse_namesakes_found(@extschema@.extension_namesakes(NULL, NULL));
+    -- (typed: an untyped NULL would prefer a function of text arguments of that name, made before
+    -- pg_rating by anyone who may create in the schema, and run it with the installer's rights)
+    PERFORM @extschema@.refuse_namesakes_found(
+        @extschema@.extension_namesakes(NULL::pg_catalog.oid[], NULL::pg_catalog.oid[]));
 END
 $$;
 

@@ -129,8 +129,9 @@ COMMENT ON EVENT TRIGGER pg_rating_restrict_table_privileges IS
     'After every GRANT, takes back the privileges that only the owner of a pg_rating table may hold '
     '(restrict_table_privileges).';
 
-SELECT @extschema@.restrict_table_privileges();
-
--- (last too: no function made in the schema before pg_rating was installed has the name of one of
--- its functions; see sql/schema_guard.sql)
+-- (first, once every function exists: no function made in the schema before pg_rating was
+-- installed has the name of one of its functions, which the calls below would reach; see
+-- sql/schema_guard.sql)
 SELECT @extschema@.refuse_function_namesakes();
+
+SELECT @extschema@.restrict_table_privileges();

@@ -76,3 +76,22 @@ missed=$(q -c "SELECT string_agg(p.oid::regprocedure::text, ', ' ORDER BY 1)
                  AND p.proname NOT IN ('prevent_service_game_deletion', 'refuse_truncate')")
 [[ -z "$missed" ]] || fail "trigger or SECURITY DEFINER functions the workload did not run: $missed"
 echo "every trigger function and SECURITY DEFINER function of both extensions ran"
+
+# (4) a function made in public before CREATE EXTENSION under the name of one of pg_rating's stops
+# the install (42723), and the install's own check calls pg_rating's function, not it (an untyped
+# NULL argument would have preferred this one's text arguments)
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "SET client_min_messages = warning" \
+    -c "DROP EXTENSION pg_rating_random_chess, pg_rating CASCADE"
+q -c "SET ROLE hostile_owner" \
+  -c "CREATE FUNCTION public.extension_namesakes(a text, b text) RETURNS text LANGUAGE plpgsql AS
+      \$\$ BEGIN PERFORM public.hijack_note('extension_namesakes(text, text)'); RETURN NULL; END \$\$"
+if out=$(psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" 2>&1); then
+    fail "the extensions were installed beside a function named like one of theirs"
+fi
+grep -q 'public.extension_namesakes(text,text)' <<<"$out" || fail "the install did not name the namesake: $out"
+hijacks=$(q -c "SELECT count(*) FROM public.hijacked")
+[[ "$hijacks" == 0 ]] || fail "the install ran the namesake in public"
+q -c "DROP FUNCTION public.extension_namesakes(text, text)"
+psql -X -q -v ON_ERROR_STOP=1 -d "$db" -c "CREATE EXTENSION pg_rating_random_chess CASCADE" 2>&1 \
+    | grep -v '^NOTICE:  installing required' || true
+echo "a function named like one of pg_rating's, made before the install, stops it and never runs"
