@@ -124,11 +124,7 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     rows: Vec<R>,
     most_differ: bool,
 ) -> Replaced {
-    if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
-        internal("a replacement needs a cell per column and the ledger, the scope and at most five key columns");
-    }
-    check_cells(&rows, columns);
-    refuse_repeated_keys(table, &rows, key, ledger);
+    check_rows(table, columns, key, ledger, &rows);
     if most_differ {
         return rewrite(table, columns, ledger, scopes, rows);
     }
@@ -224,14 +220,21 @@ pub fn replace_ledger_rows<R: Cells<N>, const N: usize>(
     }
 }
 
-/// An internal error unless each key (the first `key` columns) is once in `rows`, which come with
-/// equal keys next to each other: what lets an emptied scope take them without the unique check.
-fn refuse_repeated_keys<R: Cells<N>, const N: usize>(
+/// An internal error unless `rows` have a cell per column of `columns`, the first `key` of them
+/// (the ledger, the scope and at most five) their key, each key once: the rows come with equal
+/// keys next to each other, and each key once is what lets an emptied scope take them without
+/// the unique check.
+fn check_rows<R: Cells<N>, const N: usize>(
     table: &str,
-    rows: &[R],
+    columns: &[Column],
     key: usize,
     ledger: i32,
+    rows: &[R],
 ) {
+    if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
+        internal("rows of a derived table need a cell per column and the ledger, the scope and at most five key columns");
+    }
+    check_cells(rows, columns);
     let mut previous = None;
     for row in rows {
         let k = key_of(&row.cells(), key, ledger);
@@ -297,11 +300,7 @@ pub fn insert_into_emptied<R: Cells<N>, const N: usize>(
     ledger: i32,
     rows: Vec<R>,
 ) -> usize {
-    if !(2..=MAX_KEY).contains(&key) || columns.len() != N {
-        internal("an insert needs a cell per column and the ledger, the scope and at most five key columns");
-    }
-    check_cells(&rows, columns);
-    refuse_repeated_keys(table, &rows, key, ledger);
+    check_rows(table, columns, key, ledger, &rows);
     insert_rows(table, columns, ledger, rows)
 }
 

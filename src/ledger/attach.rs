@@ -529,10 +529,8 @@ pub(super) fn detach(store: &mut LedgerStore<'_, '_>, ledger: i32) {
     let Some(att) = store.attachment_as_recorded(ledger) else {
         // (an attachment to a table gone unseen, a temporary table of 0.12.0 at its session's
         // end: its related tables' triggers go, and so does it)
-        for (gone, related) in store.attachment_to_a_gone_table(ledger) {
-            store.delete_attachment(gone);
-            drop_related_triggers(store, gone, &related);
-        }
+        let gone = store.attachment_to_a_gone_table(ledger);
+        forget_attachments(store, gone);
         return;
     };
     // SAFETY: a catalog lookup; a dropped table has no triggers left to drop.
@@ -591,12 +589,19 @@ fn ledger_forget_dropped_tables(tables: Vec<pg_sys::Oid>) {
     let _writing = DerivedWrite::begin();
     Spi::connect_mut(|client| {
         let mut store = LedgerStore::new(client);
-        for (ledger, related) in store.attached_to_dropped(tables) {
-            store.delete_attachment(ledger);
-            // (the games table's triggers went with it)
-            drop_related_triggers(&mut store, ledger, &related);
-        }
+        let gone = store.attached_to_dropped(tables);
+        forget_attachments(&mut store, gone);
     })
+}
+
+/// Deletes the attachments of ledgers whose games tables are gone (`gone`: each ledger with the
+/// related tables of its paths), and the triggers of those related tables that no other
+/// attachment reaches (the games tables' went with them).
+fn forget_attachments(store: &mut LedgerStore<'_, '_>, gone: Vec<(i32, Vec<pg_sys::Oid>)>) {
+    for (ledger, related) in gone {
+        store.delete_attachment(ledger);
+        drop_related_triggers(store, ledger, &related);
+    }
 }
 
 /// Replays a ledger from its games table from scratch.

@@ -533,29 +533,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of any table (42703 naming the table when there is none).
     pub fn column_type_of(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        self.type_of_column(table, column, what, &table_label(table))
-    }
-
-    /// The type of a column of `table` (42703 when there is none, naming `label`).
-    fn type_of_column(
-        &mut self,
-        table: pg_sys::Oid,
-        column: &str,
-        what: &str,
-        label: &str,
-    ) -> pg_sys::Oid {
-        let rows = self.read(
-            "SELECT atttypid AS type FROM pg_attribute
-             WHERE attrelid = $1 AND attname = $2 AND attnum > 0 AND NOT attisdropped",
-            &[table.into(), column.into()],
-        );
-        match rows.into_iter().next() {
-            Some(row) => get(&row, "type"),
-            None => raise(
-                PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
-                format!("{what}: column \"{column}\" of {label} does not exist"),
-            ),
-        }
+        type_of_column(table, column, what, || table_label(table))
     }
 
     /// Runs a read of an attached table as the table's owner, in a security-restricted operation.
@@ -654,7 +632,7 @@ impl<'c, 'conn> LedgerStore<'c, 'conn> {
 
     /// The type of a column of the games table `table` (42703 when there is none).
     pub fn column_type(&mut self, table: pg_sys::Oid, column: &str, what: &str) -> pg_sys::Oid {
-        self.type_of_column(table, column, what, "the games table")
+        type_of_column(table, column, what, || "the games table".into())
     }
 
     /// Records an attachment. One without paths or rated column is written as before 0.13.0, so
@@ -931,6 +909,35 @@ pub fn settings_of_tuple(row: &PgHeapTuple<'_, impl pgrx::WhoAllocated>) -> Opti
         Kind::Interval => read::<Interval>(row, column).map(|i| Value::Interval(to_core(i))),
     })
     .ok()
+}
+
+/// The type of a column of `table` (a user column, not dropped), found in the catalog's cache (a
+/// replay from a game looks its key column up each time); 42703 when there is none, naming
+/// `label()`.
+fn type_of_column(
+    table: pg_sys::Oid,
+    column: &str,
+    what: &str,
+    label: impl FnOnce() -> String,
+) -> pg_sys::Oid {
+    // (a name with a NUL byte names no column)
+    let found = std::ffi::CString::new(column).ok().map(|name| {
+        // SAFETY: cache lookups by relation and name, then by number; a dropped or missing
+        // column has no number, a system column a negative one.
+        unsafe {
+            match pg_sys::get_attnum(table, name.as_ptr()) {
+                n if n > 0 => pg_sys::get_atttype(table, n),
+                _ => pg_sys::InvalidOid,
+            }
+        }
+    });
+    match found {
+        Some(t) if t != pg_sys::InvalidOid => t,
+        _ => raise(
+            PgSqlErrorCode::ERRCODE_UNDEFINED_COLUMN,
+            format!("{what}: column \"{column}\" of {} does not exist", label()),
+        ),
+    }
 }
 
 /// A type's SQL name, for messages.

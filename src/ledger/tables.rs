@@ -948,18 +948,16 @@ fn rows_of(
     } else {
         0
     });
-    if entries || standings {
-        for w in rebuilt {
-            let (scope, att) = (w.scope, w.book.att);
-            let game = |id: &str| att.column_key_text(id);
-            if entries {
-                let rows = w.entries.into_iter();
-                entry_rows.extend(rows.map(|entry| EntryRow::new(ledger, &scope, &game, entry)));
-            }
-            if standings {
-                let rows = w.standings.into_iter();
-                standing_rows.extend(rows.map(|row| StandingRow::new(ledger, &scope, row)));
-            }
+    for w in rebuilt {
+        let (scope, att) = (w.scope, w.book.att);
+        let game = |id: &str| att.column_key_text(id);
+        if entries {
+            let rows = w.entries.into_iter();
+            entry_rows.extend(rows.map(|entry| EntryRow::new(ledger, &scope, &game, entry)));
+        }
+        if standings {
+            let rows = w.standings.into_iter();
+            standing_rows.extend(rows.map(|row| StandingRow::new(ledger, &scope, row)));
         }
     }
     (entry_rows, standing_rows)
